@@ -1,0 +1,28 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.example-out/**', 'benchmarks/results/**', 'fixtures/**/site/**', 'fixtures/**/*.js', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // Library code never prints: the CLI's logger is the one place that writes to the terminal.
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/cli/src/cli/**', 'packages/*/src/test-utils/**'],
+    rules: { 'no-console': 'error' },
+  },
+  {
+    // The format core runs in a service worker: no Node built-ins outside its Node adapter.
+    files: ['packages/format/src/**/*.ts', 'packages/client-sw/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/format/src/node.ts', 'packages/client-sw/src/assets.ts', 'packages/*/src/test-utils/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['node:*'] }] },
+  },
+);

@@ -1,0 +1,55 @@
+/**
+ * Every error the format can raise, with a stable code (tests check codes, never message text).
+ * Codes are part of the public API: never renumber, only add.
+ */
+export const FormatErrorCode = {
+  BAD_MAGIC: 'OBJP_BAD_MAGIC',
+  UNSUPPORTED_VERSION: 'OBJP_UNSUPPORTED_VERSION',
+  HEADER_CHECK: 'OBJP_HEADER_CHECK',
+  INDEX_CHECK: 'OBJP_INDEX_CHECK',
+  TRUNCATED: 'OBJP_TRUNCATED',
+  LIMIT: 'OBJP_LIMIT',
+  BAD_LAYOUT: 'OBJP_BAD_LAYOUT',
+  TRAILING_DATA: 'OBJP_TRAILING_DATA',
+  INVALID_NAME: 'OBJP_INVALID_NAME',
+  INVALID_HEADER: 'OBJP_INVALID_HEADER',
+  DUPLICATE_NAME: 'OBJP_DUPLICATE_NAME',
+  DIGEST_MISMATCH: 'OBJP_DIGEST_MISMATCH',
+  SOURCE_CHANGED: 'OBJP_SOURCE_CHANGED',
+  INVALID_INPUT: 'OBJP_INVALID_INPUT',
+  DECODER_STATE: 'OBJP_DECODER_STATE',
+} as const;
+
+export type FormatErrorCode = (typeof FormatErrorCode)[keyof typeof FormatErrorCode];
+
+const HINTS: Record<FormatErrorCode, string> = {
+  OBJP_BAD_MAGIC: 'not an objpack package (expected the bytes "OBJP")',
+  OBJP_UNSUPPORTED_VERSION: 'written by a newer objpack; upgrade the reader',
+  OBJP_HEADER_CHECK: 'the fixed header is corrupt (CRC-32 mismatch)',
+  OBJP_INDEX_CHECK: 'the object information field is corrupt (CRC-32 mismatch)',
+  OBJP_TRUNCATED: 'the package ended early; the download or file was cut short',
+  OBJP_LIMIT: 'a declared count or length exceeds the decoder limits',
+  OBJP_BAD_LAYOUT: 'declared lengths and offsets do not fit together',
+  OBJP_TRAILING_DATA: 'bytes follow the end of the data field',
+  OBJP_INVALID_NAME: 'object names must be URL paths starting with "/" without "..", NUL or control characters',
+  OBJP_INVALID_HEADER: 'header names must be tokens and values must not contain CR, LF or NUL',
+  OBJP_DUPLICATE_NAME: 'each object name may appear once per package',
+  OBJP_DIGEST_MISMATCH: 'an object body does not match its SHA-256 digest',
+  OBJP_SOURCE_CHANGED: 'a streamed source yielded different bytes on its second pass',
+  OBJP_INVALID_INPUT: 'the encoder was given an impossible object description',
+  OBJP_DECODER_STATE: 'the decoder was used after it ended or failed',
+};
+
+/** The one error class of @objpack/format. `code` is stable; `entry` names the object when there is one. */
+export class FormatError extends Error {
+  override readonly name = 'FormatError';
+  constructor(
+    readonly code: FormatErrorCode,
+    detail: string,
+    readonly entry?: string,
+  ) {
+    super(`${code}: ${detail} (${HINTS[code]})`);
+  }
+}
+
+export const isFormatError = (e: unknown): e is FormatError => e instanceof FormatError;

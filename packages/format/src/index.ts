@@ -1,0 +1,18 @@
+export { MEDIA_TYPE, FILE_EXTENSION, FORMAT_LIMITS, DEFAULT_LIMITS, FLAG_PARTIAL, HEADER_SIZE, ATTRIBUTE_SIZE } from './constants.js';
+export { Decoder } from './decoder.js';
+export { encodePackage, encodePackageSync, encodeIndex, type EncoderOptions } from './encoder.js';
+export { createDecoderStream, decodeStream } from './web-stream.js';
+export type { DecodeEvent } from './events.js';
+export { FormatError, FormatErrorCode, isFormatError } from './errors.js';
+export { sha256, createSha256, digestEquals } from './sha256.js';
+export { digestToSri, sriToDigest, toBase64, fromBase64, toHex } from './sri.js';
+export { crc32 } from './crc32.js';
+export { validateName } from './validate.js';
+export type {
+  ObjectEntry, PackageIndex, IncrementalHash, HashFactory, BodySource, EncoderObject, EncoderInput,
+  DecoderLimits, DecoderHandlers, DecoderOptions,
+} from './types.js';
+export {
+  MANIFEST_FILE, ROUTES_FILE, PACKAGE_DIR, MANIFEST_VERSION,
+  type BuildManifest, type ManifestPage, type ManifestObject, type ManifestPackage, type RouteTable, type PreloadAs,
+} from './manifest.js';

@@ -1,0 +1,76 @@
+/**
+ * What `objpack build` writes and `objpack serve` / the service worker read. Lives here (no I/O) because
+ * it is the contract between the three packages: the server and the worker never import the build.
+ *
+ * Files a build writes into the site root:
+ * - `objpack-manifest.json`  — {@link BuildManifest}, the full record (written last: its presence means
+ *   every file it names is complete).
+ * - `_objpack/routes.json`   — {@link RouteTable}, the compact table the worker fetches at install/update.
+ * - `_objpack/pages/<page file>.objp` — one page package per HTML page (`/guide/index.html` →
+ *   `/_objpack/pages/guide/index.html.objp`); revalidated on every use.
+ * - `_objpack/shared/<16 hex>.objp` — shared packages named by content hash; immutable.
+ */
+
+export const MANIFEST_FILE = 'objpack-manifest.json';
+export const ROUTES_FILE = '_objpack/routes.json';
+export const PACKAGE_DIR = '_objpack';
+export const MANIFEST_VERSION = 1;
+
+/** How a browser would request the object, for `Link: rel=preload; as=…`. */
+export type PreloadAs = 'document' | 'style' | 'script' | 'font' | 'image' | 'fetch' | 'audio' | 'video' | 'track';
+
+export interface ManifestObject {
+  /** File path relative to the site root, '/'-separated. */
+  file: string;
+  bytes: number;
+  /** `sha256-<base64>` (the Subresource Integrity spelling). */
+  digest: string;
+  contentType: string;
+  as: PreloadAs;
+}
+
+export interface ManifestPage {
+  /** HTML file relative to the site root (`guide/index.html`). */
+  file: string;
+  /** URL path of this page's package. */
+  package: string;
+  /** URL paths of the shared packages the page needs, in the order the worker should fetch them. */
+  shared: string[];
+  /** The page's closure in package order: URL paths (query kept), HTML first. */
+  closure: string[];
+  /** Render-critical objects, for Link preload / 103 Early Hints, in order. */
+  critical: Array<{ path: string; as: PreloadAs }>;
+  /** Cross-origin hosts the page uses (for preconnect). */
+  preconnect: string[];
+}
+
+export interface ManifestPackage {
+  kind: 'page' | 'shared';
+  /** File path relative to the site root. */
+  file: string;
+  bytes: number;
+  digest: string;
+  /** URL paths carried, in delivery order. */
+  objects: string[];
+}
+
+export interface BuildManifest {
+  version: typeof MANIFEST_VERSION;
+  /** Content hash of the whole build: changes whenever any package changes. */
+  buildId: string;
+  /** Page URL paths (`/`, `/guide/`, `/about.html`) to their record. */
+  pages: Record<string, ManifestPage>;
+  /** Package URL paths to their record. */
+  packages: Record<string, ManifestPackage>;
+  /** Object URL paths (without query) to their record. */
+  objects: Record<string, ManifestObject>;
+}
+
+/** Compact page → packages table for the service worker (indices into `packages`). */
+export interface RouteTable {
+  version: typeof MANIFEST_VERSION;
+  buildId: string;
+  packages: string[];
+  /** Page URL path → [page package index, ...shared package indices]. */
+  pages: Record<string, number[]>;
+}

@@ -1,0 +1,64 @@
+import { MAX_BUILD_ID_BYTES, MAX_CONTENT_TYPE_BYTES } from './constants.js';
+import { FormatError } from './errors.js';
+
+// Names become cache keys and request URLs in a browser, and header values go straight into Response
+// objects, so anything that could escape a path, smuggle a header or confuse a URL parser is refused.
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+const FORBIDDEN_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']);
+
+/** Throws OBJP_INVALID_NAME unless `name` is a safe same-origin URL path (optionally with a query). */
+export function validateName(name: string, maxBytes: number, byteLength: number): void {
+  const fail = (why: string): never => {
+    throw new FormatError('OBJP_INVALID_NAME', `${why}: ${JSON.stringify(name.slice(0, 200))}`, name);
+  };
+  if (byteLength > maxBytes) fail(`name longer than ${maxBytes} bytes`);
+  if (!name.startsWith('/')) fail('name must start with "/"');
+  if (name.startsWith('//')) fail('protocol-relative name');
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c <= 0x20 || c === 0x7f || (c >= 0x80 && c <= 0x9f)) fail('control character, space or NUL in name');
+    if (c === 0x5c) fail('backslash in name');
+    if (c === 0x23) fail('fragment in name');
+  }
+  const q = name.indexOf('?');
+  const path = q < 0 ? name : name.slice(0, q);
+  for (const seg of path.split('/')) {
+    let decoded = seg;
+    if (seg.includes('%')) {
+      try {
+        decoded = decodeURIComponent(seg);
+      } catch {
+        fail('malformed percent-encoding');
+      }
+    }
+    if (decoded === '.' || decoded === '..') fail('dot segment in name');
+    if (decoded !== seg && /[/\\\0]/.test(decoded)) fail('encoded separator or NUL in name');
+  }
+}
+
+/** Throws OBJP_INVALID_HEADER unless the content type is a non-empty printable-ASCII header value. */
+export function validateContentType(type: string): void {
+  if (type.length === 0 || type.length > MAX_CONTENT_TYPE_BYTES || !HEADER_VALUE.test(type)) {
+    throw new FormatError('OBJP_INVALID_HEADER', `bad content type ${JSON.stringify(type.slice(0, 100))}`);
+  }
+}
+
+/** Throws OBJP_INVALID_HEADER for a header a package may not set or that could inject another header. */
+export function validateHeader(name: string, value: string, entry?: string): void {
+  if (!HEADER_NAME.test(name)) {
+    throw new FormatError('OBJP_INVALID_HEADER', `bad header name ${JSON.stringify(name.slice(0, 100))}`, entry);
+  }
+  if (FORBIDDEN_HEADERS.has(name)) throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" may not be set by a package`, entry);
+  if (!HEADER_VALUE.test(value)) {
+    throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" has CR, LF, NUL or non-ASCII in its value`, entry);
+  }
+}
+
+/** Throws OBJP_INVALID_INPUT unless the build id is printable ASCII without spaces, at most 64 bytes. */
+export function validateBuildId(id: string): void {
+  if (id.length > MAX_BUILD_ID_BYTES || !/^[\x21-\x7e]*$/.test(id)) {
+    throw new FormatError('OBJP_INVALID_INPUT', `build id must be printable ASCII, at most ${MAX_BUILD_ID_BYTES} bytes`);
+  }
+}

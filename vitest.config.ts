@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the TypeScript sources, so `vitest` works without a prior build.
+    alias: [
+      { find: /^@objpack\/format$/, replacement: src('format') },
+      { find: /^@objpack\/format\/node$/, replacement: fileURLToPath(new URL('./packages/format/src/node.ts', import.meta.url)) },
+      { find: /^@objpack\/serve$/, replacement: src('serve') },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'benchmarks/**/*.test.ts', 'fixtures/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
