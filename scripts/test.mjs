@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// The one test command (README "Quick start", .ci/run): system tools, lint, types, build, every test.
+// The one test command (README "Quick start", .ci/run): system tools, build, lint, types, every test.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ensureSystemTools } from './system-tools.mjs';
 
-const run = (cmd, args) => {
+const step = (cmd, args) => {
   process.stdout.write(`\n$ ${cmd} ${args.join(' ')}\n`);
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
   if (r.status !== 0) {
@@ -12,8 +15,24 @@ const run = (cmd, args) => {
   }
 };
 
+const started = Date.now();
 ensureSystemTools();
-run('pnpm', ['run', 'build']);
-run('pnpm', ['run', 'lint']);
-run('pnpm', ['run', 'typecheck']);
-run('pnpm', ['exec', 'vitest', 'run', ...process.argv.slice(2)]);
+step('pnpm', ['run', 'build']);
+step('pnpm', ['run', 'lint']);
+step('pnpm', ['run', 'typecheck']);
+
+const dir = mkdtempSync(join(tmpdir(), 'objpack-test-'));
+const report = join(dir, 'vitest.json');
+process.stdout.write('\n$ vitest run\n');
+const r = spawnSync('pnpm', ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+let summary = '';
+try {
+  const j = JSON.parse(readFileSync(report, 'utf8'));
+  const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+  summary = `${j.numPassedTests} passed, ${j.numFailedTests} failed, ${skipped} skipped`;
+} catch {
+  summary = '0 passed, 1 failed';
+}
+rmSync(dir, { recursive: true, force: true });
+process.stdout.write(`\nAll checks took ${Math.round((Date.now() - started) / 1000)} s.\nTests: ${summary}\n`);
+process.exit(r.status ?? 1);

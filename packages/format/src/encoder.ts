@@ -100,6 +100,7 @@ export function encodePackageSync(input: EncoderInput, options: EncoderOptions =
   const hash = options.hash ?? createSha256;
   const infos: ObjectInfo[] = input.objects.map((o) => {
     if (!(o.body instanceof Uint8Array)) throw new FormatError('OBJP_INVALID_INPUT', `${o.name}: encodePackageSync needs Uint8Array bodies`, o.name);
+    if (o.size !== undefined && o.size !== o.body.length) throw new FormatError('OBJP_INVALID_INPUT', `size of ${o.name} does not match its body`, o.name);
     let digest = o.digest;
     if (!digest) {
       const h = hash();

@@ -1,5 +1,5 @@
 import {
-  ATTRIBUTE_SIZE, DIGEST_SIZE, FLAG_PARTIAL, FLAGS_MUST_UNDERSTAND, MAX_CONTENT_TYPES, MAX_SHARED_REFS, SIZE_FIELD_SIZE,
+  ATTRIBUTE_SIZE, DIGEST_SIZE, FLAG_PARTIAL, FLAGS_MUST_UNDERSTAND, FORMAT_LIMITS, MAX_CONTENT_TYPES, MAX_SHARED_REFS, SIZE_FIELD_SIZE,
 } from './constants.js';
 import { FormatError } from './errors.js';
 import type { DecoderLimits, ObjectEntry } from './types.js';
@@ -22,6 +22,20 @@ export interface PackageInfo {
 }
 
 const utf8 = new TextEncoder();
+const NUL = new Uint8Array(1);
+const EMPTY = new Uint8Array(0);
+
+/** UTF-8 of `s`; short ASCII strings (most names) skip TextEncoder, which dominated encoding time. */
+function encodeUtf8(s: string): Uint8Array {
+  if (s.length > 256) return utf8.encode(s);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return utf8.encode(s);
+    out[i] = c;
+  }
+  return out;
+}
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 /** Smallest possible object information field for `count` objects (names are at least "/" + NUL). */
@@ -54,10 +68,12 @@ export function encodeObjectInfo(info: PackageInfo): Uint8Array {
   }
   if (types.length > MAX_CONTENT_TYPES) throw new FormatError('OBJP_LIMIT', `more than ${MAX_CONTENT_TYPES} distinct content types`);
   if (info.sharedRefs.length > MAX_SHARED_REFS) throw new FormatError('OBJP_LIMIT', `more than ${MAX_SHARED_REFS} shared references`);
+  // A writer must not produce what a reader with default limits refuses.
+  if (info.objects.length > FORMAT_LIMITS.maxObjects) throw new FormatError('OBJP_LIMIT', `more than ${FORMAT_LIMITS.maxObjects} objects`);
 
   const parts: Uint8Array[] = [];
   const cstr = (s: string) => {
-    parts.push(utf8.encode(s), new Uint8Array(1));
+    parts.push(encodeUtf8(s), NUL);
   };
   cstr(info.buildId);
   parts.push(new Uint8Array([types.length]));
@@ -66,16 +82,16 @@ export function encodeObjectInfo(info: PackageInfo): Uint8Array {
   new DataView(refCount.buffer).setUint16(0, info.sharedRefs.length, true);
   parts.push(refCount);
   for (const r of info.sharedRefs) {
-    validateName(r, 4096, utf8.encode(r).length);
+    validateName(r, 4096, encodeUtf8(r).length);
     cstr(r);
   }
   const seen = new Set<string>();
   for (const o of info.objects) {
-    const bytes = utf8.encode(o.name);
+    const bytes = encodeUtf8(o.name);
     validateName(o.name, 4096, bytes.length);
     if (seen.has(o.name)) throw new FormatError('OBJP_DUPLICATE_NAME', `duplicate object ${o.name}`, o.name);
     seen.add(o.name);
-    parts.push(bytes, new Uint8Array(1));
+    parts.push(bytes, NUL);
   }
   const n = info.objects.length;
   const sizes = new Uint8Array(n * SIZE_FIELD_SIZE);
@@ -95,13 +111,14 @@ export function encodeObjectInfo(info: PackageInfo): Uint8Array {
     av.setUint16(at + 40, o.totalSize > o.size ? FLAG_PARTIAL : 0, true);
     av.setUint8(at + 42, typeIndex.get(o.contentType)!);
     for (const [k, val] of o.headers) validateHeader(k, val, o.name);
-    const block = utf8.encode(o.headers.map(([k, val]) => `${k}: ${val}`).join('\n'));
-    if (block.length > 0xffff) throw new FormatError('OBJP_LIMIT', `headers of ${o.name} exceed 65535 bytes`, o.name);
+    const block = o.headers.length === 0 ? EMPTY : encodeUtf8(o.headers.map(([k, val]) => `${k}: ${val}`).join('\n'));
+    if (block.length > FORMAT_LIMITS.maxHeaderBytes) throw new FormatError('OBJP_LIMIT', `headers of ${o.name} exceed ${FORMAT_LIMITS.maxHeaderBytes} bytes`, o.name);
     av.setUint16(at + 44, block.length, true);
     headerBlocks.push(block);
   });
   parts.push(sizes, attrs, ...headerBlocks);
   const total = parts.reduce((s, p) => s + p.length, 0);
+  if (total > FORMAT_LIMITS.maxIndexBytes) throw new FormatError('OBJP_LIMIT', `object information field of ${total} bytes exceeds ${FORMAT_LIMITS.maxIndexBytes}`);
   const out = new Uint8Array(total);
   let o = 0;
   for (const p of parts) {

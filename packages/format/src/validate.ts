@@ -10,32 +10,54 @@ const FORBIDDEN_HEADERS = new Set(['content-type', 'content-length', 'transfer-e
 
 /** Throws OBJP_INVALID_NAME unless `name` is a safe same-origin URL path (optionally with a query). */
 export function validateName(name: string, maxBytes: number, byteLength: number): void {
+  // One pass without allocations: the decoder runs this for every object of every package.
   const fail = (why: string): never => {
     throw new FormatError('OBJP_INVALID_NAME', `${why}: ${JSON.stringify(name.slice(0, 200))}`, name);
   };
   if (byteLength > maxBytes) fail(`name longer than ${maxBytes} bytes`);
-  if (!name.startsWith('/')) fail('name must start with "/"');
-  if (name.startsWith('//')) fail('protocol-relative name');
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c <= 0x20 || c === 0x7f || (c >= 0x80 && c <= 0x9f)) fail('control character, space or NUL in name');
+  if (name.charCodeAt(0) !== 0x2f) fail('name must start with "/"');
+  if (name.charCodeAt(1) === 0x2f) fail('protocol-relative name');
+  let inPath = true;
+  let segStart = 1;
+  let percent = false;
+  for (let i = 1; i <= name.length; i++) {
+    const c = i < name.length ? name.charCodeAt(i) : -1;
+    if (c <= 0x20 && c !== -1) fail('control character, space or NUL in name');
+    if (c === 0x7f || (c >= 0x80 && c <= 0x9f)) fail('control character, space or NUL in name');
     if (c === 0x5c) fail('backslash in name');
     if (c === 0x23) fail('fragment in name');
-  }
-  const q = name.indexOf('?');
-  const path = q < 0 ? name : name.slice(0, q);
-  for (const seg of path.split('/')) {
-    let decoded = seg;
-    if (seg.includes('%')) {
-      try {
-        decoded = decodeURIComponent(seg);
-      } catch {
-        fail('malformed percent-encoding');
-      }
+    // A lone surrogate would be written as U+FFFD, so the name read back would differ from the one given.
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const next = name.charCodeAt(i + 1);
+      if (c > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) fail('unpaired surrogate in name');
+      i++;
+    } else if (inPath && (c === 0x2f || c === 0x3f || c === -1)) {
+      checkSegment(name, segStart, i, percent, fail);
+      segStart = i + 1;
+      percent = false;
+      if (c === 0x3f) inPath = false;
+    } else if (c === 0x25) {
+      percent = true;
     }
-    if (decoded === '.' || decoded === '..') fail('dot segment in name');
-    if (decoded !== seg && /[/\\\0]/.test(decoded)) fail('encoded separator or NUL in name');
   }
+}
+
+/** Refuses `.`/`..` segments, also percent-encoded, and encoded separators or NUL inside a segment. */
+function checkSegment(name: string, start: number, end: number, percent: boolean, fail: (why: string) => never): void {
+  if (!percent) {
+    const len = end - start;
+    if ((len === 1 || len === 2) && name.charCodeAt(start) === 0x2e && name.charCodeAt(end - 1) === 0x2e) fail('dot segment in name');
+    return;
+  }
+  const seg = name.slice(start, end);
+  let decoded = seg;
+  try {
+    decoded = decodeURIComponent(seg);
+  } catch {
+    fail('malformed percent-encoding');
+  }
+  if (decoded === '.' || decoded === '..') fail('dot segment in name');
+  if (/[/\\\0]/.test(decoded)) fail('encoded separator or NUL in name');
 }
 
 /** Throws OBJP_INVALID_HEADER unless the content type is a non-empty printable-ASCII header value. */

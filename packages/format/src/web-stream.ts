@@ -36,13 +36,20 @@ async function* chunksOf(source: ReadableStream<Uint8Array> | AsyncIterable<Uint
     return;
   }
   const reader = (source as ReadableStream<Uint8Array>).getReader();
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) {
+        finished = true;
+        return;
+      }
       yield value;
     }
   } finally {
+    // Stopped early (break or a decode error): cancel the source, as async iteration of a stream does,
+    // so a fetch body stops downloading instead of merely being unlocked.
+    if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }

@@ -1,0 +1,71 @@
+/**
+ * nginx 1.22 from Debian as the browser benchmark's peer: HTTP/1.1 (also the static host objpack runs on),
+ * HTTP/2 over TLS, and HTTP/2 over TLS with `Link: rel=preload` for each page's whole closure (nginx 1.22
+ * cannot send 103 Early Hints; the preload header on the 200 is what it can do). Self-signed certificate.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { join } from 'node:path';
+
+async function freePort() {
+  const s = net.createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+const AS = { 'image/svg+xml': 'image', 'text/css': 'style', 'text/javascript': 'script', 'font/woff2': 'font' };
+
+/**
+ * @param {{ nginx: string, root: string, dir: string, pages: Record<string, { path: string, closure: string[] }>, types: (p: string) => string }} o
+ */
+export async function startNginxPeers({ nginx, root, dir, pages, types }) {
+  await mkdir(dir, { recursive: true });
+  const cert = join(dir, 'cert.pem'), key = join(dir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
+    '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const [h1, h2, h2p] = [await freePort(), await freePort(), await freePort()];
+  const preload = Object.values(pages).map((p) => {
+    const links = p.closure.map((u) => {
+      const as = AS[types(u)] ?? 'fetch';
+      if (as === 'script') return `<${u}>; rel=modulepreload`;
+      return `<${u}>; rel=preload; as=${as}${as === 'font' ? '; crossorigin' : ''}`;
+    });
+    // nginx caps one parameter's length: several Link headers of ten links each (same meaning).
+    const headers = [];
+    for (let i = 0; i < links.length; i += 10) headers.push(`add_header Link "${links.slice(i, i + 10).join(', ')}";`);
+    return `location = ${p.path} { ${headers.join(' ')} add_header Cache-Control no-cache; try_files ${p.path}index.html =404; }`;
+  }).join('\n    ');
+  const common = `root ${root}; location / { try_files $uri $uri/ =404; } types { text/html html; text/css css; text/javascript js; image/svg+xml svg; font/woff2 woff2; application/json json; application/vnd.objpack objp; }`;
+  const conf = `daemon off; master_process off; worker_processes 1; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')} error;
+events { worker_connections 1024; }
+http { access_log off; sendfile on; tcp_nodelay on; keepalive_timeout 60; keepalive_requests 10000; client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  ssl_certificate ${cert}; ssl_certificate_key ${key}; add_header Cache-Control no-cache;
+  server { listen 127.0.0.1:${h1}; ${common} }
+  server { listen 127.0.0.1:${h2} ssl http2; ${common} }
+  server { listen 127.0.0.1:${h2p} ssl http2; ${common}
+    ${preload} }
+}`;
+  const confFile = join(dir, 'nginx.conf');
+  await writeFile(confFile, conf);
+  const child = spawn(nginx, ['-c', confFile, '-p', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (let i = 0; i < 100; i++) {
+    if (exited) throw new Error(`nginx exited; see ${join(dir, 'error.log')}`);
+    const up = await new Promise((r) => net.connect(h2p, '127.0.0.1').on('connect', function () { this.destroy(); r(true); }).on('error', () => r(false)));
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    ports: { h1, h2, h2p },
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+/**
+ * Build benchmark (issue 3): a full `objpack build` of a generated SURGE-like site beside workbox-build's
+ * generateSW on an identical copy, in the same run, each in its own child process (wall time and peak RSS
+ * from the child), then an incremental rebuild after editing one page. Writes results/build-<date>.json.
+ *
+ *   node benchmarks/build/build-bench.mjs [--pages 10000] [--runs 2] [--keep]
+ */
+import { spawn } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateSurgeSite } from '../../fixtures/generators/index.mjs';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const RESULTS = path.join(HERE, '..', 'results');
+
+let childId = 0;
+/**
+ * Runs `code` (an ES module body printing one JSON line) in a fresh Node process; returns its JSON. The
+ * code goes to a file under results/tmp/ (not `node -e`: worker threads of an `-e` process misbehave, and
+ * 'objpack' must resolve from benchmarks/).
+ */
+async function child(code) {
+  const tmp = path.join(RESULTS, 'tmp');
+  await mkdir(tmp, { recursive: true });
+  const file = path.join(tmp, `build-child-${process.pid}-${++childId}.mjs`);
+  await writeFile(file, code);
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [file], { cwd: HERE, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('exit', (c) => {
+      void rm(file, { force: true });
+      if (c === 0) resolve(JSON.parse(out.trim().split('\n').pop()));
+      else reject(new Error(`child exited ${c}`));
+    });
+  });
+}
+
+const measure = (body) => `
+  const t0 = performance.now();
+  ${body}
+  const wallMs = performance.now() - t0;
+  console.log(JSON.stringify({ wallMs, maxRssMB: process.resourceUsage().maxRSS / 1024, extra: typeof extra === 'undefined' ? null : extra }));`;
+
+const objpackRun = (root, cache) => measure(`
+  const { build } = await import('objpack');
+  const r = await build({ root: ${JSON.stringify(root)}, cache: ${cache}, report: true });
+  const extra = { pages: r.summary.pages, objects: r.summary.objects, written: r.written.length, reused: r.reused,
+    packageMB: r.summary.packageBytes / 1e6, timingsMs: r.timings, shared: r.summary.packages.shared };`);
+
+const workboxRun = (root) => measure(`
+  const { generateSW } = await import('workbox-build');
+  const r = await generateSW({ globDirectory: ${JSON.stringify(root)}, globPatterns: ['**/*.{html,css,js,png,woff2}'],
+    swDest: ${JSON.stringify(path.join(root, 'sw.js'))}, maximumFileSizeToCacheInBytes: 8 << 20, mode: 'production' });
+  const extra = { count: r.count, sizeMB: r.size / 1e6 };`);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, log = (m) => process.stderr.write(`${m}\n`) } = {}) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'objpack-buildbench-'));
+  try {
+    const site = (i) => path.join(dir, `site-${i}`);
+    log(`generating ${pages} pages (SURGE) ×${runs + 1} copies…`);
+    for (let i = 0; i <= runs; i++) await generateSurgeSite({ pages, outDir: site(i) });
+    const objpack = [];
+    const workbox = [];
+    for (let i = 0; i < runs; i++) {
+      // Alternate the order so neither tool always gets the warmer page cache.
+      const pair = i % 2 === 0
+        ? [['objpack', () => child(objpackRun(site(i), false))], ['workbox', () => child(workboxRun(site(runs)))]]
+        : [['workbox', () => child(workboxRun(site(runs)))], ['objpack', () => child(objpackRun(site(i), false))]];
+      for (const [name, fn] of pair) {
+        const r = await fn();
+        (name === 'objpack' ? objpack : workbox).push(r);
+        log(`  ${name}: ${(r.wallMs / 1000).toFixed(2)} s, peak RSS ${r.maxRssMB.toFixed(0)} MB`);
+      }
+    }
+    // Incremental: edit one page of an already built copy, rebuild with the cache.
+    const edited = path.join(site(0), 'pages', 'p00042.html');
+    await appendFile(edited, '<p>edited</p>\n');
+    const incremental = await child(objpackRun(site(0), true));
+    log(`  objpack incremental (1 page edited): ${(incremental.wallMs / 1000).toFixed(2)} s, ${incremental.extra.written} files written`);
+    const full = median(objpack.map((r) => r.wallMs));
+    const wb = median(workbox.map((r) => r.wallMs));
+    return {
+      benchmark: 'build',
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavgAtEnd: loadavg(), node: process.version },
+      site: { generator: 'generateSurgeSite', pages, seed: 'objpack-surge' },
+      objpack: { runs: objpack, medianWallMs: full, pagesPerSecond: pages / (full / 1000), peakRssMB: Math.max(...objpack.map((r) => r.maxRssMB)) },
+      workbox: { runs: workbox, medianWallMs: wb, peakRssMB: Math.max(...workbox.map((r) => r.maxRssMB)) },
+      ratioToWorkbox: full / wb,
+      incremental: { ...incremental, fractionOfFull: incremental.wallMs / full },
+      targets: { pagesPerSecond: 1000, peakRssMB: 512, ratioToWorkbox: 2, incrementalFraction: 0.05 },
+    };
+  } finally {
+    if (!keep) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const { values } = parseArgs({ options: { pages: { type: 'string' }, runs: { type: 'string' }, keep: { type: 'boolean' } } });
+  const result = await runBuildBench({ pages: Number(values.pages ?? 10_000), runs: Number(values.runs ?? 2), keep: values.keep });
+  await mkdir(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `build-${result.site.pages}-${result.date.slice(0, 10)}.json`);
+  await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ file, pagesPerSecond: result.objpack.pagesPerSecond, peakRssMB: result.objpack.peakRssMB, ratioToWorkbox: result.ratioToWorkbox, incrementalFraction: result.incremental.fractionOfFull }, null, 2)}\n`);
+}

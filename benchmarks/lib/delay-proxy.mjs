@@ -1,0 +1,126 @@
+/**
+ * Userspace TCP delay/bandwidth proxy: kernel netem is not available on the benchmark machines, and
+ * Chrome's throttling does not shape service-worker fetches. Each direction of each connection is a
+ * link with a one-way delay (RTT/2) and an optional bandwidth (serialisation delay), so a request/response
+ * ping-pong costs one RTT. `handshakeRtts` holds the client's first bytes back for that many RTTs, the
+ * cost of TCP's (and, with 2, TLS's) handshake that a loopback connect() does not pay.
+ */
+import net from 'node:net';
+
+/**
+ * @typedef {object} DelayProxyOptions
+ * @property {number} targetPort
+ * @property {string} [targetHost] default 127.0.0.1
+ * @property {number} [rttMs] round-trip time added, split evenly over both directions (default 0)
+ * @property {number} [bandwidthBps] per connection and direction, bits per second (default unlimited)
+ * @property {number} [handshakeRtts] RTTs before the first client byte is forwarded (default 1 when rttMs > 0)
+ * @property {number} [port] listen port (default 0)
+ * @property {number} [maxConnections] forward at most this many connections at once; later ones wait
+ *   (unread, as in a listen backlog) until one closes: paper 001's server with a pool of 20 processes
+ */
+
+/**
+ * One direction of one connection: FIFO of chunks released at their delivery time.
+ * @param {net.Socket} dest
+ * @param {number} oneWayMs
+ * @param {number} bytesPerMs
+ * @param {number} notBefore earliest delivery (handshake)
+ */
+function createLink(dest, oneWayMs, bytesPerMs, notBefore) {
+  /** @type {{ at: number, chunk: Buffer | null }[]} */
+  const queue = [];
+  let linkFreeAt = 0;
+  /** @type {NodeJS.Timeout | null} */
+  let timer = null;
+  const pump = () => {
+    timer = null;
+    const now = performance.now();
+    while (queue.length && queue[0].at <= now + 0.5) {
+      const { chunk } = /** @type {{ at: number, chunk: Buffer | null }} */ (queue.shift());
+      if (dest.destroyed) return;
+      if (chunk === null) dest.end();
+      else dest.write(chunk);
+    }
+    if (queue.length) timer = setTimeout(pump, Math.max(0, queue[0].at - performance.now()));
+  };
+  return {
+    /** @param {Buffer | null} chunk null = end of stream */
+    push(chunk) {
+      const now = performance.now();
+      const start = Math.max(now, linkFreeAt);
+      linkFreeAt = chunk && bytesPerMs ? start + chunk.length / bytesPerMs : start;
+      const at = Math.max(linkFreeAt + oneWayMs, notBefore, queue.length ? queue[queue.length - 1].at : 0);
+      queue.push({ at, chunk });
+      if (!timer) timer = setTimeout(pump, Math.max(0, at - now));
+    },
+    clear() { if (timer) clearTimeout(timer); queue.length = 0; },
+  };
+}
+
+/**
+ * Start the proxy.
+ * @param {DelayProxyOptions} options
+ * @returns {Promise<{ port: number, connections: () => number, maxQueued: () => number, close: () => Promise<void> }>}
+ */
+export async function startDelayProxy(options) {
+  const { targetPort, targetHost = '127.0.0.1', rttMs = 0, bandwidthBps = 0, port = 0 } = options;
+  const handshakeRtts = options.handshakeRtts ?? (rttMs > 0 ? 1 : 0);
+  const oneWay = rttMs / 2;
+  const bytesPerMs = bandwidthBps > 0 ? bandwidthBps / 8 / 1000 : 0;
+  const sockets = new Set();
+  let total = 0, active = 0, maxQueued = 0;
+  /** @type {net.Socket[]} */
+  const waiting = [];
+  const release = () => {
+    active--;
+    const next = waiting.shift();
+    if (next) forward(next);
+  };
+  const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (client) => {
+    total++;
+    client.on('error', () => {});
+    if (options.maxConnections && active >= options.maxConnections) {
+      waiting.push(client);
+      maxQueued = Math.max(maxQueued, waiting.length);
+      client.once('close', () => { const i = waiting.indexOf(client); if (i >= 0) waiting.splice(i, 1); });
+      return;
+    }
+    forward(client);
+  });
+  /** @param {net.Socket} client */
+  function forward(client) {
+    active++;
+    let released = false;
+    const done = () => { if (!released) { released = true; release(); } };
+    const accepted = performance.now();
+    const upstream = net.connect({ host: targetHost, port: targetPort, allowHalfOpen: true });
+    sockets.add(client); sockets.add(upstream);
+    client.setNoDelay(true); upstream.setNoDelay(true);
+    const up = createLink(upstream, oneWay, bytesPerMs, accepted + handshakeRtts * rttMs + oneWay);
+    const down = createLink(client, oneWay, bytesPerMs, 0);
+    client.on('data', (c) => up.push(c));
+    client.on('end', () => up.push(null));
+    upstream.on('data', (c) => down.push(c));
+    upstream.on('end', () => down.push(null));
+    const kill = () => {
+      up.clear(); down.clear();
+      client.destroy(); upstream.destroy();
+      sockets.delete(client); sockets.delete(upstream);
+    };
+    client.on('error', kill); upstream.on('error', kill);
+    client.on('close', () => { sockets.delete(client); done(); });
+    upstream.on('close', () => sockets.delete(upstream));
+    client.resume();
+  }
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
+  const addr = /** @type {net.AddressInfo} */ (server.address());
+  return {
+    port: addr.port,
+    connections: () => total,
+    maxQueued: () => maxQueued,
+    close: () => new Promise((resolve) => {
+      for (const s of [...sockets, ...waiting]) /** @type {net.Socket} */ (s).destroy();
+      server.close(() => resolve());
+    }),
+  };
+}

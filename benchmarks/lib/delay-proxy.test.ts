@@ -1,0 +1,88 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDelayProxy } from './delay-proxy.mjs';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => { while (closers.length) await closers.pop()!(); });
+
+/** An echo server on port 0. */
+async function echoServer() {
+  const server = net.createServer((s) => s.pipe(s));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  closers.push(() => new Promise<void>((r) => { server.close(() => r()); }));
+  return (server.address() as net.AddressInfo).port;
+}
+
+/** Connect, then time `rounds` ping-pongs of `size` bytes after the connection's first exchange. */
+async function pingPong(port: number, rounds: number, size = 1) {
+  const sock = net.connect({ port, host: '127.0.0.1' });
+  sock.setNoDelay(true);
+  await new Promise<void>((r) => sock.once('connect', () => r()));
+  const times: number[] = [];
+  for (let i = 0; i < rounds + 1; i++) {
+    const t0 = performance.now();
+    sock.write(Buffer.alloc(size, 120));
+    let got = 0;
+    await new Promise<void>((r) => {
+      const on = (c: Buffer) => { got += c.length; if (got >= size) { sock.off('data', on); r(); } };
+      sock.on('data', on);
+    });
+    times.push(performance.now() - t0);
+  }
+  sock.destroy();
+  return { first: times[0]!, rest: times.slice(1) };
+}
+
+describe('delay proxy', () => {
+  it('passes bytes through unchanged', async () => {
+    const proxy = await startDelayProxy({ targetPort: await echoServer(), rttMs: 2 });
+    closers.push(proxy.close);
+    const sock = net.connect({ port: proxy.port, host: '127.0.0.1' });
+    const payload = Buffer.from(Array.from({ length: 200_000 }, (_, i) => i % 251));
+    const chunks: Buffer[] = [];
+    sock.on('data', (c) => chunks.push(c));
+    sock.end(payload);
+    await new Promise<void>((r) => sock.on('end', () => r()));
+    expect(Buffer.concat(chunks).equals(payload)).toBe(true);
+    expect(proxy.connections()).toBe(1);
+  });
+
+  it('a ping-pong takes at least the configured RTT, the first one also the handshake RTT', async () => {
+    const proxy = await startDelayProxy({ targetPort: await echoServer(), rttMs: 40 });
+    closers.push(proxy.close);
+    const { first, rest } = await pingPong(proxy.port, 3);
+    // Generous lower bounds only (timer slack makes these runs slower, never faster).
+    for (const t of rest) expect(t).toBeGreaterThanOrEqual(39);
+    expect(first).toBeGreaterThanOrEqual(79);
+  });
+
+  it('forwards at most maxConnections at once; the next waits until one closes', async () => {
+    const proxy = await startDelayProxy({ targetPort: await echoServer(), maxConnections: 2 });
+    closers.push(proxy.close);
+    const open = () => {
+      const s = net.connect({ port: proxy.port, host: '127.0.0.1' });
+      const echoed = new Promise<void>((r) => s.once('data', () => r()));
+      s.write('x');
+      return { s, echoed };
+    };
+    const a = open(), b = open();
+    await Promise.all([a.echoed, b.echoed]);
+    const c = open();
+    let cEchoed = false;
+    void c.echoed.then(() => { cEchoed = true; });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(cEchoed).toBe(false);
+    expect(proxy.maxQueued()).toBe(1);
+    a.s.destroy();
+    await c.echoed;
+    b.s.destroy(); c.s.destroy();
+  });
+
+  it('limits bandwidth per connection', async () => {
+    // 8 Mbit/s = 1 byte/µs: 50 000 bytes each way need ≥ 50 ms of serialisation on top of the RTT.
+    const proxy = await startDelayProxy({ targetPort: await echoServer(), rttMs: 2, bandwidthBps: 8_000_000, handshakeRtts: 0 });
+    closers.push(proxy.close);
+    const { rest } = await pingPong(proxy.port, 1, 50_000);
+    expect(rest[0]).toBeGreaterThanOrEqual(50);
+  });
+});

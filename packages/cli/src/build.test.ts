@@ -1,0 +1,169 @@
+import { writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { build, type BuildOptions } from './build.js';
+import { inspectPackage } from './emit/inspect-package.js';
+import { REGISTER_TAG } from './emit/inject.js';
+import { ErrorCode, ObjpackError } from './errors.js';
+import { fakeWorkerAssets, makeSite, SMALL_SITE, writeFiles } from './test-utils/site.js';
+import { listFiles, verifyOutput } from './test-utils/verify-output.js';
+
+const opts = async (root: string, extra: Partial<BuildOptions> = {}): Promise<BuildOptions> => ({ root, workerAssets: await fakeWorkerAssets(), ...extra });
+const count = (s: string, sub: string) => s.split(sub).length - 1;
+
+describe('build (in place)', () => {
+  test('writes decodable packages, manifest, routes, headers, push manifest, report and worker', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const r = await build(await opts(root));
+    const manifest = await verifyOutput(root);
+    expect(manifest.buildId).toBe(r.buildId);
+    expect(Object.keys(manifest.pages).sort()).toEqual(['/', '/about/', '/blog.html']);
+    const files = await listFiles(root);
+    for (const f of ['objpack-manifest.json', '_objpack/routes.json', '_headers', 'push-manifest.json', 'objpack-report.html', 'objpack-sw.js', 'objpack-register.js']) expect(files).toContain(f);
+    // The page package carries the page (with the tag) and its own image; shared objects are referenced.
+    const home = await inspectPackage(path.join(root, manifest.pages['/']!.package.slice(1)));
+    expect(home.buildId).toBe(r.buildId);
+    expect(home.objects.map((o) => o.name)).toEqual(['/', '/img/home.png']);
+    expect(home.sharedRefs).toEqual(manifest.pages['/']!.shared);
+    expect(manifest.pages['/']!.closure).toEqual(['/', '/css/site.css', '/css/base.css', '/fonts/x.woff2', '/js/app.js', '/js/lib.js', '/img/logo.png', '/img/home.png']);
+    const headers = await readFile(path.join(root, '_headers'), 'utf8');
+    expect(headers).toContain('</fonts/x.woff2>; rel=preload; as=font; crossorigin');
+    expect(headers).toMatch(/\/_objpack\/shared\/\*\n {2}Cache-Control: public, max-age=31536000, immutable/);
+    const push = JSON.parse(await readFile(path.join(root, 'push-manifest.json'), 'utf8'));
+    expect(push['/']['/css/site.css']).toEqual({ type: 'style', weight: 1 });
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['OBJPACK_W_MISSING_REF']);
+    expect(r.summary.missingReferences).toBe(1);
+    expect(await readFile(path.join(root, 'objpack-report.html'), 'utf8')).toMatch(/<svg[^>]*>.*\/img\/missing\.png/s);
+  });
+
+  test('injects the registration tag once, on disk and in the package; rebuilding is idempotent', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const first = await build(await opts(root));
+    const html = await readFile(path.join(root, 'index.html'), 'utf8');
+    expect(count(html, REGISTER_TAG)).toBe(1);
+    expect(html.indexOf(REGISTER_TAG)).toBeLessThan(html.indexOf('</head>'));
+    const before = await listFiles(root);
+    const bytes = await Promise.all(before.map((f) => readFile(path.join(root, f))));
+    const second = await build(await opts(root));
+    const third = await build(await opts(root, { cache: false }));
+    expect(second.buildId).toBe(first.buildId);
+    expect(third.buildId).toBe(first.buildId);
+    expect(second.written).toEqual([]);
+    expect(count(await readFile(path.join(root, 'index.html'), 'utf8'), REGISTER_TAG)).toBe(1);
+    const after = await listFiles(root);
+    expect(after).toEqual(before);
+    for (const [i, f] of after.entries()) if (f !== '_objpack/.cache.json') expect(await readFile(path.join(root, f)), f).toEqual(bytes[i]);
+  });
+
+  test('a changed page rewrites only its package; stale shared packages go after the new manifest', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const first = await build(await opts(root));
+    await writeFiles(root, { 'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 2'), 'css/base.css': 'body{margin:1px}' });
+    const second = await build(await opts(root));
+    expect(second.buildId).not.toBe(first.buildId);
+    const m = await verifyOutput(root);
+    const oldShared = Object.keys(first.manifest.packages).filter((u) => u.includes('/shared/') && !m.packages[u]);
+    expect(oldShared.length).toBeGreaterThan(0);
+    expect(second.removed).toEqual(expect.arrayContaining(oldShared.map((u) => u.slice(1))));
+    expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
+  });
+
+  test('a throw at any write leaves the previous output valid; the next build completes it', async () => {
+    const root = await makeSite(SMALL_SITE);
+    await build(await opts(root));
+    const edit = { 'about/index.html': (SMALL_SITE['about/index.html'] as string).replace('About', 'About us'), 'css/site.css': 'body{color:red}' };
+    await writeFiles(root, edit);
+    let total = 0;
+    await build(await opts(root, { cache: false, onProgress: (p) => void (p.phase === 'write' && (total = Math.max(total, p.done))) }));
+    const reference = await verifyOutput(root);
+    // Back to the first site, then fail the build to the edited site at every single write.
+    for (let n = 1; n <= total; n++) {
+      await writeFiles(root, { 'about/index.html': SMALL_SITE['about/index.html']!, 'css/site.css': SMALL_SITE['css/site.css']! });
+      await build(await opts(root, { cache: false }));
+      const previous = await verifyOutput(root);
+      await writeFiles(root, edit);
+      const failing = build(await opts(root, { cache: false, onProgress: (p) => { if (p.phase === 'write' && p.done === n) throw new Error(`stop at ${n}`); } }));
+      await expect(failing).rejects.toThrow(`stop at ${n}`);
+      const still = await verifyOutput(root);
+      // Until the manifest is replaced (the last write), the previous manifest is the one in place.
+      expect(still.buildId === previous.buildId || still.buildId === reference.buildId).toBe(true);
+      expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
+    }
+    await build(await opts(root));
+    expect((await verifyOutput(root)).buildId).toBe(reference.buildId);
+  });
+
+  test('large audio/video is packaged as a prefix with the partial flag', async () => {
+    const root = await makeSite({
+      'index.html': '<!doctype html><html><head><title>v</title></head><body><video src="/v.mp4"></video></body></html>',
+      'v.mp4': new Uint8Array(300_000).map((_, i) => i % 251),
+    });
+    const r = await build(await opts(root, { partialThreshold: 100_000 }));
+    const pkg = await inspectPackage(path.join(root, r.manifest.pages['/']!.package.slice(1)));
+    const v = pkg.objects.find((o) => o.name === '/v.mp4')!;
+    expect(v).toMatchObject({ partial: true, size: 100_000, totalSize: 300_000, verified: true });
+    expect(r.manifest.objects['/v.mp4']!.bytes).toBe(300_000);
+  });
+
+  test('--unregister writes the self-unregistering worker; --no-inject leaves pages alone', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const assets = await fakeWorkerAssets();
+    await build({ root, workerAssets: assets, unregister: true, inject: false });
+    expect(await readFile(path.join(root, 'objpack-sw.js'), 'utf8')).toBe('/* unregister */');
+    expect(await readFile(path.join(root, 'index.html'), 'utf8')).toBe(SMALL_SITE['index.html']);
+  });
+
+  test('a user _headers keeps its rules; targets write vercel.json, firebase.json and an nginx include', async () => {
+    const root = await makeSite({ ...SMALL_SITE, _headers: '/secret\n  X-Robots-Tag: noindex\n', 'vercel.json': '{"cleanUrls":true}' });
+    await build(await opts(root, { targets: ['vercel', 'firebase', 'nginx'] }));
+    await build(await opts(root, { targets: ['vercel', 'firebase', 'nginx'] }));
+    const headers = await readFile(path.join(root, '_headers'), 'utf8');
+    expect(headers.startsWith('/secret\n  X-Robots-Tag: noindex\n')).toBe(true);
+    expect(count(headers, '# objpack:begin')).toBe(1);
+    const vercel = JSON.parse(await readFile(path.join(root, 'vercel.json'), 'utf8'));
+    expect(vercel.cleanUrls).toBe(true);
+    expect(vercel.headers.find((h: { source: string }) => h.source === '/_objpack/shared/(.*)')).toBeTruthy();
+    expect(new Set(vercel.headers.map((h: { source: string }) => h.source)).size).toBe(vercel.headers.length);
+    const firebase = JSON.parse(await readFile(path.join(root, 'firebase.json'), 'utf8'));
+    expect(firebase.hosting.headers.some((h: { source: string }) => h.source === '/_objpack/shared/**')).toBe(true);
+    expect(await readFile(path.join(root, 'objpack-nginx.conf'), 'utf8')).toContain('location ^~ /_objpack/shared/ {');
+  });
+});
+
+describe('build --out', () => {
+  test('writes a full copy, leaves the source untouched, and never crawls an output inside the input', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const out = path.join(root, 'deploy');
+    await build(await opts(root, { out }));
+    await build(await opts(root, { out }));
+    expect(await readFile(path.join(root, 'index.html'), 'utf8')).toBe(SMALL_SITE['index.html']);
+    const m = await verifyOutput(out);
+    expect(Object.keys(m.pages).some((p) => p.startsWith('/deploy'))).toBe(false);
+    expect(await readFile(path.join(out, 'img/logo.png'))).toEqual(Buffer.from(SMALL_SITE['img/logo.png'] as Uint8Array));
+    expect(count(await readFile(path.join(out, 'index.html'), 'utf8'), REGISTER_TAG)).toBe(1);
+  });
+
+  test('bad input: missing directory, a file, an empty directory, --out above the input', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof ObjpackError ? e.code : String(e)));
+    expect(await code(build(await opts(path.join(root, 'nope'))))).toBe(ErrorCode.INPUT_NOT_FOUND);
+    expect(await code(build(await opts(path.join(root, 'index.html'))))).toBe(ErrorCode.INPUT_NOT_DIRECTORY);
+    expect(await code(build(await opts(await makeSite({}))))).toBe(ErrorCode.NO_PAGES);
+    expect(await code(build(await opts(path.join(root, 'css'), { out: root })))).toBe(ErrorCode.OUT_CONTAINS_INPUT);
+  });
+});
+
+test('a site file that changes between hashing and packaging fails the build instead of shipping a lying package', async () => {
+  const root = await makeSite(SMALL_SITE);
+  let changed = false;
+  const p = build(await opts(root, {
+    onProgress: (e) => {
+      if (e.phase === 'plan' && !changed) {
+        changed = true;
+        writeFileSync(path.join(root, 'img/home.png'), new Uint8Array(3000).fill(9));
+      }
+    },
+  }));
+  await expect(p).rejects.toMatchObject({ code: ErrorCode.SOURCE_CHANGED });
+});

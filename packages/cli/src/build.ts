@@ -1,0 +1,330 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { MANIFEST_FILE, PACKAGE_DIR, ROUTES_FILE, type BuildManifest } from '@objpack/format';
+import { DiscoverCodes, DiscoverError, discoverSite, type ClosureItem, type Diagnostic, type SiteFile, type SiteGraph } from './discover/index.js';
+import { BuildCache, CACHE_FILE } from './emit/build-cache.js';
+import { emit, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/emit.js';
+import type { HostTarget } from './emit/host-config.js';
+import { injectRegister, REGISTER_PATH, WORKER_PATH } from './emit/inject.js';
+import { mapLimit } from './emit/map-limit.js';
+import { checkWorkerAssets, loadWorkerAssets, type WorkerAssets } from './emit/sw-assets.js';
+import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
+import { digestFile, type FileDigest } from './plan/object-digests.js';
+import { planPackages } from './plan/plan-packages.js';
+import type { PackagePlan, PlanObject, PlanOptions, PlanPage } from './plan/types.js';
+import { renderReport } from './report/render-report.js';
+import { summarize, type BuildSummary } from './report/summary.js';
+import { traceClosures } from './plan/apply-trace.js';
+
+/** Options of {@link build}; the CLI flags and objpack.config.* map onto these one to one. */
+export interface BuildOptions extends PlanOptions {
+  /** The built site (dist/, _site/, public/…). */
+  root: string;
+  /** Write a full copy of the site with the packages here instead of writing into `root`. */
+  out?: string;
+  /** The site's public origin (optionally with a base path): absolute URLs on it count as local. */
+  origin?: string;
+  /** Site-relative paths or directories to leave out of the crawl. */
+  exclude?: string[];
+  /** Load pages in headless Chromium and add what the browser requested (a number: sample that many pages). */
+  trace?: boolean | number;
+  /** Extra host configs: 'vercel', 'firebase', 'nginx' (`_headers` for Netlify/Cloudflare is always written). */
+  targets?: HostTarget[];
+  /** Add the worker registration `<script>` to every page (default true). */
+  inject?: boolean;
+  /** Write the service worker and its registration script (default true). */
+  serviceWorker?: boolean;
+  /** Write the self-unregistering worker instead, to take objpack off a site cleanly. */
+  unregister?: boolean;
+  /** Worker files to copy instead of those of @objpack/client-sw. */
+  workerAssets?: WorkerAssets;
+  /** Write objpack-report.html (default true). */
+  report?: boolean;
+  /** Audio/video larger than this go into packages only as a prefix of this many bytes (default 256 KiB). */
+  partialThreshold?: number;
+  /** Reuse digests, parse results and unchanged packages of the previous build (default true). */
+  cache?: boolean;
+  /** Parallel file operations (default 16). */
+  concurrency?: number;
+  onProgress?(progress: BuildProgress): void;
+}
+
+export interface BuildProgress {
+  phase: 'discover' | 'trace' | 'hash' | 'plan' | 'write' | 'done';
+  done: number;
+  total: number;
+}
+
+export interface BuildResult {
+  buildId: string;
+  root: string;
+  outDir: string;
+  manifest: BuildManifest;
+  plan: PackagePlan;
+  summary: BuildSummary;
+  /** Discovery diagnostics plus the build's own warnings; any 'error' makes the CLI exit 1. */
+  diagnostics: Diagnostic[];
+  written: string[];
+  removed: string[];
+  /** Packages kept byte-for-byte from the previous build. */
+  reused: number;
+  timings: Record<'discover' | 'trace' | 'hash' | 'plan' | 'write' | 'total', number>;
+}
+
+export const DEFAULT_PARTIAL_THRESHOLD = 256 * 1024;
+
+/** Files the build writes; never crawled, never packaged. */
+const OWN_FILES = [PACKAGE_DIR, MANIFEST_FILE, REPORT_FILE, PUSH_MANIFEST_FILE, NGINX_FILE, WORKER_PATH.slice(1), REGISTER_PATH.slice(1)];
+const OWN_PATHS = new Set([WORKER_PATH, REGISTER_PATH]);
+const OWN_REF = /(^|\/)objpack-(register|sw)\.js$/;
+
+/**
+ * Crawls the site at `options.root`, computes each page's closure, plans page and shared packages and
+ * writes them with the manifests, host configs, the service worker and the report. Recoverable problems
+ * come back as `diagnostics`; misuse, an unusable root or a failed write throws {@link ObjpackError}.
+ */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const t0 = performance.now();
+  const timings = { discover: 0, trace: 0, hash: 0, plan: 0, write: 0, total: 0 };
+  const progress = options.onProgress ?? (() => undefined);
+  const root = await resolveRoot(options.root);
+  const outDir = options.out ? path.resolve(options.out) : root;
+  const inPlace = outDir === root;
+  if (!inPlace && (root + path.sep).startsWith(outDir + path.sep)) {
+    throw new ObjpackError(ErrorCode.OUT_CONTAINS_INPUT, `--out ${outDir} contains the site directory ${root}`);
+  }
+  const outRel = path.relative(root, outDir);
+  const outInside = !inPlace && !outRel.startsWith('..') && !path.isAbsolute(outRel);
+  const exclude = [...(options.exclude ?? []), ...OWN_FILES, ...(outInside ? [outRel.split(path.sep).join('/')] : [])];
+
+  const wantWorker = options.serviceWorker !== false;
+  const workerAssets = wantWorker ? (options.workerAssets ? (await checkWorkerAssets(options.workerAssets), options.workerAssets) : await loadWorkerAssets()) : undefined;
+  const inject = options.inject !== false && wantWorker;
+  const cache = options.cache === false ? BuildCache.empty() : await BuildCache.load(outDir);
+
+  let graph: SiteGraph;
+  // Discovery's parser threads are unref'd; a pending parse must still keep a CLI process alive.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  try {
+    graph = await discoverSite(root, {
+      origin: options.origin,
+      exclude,
+      cache: cache.discover,
+      concurrency: options.concurrency === undefined ? undefined : Math.min(4, options.concurrency),
+      onProgress: (done, total) => progress({ phase: 'discover', done, total }),
+    });
+  } catch (err) {
+    throw fromDiscoverError(err);
+  } finally {
+    clearInterval(keepAlive);
+  }
+  timings.discover = performance.now() - t0;
+  const diagnostics = graph.diagnostics.filter((d) => !(d.ref && OWN_REF.test(d.ref.split(/[?#]/)[0]!)));
+  if (graph.pages.length === 0) {
+    throw new ObjpackError(ErrorCode.NO_PAGES, `no HTML pages in ${root}`);
+  }
+
+  let t = performance.now();
+  if (options.trace) {
+    progress({ phase: 'trace', done: 0, total: graph.pages.length });
+    diagnostics.push(...(await traceClosures(root, graph, typeof options.trace === 'number' ? options.trace : undefined)));
+  }
+  timings.trace = performance.now() - t;
+
+  t = performance.now();
+  const partialThreshold = options.partialThreshold ?? DEFAULT_PARTIAL_THRESHOLD;
+  const pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress });
+  timings.hash = performance.now() - t;
+
+  t = performance.now();
+  progress({ phase: 'plan', done: 0, total: 1 });
+  const plan = planPackages(pages, options);
+  timings.plan = performance.now() - t;
+
+  t = performance.now();
+  const html = pages
+    .filter((p) => !inPlace || p.items[0]!.load)
+    .map((p) => ({ rel: p.file, key: p.items[0]!.sri, load: p.items[0]!.load ?? (() => readFile(p.items[0]!.file)) }));
+  let summary: BuildSummary | undefined;
+  const result = await emit({
+    root,
+    outDir,
+    plan,
+    copy: inPlace ? undefined : [...graph.files.values()],
+    html,
+    worker: workerAssets ? { assets: workerAssets, unregister: options.unregister === true } : undefined,
+    targets: options.targets ?? [],
+    cache,
+    report:
+      options.report === false
+        ? undefined
+        : (manifest) => {
+            summary = summarize(manifest, plan, graph, diagnostics);
+            return renderReport(manifest, plan, summary, diagnostics);
+          },
+    concurrency: options.concurrency,
+    onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
+  });
+  timings.write = performance.now() - t;
+  for (const w of result.linkTruncated) {
+    diagnostics.push({ code: WarningCode.LINK_HEADER_TRUNCATED, severity: 'warning', message: `Link header of ${w.page} cut to stay under 8 KB (${w.dropped} preloads dropped)`, ref: w.page });
+  }
+  for (const m of result.hostWarnings) diagnostics.push({ code: WarningCode.HOST_CONFIG_LIMIT, severity: 'warning', message: m });
+  summary ??= summarize(result.manifest, plan, graph, diagnostics);
+  summary.warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  summary.errors = diagnostics.filter((d) => d.severity === 'error').length;
+  timings.total = performance.now() - t0;
+  progress({ phase: 'done', done: 1, total: 1 });
+  return {
+    buildId: result.manifest.buildId,
+    root,
+    outDir,
+    manifest: result.manifest,
+    plan,
+    summary,
+    diagnostics,
+    written: result.written,
+    removed: result.removed,
+    reused: result.reused,
+    timings,
+  };
+}
+
+async function resolveRoot(root: string): Promise<string> {
+  const abs = path.resolve(root);
+  let st;
+  try {
+    st = await stat(abs);
+  } catch {
+    throw new ObjpackError(ErrorCode.INPUT_NOT_FOUND, `site directory not found: ${abs}`, abs);
+  }
+  if (!st.isDirectory()) throw new ObjpackError(ErrorCode.INPUT_NOT_DIRECTORY, `not a directory: ${abs}`, abs);
+  return realpath(abs);
+}
+
+function fromDiscoverError(err: unknown): unknown {
+  if (!(err instanceof DiscoverError)) return err;
+  const map: Partial<Record<string, ErrorCode>> = {
+    [DiscoverCodes.ROOT_NOT_FOUND]: ErrorCode.INPUT_NOT_FOUND,
+    [DiscoverCodes.ROOT_NOT_DIRECTORY]: ErrorCode.INPUT_NOT_DIRECTORY,
+    [DiscoverCodes.BAD_ORIGIN]: ErrorCode.USAGE,
+    [DiscoverCodes.NO_PAGES]: ErrorCode.NO_PAGES,
+  };
+  return new ObjpackError(map[err.code] ?? ErrorCode.BUILD_ERRORS, `${err.code}: ${err.message}`, undefined, { cause: err });
+}
+
+const isMedia = (item: ClosureItem, f: SiteFile) => item.as === 'video' || item.as === 'audio' || /^(video|audio)\//.test(f.contentType);
+
+/** Turns closures into plan input: final HTML, digests (cached by size+mtime), partial media prefixes. */
+async function preparePages(
+  graph: SiteGraph,
+  ctx: {
+    cache: BuildCache;
+    inject: boolean;
+    partialThreshold: number;
+    concurrency: number;
+    diagnostics: Diagnostic[];
+    progress(p: BuildProgress): void;
+  },
+): Promise<PlanPage[]> {
+  const { cache } = ctx;
+  const objects = new Map<string, Promise<PlanObject | undefined>>();
+  let done = 0;
+  const total = graph.pages.length;
+
+  const objectFor = (item: ClosureItem, page: string): Promise<PlanObject | undefined> => {
+    let p = objects.get(item.url);
+    if (!p) {
+      p = (async () => {
+        const f = graph.files.get(item.path);
+        if (!f) return undefined;
+        const send = isMedia(item, f) && f.bytes > ctx.partialThreshold ? ctx.partialThreshold : f.bytes;
+        let d = cache.digest(f.file, f.bytes, f.mtimeMs, send);
+        if (!d) {
+          try {
+            d = await digestFile(f.file, send, { size: f.bytes, mtimeMs: f.mtimeMs });
+          } catch (err) {
+            ctx.diagnostics.push({
+              code: WarningCode.OBJECT_VANISHED,
+              severity: 'warning',
+              message: `${f.rel} could not be read (${(err as NodeJS.ErrnoException).code ?? err}); left out of the packages`,
+              file: page,
+              ref: item.url,
+            });
+            return undefined;
+          }
+        }
+        cache.setDigest(f.file, d);
+        return planObject(item, f, d);
+      })();
+      objects.set(item.url, p);
+    }
+    return p;
+  };
+
+  const htmlFor = async (item: ClosureItem): Promise<PlanObject | undefined> => {
+    const f = graph.files.get(item.path);
+    if (!f) return undefined;
+    const key = `${ctx.inject ? 'inject' : 'plain'}:${f.file}`;
+    let d = cache.digest(key, f.bytes, f.mtimeMs);
+    if (!d) {
+      let source: Buffer;
+      try {
+        source = readFileSync(f.file);
+      } catch {
+        return undefined;
+      }
+      const injected = ctx.inject ? injectRegister(source.toString('utf8')) : undefined;
+      const body = injected === undefined ? source : Buffer.from(injected);
+      const sum = createHash('sha256').update(body).digest('base64');
+      d = { size: f.bytes, mtimeMs: f.mtimeMs, whole: sum, sendBytes: body.length, send: sum, changed: injected !== undefined };
+    }
+    cache.setDigest(key, d);
+    const o = planObject(item, f, d);
+    o.bytes = d.sendBytes;
+    if (d.changed) {
+      o.load = async () => {
+        const text = await readFile(f.file, 'utf8');
+        return Buffer.from(injectRegister(text) ?? text);
+      };
+    }
+    return o;
+  };
+
+  const pages = await mapLimit(graph.pages, ctx.concurrency, async (page) => {
+    const html = await htmlFor(page.items[0]!);
+    const items: PlanObject[] = [];
+    const critical: PlanPage['critical'] = [];
+    const seen = new Set<string>();
+    for (const item of page.items.slice(1)) {
+      if (OWN_PATHS.has(item.path) || seen.has(item.url)) continue;
+      seen.add(item.url);
+      const o = await objectFor(item, page.file);
+      if (!o) continue;
+      items.push(o);
+      if (item.critical) critical.push({ path: item.url, as: item.as });
+    }
+    ctx.progress({ phase: 'hash', done: ++done, total });
+    return html ? { url: page.url, file: page.file, items: [html, ...items], critical, crossOrigin: page.crossOrigin } : undefined;
+  });
+  return pages.filter((p): p is PlanPage => p !== undefined);
+}
+
+function planObject(item: ClosureItem, f: SiteFile, d: FileDigest): PlanObject {
+  return {
+    url: item.url,
+    path: item.path,
+    file: f.file,
+    rel: f.rel,
+    bytes: f.bytes,
+    contentType: f.contentType,
+    as: item.as,
+    sendBytes: d.sendBytes,
+    digest: Buffer.from(d.send, 'base64'),
+    sri: `sha256-${d.whole}`,
+  };
+}
+
+export { CACHE_FILE, ROUTES_FILE };

@@ -1,0 +1,120 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { makeSite, SMALL_SITE } from '../test-utils/site.js';
+import { listFiles } from '../test-utils/verify-output.js';
+
+// Rollup's rule: CLI tests run the built binary, exactly as users do.
+const BIN = fileURLToPath(new URL('../../bin/objpack.js', import.meta.url));
+const built = existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url)));
+if (!built) console.warn('SKIPPED CLI tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
+
+const run = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+describe.skipIf(!built)('objpack CLI', () => {
+  test('--help on every command shows examples and exits 0', () => {
+    for (const cmd of [[], ['build'], ['closure'], ['inspect'], ['unpack'], ['serve']]) {
+      const r = run(...cmd, '--help');
+      expect(r.code, cmd.join(' ')).toBe(0);
+      expect(r.stdout).toContain('Examples:');
+      expect(r.stdout).toContain('Exit codes:');
+    }
+  });
+
+  test('usage errors exit 2: unknown command, missing argument, bad flag value, missing directory', () => {
+    expect(run('bogus').code).toBe(2);
+    expect(run('build').code).toBe(2);
+    expect(run('build', '.', '--target', 'heroku').code).toBe(2);
+    const missing = run('build', '/nonexistent/site', '--no-sw');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('OBJPACK_E_INPUT_NOT_FOUND');
+  });
+
+  test('build --json prints only JSON on stdout; warnings carry file and line on stderr', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const r = run('build', root, '--no-sw', '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ ok: true, exitCode: 0, summary: { pages: 3, missingReferences: 1 } });
+    expect(j.diagnostics[0]).toMatchObject({ code: 'OBJPACK_W_MISSING_REF', file: 'blog.html', line: 1 });
+    const human = run('build', root, '--no-sw');
+    expect(human.code).toBe(0);
+    expect(human.stderr).toMatch(/blog\.html:1 OBJPACK_W_MISSING_REF/);
+    expect(human.stderr).toMatch(/round trips saved/);
+  });
+
+  test('config file: objpack.config.json is read; an unknown key is a usage error', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const cfgDir = await mkdtemp(path.join(tmpdir(), 'objpack-cfg-'));
+    await writeFile(path.join(cfgDir, 'cfg.json'), JSON.stringify({ serviceWorker: false, targets: ['nginx'] }));
+    expect(run('build', root, '--config', path.join(cfgDir, 'cfg.json')).code).toBe(0);
+    expect(existsSync(path.join(root, 'objpack-nginx.conf'))).toBe(true);
+    await writeFile(path.join(cfgDir, 'bad.json'), JSON.stringify({ injekt: false }));
+    const bad = run('build', root, '--config', path.join(cfgDir, 'bad.json'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('OBJPACK_E_CONFIG');
+  });
+
+  test('closure lists the page\'s objects in package order', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const r = run('closure', root, '/about/');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(['/about/', '/css/site.css', '/css/base.css', '/fonts/x.woff2', '/js/app.js', '/js/lib.js', '/img/logo.png', '/img/team.png']);
+    expect(run('closure', root, 'about/index.html', '--json').code).toBe(0);
+    expect(run('closure', root, '/nope/').code).toBe(2);
+  });
+
+  test('inspect verifies a package; a corrupt or truncated one exits 3 with a clear code', async () => {
+    const root = await makeSite(SMALL_SITE);
+    expect(run('build', root, '--no-sw').code).toBe(0);
+    const pkg = path.join(root, '_objpack/pages/index.html.objp');
+    const ok = run('inspect', pkg, '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).objects.every((o: { verified: boolean }) => o.verified)).toBe(true);
+    expect(run('inspect', pkg).stdout).toContain('all digests verified');
+    const bytes = await readFile(pkg);
+    bytes[bytes.length - 10]! ^= 0xff;
+    await writeFile(pkg, bytes);
+    const corrupt = run('inspect', pkg);
+    expect(corrupt.code).toBe(3);
+    expect(corrupt.stderr).toContain('OBJPACK_E_CORRUPT_PACKAGE');
+    expect(corrupt.stderr).toContain('OBJP_DIGEST_MISMATCH');
+    await truncate(pkg, 40);
+    expect(run('inspect', pkg).code).toBe(3);
+    await writeFile(pkg, 'not a package');
+    expect(run('inspect', pkg).code).toBe(3);
+    expect(run('inspect', path.join(root, 'missing.objp')).code).toBe(2);
+  });
+
+  test('unpack extracts inside the directory only, refusing a symlink that leads out', async () => {
+    const root = await makeSite(SMALL_SITE);
+    expect(run('build', root, '--no-sw').code).toBe(0);
+    const pkg = path.join(root, '_objpack/pages/index.html.objp');
+    const into = await mkdtemp(path.join(tmpdir(), 'objpack-unpack-'));
+    const r = run('unpack', pkg, into);
+    expect(r.code).toBe(0);
+    expect(await listFiles(into)).toEqual(['img/home.png', 'index.html']);
+    const outside = await mkdtemp(path.join(tmpdir(), 'objpack-outside-'));
+    const trap = await mkdtemp(path.join(tmpdir(), 'objpack-trap-'));
+    await symlink(outside, path.join(trap, 'img'));
+    const refused = run('unpack', pkg, trap);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('OBJPACK_E_UNSAFE_PATH');
+    expect(await listFiles(outside)).toEqual([]);
+  });
+
+  test('an empty directory is a build error (exit 1)', async () => {
+    const empty = await mkdtemp(path.join(tmpdir(), 'objpack-empty-'));
+    await mkdir(path.join(empty, 'sub'));
+    const r = run('build', empty, '--no-sw');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('OBJPACK_E_NO_PAGES');
+  });
+});

@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { build, type BuildOptions, type BuildResult } from '../../build.js';
+import { loadConfig } from '../../config.js';
+import type { HostTarget } from '../../emit/host-config.js';
+import { ExitCode } from '../../errors.js';
+import { formatBytes } from '../../report/svg-bars.js';
+import { reportError } from '../errors-out.js';
+import type { Logger } from '../logger.js';
+import { parseCount } from '../parse-number.js';
+import { progressBar } from '../progress-bar.js';
+import { renderTable } from '../table.js';
+import { formatDiagnostic } from './format-diagnostic.js';
+
+/** Warnings printed one by one; the rest are counted (the report lists them all). */
+const MAX_WARNINGS = 50;
+
+/** Flags that were given on the command line win over the config file; defaults never do. */
+function fromFlags(opts: Record<string, unknown>, cmd: Command): Partial<BuildOptions> {
+  const given = (name: string) => cmd.getOptionValueSource(name) === 'cli';
+  const o: Partial<BuildOptions> = {};
+  if (given('out')) o.out = opts.out as string;
+  if (given('origin')) o.origin = opts.origin as string;
+  if (given('trace')) o.trace = opts.trace === true ? true : parseCount(opts.trace, '--trace');
+  if (given('target')) o.targets = (opts.target as string[]).filter((t): t is HostTarget => t !== 'netlify');
+  if (given('exclude')) o.exclude = opts.exclude as string[];
+  if (given('inject')) o.inject = opts.inject as boolean;
+  if (given('sw')) o.serviceWorker = opts.sw as boolean;
+  if (given('unregister')) o.unregister = true;
+  if (given('partialThreshold')) o.partialThreshold = parseCount(opts.partialThreshold, '--partial-threshold');
+  if (given('report')) o.report = opts.report as boolean;
+  if (given('cache')) o.cache = opts.cache as boolean;
+  return o;
+}
+
+export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: Command, logger: Logger): Promise<number> {
+  let result: BuildResult;
+  try {
+    const { config, file } = await loadConfig(process.cwd(), opts.config as string | undefined);
+    if (file) logger.info(`config: ${file}`);
+    result = await build({ ...config, ...fromFlags(opts, cmd), root: dir, onProgress: progressBar(logger) });
+  } catch (err) {
+    logger.endProgress();
+    return reportError(err, logger);
+  }
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
+  const exit = errors.length ? ExitCode.BUILD_ERRORS : ExitCode.OK;
+  if (opts.json) {
+    const { perPage: _perPage, ...summary } = result.summary;
+    logger.out(JSON.stringify({
+      ok: exit === 0,
+      exitCode: exit,
+      buildId: result.buildId,
+      root: result.root,
+      outDir: result.outDir,
+      summary,
+      plan: result.plan.stats,
+      written: result.written.length,
+      reused: result.reused,
+      removed: result.removed.length,
+      timingsMs: Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v)])),
+      diagnostics: result.diagnostics,
+    }, null, 2));
+    for (const d of errors) logger.error(formatDiagnostic(d));
+    return exit;
+  }
+  for (const d of warnings.slice(0, MAX_WARNINGS)) logger.warn(formatDiagnostic(d));
+  if (warnings.length > MAX_WARNINGS) logger.warn(`… and ${warnings.length - MAX_WARNINGS} more warnings (all are listed in objpack-report.html and in --json)`);
+  for (const d of errors) logger.error(formatDiagnostic(d));
+  const s = result.summary;
+  const table = renderTable([
+    ['pages', String(s.pages)],
+    ['objects', String(s.objects)],
+    ['packages', `${s.packages.page} page + ${s.packages.shared} shared`],
+    ['object bytes', formatBytes(s.objectBytes)],
+    ['package bytes', formatBytes(s.packageBytes)],
+    ['duplicated bytes', formatBytes(s.duplicatedBytes)],
+    ['missing references', String(s.missingReferences)],
+    ['requests (all pages)', `${s.requestsBefore} → ${s.requestsAfter}`],
+    ['round trips saved', String(s.roundTripsSaved)],
+    ['warnings / errors', `${s.warnings} / ${s.errors}`],
+    ['files written', `${result.written.length} (${result.reused} packages unchanged)`],
+    ['time', `${(result.timings.total / 1000).toFixed(2)} s`],
+  ], ['objpack build', result.buildId]);
+  logger.always(`${opts.quiet ? `objpack: ${s.pages} pages, ${s.packages.page + s.packages.shared} packages, ${errors.length} errors, ${warnings.length} warnings → ${result.outDir}` : `${table}\n  output: ${result.outDir}`}`);
+  return exit;
+}

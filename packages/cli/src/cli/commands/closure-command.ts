@@ -1,0 +1,34 @@
+import { discoverSite, pageClosure, type PageClosure, type SiteGraph } from '../../discover/index.js';
+import { ErrorCode, ObjpackError } from '../../errors.js';
+import { reportError } from '../errors-out.js';
+import type { Logger } from '../logger.js';
+import { formatDiagnostic } from './format-diagnostic.js';
+
+/** The page by URL path (`/guide/`), by file (`guide/index.html`) or by URL path of the file. */
+function findPage(graph: SiteGraph, page: string): PageClosure | undefined {
+  const bare = page.replace(/^\.?\/+/, '');
+  return pageClosure(graph, page) ?? graph.pages.find((p) => p.file === bare || p.url === `/${bare}` || p.url === `/${bare}/`);
+}
+
+export async function runClosure(dir: string, page: string, opts: Record<string, unknown>, logger: Logger): Promise<number> {
+  try {
+    // Discovery's parser threads are unref'd; keep the process alive while they work.
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    const graph = await discoverSite(dir, { origin: opts.origin as string | undefined }).finally(() => clearInterval(keepAlive));
+    const closure = findPage(graph, page);
+    if (!closure) {
+      const some = graph.pages.slice(0, 5).map((p) => p.url).join(', ');
+      throw new ObjpackError(ErrorCode.PAGE_NOT_FOUND, `no page ${JSON.stringify(page)} in ${graph.root}${some ? ` (pages include ${some})` : ''}`);
+    }
+    const mine = graph.diagnostics.filter((d) => d.file === closure.file);
+    if (opts.json) {
+      logger.out(JSON.stringify({ page: closure.url, file: closure.file, items: closure.items, iframes: closure.iframes, crossOrigin: closure.crossOrigin, diagnostics: mine }, null, 2));
+    } else {
+      logger.out(closure.items.map((i) => i.url).join('\n'));
+      for (const d of mine) logger.warn(formatDiagnostic(d));
+    }
+    return 0;
+  } catch (err) {
+    return reportError(err, logger);
+  }
+}

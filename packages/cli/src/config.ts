@@ -1,0 +1,56 @@
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BuildOptions } from './build.js';
+import { ErrorCode, ObjpackError } from './errors.js';
+
+/** What `objpack.config.{js,mjs,json}` may set: any build option except the site directory and callbacks. */
+export type ObjpackConfig = Partial<Omit<BuildOptions, 'onProgress' | 'workerAssets'>>;
+
+export const CONFIG_FILES = ['objpack.config.js', 'objpack.config.mjs', 'objpack.config.json'];
+
+const KNOWN = new Set([
+  'root', 'out', 'origin', 'exclude', 'trace', 'targets', 'inject', 'serviceWorker', 'unregister', 'report',
+  'partialThreshold', 'cache', 'concurrency', 'sessionPages', 'requestCostBytes', 'minSharedBytes', 'mergeCoverage', 'maxInlinePages',
+]);
+
+/**
+ * Loads the config: `file` when given, else the first of {@link CONFIG_FILES} in `cwd`. JS configs
+ * `export default` an object (or a function returning one). Unknown keys are errors, so a typo never
+ * silently does nothing. Returns `{}` when there is no config file.
+ */
+export async function loadConfig(cwd: string, file?: string): Promise<{ config: ObjpackConfig; file?: string }> {
+  let found = file ? path.resolve(cwd, file) : undefined;
+  if (!found) {
+    for (const name of CONFIG_FILES) {
+      const candidate = path.join(cwd, name);
+      if (await access(candidate).then(() => true, () => false)) {
+        found = candidate;
+        break;
+      }
+    }
+  }
+  if (!found) return { config: {} };
+  let value: unknown;
+  try {
+    if (found.endsWith('.json')) {
+      value = JSON.parse(await readFile(found, 'utf8'));
+    } else {
+      const mod = (await import(pathToFileURL(found).href)) as { default?: unknown };
+      value = typeof mod.default === 'function' ? await (mod.default as () => unknown)() : mod.default;
+    }
+  } catch (cause) {
+    throw new ObjpackError(ErrorCode.CONFIG, `cannot load ${found}: ${(cause as Error)?.message ?? cause}`, found, { cause });
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ObjpackError(ErrorCode.CONFIG, `${found} must export an object`, found);
+  }
+  const unknown = Object.keys(value).filter((k) => !KNOWN.has(k));
+  if (unknown.length) throw new ObjpackError(ErrorCode.CONFIG, `${found}: unknown option(s) ${unknown.join(', ')}`, found);
+  const config = value as ObjpackConfig;
+  // Relative paths in a config file are relative to the file, as users expect.
+  const dir = path.dirname(found);
+  if (config.root) config.root = path.resolve(dir, config.root);
+  if (config.out) config.out = path.resolve(dir, config.out);
+  return { config, file: found };
+}

@@ -1,0 +1,329 @@
+/**
+ * Turns one page's extracted references into its closure, in the order the page needs the bytes:
+ * HTML, render-blocking CSS (depth-first through @import), sync scripts, fonts from critical CSS,
+ * deferred and module scripts with their static imports, images in document order, images from CSS,
+ * then everything else. Each object appears once, at its first (most urgent) position.
+ */
+import type { AssetAnalyzer, Dep, ModuleInfo, SheetInfo } from './asset-analyzer.js';
+import { isCss, isJavaScript } from './asset-analyzer.js';
+import { asFor, mediaBlocksRender, srcsetUrls } from './object-kind.js';
+import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import type { HtmlRef } from './html-extract.js';
+import type { PageExtract } from './page-extract.js';
+import { reportRef } from './report-ref.js';
+import type { UrlResolver } from './resolve-url.js';
+import { pageUrlPath } from './site-origin.js';
+import type { ClosureItem, Diagnostic, PageClosure, PreloadAs, SiteFile } from './types.js';
+
+const BUCKETS = ['css', 'sync', 'fonts', 'early', 'images', 'cssImages', 'rest'] as const;
+type Bucket = (typeof BUCKETS)[number];
+const PRELOAD_AS = new Set<string>(['document', 'style', 'script', 'font', 'image', 'fetch', 'audio', 'video', 'track']);
+
+type Buckets = Record<Bucket, ClosureItem[]>;
+const emptyBuckets = (): Buckets => ({ css: [], sync: [], fonts: [], early: [], images: [], cssImages: [], rest: [] });
+
+/** Where a traversal writes: the page itself, or a stylesheet's/module's shared subtree. */
+interface Sink {
+  buckets: Buckets;
+  visited: Set<string>;
+  cross: Set<string>;
+  /** Items go into a subtree shared between pages: freeze them. */
+  shared: boolean;
+}
+
+/** Everything a stylesheet or module brings with it, by bucket, ready to append to a page. */
+export interface Subtree {
+  buckets: Buckets;
+  cross: string[];
+}
+
+/** State shared by every page of one build. */
+export interface AssembleContext {
+  /** Expanded subtrees by kind, bucket, criticality and file. */
+  subtrees: Map<string, Promise<Subtree>>;
+  resolver: UrlResolver;
+  analyzer: AssetAnalyzer;
+  /** Warnings that would otherwise repeat on every page (bare specifiers in a shared module). */
+  reported: Set<string>;
+}
+
+/**
+ * Builds one page's closure. Problems with the page's own references go to `diagnostics` (so a cached
+ * closure can replay them); problems inside stylesheets and modules go to the analyzer's, once per file.
+ */
+export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract: PageExtract, diagnostics: Diagnostic[]): Promise<PageClosure> {
+  const { resolver, analyzer } = ctx;
+  const pageUrl = pageUrlPath(page.rel, resolver.site.basePath);
+  const docUrl = resolver.absolute(pageUrl);
+  const buckets = emptyBuckets();
+  const visited = new Set<string>();
+  const cross = new Set<string>();
+  const iframes: string[] = [];
+  const links: string[] = [];
+  const prefetch: string[] = [];
+  let importMap: Record<string, string> = {};
+
+  const pageSink: Sink = { buckets, visited, cross, shared: false };
+
+  function add(sink: Sink, bucket: Bucket, dep: Pick<Dep, 'url' | 'path' | 'line' | 'cond'>, as: PreloadAs, critical: boolean, from: string, cond?: string) {
+    const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from, line: dep.line };
+    const c = cond ?? dep.cond;
+    if (c !== undefined) item.conditional = c;
+    sink.buckets[bucket].push(sink.shared ? Object.freeze(item) : item);
+  }
+
+  /** Records the object once per URL and bucket; expands its references once per file and bucket. */
+  function firstVisit(sink: Sink, dep: Dep, bucket: Bucket): { item: boolean; expand: boolean } {
+    const itemKey = `${bucket}|${dep.url}`;
+    const fileKey = `${bucket}|file:${dep.path}`;
+    const item = !sink.visited.has(itemKey);
+    const expand = !sink.visited.has(fileKey);
+    sink.visited.add(itemKey);
+    sink.visited.add(fileKey);
+    return { item, expand };
+  }
+
+  /**
+   * What a stylesheet or module brings with it is the same on every page that references it directly, so it
+   * is expanded once per build and the (frozen) items are shared between the pages' closures. Module
+   * subtrees depend on the page's import map, so pages with one expand their own.
+   */
+  function subtree(kind: 'sheet' | 'module', dep: Dep, bucket: Bucket, critical: boolean, cond: string | undefined): Promise<Subtree> {
+    const shareable = kind === 'sheet' || Object.keys(importMap).length === 0;
+    const key = `${kind}|${bucket}|${critical ? 1 : 0}|${cond ?? ''}|${dep.path}`;
+    const hit = shareable ? ctx.subtrees.get(key) : undefined;
+    if (hit) return hit;
+    const sink: Sink = { buckets: emptyBuckets(), visited: new Set([`${bucket}|${dep.url}`, `${bucket}|file:${dep.path}`]), cross: new Set(), shared: shareable };
+    const done = (async () => {
+      if (kind === 'sheet') await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical);
+      else await useModule(sink, await analyzer.module(dep.file), dep.url, dep.file.rel, bucket, cond);
+      return { buckets: sink.buckets, cross: [...sink.cross] };
+    })();
+    if (shareable) ctx.subtrees.set(key, done);
+    return done;
+  }
+
+  async function expand(sink: Sink, kind: 'sheet' | 'module', dep: Dep, bucket: Bucket, critical: boolean, cond: string | undefined) {
+    if (sink !== pageSink) {
+      if (kind === 'sheet') await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical);
+      else await useModule(sink, await analyzer.module(dep.file), dep.url, dep.file.rel, bucket, cond);
+      return;
+    }
+    const tree = await subtree(kind, dep, bucket, critical, cond);
+    for (const b of BUCKETS) for (const item of tree.buckets[b]) buckets[b].push(item);
+    for (const h of tree.cross) cross.add(h);
+  }
+
+  async function visitSheet(sink: Sink, dep: Dep, bucket: Bucket, critical: boolean, from: string, cond?: string): Promise<void> {
+    const first = firstVisit(sink, dep, bucket);
+    if (first.item) add(sink, bucket, dep, 'style', critical, from, cond);
+    if (first.expand) await expand(sink, 'sheet', dep, bucket, critical, cond);
+  }
+
+  async function useSheet(sink: Sink, info: SheetInfo, from: string, bucket: Bucket, critical: boolean): Promise<void> {
+    info.cross.forEach((h) => sink.cross.add(h));
+    for (const imp of info.imports) {
+      if (critical && !mediaBlocksRender(imp.media)) await visitSheet(sink, imp, 'rest', false, from, 'media-query');
+      else await visitSheet(sink, imp, bucket, critical, from);
+    }
+    for (const font of info.fonts) add(sink, critical ? 'fonts' : 'rest', font, 'font', critical, from);
+    for (const img of info.images) add(sink, critical ? 'cssImages' : 'rest', img, 'image', false, from);
+  }
+
+  async function visitModule(sink: Sink, dep: Dep, bucket: Bucket, from: string, cond?: string): Promise<void> {
+    if (isCss(dep.file)) return visitSheet(sink, dep, bucket, false, from, cond); // CSS module script
+    const first = firstVisit(sink, dep, bucket);
+    if (first.item) add(sink, bucket, dep, isJavaScript(dep.file) ? 'script' : 'fetch', false, from, cond);
+    if (first.expand && isJavaScript(dep.file)) await expand(sink, 'module', dep, bucket, false, cond);
+  }
+
+  async function useModule(sink: Sink, info: ModuleInfo, from: string, rel: string, bucket: Bucket, cond?: string): Promise<void> {
+    info.cross.forEach((h) => sink.cross.add(h));
+    for (const imp of info.imports) await visitModule(sink, imp, bucket, from, cond);
+    for (const b of info.bare) {
+      const dep = mapBare(b.spec, b.line, rel);
+      if (dep) await visitModule(sink, dep, b.dynamic ? 'rest' : bucket, from, b.dynamic ? 'dynamic-import' : cond);
+    }
+    for (const dyn of info.dynamic) await visitModule(sink, dyn, 'rest', from, 'dynamic-import');
+  }
+
+  function mapBare(spec: string, line: number, rel: string): Dep | undefined {
+    let target = importMap[spec];
+    if (target === undefined) {
+      const prefix = Object.keys(importMap).filter((k) => k.endsWith('/') && spec.startsWith(k)).sort((a, b) => b.length - a.length)[0];
+      if (prefix !== undefined) target = importMap[prefix] + spec.slice(prefix.length);
+    }
+    if (target === undefined) {
+      const key = `${rel}|${spec}`;
+      if (!ctx.reported.has(key)) {
+        ctx.reported.add(key);
+        diagnostics.push(warning(DiscoverCodes.BARE_SPECIFIER, `${rel}:${line}: bare import "${spec}" has no import map entry; a browser cannot load it`, { file: rel, line, ref: spec }));
+      }
+      return undefined;
+    }
+    const r = resolver.resolve(target, docUrl);
+    if (r.kind === 'local') return { url: r.url, path: r.path, file: r.file, line };
+    if (r.kind === 'cross') cross.add(r.host);
+    else reportRef(diagnostics, r, target, rel, line);
+    return undefined;
+  }
+
+  /** Resolves an HTML reference; reports unusable ones against the page and returns local hits. */
+  const local = (raw: string, ref: HtmlRef, pageMode = false): Dep | undefined => {
+    const r = resolver.resolve(raw, resolver.baseFor(docUrl, ref.base), pageMode);
+    if (r.kind === 'local') return { url: r.url, path: r.path, file: r.file, line: ref.line };
+    if (r.kind === 'cross') cross.add(r.host);
+    else reportRef(diagnostics, r, raw, page.rel, ref.line);
+    return undefined;
+  };
+
+  if (extract.parseErrors > 0 && extract.firstError) {
+    const e = extract.firstError;
+    diagnostics.push(
+      warning(DiscoverCodes.MALFORMED_HTML, `${page.rel}:${e.line}: ${extract.parseErrors} HTML parse error(s), first: ${e.code}; read as a browser would`, {
+        file: page.rel,
+        line: e.line,
+        column: e.column,
+      }),
+    );
+  }
+
+  for (const [i, ref] of extract.refs.entries()) {
+    const inline = extract.inline[i];
+    switch (ref.k) {
+      case 'stylesheet':
+      case 'stylesheet-alt': {
+        const dep = local(ref.v, ref);
+        if (!dep) break;
+        const critical = ref.k === 'stylesheet' && mediaBlocksRender(ref.media);
+        const cond = ref.k === 'stylesheet-alt' ? 'alternate-stylesheet' : critical ? undefined : 'media-query';
+        await visitSheet(pageSink, dep, critical ? 'css' : 'rest', critical, pageUrl, cond);
+        break;
+      }
+      case 'style':
+      case 'style-attr': {
+        if (!inline?.css) break;
+        const base = resolver.baseFor(docUrl, ref.base);
+        const info = analyzer.resolveSheet(inline.css, base, page.rel, ref.line - 1);
+        if (ref.k === 'style') await useSheet(pageSink, info, pageUrl, 'css', mediaBlocksRender(ref.media));
+        else for (const img of info.images) add(pageSink, 'images', img, 'image', false, pageUrl);
+        break;
+      }
+      case 'script':
+      case 'script-defer':
+      case 'script-async': {
+        const dep = local(ref.v, ref);
+        if (dep) add(pageSink, ref.k === 'script' ? 'sync' : ref.k === 'script-defer' ? 'early' : 'rest', dep, 'script', ref.k === 'script', pageUrl);
+        break;
+      }
+      case 'module':
+      case 'module-async':
+      case 'modulepreload': {
+        const dep = local(ref.v, ref); // a src is a URL, never an import-map specifier
+        if (dep) await visitModule(pageSink, dep, ref.k === 'module-async' ? 'rest' : 'early', pageUrl);
+        break;
+      }
+      case 'module-inline':
+        if (inline?.js) {
+          const info = analyzer.resolveModule(inline.js, resolver.baseFor(docUrl, ref.base), page.rel, ref.line - 1);
+          await useModule(pageSink, info, pageUrl, page.rel, 'early');
+        }
+        break;
+      case 'importmap':
+        if (inline?.imports && Object.keys(importMap).length === 0) importMap = inline.imports;
+        break;
+      case 'preload': {
+        const dep = local(ref.v, ref);
+        if (!dep) break;
+        const as = (PRELOAD_AS.has(ref.as ?? '') ? ref.as : asFor(dep.file)) as PreloadAs;
+        // A preloaded stylesheet is applied later (the loadCSS pattern): its fonts and images follow it.
+        if (as === 'style' && isCss(dep.file)) await visitSheet(pageSink, dep, 'early', false, pageUrl);
+        else add(pageSink, as === 'font' ? 'fonts' : as === 'image' ? 'images' : as === 'script' ? 'early' : 'rest', dep, as, false, pageUrl);
+        break;
+      }
+      case 'prefetch': {
+        const dep = local(ref.v, ref);
+        if (dep && !prefetch.includes(dep.url)) prefetch.push(dep.url);
+        break;
+      }
+      case 'icon':
+      case 'manifest': {
+        const dep = local(ref.v, ref);
+        if (dep) add(pageSink, 'rest', dep, ref.k === 'icon' ? 'image' : 'fetch', false, pageUrl, ref.k);
+        break;
+      }
+      case 'preconnect': {
+        const r = resolver.resolve(ref.v, docUrl);
+        if (r.kind === 'cross') cross.add(r.host);
+        break;
+      }
+      case 'srcset': {
+        for (const candidate of srcsetUrls(ref, page.rel, diagnostics)) {
+          const dep = local(candidate, ref);
+          if (dep) add(pageSink, 'images', dep, 'image', false, pageUrl, ref.cond);
+        }
+        break;
+      }
+      case 'img':
+      case 'poster':
+      case 'svg-image':
+      case 'svg-use':
+      case 'background': {
+        const dep = local(ref.v, ref);
+        if (dep) add(pageSink, 'images', dep, 'image', false, pageUrl, ref.cond);
+        break;
+      }
+      case 'video':
+      case 'audio':
+      case 'track': {
+        const dep = local(ref.v, ref);
+        if (dep) add(pageSink, 'rest', dep, ref.k, false, pageUrl, ref.cond);
+        break;
+      }
+      case 'object': {
+        const dep = local(ref.v, ref);
+        if (dep) {
+          const as = asFor(dep.file);
+          add(pageSink, as === 'image' ? 'images' : 'rest', dep, as, false, pageUrl);
+        }
+        break;
+      }
+      case 'iframe':
+      case 'anchor': {
+        const r = resolver.resolve(ref.v, resolver.baseFor(docUrl, ref.base), true);
+        if (r.kind === 'cross') {
+          if (ref.k === 'iframe') cross.add(r.host);
+        } else if (r.kind === 'local') {
+          if (!/\.html?$/i.test(r.file.rel)) break;
+          const target = pageUrlPath(r.file.rel, resolver.site.basePath);
+          const list = ref.k === 'iframe' ? iframes : links;
+          if (!list.includes(target)) list.push(target);
+        } else if (ref.k === 'iframe') reportRef(diagnostics, r, ref.v, page.rel, ref.line);
+        break;
+      }
+      default:
+    }
+  }
+
+  const items: ClosureItem[] = [{ url: pageUrl, path: page.path, as: 'document', critical: true, from: pageUrl }];
+  const index = new Map<string, number>([[pageUrl, 0]]);
+  for (const bucket of BUCKETS) {
+    for (const item of buckets[bucket]) {
+      if (analyzer.gone.has(item.path)) continue;
+      const at = index.get(item.url);
+      if (at === undefined) {
+        index.set(item.url, items.length);
+        items.push(item);
+        continue;
+      }
+      // A later, stronger reference upgrades the first one (copied: shared items are frozen).
+      const first = items[at] as ClosureItem;
+      const upgrade = (item.critical && !first.critical) || (item.conditional === undefined && first.conditional !== undefined);
+      if (!upgrade) continue;
+      const copy: ClosureItem = { ...first, critical: first.critical || item.critical };
+      if (item.conditional === undefined) delete copy.conditional;
+      items[at] = copy;
+    }
+  }
+  return { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch };
+}

@@ -1,0 +1,181 @@
+/**
+ * Parses each stylesheet and module once per build (memoized by path; parse results cached by content
+ * hash across builds) and resolves its references relative to its own URL. Warnings about a shared
+ * stylesheet are reported once, not once per page that uses it.
+ */
+import { extractCss } from './css-extract.js';
+import type { CssExtract } from './css-extract.js';
+import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { extractJs } from './js-extract.js';
+import type { JsExtract } from './js-extract.js';
+import { EXTRACT_VERSION } from './page-extract.js';
+import { contentHash, readSiteFile } from './read-site-file.js';
+import { reportRef } from './report-ref.js';
+import type { UrlResolver } from './resolve-url.js';
+import { encodePath } from './site-origin.js';
+import type { Diagnostic, DiscoverCache, SiteFile } from './types.js';
+
+/** A resolved, existing local reference. */
+export interface Dep {
+  url: string;
+  path: string;
+  file: SiteFile;
+  line: number;
+  cond?: string;
+  /** For @import: its media query list. */
+  media?: string;
+}
+
+export interface SheetInfo {
+  imports: Dep[];
+  fonts: Dep[];
+  images: Dep[];
+  cross: string[];
+}
+
+export interface ModuleInfo {
+  imports: Dep[];
+  dynamic: Dep[];
+  /** Bare specifiers ('vue'), resolved per page through its import map. */
+  bare: Array<{ spec: string; line: number; dynamic: boolean }>;
+  cross: string[];
+}
+
+const EMPTY_SHEET: SheetInfo = { imports: [], fonts: [], images: [], cross: [] };
+const EMPTY_MODULE: ModuleInfo = { imports: [], dynamic: [], bare: [], cross: [] };
+
+export function isJavaScript(file: SiteFile): boolean {
+  return /^(text|application)\/(javascript|ecmascript)/.test(file.contentType) || /\.(m?js)$/.test(file.rel);
+}
+
+export function isCss(file: SiteFile): boolean {
+  return file.contentType.startsWith('text/css');
+}
+
+export class AssetAnalyzer {
+  private readonly sheets = new Map<string, Promise<SheetInfo>>();
+  private readonly modules = new Map<string, Promise<ModuleInfo>>();
+  /** Paths that could not be read: left out of every closure. */
+  readonly gone = new Set<string>();
+
+  constructor(
+    private readonly resolver: UrlResolver,
+    private readonly diagnostics: Diagnostic[],
+    private readonly cache: DiscoverCache | undefined,
+  ) {}
+
+  /** Whether this build parsed the file as a stylesheet or a module (classic scripts are never parsed). */
+  parsedAs(path: string): 'sheet' | 'module' | undefined {
+    return this.sheets.has(path) ? 'sheet' : this.modules.has(path) ? 'module' : undefined;
+  }
+
+  sheet(file: SiteFile): Promise<SheetInfo> {
+    let p = this.sheets.get(file.path);
+    if (!p) this.sheets.set(file.path, (p = this.loadSheet(file)));
+    return p;
+  }
+
+  module(file: SiteFile): Promise<ModuleInfo> {
+    let p = this.modules.get(file.path);
+    if (!p) this.modules.set(file.path, (p = this.loadModule(file)));
+    return p;
+  }
+
+  /** Reads and parses a file through the cache; undefined if it could not be read. */
+  private async parsed<T>(file: SiteFile, kind: string, parse: (text: string) => T): Promise<T | undefined> {
+    const statKey = `stat${EXTRACT_VERSION}:${file.rel}:${file.bytes}:${file.mtimeMs}`;
+    const known = this.cache?.get(statKey);
+    if (typeof known === 'string') {
+      const hit = this.cache?.get(`${kind}${EXTRACT_VERSION}:${known}`);
+      if (hit !== undefined) return hit as T;
+    }
+    const bytes = await readSiteFile(file);
+    if (!(bytes instanceof Uint8Array)) {
+      this.diagnostics.push(bytes);
+      this.gone.add(file.path);
+      return undefined;
+    }
+    const hash = this.cache ? contentHash(bytes) : '';
+    const cached = this.cache?.get(`${kind}${EXTRACT_VERSION}:${hash}`);
+    if (cached !== undefined) {
+      this.cache?.set(statKey, hash);
+      return cached as T;
+    }
+    const result = parse(bytes.toString('utf8'));
+    if (this.cache) {
+      this.cache.set(`${kind}${EXTRACT_VERSION}:${hash}`, result);
+      this.cache.set(statKey, hash);
+    }
+    return result;
+  }
+
+  private async loadSheet(file: SiteFile): Promise<SheetInfo> {
+    const css = await this.parsed<CssExtract>(file, 'css', (t) => extractCss(t));
+    if (!css) return EMPTY_SHEET;
+    return this.resolveSheet(css, this.resolver.absolute(encodePath(file.path)), file.rel, 0);
+  }
+
+  /** Resolves a parsed sheet's references; `lineOffset` places inline `<style>` lines in their page. */
+  resolveSheet(css: CssExtract, base: URL, rel: string, lineOffset: number): SheetInfo {
+    if (css.parseErrors > 0 && css.firstError) {
+      const line = css.firstError.line + lineOffset;
+      this.diagnostics.push(
+        warning(DiscoverCodes.MALFORMED_CSS, `${rel}:${line}: ${css.parseErrors} CSS parse error(s), first: ${css.firstError.message}; the rest of the sheet was used`, { file: rel, line }),
+      );
+    }
+    const info: SheetInfo = { imports: [], fonts: [], images: [], cross: [] };
+    for (const ref of css.refs) {
+      const line = ref.line + lineOffset;
+      const candidates = [ref.v, ...(ref.alts ?? [])];
+      let found: Dep | undefined;
+      for (const candidate of candidates) {
+        const r = this.resolver.resolve(candidate, base);
+        if (r.kind === 'local') {
+          found = { url: r.url, path: r.path, file: r.file, line };
+          break;
+        }
+        if (r.kind === 'cross') info.cross.push(r.host);
+        if (candidate === ref.v && candidates.length === 1) reportRef(this.diagnostics, r, candidate, rel, line);
+      }
+      if (!found) {
+        if (candidates.length > 1) reportRef(this.diagnostics, this.resolver.resolve(ref.v, base), ref.v, rel, line);
+        continue;
+      }
+      if (ref.cond) found.cond = ref.cond;
+      if (ref.media !== undefined) found.media = ref.media;
+      (ref.k === 'import' ? info.imports : ref.k === 'font' ? info.fonts : info.images).push(found);
+    }
+    return info;
+  }
+
+  private async loadModule(file: SiteFile): Promise<ModuleInfo> {
+    const js = await this.parsed<JsExtract>(file, 'js', (t) => extractJs(t));
+    if (!js) return EMPTY_MODULE;
+    return this.resolveModule(js, this.resolver.absolute(encodePath(file.path)), file.rel, 0);
+  }
+
+  resolveModule(js: JsExtract, base: URL, rel: string, lineOffset: number): ModuleInfo {
+    if (js.error) {
+      const line = js.error.line + lineOffset;
+      this.diagnostics.push(warning(DiscoverCodes.MALFORMED_JS, `${rel}:${line}: cannot parse module (${js.error.message}); its imports are unknown`, { file: rel, line }));
+    }
+    const info: ModuleInfo = { imports: [], dynamic: [], bare: [], cross: [] };
+    for (const ref of js.refs) {
+      const line = ref.line + lineOffset;
+      if (isBare(ref.v)) {
+        info.bare.push({ spec: ref.v, line, dynamic: ref.dynamic });
+        continue;
+      }
+      const r = this.resolver.resolve(ref.v, base);
+      if (r.kind === 'local') (ref.dynamic ? info.dynamic : info.imports).push({ url: r.url, path: r.path, file: r.file, line });
+      else if (r.kind === 'cross') info.cross.push(r.host);
+      else reportRef(this.diagnostics, r, ref.v, rel, line);
+    }
+    return info;
+  }
+}
+
+/** A module specifier that is neither a URL nor a relative/absolute path: only an import map resolves it. */
+export function isBare(spec: string): boolean {
+  return !(spec.startsWith('/') || spec.startsWith('./') || spec.startsWith('../') || /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(spec));
+}

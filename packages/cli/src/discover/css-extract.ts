@@ -1,0 +1,122 @@
+/**
+ * References in a stylesheet (or a style attribute), found with css-tree rather than regexes so comments,
+ * strings and escapes are read as a browser reads them.
+ */
+import { generate, parse, walk } from 'css-tree';
+import type { CssNode, FunctionNode, List, WalkContext } from 'css-tree';
+
+export interface CssRef {
+  /** 'import' → a stylesheet; 'font' → the @font-face source a browser picks; 'image' → any other url(). */
+  k: 'import' | 'font' | 'image';
+  v: string;
+  line: number;
+  /** For fonts: further `src` candidates the browser falls back to if `v` fails. */
+  alts?: string[];
+  cond?: string;
+  /** The media query list of an @import, if any. */
+  media?: string;
+}
+
+export interface CssExtract {
+  refs: CssRef[];
+  parseErrors: number;
+  firstError?: { message: string; line: number; column: number };
+}
+
+// Formats Chromium loads; a `src` candidate with any other format() hint is skipped by the browser.
+const FONT_FORMATS = new Set(['woff2', 'woff', 'truetype', 'opentype', 'collection', 'woff2-variations', 'woff-variations', 'truetype-variations', 'opentype-variations']);
+const IMAGE_SET = new Set(['image-set', '-webkit-image-set']);
+
+/** Extracts references from CSS text; `declarations` parses a style attribute's content. */
+export function extractCss(source: string, declarations = false): CssExtract {
+  const out: CssExtract = { refs: [], parseErrors: 0 };
+  let ast: CssNode;
+  try {
+    ast = parse(source, {
+      context: declarations ? 'declarationList' : 'stylesheet',
+      positions: true,
+      parseRulePrelude: false,
+      parseCustomProperty: false,
+      onParseError(err) {
+        out.parseErrors++;
+        const e = err as unknown as { message: string; line?: number; column?: number };
+        out.firstError ??= { message: e.message, line: e.line ?? 1, column: e.column ?? 1 };
+      },
+    });
+  } catch (err) {
+    out.parseErrors++;
+    out.firstError ??= { message: (err as Error).message, line: 1, column: 1 };
+    return out;
+  }
+  const lineOf = (node: CssNode) => node.loc?.start.line ?? 1;
+
+  walk(ast, {
+    enter(this: WalkContext, node: CssNode) {
+      if (node.type === 'Atrule') {
+        const name = node.name.toLowerCase();
+        if (name === 'namespace') return walk.skip; // a namespace URL names, it is never fetched
+        if (name === 'import' && node.prelude && node.prelude.type === 'AtrulePrelude') {
+          const first = node.prelude.children.first;
+          if (first && (first.type === 'String' || first.type === 'Url')) {
+            const ref: CssRef = { k: 'import', v: first.value, line: lineOf(node) };
+            node.prelude.children.forEach((c) => {
+              if (c.type === 'MediaQueryList') ref.media = generate(c);
+            });
+            out.refs.push(ref);
+          }
+          return walk.skip;
+        }
+        return undefined;
+      }
+      if (node.type === 'Declaration') {
+        if (this.atrule?.name.toLowerCase() === 'font-face' && node.property.toLowerCase() === 'src' && node.value.type === 'Value') {
+          fontSources(node.value.children, lineOf(node));
+          return walk.skip;
+        }
+        return undefined;
+      }
+      if (node.type === 'Url') {
+        const inSet = this.function !== null && IMAGE_SET.has(this.function.name.toLowerCase());
+        const ref: CssRef = { k: 'image', v: node.value, line: lineOf(node) };
+        if (inSet) ref.cond = 'srcset-candidate';
+        out.refs.push(ref);
+        return undefined;
+      }
+      if (node.type === 'String' && this.function !== null && IMAGE_SET.has(this.function.name.toLowerCase())) {
+        out.refs.push({ k: 'image', v: node.value, line: lineOf(node), cond: 'srcset-candidate' });
+      }
+      return undefined;
+    },
+  });
+
+  function fontSources(children: List<CssNode>, line: number) {
+    const urls: string[] = [];
+    let url: string | undefined;
+    let supported = true;
+    const flush = () => {
+      if (url !== undefined && supported) urls.push(url);
+      url = undefined;
+      supported = true;
+    };
+    children.forEach((child) => {
+      if (child.type === 'Operator' && child.value === ',') flush();
+      else if (child.type === 'Url') url = child.value;
+      else if (child.type === 'Function' && child.name.toLowerCase() === 'format') supported = formatSupported(child);
+    });
+    flush();
+    const [first, ...alts] = urls;
+    if (first !== undefined) out.refs.push(alts.length > 0 ? { k: 'font', v: first, line, alts } : { k: 'font', v: first, line });
+  }
+  return out;
+}
+
+function formatSupported(fn: FunctionNode): boolean {
+  let ok = false;
+  fn.children.forEach((c) => {
+    if (c.type === 'String' || c.type === 'Identifier') {
+      const v = (c.type === 'String' ? c.value : c.name).toLowerCase();
+      if (FONT_FORMATS.has(v)) ok = true;
+    }
+  });
+  return ok;
+}

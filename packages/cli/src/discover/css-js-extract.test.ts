@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { extractCss } from './css-extract.js';
+import { extractJs, jsReady } from './js-extract.js';
+
+describe('extractCss', () => {
+  it('finds imports, fonts and url()s with lines, skipping comments, strings and @namespace', () => {
+    const css = `@import "a.css";\n@import url(b.css) print;\n@namespace svg url(http://www.w3.org/2000/svg);\n/* url(c.png) */\n.x::before { content: "url(d.png)" }\n.y { background: url( 'e.png' ) , url(f\\).png) }`;
+    const out = extractCss(css);
+    expect(out.refs).toEqual([
+      { k: 'import', v: 'a.css', line: 1 },
+      { k: 'import', v: 'b.css', line: 2, media: 'print' },
+      { k: 'image', v: 'e.png', line: 6 },
+      { k: 'image', v: 'f).png', line: 6 },
+    ]);
+    expect(out.parseErrors).toBe(0);
+  });
+  it('picks the @font-face source Chromium loads, keeping supported fallbacks', () => {
+    const out = extractCss('@font-face { src: url(a.eot) format("embedded-opentype"), local(X), url(b.woff2) format("woff2"), url(c.svg) format("svg"), url(d.woff) format(woff) }');
+    expect(out.refs).toEqual([{ k: 'font', v: 'b.woff2', line: 1, alts: ['d.woff'] }]);
+  });
+  it('reads image-set() strings and urls as candidates', () => {
+    const out = extractCss('.a { background-image: image-set("a.png" 1x, url(b.png) 2x type("image/png")); }');
+    expect(out.refs.map((r) => [r.v, r.cond])).toEqual([
+      ['a.png', 'srcset-candidate'],
+      ['b.png', 'srcset-candidate'],
+    ]);
+  });
+  it('parses style attributes as declaration lists and counts errors without giving up', () => {
+    expect(extractCss("background: url('x.png'); color: red", true).refs).toEqual([{ k: 'image', v: 'x.png', line: 1 }]);
+    const bad = extractCss('.a { color: @@@; }\n.b { background: url(ok.png) }');
+    expect(bad.parseErrors).toBe(1);
+    expect(bad.refs.map((r) => r.v)).toEqual(['ok.png']);
+  });
+});
+
+describe('extractJs', () => {
+  it('finds static, re-export and literal dynamic imports with lines; skips computed, import.meta and type-only', async () => {
+    await jsReady;
+    const src = `import a from './a.js';\nexport * from "./b.js";\nexport { c } from './c.js';\nimport type { T } from './t.js';\nconst m = await import('./d.js');\nimport(x);\nimport.meta.url;\nimport('./e' + x);`;
+    expect(extractJs(src).refs).toEqual([
+      { v: './a.js', line: 1, dynamic: false },
+      { v: './b.js', line: 2, dynamic: false },
+      { v: './c.js', line: 3, dynamic: false },
+      { v: './d.js', line: 5, dynamic: true },
+    ]);
+  });
+  it('reports a syntax error with its line', async () => {
+    await jsReady;
+    expect(extractJs('const a = 1;\nimport {').error?.line).toBe(2);
+  });
+});

@@ -1,0 +1,178 @@
+import { assemblePage } from './assemble-closure.js';
+import type { AssembleContext } from './assemble-closure.js';
+import { AssetAnalyzer } from './asset-analyzer.js';
+import { ItemTable } from './closure-cache.js';
+import type { CachedClosure } from './closure-cache.js';
+import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { EXTRACT_VERSION } from './page-extract.js';
+import type { PageExtract } from './page-extract.js';
+import { PageParser } from './page-parser.js';
+import { contentHash, readFailure } from './read-site-file.js';
+import { UrlResolver } from './resolve-url.js';
+import { pageUrlPath, parseOrigin } from './site-origin.js';
+import type { Diagnostic, DiscoverOptions, PageClosure, SiteFile, SiteGraph } from './types.js';
+import { walkFiles } from './walk.js';
+
+/** Pages are the HTML files of the site. */
+export function isPage(file: SiteFile): boolean {
+  return /\.html?$/i.test(file.rel);
+}
+
+/**
+ * Lists every servable file under `root` (dotfiles, escaping symlinks and non-UTF-8 names excluded).
+ * Throws DiscoverError (OBJPACK_E_ROOT_NOT_FOUND / _NOT_DIRECTORY) if the root cannot be used.
+ */
+export async function walkSite(root: string, options: DiscoverOptions = {}): Promise<Map<string, SiteFile>> {
+  return (await walkFiles(root, options, [])).files;
+}
+
+/**
+ * Crawls a built site and computes every page's closure. Recoverable problems (missing references,
+ * malformed files, vanished files…) are returned as diagnostics with stable codes; an unusable root or
+ * origin throws DiscoverError.
+ */
+export async function discoverSite(root: string, options: DiscoverOptions = {}): Promise<SiteGraph> {
+  const diagnostics: Diagnostic[] = [];
+  const site = parseOrigin(options.origin);
+  const walked = await walkFiles(root, options, diagnostics);
+  const files = walked.files;
+  const pages = [...files.values()].filter(isPage);
+  const graph: SiteGraph = { root: walked.root, files, pages: [], diagnostics };
+  if (pages.length === 0) {
+    diagnostics.push(warning(DiscoverCodes.NO_PAGES, `No HTML pages in ${walked.root}: is this the built site's directory?`));
+    return graph;
+  }
+  const resolver = new UrlResolver(files, site);
+  const analyzer = new AssetAnalyzer(resolver, diagnostics, options.cache);
+  const ctx: AssembleContext = { resolver, analyzer, reported: new Set(), subtrees: new Map() };
+  const parser = await PageParser.create(options.concurrency);
+  const cache = options.cache;
+  const results: Array<PageClosure | undefined> = new Array<PageClosure | undefined>(pages.length);
+  let next = 0;
+  let done = 0;
+  options.onProgress?.(0, pages.length);
+
+  // Closures are reused only while the set of files is the same (a new file can satisfy a reference that
+  // was missing) and every stylesheet and module they went through is unchanged.
+  const filesKey = cache ? contentHash(Buffer.from(`${site.origin}${site.basePath}\n${[...files.keys()].join('\n')}`)) : '';
+  const table = cache ? new ItemTable(cache, `items${EXTRACT_VERSION}:${filesKey}`) : undefined;
+
+  async function extractOf(page: SiteFile, known: string | undefined): Promise<{ extract: PageExtract; hash: string } | undefined> {
+    if (known !== undefined) {
+      const hit = cache?.get(`html${EXTRACT_VERSION}:${known}`);
+      if (hit !== undefined) return { extract: hit as PageExtract, hash: known };
+    }
+    const r = await parser.parse(page.file, cache !== undefined);
+    if (r.error) {
+      diagnostics.push(readFailure(page.rel, Object.assign(new Error(r.error.message), { code: r.error.code })));
+      analyzer.gone.add(page.path);
+      return undefined;
+    }
+    if (cache) {
+      cache.set(`html${EXTRACT_VERSION}:${r.hash}`, r.extract);
+      cache.set(statKey(page), r.hash);
+    }
+    return { extract: r.extract, hash: r.hash };
+  }
+
+  /** A cached closure whose parsed dependencies are unchanged; replays its page-level warnings. */
+  async function cachedClosure(page: SiteFile, hash: string): Promise<PageClosure | undefined> {
+    const hit = cache?.get(closureKey(filesKey, page, hash)) as CachedClosure | undefined;
+    if (!hit || !table) return undefined;
+    const deps: SiteFile[] = [];
+    for (const position of hit.deps) {
+      const f = files.get(table.pathAt(hit, position) ?? '');
+      if (!f) return undefined;
+      deps.push(f);
+    }
+    if (depsSignature(deps) !== hit.depsSig) return undefined;
+    const closure = table.unpack(hit);
+    if (!closure) return undefined;
+    // Read the page's parse result too: caches that keep only what a build read (objpack's build cache)
+    // must still have it when a stylesheet edit invalidates this closure next time.
+    if (cache?.get(`html${EXTRACT_VERSION}:${hash}`) === undefined) return undefined;
+    // Re-read (from the parse cache) every stylesheet and module, so their own warnings are reported as in a full build.
+    for (const [k, f] of deps.entries()) await (hit.depKinds[k] === 's' ? analyzer.sheet(f) : analyzer.module(f));
+    for (const d of hit.diagnostics) {
+      const key = d.code === DiscoverCodes.BARE_SPECIFIER ? `${d.file}|${d.ref}` : undefined;
+      if (key !== undefined && ctx.reported.has(key)) continue;
+      if (key !== undefined) ctx.reported.add(key);
+      diagnostics.push(d);
+    }
+    return closure;
+  }
+
+  async function lane(): Promise<void> {
+    while (next < pages.length) {
+      const i = next++;
+      const page = pages[i] as SiteFile;
+      const known = cache?.get(statKey(page));
+      const reused = typeof known === 'string' ? await cachedClosure(page, known) : undefined;
+      if (reused) results[i] = reused;
+      else {
+        const parsed = await extractOf(page, typeof known === 'string' ? known : undefined);
+        if (parsed) {
+          const pageDiagnostics: Diagnostic[] = [];
+          const closure = await assemblePage(ctx, page, parsed.extract, pageDiagnostics);
+          results[i] = closure;
+          diagnostics.push(...pageDiagnostics);
+          if (cache && table && !closure.items.some((item) => analyzer.gone.has(item.path))) {
+            const deps: number[] = [];
+            const depFiles: SiteFile[] = [];
+            let depKinds = '';
+            closure.items.forEach((item, position) => {
+              const kind = analyzer.parsedAs(item.path);
+              const f = files.get(item.path);
+              if (!kind || !f) return;
+              deps.push(position);
+              depFiles.push(f);
+              depKinds += kind === 'sheet' ? 's' : 'm';
+            });
+            cache.set(closureKey(filesKey, page, parsed.hash), table.pack(closure, { deps, depKinds, depsSig: depsSignature(depFiles) }, pageDiagnostics));
+          }
+        }
+      }
+      options.onProgress?.(++done, pages.length);
+    }
+  }
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(parser.width, pages.length) }, lane));
+  } finally {
+    await parser.close();
+  }
+  table?.save();
+  for (const path of analyzer.gone) files.delete(path);
+  graph.pages = results.filter((p): p is PageClosure => p !== undefined);
+  // Lanes finish in any order; sort so warnings (and their order in reports) are reproducible.
+  diagnostics.sort(compareDiagnostics);
+  return graph;
+}
+
+const depsSignature = (deps: SiteFile[]) => contentHash(Buffer.from(deps.map((f) => `${f.path}\0${f.bytes}\0${f.mtimeMs}`).join('\n')));
+const statKey = (f: SiteFile) => `stat${EXTRACT_VERSION}:${f.rel}:${f.bytes}:${f.mtimeMs}`;
+const closureKey = (filesKey: string, page: SiteFile, hash: string) => `closure${EXTRACT_VERSION}:${filesKey}:${page.rel}:${hash}`;
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  const fa = a.file ?? '';
+  const fb = b.file ?? '';
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  if ((a.line ?? 0) !== (b.line ?? 0)) return (a.line ?? 0) - (b.line ?? 0);
+  return a.code < b.code ? -1 : a.code > b.code ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+}
+
+/** Finds a page by URL ('/guide/'), clean URL ('/guide'), file URL ('/guide/index.html') or file ('guide/index.html'). */
+export function pageClosure(graph: SiteGraph, pageUrl: string): PageClosure | undefined {
+  const exact = graph.pages.find((p) => p.url === pageUrl);
+  if (exact) return exact;
+  const stripped = pageUrl.replace(/[?#].*$/, '');
+  let decoded = stripped;
+  try {
+    decoded = decodeURIComponent(stripped);
+  } catch {
+    // keep the raw form
+  }
+  const rel = decoded.replace(/^\/+/, '');
+  const candidates = new Set([rel, `${rel}index.html`, `${rel}/index.html`, `${rel}.html`, rel === '' ? 'index.html' : rel]);
+  return graph.pages.find((p) => candidates.has(p.file) || p.url === pageUrlPath(p.file) && p.url === stripped);
+}

@@ -1,0 +1,54 @@
+/** Module imports found with es-module-lexer (static, `export … from`, and `import()` of string literals). */
+import { init, parse } from 'es-module-lexer';
+
+export interface JsRef {
+  v: string;
+  line: number;
+  dynamic: boolean;
+}
+
+export interface JsExtract {
+  refs: JsRef[];
+  error?: { message: string; line: number };
+}
+
+/** Resolves once the lexer's WebAssembly is ready; call before `extractJs`. */
+export const jsReady: Promise<void> = init();
+
+/** Extracts a module's imports. `import()` with a computed specifier is invisible here (see tracePages). */
+export function extractJs(source: string): JsExtract {
+  const out: JsExtract = { refs: [] };
+  let imports: ReturnType<typeof parse>[0];
+  try {
+    [imports] = parse(source);
+  } catch (err) {
+    const idx = (err as { idx?: number }).idx ?? 0;
+    out.error = { message: (err as Error).message, line: lineAt(source, idx) };
+    return out;
+  }
+  let lastIdx = 0;
+  let lastLine = 1;
+  for (const imp of imports) {
+    // import.meta, import() of a computed value, and TypeScript type-only imports fetch nothing.
+    if (imp.type === 'import-meta' || typeof imp.specifier !== 'string') continue;
+    if (imp.type !== 'dynamic' && imp.typeOnly) continue;
+    if (imp.importStart < lastIdx) {
+      lastIdx = 0;
+      lastLine = 1;
+    }
+    lastLine += countNewlines(source, lastIdx, imp.importStart);
+    lastIdx = imp.importStart;
+    out.refs.push({ v: imp.specifier, line: lastLine, dynamic: imp.type === 'dynamic' });
+  }
+  return out;
+}
+
+function countNewlines(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function lineAt(s: string, idx: number): number {
+  return 1 + countNewlines(s, 0, idx);
+}

@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsReady } from './js-extract.js';
+import { extractPage } from './page-extract.js';
+import { PageParser } from './page-parser.js';
+import { contentHash, decodeHtml } from './read-site-file.js';
+
+const PAGES = ['html-elements/site/index.html', 'css-references/site/index.html', 'js-modules/site/index.html', 'bad-input/site/index.html'].map((p) =>
+  fileURLToPath(new URL(`../../../../fixtures/closure/${p}`, import.meta.url)),
+);
+
+// Tests run from TypeScript sources, where no compiled worker exists: compile it (dependencies stay
+// imports, resolved from the package's node_modules, as in the published build).
+const CACHE = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
+
+describe('PageParser worker threads', () => {
+  let dir: string;
+  let workerUrl: URL;
+  beforeAll(async () => {
+    mkdirSync(CACHE, { recursive: true });
+    dir = mkdtempSync(path.join(CACHE, 'objpack-worker-'));
+    const outfile = path.join(dir, 'page-worker.mjs');
+    await build({ entryPoints: [fileURLToPath(new URL('./page-worker.ts', import.meta.url))], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
+    workerUrl = pathToFileURL(outfile);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('parses pages on 2 threads exactly as in-process, with content hashes', async () => {
+    await jsReady;
+    const parser = await PageParser.create(3, workerUrl);
+    try {
+      expect(parser.threads).toBe(0); // started lazily, after the first few pages
+      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => parser.parse(PAGES[i % PAGES.length] as string, true)));
+      expect(parser.threads).toBe(2);
+      results.forEach((r, i) => {
+        const bytes = readFileSync(PAGES[i % PAGES.length] as string);
+        expect(r).toEqual({ id: i, hash: contentHash(bytes), extract: extractPage(decodeHtml(bytes)) });
+      });
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('parses on the calling thread when a worker dies, instead of hanging', async () => {
+    const crashing = path.join(dir, 'crashing-worker.mjs');
+    writeFileSync(crashing, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => { throw new Error('boom'); });\n");
+    const parser = await PageParser.create(3, pathToFileURL(crashing));
+    try {
+      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => parser.parse(PAGES[i % PAGES.length] as string, false)));
+      for (const [i, r] of results.entries()) expect(r).toEqual({ id: i, hash: '', extract: extractPage(decodeHtml(readFileSync(PAGES[i % PAGES.length] as string))) });
+      expect(parser.threads).toBe(0);
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('reports a missing file as an error result, not a crash', async () => {
+    const parser = await PageParser.create(2, workerUrl);
+    try {
+      const results = await Promise.all(Array.from({ length: 60 }, () => parser.parse(path.join(dir, 'gone.html'), false)));
+      expect(parser.threads).toBe(1);
+      for (const r of results) expect(r.error).toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await parser.close();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+import { DiscoverCodes, DiscoverError } from './diagnostic-codes.js';
+
+/** Stands in for the site's origin when none is given: absolute URLs then never count as local. */
+export const PLACEHOLDER_ORIGIN = 'http://objpack.invalid';
+
+/** Where the site is served: its origin and the URL path its root maps to ('/' or '/docs/'). */
+export interface SiteOrigin {
+  origin: string;
+  basePath: string;
+}
+
+/** Parses `--origin`; a path part ('https://example.com/docs') is the base path the root is served under. */
+export function parseOrigin(origin: string | undefined): SiteOrigin {
+  if (origin === undefined || origin === '') return { origin: PLACEHOLDER_ORIGIN, basePath: '/' };
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new DiscoverError(DiscoverCodes.BAD_ORIGIN, `--origin must be an absolute http(s) URL, got "${origin}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new DiscoverError(DiscoverCodes.BAD_ORIGIN, `--origin must be an http(s) URL, got "${origin}"`);
+  }
+  const basePath = safeDecode(url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`);
+  return { origin: url.origin, basePath: basePath ?? '/' };
+}
+
+function safeDecode(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL path a browser uses for a page file: 'guide/index.html' → '/guide/', 'a.html' → '/a.html'. */
+export function pageUrlPath(rel: string, basePath = '/'): string {
+  const dirIndex = rel === 'index.html' || rel.endsWith('/index.html');
+  const urlRel = dirIndex ? rel.slice(0, -'index.html'.length) : rel;
+  return encodePath(basePath + urlRel);
+}
+
+/** Percent-encodes a decoded path the way a browser's URL parser would. */
+export function encodePath(path: string): string {
+  return new URL(path.split('/').map(encodeSegment).join('/'), PLACEHOLDER_ORIGIN).pathname;
+}
+
+function encodeSegment(segment: string): string {
+  // encodeURIComponent leaves sub-delims a browser would also leave; '%' and '?' '#' must be escaped.
+  return encodeURIComponent(segment).replace(/%(2[46BC]|3[ABD]|40)/g, (m) => decodeURIComponent(m));
+}

@@ -1,0 +1,101 @@
+/**
+ * The site graph discovery hands to the planner. URL fields are as the browser requests them
+ * (percent-encoded, query kept); `path` fields are decoded URL paths without query and key `SiteGraph.files`.
+ */
+import type { PreloadAs } from '@objpack/format';
+
+export type { PreloadAs };
+
+/** A servable file of the site. */
+export interface SiteFile {
+  /** Decoded URL path without query: '/assets/app.css' (includes the origin's base path, if any). */
+  path: string;
+  /** Absolute file path. */
+  file: string;
+  /** Path relative to the site root, '/'-separated: 'assets/app.css'. */
+  rel: string;
+  bytes: number;
+  mtimeMs: number;
+  contentType: string;
+}
+
+/** One object of a page's closure. */
+export interface ClosureItem {
+  /** URL path with query as the browser requests it: '/app.css?v=3'. */
+  url: string;
+  /** Decoded URL path without query; a key of `SiteGraph.files`. */
+  path: string;
+  as: PreloadAs;
+  /** Render-blocking: CSS, sync scripts, fonts used by critical CSS. */
+  critical: boolean;
+  /** URL path of the referrer (the page, a stylesheet or a module). */
+  from: string;
+  /** Line of the reference in the referrer (for HTML, the line where the tag ends). */
+  line?: number;
+  /**
+   * Set when a browser may legitimately not request the object on a first load, with the reason:
+   * 'srcset-candidate', 'lazy', 'media-query', 'track', 'dynamic-import', 'media', 'icon',
+   * 'manifest', 'alternate-stylesheet'. The object is still in the closure (the page may need it).
+   */
+  conditional?: string;
+  /** Added by `tracePages`: the browser requested it but static analysis did not find it. */
+  traced?: boolean;
+}
+
+/** A page and the objects it needs, in package order. */
+export interface PageClosure {
+  /** '/', '/guide/', '/about.html' */
+  url: string;
+  /** Site-relative HTML file. */
+  file: string;
+  /** Package order; items[0] is the HTML itself. */
+  items: ClosureItem[];
+  /** Same-origin pages loaded in iframes (page URLs). */
+  iframes: string[];
+  /** Same-origin `<a href>`/`<area href>` targets that are pages (page URLs). */
+  links: string[];
+  /** Cross-origin hosts the page uses (objects, preconnect, iframes), for `preconnect` hints. */
+  crossOrigin: string[];
+  /** `<link rel=prefetch>` targets (local URLs): for the next page, not part of this closure. */
+  prefetch: string[];
+}
+
+export interface Diagnostic {
+  code: string;
+  severity: 'warning' | 'error';
+  message: string;
+  /** Site-relative file holding the problem. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** The reference as written. */
+  ref?: string;
+}
+
+/** Per-file parse results keyed by content hash, so an incremental rebuild re-parses only changed files. */
+export interface DiscoverCache {
+  get(hash: string): unknown;
+  set(hash: string, value: unknown): void;
+}
+
+export interface DiscoverOptions {
+  /** 'https://example.com' (optionally with a base path): absolute URLs on it are local. */
+  origin?: string;
+  /** Site-relative paths or directories to skip, e.g. the output directory. */
+  exclude?: string[];
+  onProgress?(done: number, total: number): void;
+  cache?: DiscoverCache;
+  /**
+   * Threads, counting the calling one, which resolves references while the others parse HTML
+   * (default: cores + 1, at most 5; 1 = parse on the calling thread). Small rebuilds stay on one thread.
+   */
+  concurrency?: number;
+}
+
+export interface SiteGraph {
+  root: string;
+  /** Every servable file, by decoded URL path. */
+  files: Map<string, SiteFile>;
+  pages: PageClosure[];
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,133 @@
+import { isUtf8 } from 'node:buffer';
+import type { Dirent } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import mime from 'mime';
+import { DiscoverCodes, DiscoverError, warning } from './diagnostic-codes.js';
+import { parseOrigin } from './site-origin.js';
+import type { Diagnostic, DiscoverOptions, SiteFile } from './types.js';
+
+/** Content type of a site file by its name; unknown extensions are served as bytes. */
+export function contentTypeOf(rel: string): string {
+  const type = mime.getType(rel) ?? 'application/octet-stream';
+  return type.startsWith('text/') || type === 'application/javascript' || type === 'application/json' || type === 'image/svg+xml'
+    ? `${type}; charset=utf-8`
+    : type;
+}
+
+/** True for names that are never served: dotfiles and dot-directories (.git, .env, .DS_Store…). */
+export function isHidden(name: string): boolean {
+  return name.startsWith('.');
+}
+
+/** Resolves and checks the site root; throws DiscoverError with a stable code if it cannot be used. */
+export async function resolveRoot(root: string): Promise<string> {
+  const abs = path.resolve(root);
+  let real: string;
+  try {
+    real = await realpath(abs);
+  } catch (cause) {
+    throw new DiscoverError(DiscoverCodes.ROOT_NOT_FOUND, `Site directory not found: ${abs}`, { cause });
+  }
+  const st = await stat(real);
+  if (!st.isDirectory()) throw new DiscoverError(DiscoverCodes.ROOT_NOT_DIRECTORY, `Not a directory: ${abs}`);
+  return real;
+}
+
+/**
+ * Lists every servable file under the root by decoded URL path. Dotfiles, excluded paths, symlinks that
+ * leave the root, special files and names that are not UTF-8 are skipped, each with a warning (except
+ * dotfiles and exclusions, which are skipped silently by design).
+ */
+export async function walkFiles(
+  root: string,
+  options: DiscoverOptions,
+  diagnostics: Diagnostic[],
+): Promise<{ root: string; files: Map<string, SiteFile> }> {
+  const realRoot = await resolveRoot(root);
+  const { basePath } = parseOrigin(options.origin);
+  // Exclusions are site-relative ('out', 'out/'); absolute paths inside the root are accepted too.
+  const exclude = new Set(
+    (options.exclude ?? [])
+      .map((e) => (path.isAbsolute(e) ? path.relative(realRoot, e) : e))
+      .map((e) => e.replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, ''))
+      .filter((e) => e !== '' && !e.startsWith('..')),
+  );
+  const files = new Map<string, SiteFile>();
+  const seenDirs = new Set<string>([realRoot]);
+  const insideRoot = (p: string) => p === realRoot || p.startsWith(realRoot + path.sep);
+
+  // Synchronous calls: on a warm page cache a stat is a few microseconds, and a promise per file for
+  // tens of thousands of files costs more than the system calls themselves.
+  function visit(dirAbs: string, dirRel: string): void {
+    let entries: Dirent<Buffer>[];
+    try {
+      entries = readdirSync(dirAbs, { withFileTypes: true, encoding: 'buffer' });
+    } catch (err) {
+      diagnostics.push(warning(DiscoverCodes.UNREADABLE, `Cannot read directory: ${(err as Error).message}`, { file: dirRel || '.' }));
+      return;
+    }
+    const subdirs: Array<[string, string]> = [];
+    for (const entry of entries) {
+      if (!isUtf8(entry.name)) {
+        diagnostics.push(warning(DiscoverCodes.NON_UTF8_NAME, `Skipped a name that is not valid UTF-8 in ${dirRel || '.'}: ${entry.name.toString('latin1')}`, { file: dirRel || '.' }));
+        continue;
+      }
+      const name = entry.name.toString('utf8');
+      if (isHidden(name)) continue;
+      const rel = dirRel ? `${dirRel}/${name}` : name;
+      if (exclude.has(rel)) continue;
+      const abs = path.join(dirAbs, name);
+      if (entry.isDirectory()) subdirs.push([abs, rel]);
+      else if (entry.isFile()) addFile(abs, rel);
+      else if (entry.isSymbolicLink()) followLink(abs, rel);
+      else diagnostics.push(warning(DiscoverCodes.NOT_A_FILE, `Skipped ${rel}: not a regular file`, { file: rel }));
+    }
+    for (const [abs, rel] of subdirs) visit(abs, rel);
+  }
+
+  function addFile(abs: string, rel: string): void {
+    try {
+      const st = statSync(abs);
+      if (!st.isFile()) return;
+      const urlPath = basePath + rel;
+      files.set(urlPath, { path: urlPath, file: abs, rel, bytes: st.size, mtimeMs: st.mtimeMs, contentType: contentTypeOf(rel) });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code === 'ENOENT' ? DiscoverCodes.FILE_VANISHED : DiscoverCodes.UNREADABLE;
+      diagnostics.push(warning(code, `Cannot stat ${rel}: ${(err as Error).message}`, { file: rel }));
+    }
+  }
+
+  function followLink(abs: string, rel: string): void {
+    let target: string;
+    try {
+      target = realpathSync(abs);
+    } catch {
+      diagnostics.push(warning(DiscoverCodes.MISSING_REF, `Broken symlink: ${rel}`, { file: rel }));
+      return;
+    }
+    if (!insideRoot(target)) {
+      diagnostics.push(warning(DiscoverCodes.SYMLINK_ESCAPES_ROOT, `Symlink ${rel} points outside the site root; not followed`, { file: rel }));
+      return;
+    }
+    let st: ReturnType<typeof lstatSync> | undefined;
+    try {
+      st = lstatSync(target);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isDirectory()) {
+      if (seenDirs.has(target)) return;
+      seenDirs.add(target);
+      visit(target, rel);
+    } else if (st?.isFile()) {
+      addFile(target, rel);
+    }
+  }
+
+  visit(realRoot, '');
+  // Directory listing order differs between file systems; a stable order keeps builds reproducible.
+  const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { root: realRoot, files: sorted };
+}

@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PACKAGE_DIR } from '@objpack/format';
+import type { DiscoverCache } from '../discover/types.js';
+import type { FileDigest } from '../plan/object-digests.js';
+import { writeFileAtomic } from './atomic-write.js';
+
+export const CACHE_FILE = `${PACKAGE_DIR}/.cache.json`;
+const CACHE_VERSION = 1;
+
+/** What the previous build wrote for a package, so an unchanged package is neither re-encoded nor rewritten. */
+export interface CachedPackage {
+  /** Content key (see plan `contentKey`), including shared refs. */
+  key: string;
+  bytes: number;
+  digest: string;
+}
+
+interface CacheData {
+  version: number;
+  /** Absolute file → digest record, valid while size and mtime match. */
+  digests: Record<string, FileDigest>;
+  packages: Record<string, CachedPackage>;
+  discover: Record<string, unknown>;
+}
+
+/**
+ * The incremental-build cache in `<out>/_objpack/.cache.json`: file digests keyed by (size, mtime), the
+ * content keys of written packages and discovery's parse results keyed by content hash. A missing, corrupt
+ * or foreign-version cache is simply ignored (a full build is always correct).
+ */
+export class BuildCache {
+  private next: CacheData = { version: CACHE_VERSION, digests: {}, packages: {}, discover: {} };
+  private constructor(private readonly prev: CacheData) {}
+
+  static empty(): BuildCache {
+    return new BuildCache({ version: CACHE_VERSION, digests: {}, packages: {}, discover: {} });
+  }
+
+  static async load(outDir: string): Promise<BuildCache> {
+    try {
+      const data = JSON.parse(await readFile(path.join(outDir, CACHE_FILE), 'utf8')) as CacheData;
+      if (data?.version === CACHE_VERSION && data.digests && data.packages && data.discover) return new BuildCache(data);
+    } catch {
+      // No cache or an unreadable one: build from scratch.
+    }
+    return BuildCache.empty();
+  }
+
+  /** The cached digest of `file` (any key) if its size and mtime still match; `sendBytes` when it matters. */
+  digest(file: string, size: number, mtimeMs: number, sendBytes?: number): FileDigest | undefined {
+    const d = this.prev.digests[file];
+    return d && d.size === size && d.mtimeMs === mtimeMs && (sendBytes === undefined || d.sendBytes === Math.min(sendBytes, size)) ? d : undefined;
+  }
+  setDigest(file: string, d: FileDigest): void {
+    this.next.digests[file] = d;
+  }
+
+  package(url: string): CachedPackage | undefined {
+    return this.prev.packages[url];
+  }
+  setPackage(url: string, p: CachedPackage): void {
+    this.next.packages[url] = p;
+  }
+
+  /** The view discovery uses; entries it reads again are carried into the next cache. */
+  get discover(): DiscoverCache {
+    return {
+      get: (hash) => {
+        const v = this.prev.discover[hash];
+        if (v !== undefined) this.next.discover[hash] = v;
+        return v;
+      },
+      set: (hash, value) => {
+        this.next.discover[hash] = value;
+      },
+    };
+  }
+
+  async save(outDir: string): Promise<void> {
+    await writeFileAtomic(path.join(outDir, CACHE_FILE), JSON.stringify(this.next));
+  }
+}

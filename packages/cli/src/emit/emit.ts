@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import path from 'node:path';
+import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
+import type { SiteFile } from '../discover/types.js';
+import { contentKey } from '../plan/plan-packages.js';
+import type { PackagePlan } from '../plan/types.js';
+import { tempPathFor, writeFileAtomic } from './atomic-write.js';
+import type { BuildCache } from './build-cache.js';
+import { removeStale, removeTempFiles } from './cleanup.js';
+import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HostTarget } from './host-config.js';
+import { REGISTER_PATH, WORKER_PATH } from './inject.js';
+import { buildManifest, routeTable } from './manifest.js';
+import { mapLimit } from './map-limit.js';
+import type { WorkerAssets } from './sw-assets.js';
+import { writePackage } from './write-package.js';
+
+export const REPORT_FILE = 'objpack-report.html';
+export const PUSH_MANIFEST_FILE = 'push-manifest.json';
+export const NGINX_FILE = 'objpack-nginx.conf';
+
+export interface EmitInput {
+  root: string;
+  outDir: string;
+  plan: PackagePlan;
+  /** Site files to copy when writing a full copy (`--out`); omitted for in-place builds. */
+  copy?: readonly SiteFile[];
+  /**
+   * Pages whose HTML must be written: in place, those that gained the registration tag; with `--out`,
+   * every page. `key` is the final HTML's digest (a page already written with it is skipped).
+   */
+  html: ReadonlyArray<{ rel: string; key: string; load(): Promise<Uint8Array> }>;
+  worker?: { assets: WorkerAssets; unregister: boolean };
+  targets: readonly HostTarget[];
+  cache: BuildCache;
+  /** Renders objpack-report.html from the finished manifest. */
+  report?(manifest: BuildManifest): string;
+  concurrency?: number;
+  /** Called after each file is complete; a throw aborts the build (the previous output stays valid). */
+  onFile?(rel: string, done: number, total: number): void;
+}
+
+export interface EmitResult {
+  manifest: BuildManifest;
+  /** Site-relative files written by this build, in write order. */
+  written: string[];
+  /** Packages kept byte-for-byte from the previous build. */
+  reused: number;
+  removed: string[];
+  linkTruncated: Array<{ page: string; dropped: number }>;
+  hostWarnings: string[];
+}
+
+/**
+ * Writes a build's output in an order that keeps every published reference valid: copied site files and
+ * the worker first, then shared packages (new content-hashed names), page packages, pages' HTML, host
+ * configs, the report, `_objpack/routes.json`, and `objpack-manifest.json` LAST. Each file is written to a
+ * temporary name and renamed, so a build killed at any moment leaves only complete files; stale packages
+ * are removed only after the new manifest is in place.
+ */
+export async function emit(input: EmitInput): Promise<EmitResult> {
+  const { outDir, plan, cache } = input;
+  const limit = input.concurrency ?? 16;
+  const written: string[] = [];
+  const total = (input.copy?.length ?? 0) + plan.shared.length + plan.pages.length + input.html.length + 6;
+  const done = (rel: string) => {
+    written.push(rel);
+    input.onFile?.(rel, written.length, total);
+  };
+  const abs = (rel: string) => path.join(outDir, rel);
+  // Unchanged text files are left alone, so a rebuild of an unchanged site touches nothing but the cache.
+  const writeText = async (rel: string, text: string, options?: { fsync?: boolean }) => {
+    if ((await readFile(abs(rel), 'utf8').catch(() => undefined)) === text) return;
+    await writeFileAtomic(abs(rel), text, options);
+    done(rel);
+  };
+
+  if (input.copy) {
+    const pageFiles = new Set(input.html.map((h) => h.rel));
+    const files = input.copy.filter((f) => !pageFiles.has(f.rel));
+    await mapLimit(files, limit, async (f) => {
+      if (await copyIfChanged(f, abs(f.rel))) done(f.rel);
+    });
+  }
+  if (input.worker) {
+    const { assets, unregister } = input.worker;
+    await writeText(WORKER_PATH.slice(1), await readFile(unregister ? assets.unregisterWorkerFile : assets.workerFile, 'utf8'));
+    await writeText(REGISTER_PATH.slice(1), await readFile(assets.registerFile, 'utf8'));
+  }
+
+  // Keys first: the build id is a hash of every package's content, so it is known before any page is encoded.
+  const sharedKeys = plan.shared.map((s) => s.key);
+  const pageKeys = plan.pages.map((p) => contentKey(p.objects, `${p.packageUrl}\n${p.shared.join('\n')}\n`));
+  const buildId = createHash('sha256').update([...sharedKeys, ...pageKeys].join('\n')).digest('hex').slice(0, 16);
+
+  const packages = new Map<string, { bytes: number; digest: string }>();
+  let reused = 0;
+  const put = async (url: string, key: string, encode: () => Promise<{ bytes: number; digest: string }>) => {
+    const rel = decodeURIComponent(url.slice(1));
+    const prev = cache.package(url);
+    if (prev && prev.key === key && (await sizeOf(abs(rel))) === prev.bytes) {
+      packages.set(url, prev);
+      cache.setPackage(url, prev);
+      reused++;
+      return;
+    }
+    const w = await encode();
+    packages.set(url, w);
+    cache.setPackage(url, { key, ...w });
+    done(rel);
+  };
+  await mapLimit(plan.shared, limit, (s) =>
+    put(s.url, s.key, () => writePackage(abs(decodeURIComponent(s.url.slice(1))), { buildId: '', sharedRefs: [], objects: s.objects })),
+  );
+  await mapLimit(plan.pages, limit, (p, i) =>
+    put(p.packageUrl, pageKeys[i]!, () => writePackage(abs(decodeURIComponent(p.packageUrl.slice(1))), { buildId, sharedRefs: p.shared, objects: p.objects })),
+  );
+  await mapLimit(input.html, limit, async (h) => {
+    const prev = cache.package(`file:${h.rel}`);
+    const size = await sizeOf(abs(h.rel));
+    if (prev && prev.key === h.key && size === prev.bytes) return void cache.setPackage(`file:${h.rel}`, prev);
+    const body = await h.load();
+    await writeFileAtomic(abs(h.rel), body);
+    cache.setPackage(`file:${h.rel}`, { key: h.key, bytes: body.length, digest: h.key });
+    done(h.rel);
+  });
+
+  const manifest = buildManifest(plan, buildId, packages);
+  const { rules, truncated } = headerRules(manifest);
+  const hostWarnings: string[] = [];
+  const readJson = async (rel: string): Promise<Record<string, unknown>> => {
+    try {
+      return JSON.parse(await readFile(abs(rel), 'utf8')) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+  await writeText('_headers', netlifyHeaders(rules, await readFile(abs('_headers'), 'utf8').catch(() => '')));
+  if (rules.length > 100) hostWarnings.push(`_headers has ${rules.length} rules; Cloudflare Pages applies only the first 100 (Netlify has no such limit)`);
+  await writeText(PUSH_MANIFEST_FILE, `${JSON.stringify(pushManifest(manifest), null, 2)}\n`);
+  if (input.targets.includes('vercel')) {
+    if (rules.length > VERCEL_MAX_RULES) hostWarnings.push(`vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}`);
+    await writeText('vercel.json', `${JSON.stringify(vercelConfig(rules, await readJson('vercel.json')), null, 2)}\n`);
+  }
+  if (input.targets.includes('firebase')) await writeText('firebase.json', `${JSON.stringify(firebaseConfig(rules, await readJson('firebase.json')), null, 2)}\n`);
+  if (input.targets.includes('nginx')) await writeText(NGINX_FILE, nginxConfig(rules));
+  if (input.report) await writeText(REPORT_FILE, input.report(manifest));
+  await writeText(ROUTES_FILE, JSON.stringify(routeTable(manifest)));
+  await writeText(MANIFEST_FILE, `${JSON.stringify(manifest, null, 2)}\n`, { fsync: true });
+
+  const keep = new Set(Object.values(manifest.packages).map((p) => p.file));
+  const removed = await removeStale(outDir, keep);
+  await removeTempFiles(outDir, new Set(['.', ...input.html.map((h) => path.posix.dirname(h.rel))]));
+  await cache.save(outDir);
+  return { manifest, written, reused, removed, linkTruncated: truncated, hostWarnings };
+}
+
+async function sizeOf(file: string): Promise<number | undefined> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Copies a site file unless the copy already has its size and mtime; the copy keeps the source mtime. */
+async function copyIfChanged(f: SiteFile, target: string): Promise<boolean> {
+  try {
+    const st = await stat(target);
+    if (st.size === f.bytes && Math.abs(st.mtimeMs - f.mtimeMs) < 1) return false;
+  } catch {
+    // Not copied yet.
+  }
+  await mkdir(path.dirname(target), { recursive: true });
+  const tmp = tempPathFor(target);
+  try {
+    await copyFile(f.file, tmp);
+    await utimes(tmp, new Date(), new Date(f.mtimeMs));
+    await rename(tmp, target);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  return true;
+}

@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'vitest';
+import { HEADERS_BEGIN, netlifyHeaders } from './host-config.js';
+import { linkHeader, MAX_LINK_HEADER_BYTES, preloadLink } from './link-header.js';
+
+describe('Link headers and _headers', () => {
+  test('a page with many critical objects gets a Link header cut at a whole entry, under 8 KB', () => {
+    const critical = Array.from({ length: 400 }, (_, i) => ({ path: `/assets/css/very-long-stylesheet-name-${i}.css`, as: 'style' as const }));
+    const { value, dropped } = linkHeader(critical);
+    expect(Buffer.byteLength(value)).toBeLessThanOrEqual(MAX_LINK_HEADER_BYTES);
+    expect(dropped).toBeGreaterThan(0);
+    expect(value.split(', ').length + dropped).toBe(400);
+    expect(value.endsWith('; rel=preload; as=style')).toBe(true);
+  });
+  test('fonts are preloaded with crossorigin; odd characters cannot break out of <…>', () => {
+    expect(preloadLink('/f.woff2', 'font')).toBe('</f.woff2>; rel=preload; as=font; crossorigin');
+    expect(preloadLink('/a>b "c".css', 'style')).toBe('</a%3Eb%20%22c%22.css>; rel=preload; as=style');
+  });
+  test('_headers: user rules are kept and objpack\'s block is replaced, never duplicated', () => {
+    const rules = [{ path: '/', headers: [['Link', '</a.css>; rel=preload; as=style']] as Array<[string, string]> }];
+    const once = netlifyHeaders(rules, '/admin/*\n  X-Frame-Options: DENY\n');
+    const twice = netlifyHeaders(rules, once);
+    expect(twice).toBe(once);
+    expect(once.startsWith('/admin/*\n  X-Frame-Options: DENY\n\n')).toBe(true);
+    expect(once.split(HEADERS_BEGIN)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,36 @@
+import { SAXParser } from 'parse5-sax-parser';
+
+/** Where the worker registration script lives on the site. */
+export const REGISTER_PATH = '/objpack-register.js';
+export const WORKER_PATH = '/objpack-sw.js';
+export const REGISTER_TAG = `<script src="${REGISTER_PATH}" defer></script>`;
+
+/**
+ * Returns the HTML with the registration `<script>` added at the end of `<head>` (or before the first body
+ * content when the head is implicit, or at the end), or `undefined` when the page already loads the
+ * script, so rebuilding never injects twice. The scan uses parse5's tokenizer, so a `</head>` inside a
+ * comment, a script or a string never fools it, and it stops as soon as the place is found.
+ */
+export function injectRegister(html: string): string | undefined {
+  if (html.includes(REGISTER_PATH)) return undefined;
+  let at = -1;
+  const parser = new SAXParser({ sourceCodeLocationInfo: true });
+  const found = (offset: number) => {
+    if (at < 0) {
+      at = offset;
+      parser.stop();
+    }
+  };
+  parser.on('endTag', (t) => {
+    if (t.tagName === 'head' || t.tagName === 'html' || t.tagName === 'body') found(t.sourceCodeLocation!.startOffset);
+  });
+  parser.on('startTag', (t) => {
+    if (t.tagName === 'body' || BODY_CONTENT.has(t.tagName)) found(t.sourceCodeLocation!.startOffset);
+  });
+  parser.end(html);
+  if (at < 0) at = html.length;
+  return `${html.slice(0, at)}${REGISTER_TAG}${html.slice(at)}`;
+}
+
+// Tags that open the body when the document omits <body>; a script before them stays in the head.
+const BODY_CONTENT = new Set(['div', 'p', 'main', 'header', 'footer', 'nav', 'section', 'article', 'h1', 'h2', 'h3', 'img', 'table', 'ul', 'ol', 'form', 'a', 'span', 'pre']);

@@ -1,0 +1,48 @@
+import { MANIFEST_VERSION, type BuildManifest, type ManifestPackage, type RouteTable } from '@objpack/format';
+import type { PackagePlan } from '../plan/types.js';
+
+const stripQuery = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+const packageFile = (url: string) => decodeURIComponent(url.slice(1));
+
+/** The build record (`objpack-manifest.json`) from the plan and what the writer reported for each package. */
+export function buildManifest(
+  plan: PackagePlan,
+  buildId: string,
+  written: ReadonlyMap<string, { bytes: number; digest: string }>,
+): BuildManifest {
+  const packages: Record<string, ManifestPackage> = {};
+  const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
+    const w = written.get(url)!;
+    packages[url] = { kind, file: packageFile(url), bytes: w.bytes, digest: w.digest, objects };
+  };
+  for (const s of plan.shared) record(s.url, 'shared', s.objects.map((o) => o.url));
+  const pages: BuildManifest['pages'] = {};
+  for (const p of plan.pages) {
+    record(p.packageUrl, 'page', p.objects.map((o) => o.url));
+    pages[p.url] = {
+      file: p.file,
+      package: p.packageUrl,
+      shared: p.shared,
+      closure: p.closure.map((o) => o.url),
+      critical: p.critical,
+      preconnect: p.crossOrigin,
+    };
+  }
+  const objects: BuildManifest['objects'] = {};
+  for (const o of plan.objects.values()) {
+    objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as };
+  }
+  return { version: MANIFEST_VERSION, buildId, pages, packages, objects };
+}
+
+/** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */
+export function routeTable(manifest: BuildManifest): RouteTable {
+  const list = Object.keys(manifest.packages);
+  const at = new Map(list.map((u, i) => [u, i]));
+  const pages: RouteTable['pages'] = {};
+  for (const [url, p] of Object.entries(manifest.pages)) pages[url] = [at.get(p.package)!, ...p.shared.map((s) => at.get(s)!)];
+  return { version: MANIFEST_VERSION, buildId: manifest.buildId, packages: list, pages };
+}

@@ -1,0 +1,77 @@
+/**
+ * Every error and build warning of the `objpack` package, with stable codes (tests check codes, never
+ * message text). Codes are public API: never renumber, only add. Exit codes are part of the CLI contract:
+ * 0 ok, 1 build errors, 2 usage, 3 corrupt input.
+ */
+export const ErrorCode = {
+  USAGE: 'OBJPACK_E_USAGE',
+  CONFIG: 'OBJPACK_E_CONFIG',
+  INPUT_NOT_FOUND: 'OBJPACK_E_INPUT_NOT_FOUND',
+  INPUT_NOT_DIRECTORY: 'OBJPACK_E_INPUT_NOT_DIRECTORY',
+  NO_PAGES: 'OBJPACK_E_NO_PAGES',
+  OUT_CONTAINS_INPUT: 'OBJPACK_E_OUT_CONTAINS_INPUT',
+  PAGE_NOT_FOUND: 'OBJPACK_E_PAGE_NOT_FOUND',
+  SW_ASSETS_MISSING: 'OBJPACK_E_SW_ASSETS_MISSING',
+  SOURCE_CHANGED: 'OBJPACK_E_SOURCE_CHANGED',
+  WRITE: 'OBJPACK_E_WRITE',
+  BUILD_ERRORS: 'OBJPACK_E_BUILD_ERRORS',
+  CORRUPT_PACKAGE: 'OBJPACK_E_CORRUPT_PACKAGE',
+  UNSAFE_PATH: 'OBJPACK_E_UNSAFE_PATH',
+  SERVE: 'OBJPACK_E_SERVE',
+  ABORTED: 'OBJPACK_E_ABORTED',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Warnings the build itself adds to the discovery diagnostics. */
+export const WarningCode = {
+  LINK_HEADER_TRUNCATED: 'OBJPACK_W_LINK_HEADER_TRUNCATED',
+  TRACE_MISSED: 'OBJPACK_W_TRACE_MISSED',
+  TRACE_UNAVAILABLE: 'OBJPACK_W_TRACE_UNAVAILABLE',
+  OBJECT_VANISHED: 'OBJPACK_W_OBJECT_VANISHED',
+  HOST_CONFIG_LIMIT: 'OBJPACK_W_HOST_CONFIG_LIMIT',
+} as const;
+export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];
+
+/** Process exit codes the CLI promises (see README "Exit codes"). */
+export const ExitCode = { OK: 0, BUILD_ERRORS: 1, USAGE: 2, CORRUPT_INPUT: 3 } as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+const CATALOG: Record<ErrorCode, { hint: string; exit: ExitCode }> = {
+  OBJPACK_E_USAGE: { hint: 'run the command with --help for its options and examples', exit: 2 },
+  OBJPACK_E_CONFIG: { hint: 'fix objpack.config.{js,mjs,json}; options are listed in the README', exit: 2 },
+  OBJPACK_E_INPUT_NOT_FOUND: { hint: 'pass the directory your site generator writes (dist/, _site/, public/…)', exit: 2 },
+  OBJPACK_E_INPUT_NOT_DIRECTORY: { hint: 'objpack build takes the site directory, not a file', exit: 2 },
+  OBJPACK_E_NO_PAGES: { hint: 'the directory holds no .html page; did the site build run first?', exit: 1 },
+  OBJPACK_E_OUT_CONTAINS_INPUT: { hint: '--out must not be a parent of the site directory', exit: 2 },
+  OBJPACK_E_PAGE_NOT_FOUND: { hint: 'give the page as a URL path (/guide/) or a file (guide/index.html)', exit: 2 },
+  OBJPACK_E_SW_ASSETS_MISSING: { hint: 'build @objpack/client-sw first (pnpm run build), or pass --no-sw', exit: 1 },
+  OBJPACK_E_SOURCE_CHANGED: { hint: 'a site file changed while objpack read it; run the build again when the site generator is done', exit: 1 },
+  OBJPACK_E_WRITE: { hint: 'check free disk space and permissions of the output directory', exit: 1 },
+  OBJPACK_E_BUILD_ERRORS: { hint: 'see the errors above, each with file and line', exit: 1 },
+  OBJPACK_E_CORRUPT_PACKAGE: { hint: 'the file is not a complete objpack package; rebuild it', exit: 3 },
+  OBJPACK_E_UNSAFE_PATH: { hint: 'the package names a path outside the target directory; it was not extracted', exit: 3 },
+  OBJPACK_E_SERVE: { hint: 'check the port, certificate and key options', exit: 1 },
+  OBJPACK_E_ABORTED: { hint: 'the build was cancelled; the previous output is intact', exit: 1 },
+};
+
+/** The one error class of `objpack`. `code` is stable; `file` names the input when there is one. */
+export class ObjpackError extends Error {
+  override readonly name = 'ObjpackError';
+  readonly hint: string;
+  readonly exitCode: ExitCode;
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    readonly file?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${code}: ${detail}`, options);
+    this.hint = CATALOG[code].hint;
+    this.exitCode = CATALOG[code].exit;
+  }
+}
+
+export const isObjpackError = (e: unknown): e is ObjpackError => e instanceof ObjpackError;
+
+/** Discovery's warning and error codes belong to the same catalog. */
+export { DiscoverCodes } from './discover/diagnostic-codes.js';

@@ -1,0 +1,16 @@
+/**
+ * objpack's build library: the same functions the CLI calls. `build()` crawls a built site, plans page and
+ * shared packages, and writes them with manifests, host configs, the service worker and a report.
+ */
+export { build, DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
+export { loadConfig, type ObjpackConfig } from './config.js';
+export { ErrorCode, ExitCode, ObjpackError, WarningCode, isObjpackError, DiscoverCodes } from './errors.js';
+export { discoverSite, pageClosure, tracePages } from './discover/index.js';
+export type { ClosureItem, Diagnostic, DiscoverOptions, PageClosure, SiteFile, SiteGraph } from './discover/index.js';
+export { planPackages, expectedExtraCopies, DEFAULT_PLAN_OPTIONS } from './plan/plan-packages.js';
+export type { PackagePlan, PlanOptions, PlanObject, PlanPage, PlannedPage, PlannedShared } from './plan/types.js';
+export { sessionCost, type SessionCost } from './plan/session-cost.js';
+export { HOST_TARGETS, type HostTarget } from './emit/host-config.js';
+export { inspectPackage, type InspectResult } from './emit/inspect-package.js';
+export { unpackPackage } from './emit/unpack-package.js';
+export type { BuildSummary, PageSummary } from './report/summary.js';

@@ -1,0 +1,97 @@
+import type { PreloadAs } from '@objpack/format';
+
+/** One object the planner places: a closure item with what the packages need to know about its bytes. */
+export interface PlanObject {
+  /** URL path with query, as the browser requests it: the package entry name. */
+  url: string;
+  /** Decoded URL path without query (key of the site's file map). */
+  path: string;
+  /** Absolute file to read the bytes from. */
+  file: string;
+  /** File path relative to the site root, '/'-separated. */
+  rel: string;
+  /** Whole-object size. */
+  bytes: number;
+  contentType: string;
+  as: PreloadAs;
+  /** Bytes the package carries: `bytes`, or the prefix length for partial media. */
+  sendBytes: number;
+  /** SHA-256 of the carried bytes. */
+  digest: Uint8Array;
+  /** `sha256-…` of the whole object (manifest record). */
+  sri: string;
+  /** Produces the bytes when they are not the file's (the HTML after script injection); read lazily. */
+  load?(): Promise<Uint8Array>;
+}
+
+/** A page with its closure, in package order (items[0] is the HTML). */
+export interface PlanPage {
+  url: string;
+  file: string;
+  items: PlanObject[];
+  /** Render-critical objects of this page, in order (for Link preload / 103 Early Hints). */
+  critical: Array<{ path: string; as: PreloadAs }>;
+  crossOrigin: string[];
+}
+
+/** Planner knobs; every default is chosen and measured in plan/README (see docs in plan-packages.ts). */
+export interface PlanOptions {
+  /**
+   * Pages of a browsing session the plan is tuned for (the issue measures 10-page sessions). Used in the
+   * expected-duplication estimate that decides whether an object shared by a few pages is inlined.
+   */
+  sessionPages?: number;
+  /** Bytes one extra request is worth (headers both ways, index, scheduling); default 4096. */
+  requestCostBytes?: number;
+  /**
+   * Most pages one object may be inlined into (default 16): past that, the copies cost more disk and build
+   * time than the request they save, however rarely a session meets two of those pages.
+   */
+  maxInlinePages?: number;
+  /** A shared group smaller than this is merged into a fitting bigger group when one exists; default 8192. */
+  minSharedBytes?: number;
+  /** Merge a small group into a bigger one only if it is used by at least this share of its pages; default 0.5. */
+  mergeCoverage?: number;
+}
+
+export interface PlannedShared {
+  /** `/_objpack/shared/<16 hex>.objp` */
+  url: string;
+  /** Content key: hex SHA-256 over names, types and digests (the name is its first 16 hex digits). */
+  key: string;
+  objects: PlanObject[];
+  /** Page URLs using this package. */
+  pages: string[];
+}
+
+export interface PlannedPage {
+  url: string;
+  file: string;
+  /** `/_objpack/pages/<page file>.objp` */
+  packageUrl: string;
+  /** HTML first, then the page's own objects in closure order. */
+  objects: PlanObject[];
+  /** Shared package URLs in the order the page first needs them. */
+  shared: string[];
+  /** The whole closure in package order (URLs), HTML first. */
+  closure: PlanObject[];
+  critical: Array<{ path: string; as: PreloadAs }>;
+  crossOrigin: string[];
+}
+
+export interface PackagePlan {
+  pages: PlannedPage[];
+  shared: PlannedShared[];
+  /** Objects by URL: every object of every closure once. */
+  objects: Map<string, PlanObject>;
+  stats: PlanStats;
+}
+
+export interface PlanStats {
+  groups: number;
+  inlinedGroups: number;
+  mergedGroups: number;
+  sharedPackages: number;
+  /** Bytes carried more than once across all page packages (inlined shared objects). */
+  duplicatedBytes: number;
+}

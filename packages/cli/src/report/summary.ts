@@ -1,0 +1,83 @@
+import type { BuildManifest } from '@objpack/format';
+import { DiscoverCodes, type Diagnostic, type PageClosure, type SiteGraph } from '../discover/index.js';
+import type { PackagePlan } from '../plan/types.js';
+
+/** Per-page numbers behind the summary table and the report's charts. */
+export interface PageSummary {
+  url: string;
+  objects: number;
+  /** Bytes of the whole closure (HTML included). */
+  closureBytes: number;
+  /** Requests without objpack: one per object. */
+  requestsBefore: number;
+  /** Requests with objpack on a cold cache: the page package, its shared packages, partial-media remainders. */
+  requestsAfter: number;
+  /** Sequential round trips without objpack: the depth of the reference chain (HTML → CSS → font = 3). */
+  roundTripsBefore: number;
+}
+
+export interface BuildSummary {
+  pages: number;
+  objects: number;
+  packages: { page: number; shared: number };
+  /** Bytes of the distinct objects the packages carry. */
+  objectBytes: number;
+  /** Bytes of all package files. */
+  packageBytes: number;
+  /** Bytes carried by more than one package (objects inlined into several pages). */
+  duplicatedBytes: number;
+  missingReferences: number;
+  warnings: number;
+  errors: number;
+  requestsBefore: number;
+  requestsAfter: number;
+  /** Round trips saved over all pages: each page needs one instead of its chain depth. */
+  roundTripsSaved: number;
+  perPage: PageSummary[];
+}
+
+/** Depth of each page's reference chain, from the closure items' `from` links. */
+function chainDepth(page: PageClosure): number {
+  const depth = new Map<string, number>([[page.url, 1]]);
+  const strip = (u: string) => u.split('?')[0]!;
+  let max = 1;
+  page.items.forEach((item, i) => {
+    const d = i === 0 ? 1 : (depth.get(item.from) ?? depth.get(strip(item.from)) ?? 1) + 1;
+    if (!depth.has(item.url)) depth.set(item.url, d);
+    if (!depth.has(item.path)) depth.set(item.path, d);
+    max = Math.max(max, d);
+  });
+  return max;
+}
+
+export function summarize(manifest: BuildManifest, plan: PackagePlan, graph: SiteGraph, diagnostics: readonly Diagnostic[]): BuildSummary {
+  const closures = new Map(graph.pages.map((p) => [p.url, p]));
+  const perPage: PageSummary[] = plan.pages.map((p) => {
+    const partial = p.closure.filter((o) => o.sendBytes < o.bytes).length;
+    const closure = closures.get(p.url);
+    return {
+      url: p.url,
+      objects: p.closure.length,
+      closureBytes: p.closure.reduce((s, o) => s + o.bytes, 0),
+      requestsBefore: p.closure.length,
+      requestsAfter: 1 + p.shared.length + partial,
+      roundTripsBefore: closure ? chainDepth(closure) : 1,
+    };
+  });
+  const packages = Object.values(manifest.packages);
+  return {
+    pages: plan.pages.length,
+    objects: plan.objects.size,
+    packages: { page: plan.pages.length, shared: plan.shared.length },
+    objectBytes: [...plan.objects.values()].reduce((s, o) => s + o.sendBytes, 0),
+    packageBytes: packages.reduce((s, p) => s + p.bytes, 0),
+    duplicatedBytes: plan.stats.duplicatedBytes,
+    missingReferences: diagnostics.filter((d) => d.code === DiscoverCodes.MISSING_REF).length,
+    warnings: diagnostics.filter((d) => d.severity === 'warning').length,
+    errors: diagnostics.filter((d) => d.severity === 'error').length,
+    requestsBefore: perPage.reduce((s, p) => s + p.requestsBefore, 0),
+    requestsAfter: perPage.reduce((s, p) => s + p.requestsAfter, 0),
+    roundTripsSaved: perPage.reduce((s, p) => s + p.roundTripsBefore - 1, 0),
+    perPage,
+  };
+}

@@ -1,0 +1,42 @@
+// Bundles the browser files into single scripts in dist/ (run by `pnpm build` after tsc; tests call
+// bundle() into a temp dir so they never need a prior build).
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const pkg = (p) => fileURLToPath(new URL(`../${p}`, import.meta.url));
+
+/** Output file → entry. Classic scripts (IIFE): a worker made by importScripts and a plain <script>. */
+export const ENTRIES = {
+  'objpack-sw.js': 'src/sw.ts',
+  'objpack-sw-unregister.js': 'src/unregister-sw.ts',
+  'objpack-register.js': 'src/register/register.ts',
+};
+
+/** Writes every bundle into `outdir`; returns the absolute paths by output name. */
+export async function bundle({ outdir = pkg('dist'), minify = true } = {}) {
+  const out = {};
+  for (const [name, entry] of Object.entries(ENTRIES)) {
+    const outfile = `${outdir}/${name}`;
+    await build({
+      entryPoints: [pkg(entry)],
+      outfile,
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      // Service workers with streams and Cache Storage: every browser that has them runs ES2020.
+      target: ['es2020'],
+      minify,
+      legalComments: 'none',
+      logLevel: 'warning',
+      // The format's sources, so the bundle never depends on a stale dist/ of a sibling package.
+      alias: { '@objpack/format': pkg('../format/src/index.ts') },
+    });
+    out[name] = outfile;
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const files = await bundle();
+  for (const f of Object.values(files)) process.stdout.write(`${f}\n`);
+}

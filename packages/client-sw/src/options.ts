@@ -1,0 +1,54 @@
+/** Something the worker did or gave up on; for logging, tests and the benchmark's per-object cost. */
+export interface ObjpackEvent {
+  type:
+    | 'fallback' | 'package-start' | 'package-index' | 'package-end' | 'object-served' | 'object-cached' | 'cache-error'
+    | 'routes-updated' | 'caches-deleted' | 'mirror' | 'prefetch';
+  url: string;
+  code?: string;
+  /** For `object-served`: ms from the object's last byte arriving to the Response being handed over. */
+  ms?: number;
+  detail?: string;
+}
+
+/** Options of {@link createObjpackHandler}. Every field is optional. */
+export interface ObjpackOptions {
+  /** URL of the route table (default `/_objpack/routes.json`, resolved against the worker's origin). */
+  routesUrl?: string;
+  /** Prefix of every Cache Storage cache the worker owns (default `objpack-v1`); the kill switch deletes `objpack-*`. */
+  cachePrefix?: string;
+  /**
+   * Re-check the route table in the background when it is older than this (ms, default 30 s). The check runs
+   * after the navigation has been answered, so it never adds a round trip.
+   */
+  routesMaxAgeMs?: number;
+  /** Mirror origins for packages (paper 004's proxy query protocol): asked with HEAD in parallel. */
+  mirrors?: string[];
+  /** How long to wait for a mirror's answer before going to the origin (ms, default 250). */
+  mirrorTimeoutMs?: number;
+  /** Largest number of pages a page may ask the worker to prefetch (default 8 per message). */
+  maxPrefetch?: number;
+  /** Diagnostics hook; the library itself never prints. */
+  onEvent?: (event: ObjpackEvent) => void;
+}
+
+export interface ResolvedOptions {
+  routesUrl: string;
+  cachePrefix: string;
+  routesMaxAgeMs: number;
+  mirrors: string[];
+  mirrorTimeoutMs: number;
+  maxPrefetch: number;
+  onEvent: (event: ObjpackEvent) => void;
+}
+
+export function resolveOptions(o: ObjpackOptions = {}, origin: string): ResolvedOptions {
+  return {
+    routesUrl: new URL(o.routesUrl ?? '/_objpack/routes.json', origin).href,
+    cachePrefix: o.cachePrefix ?? 'objpack-v1',
+    routesMaxAgeMs: o.routesMaxAgeMs ?? 30_000,
+    mirrors: (o.mirrors ?? []).map((m) => new URL(m).origin),
+    mirrorTimeoutMs: o.mirrorTimeoutMs ?? 250,
+    maxPrefetch: o.maxPrefetch ?? 8,
+    onEvent: o.onEvent ?? (() => {}),
+  };
+}

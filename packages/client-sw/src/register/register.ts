@@ -1,0 +1,70 @@
+/**
+ * `objpack-register.js`: loaded by every page with `<script src="/objpack-register.js" defer>`. Registers
+ * the worker and hints likely next pages to it (links in the viewport once idle, on hover/touchstart), so
+ * their packages arrive before the click. No dependencies; does nothing where service workers are missing.
+ * Options are data attributes on the script tag: `data-sw`, `data-scope`, `data-prefetch="off"`,
+ * `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links).
+ */
+interface NetworkInformationLike {
+  saveData?: boolean;
+  effectiveType?: string;
+}
+
+const MAX_HINTS = 24;
+
+(() => {
+  if (!('serviceWorker' in navigator)) return;
+  const data = (document.currentScript as HTMLScriptElement | null)?.dataset ?? {};
+  navigator.serviceWorker.register(data.sw || '/objpack-sw.js', { scope: data.scope || '/', updateViaCache: 'none' }).catch(() => {});
+
+  const conn = (navigator as Navigator & { connection?: NetworkInformationLike }).connection;
+  // Prefetching spends the user's bytes on a guess: not when they asked to save data or the link is 2G.
+  if (data.prefetch === 'off' || conn?.saveData || /(^|-)2g$/.test(conn?.effectiveType ?? '')) return;
+
+  if (data.speculation === 'prefetch' || data.speculation === 'prerender') {
+    if (HTMLScriptElement.supports?.('speculationrules')) {
+      const rules = document.createElement('script');
+      rules.type = 'speculationrules';
+      rules.textContent = JSON.stringify({ [data.speculation]: [{ where: { href_matches: '/*' }, eagerness: 'moderate' }] });
+      document.head.append(rules);
+    }
+  }
+
+  const sent = new Set<string>([location.pathname]);
+  const hint = (links: HTMLAnchorElement[]) => {
+    const worker = navigator.serviceWorker.controller;
+    if (!worker) return;
+    const urls: string[] = [];
+    for (const a of links) {
+      if (a.origin !== location.origin || a.hasAttribute('download') || sent.has(a.pathname) || sent.size > MAX_HINTS) continue;
+      sent.add(a.pathname);
+      urls.push(a.pathname);
+    }
+    if (urls.length > 0) worker.postMessage({ type: 'objpack:prefetch', urls });
+  };
+
+  const onIntent = (e: Event) => {
+    const a = (e.target as Element | null)?.closest?.('a[href]');
+    if (a instanceof HTMLAnchorElement) hint([a]);
+  };
+  document.addEventListener('mouseover', onIntent, { passive: true, capture: true });
+  document.addEventListener('touchstart', onIntent, { passive: true, capture: true });
+
+  const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 200));
+  const watchViewport = () =>
+    idle(() => {
+      if (!('IntersectionObserver' in window)) return;
+      const seen: HTMLAnchorElement[] = [];
+      const io = new IntersectionObserver((entries) => {
+        for (const e of entries) {
+          if (!e.isIntersecting) continue;
+          io.unobserve(e.target);
+          seen.push(e.target as HTMLAnchorElement);
+        }
+        idle(() => hint(seen.splice(0)));
+      });
+      for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href]')) io.observe(a);
+    });
+  if (document.readyState === 'complete') watchViewport();
+  else addEventListener('load', watchViewport, { once: true });
+})();

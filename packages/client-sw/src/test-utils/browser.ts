@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { bundle } from '../../scripts/bundle.mjs';
+import type { ObjpackEvent } from '../options.js';
+import type { TestServer } from './server.js';
+import { buildSite, type BuiltSite, type SiteSpec } from './site.js';
+
+/** Chromium from the env (scripts/system-tools.mjs) or Debian's path; undefined → tests skip loudly. */
+export const CHROMIUM = process.env.OBJPACK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+if (!CHROMIUM) console.warn('\n!!! /usr/bin/chromium is missing: SKIPPING the service-worker browser tests (run node scripts/system-tools.mjs).\n');
+
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP *.objpack.test 127.0.0.1'],
+  });
+
+export interface Bundles {
+  worker: Buffer;
+  register: Buffer;
+  unregister: Buffer;
+}
+
+/** Bundles the browser files into a temp dir (unminified, for readable stack traces). */
+export async function bundles(): Promise<Bundles> {
+  const files = await bundle({ outdir: await mkdtemp(join(tmpdir(), 'objpack-sw-')), minify: false });
+  return {
+    worker: readFileSync(files['objpack-sw.js']!),
+    register: readFileSync(files['objpack-register.js']!),
+    unregister: readFileSync(files['objpack-sw-unregister.js']!),
+  };
+}
+
+export interface WorkerConfig {
+  /** JSON-able options for the worker (`self.objpackOptions`). */
+  options?: Record<string, unknown>;
+  /** Make every `cache.put` fail as a full disk would. */
+  quota?: boolean;
+}
+
+/**
+ * `/sw-test.js`: a worker that sets options, collects objpack's events for the test, then loads
+ * `/objpack-sw.js` with importScripts — the same path a Workbox user takes.
+ */
+export function testWorker(cfg: WorkerConfig = {}): string {
+  return `self.__events = [];
+self.objpackOptions = Object.assign(${JSON.stringify(cfg.options ?? {})}, { onEvent: (e) => self.__events.push(e) });
+${cfg.quota ? `Cache.prototype.put = function () { return Promise.reject(new DOMException('quota', 'QuotaExceededError')); };` : ''}
+self.addEventListener('message', (e) => { if (e.data === 'test:events') e.ports[0].postMessage(self.__events.splice(0)); });
+importScripts('/objpack-sw.js');
+`;
+}
+
+/** Puts a built site plus the worker files on the server. */
+export function serveSite(server: TestServer, b: Bundles, spec: SiteSpec, cfg: WorkerConfig = {}): BuiltSite {
+  const site = buildSite(spec);
+  server.files = new Map(site.files);
+  server.files.set('/objpack-sw.js', { type: 'text/javascript', body: b.worker });
+  server.files.set('/sw-test.js', { type: 'text/javascript', body: Buffer.from(testWorker(cfg)), headers: { 'cache-control': 'no-cache' } });
+  server.files.set('/install.html', {
+    type: 'text/html',
+    body: Buffer.from('<!doctype html><link rel="icon" href="data:,"><script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="off"></script>'),
+  });
+  return site;
+}
+
+/** Opens the install page and waits until the worker controls it; clears the server log. */
+export async function installWorker(context: BrowserContext, server: TestServer): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/install.html`);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
+  server.take();
+  return page;
+}
+
+/** Waits until the test page's script, JSON fetch and images are done. */
+export async function pageDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === '1' && [...document.images].every((i) => i.complete), undefined, { timeout: 10_000 });
+}
+
+/** The worker's events since the last call. */
+export async function swEvents(page: Page): Promise<ObjpackEvent[]> {
+  return page.evaluate(
+    () =>
+      new Promise<ObjpackEvent[]>((resolve) => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = (e) => resolve(e.data as ObjpackEvent[]);
+        navigator.serviceWorker.controller!.postMessage('test:events', [ch.port2]);
+      }),
+  );
+}
+
+/** DOM and screenshot of a page loaded straight from the network (service workers blocked). */
+export async function reference(browser: Browser, url: string): Promise<{ dom: string; shot: Buffer }> {
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(url);
+    await pageDone(page);
+    return await snapshot(page);
+  } finally {
+    await ctx.close();
+  }
+}
+
+export async function snapshot(page: Page): Promise<{ dom: string; shot: Buffer }> {
+  return { dom: await page.evaluate(() => document.documentElement.outerHTML), shot: await page.screenshot() };
+}
+
+/** Names of objpack's caches and the URL paths in each, as the page sees them. */
+export async function cacheContents(page: Page): Promise<Record<string, string[]>> {
+  return page.evaluate(async () => {
+    const out: Record<string, string[]> = {};
+    for (const name of await caches.keys()) {
+      const keys = await (await caches.open(name)).keys();
+      out[name] = keys.map((k) => new URL(k.url).pathname).sort();
+    }
+    return out;
+  });
+}

@@ -1,0 +1,88 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bundles, cacheContents, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, type Bundles } from '../test-utils/browser.js';
+import { TestServer } from '../test-utils/server.js';
+import { svg, testSite } from '../test-utils/site.js';
+
+const cfg = { options: { routesMaxAgeMs: 0 } };
+
+describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () => {
+  let browser: Browser;
+  let b: Bundles;
+  let server: TestServer;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    [browser, b] = await Promise.all([launchBrowser(), bundles()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    server = await new TestServer().start();
+    context = await browser.newContext();
+  });
+  afterEach(async () => {
+    await context.close();
+    await server.close();
+  });
+
+  /** v1 has an extra object in the home page's package that v2 drops. */
+  const v1 = () => testSite(b.register, 1, { files: { '/img/old.svg': svg('gray') }, pages: { '/': { objects: ['/img/home.svg', '/img/old.svg'], shared: ['common'] } } });
+  const readState = (p: Page) =>
+    p.evaluate(() => [document.querySelector('h1')!.textContent, document.getElementById('js')!.textContent, document.getElementById('json')!.textContent]);
+
+  it('refetches changed objects, evicts removed ones, never mixes builds in one page', async () => {
+    serveSite(server, b, v1(), cfg);
+    const tab1 = await installWorker(context, server);
+    await tab1.goto(`${server.origin}/about/`);
+    await pageDone(tab1);
+    const tab2 = await context.newPage();
+    await tab2.goto(`${server.origin}/`);
+    await pageDone(tab2);
+
+    const v2site = serveSite(server, b, testSite(b.register, 2), cfg);
+    const ref2 = await reference(browser, `${server.origin}/`);
+    server.take();
+    // The open v1 page keeps getting v1 objects, though the server now has v2 at the same URLs.
+    expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
+
+    // First navigation after the deploy: v1 from cache at once (no added round trip), table checked behind it.
+    await tab2.goto(`${server.origin}/`);
+    await pageDone(tab2);
+    expect(await readState(tab2)).toEqual(['Home v1', 'module v1', 'data v1']);
+    await expect.poll(() => server.log.some((r) => r.path === '/_objpack/routes.json')).toBe(true);
+    server.take();
+
+    await tab1.close();
+    await tab2.goto(`${server.origin}/`);
+    await pageDone(tab2);
+    expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
+    expect((await snapshot(tab2)).dom).toBe(ref2.dom);
+    expect(server.take().filter((p) => p !== '/_objpack/routes.json').sort()).toEqual([v2site.pagePackage['/']!, v2site.sharedPackage.common!].sort());
+
+    // Once no page uses build 1, its caches go.
+    await tab2.goto(`${server.origin}/about/`);
+    await pageDone(tab2);
+    await expect.poll(async () => Object.keys(await cacheContents(tab2)).filter((n) => n.includes('build-1')).length).toBe(0);
+    const caches = await cacheContents(tab2);
+    expect(Object.keys(caches).sort()).toEqual(['objpack-v1-build-build-2', 'objpack-v1-meta', `objpack-v1-shared-${v2site.sharedPackage.common}`]);
+    expect(caches['objpack-v1-build-build-2']).not.toContain('/img/old.svg');
+    expect(await readState(tab2)).toEqual(['About v2', 'module v2', 'data v2']);
+  });
+
+  it('a page package from a newer build brings its own shared packages (no stale table needed)', async () => {
+    serveSite(server, b, v1(), { options: { routesMaxAgeMs: 3_600_000 } });
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    const v2site = serveSite(server, b, testSite(b.register, 2), { options: { routesMaxAgeMs: 3_600_000 } });
+    server.take();
+    await page.goto(`${server.origin}/about/`);
+    await pageDone(page);
+    expect(await readState(page)).toEqual(['About v2', 'module v2', 'data v2']);
+    const requests = server.take();
+    expect(requests).toEqual(expect.arrayContaining([v2site.pagePackage['/about/'], v2site.sharedPackage.common]));
+    expect(requests.filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
+  });
+});

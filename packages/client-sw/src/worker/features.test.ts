@@ -1,0 +1,133 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bundles, cacheContents, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, type Bundles } from '../test-utils/browser.js';
+import { TestServer } from '../test-utils/server.js';
+import { svg, testSite } from '../test-utils/site.js';
+
+describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, mirrors', () => {
+  let browser: Browser;
+  let b: Bundles;
+  let server: TestServer;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    [browser, b] = await Promise.all([launchBrowser(), bundles()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    server = await new TestServer().start();
+    context = await browser.newContext();
+  });
+  afterEach(async () => {
+    await context.close();
+    await server.close();
+  });
+
+  it('prefetches the packages of likely next pages, so the click costs no request', async () => {
+    const site = serveSite(server, b, testSite(b.register, 1, { prefetch: true }));
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    await page.hover('#next');
+    await expect.poll(() => server.log.some((r) => r.path === site.pagePackage['/about/'])).toBe(true);
+    server.take();
+    await page.click('#next');
+    await page.waitForURL(`${server.origin}/about/`);
+    await pageDone(page);
+    expect(server.take()).toEqual([]);
+  });
+
+  it('does not prefetch when the user asked to save data', async () => {
+    const site = serveSite(server, b, testSite(b.register, 1, { prefetch: true }));
+    await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }));
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    await page.hover('#next');
+    // Absence can only be shown by waiting: a hint that was going to be sent is sent within this time.
+    await page.waitForTimeout(500);
+    expect(server.log.map((r) => r.path)).not.toContain(site.pagePackage['/about/']);
+  });
+
+  it('large media: the prefix comes from the package, the rest by Range; no 206 is cached', async () => {
+    const big = svg('crimson', 300_000);
+    const html = Buffer.from(`<!doctype html><html><head><link rel="icon" href="data:,"><script type="module" src="/assets/app.js"></script></head>
+<body><img id="big" src="/img/big.svg" width="40" height="40"><p id="js"></p><p id="json"></p></body></html>`);
+    serveSite(server, b, testSite(b.register, 1, {
+      files: { '/media/': { type: 'text/html', body: html }, '/img/big.svg': big },
+      pages: { '/media/': { objects: ['/img/big.svg'], shared: ['common'] } },
+      partial: { '/img/big.svg': 65_536 },
+    }));
+    const ref = await reference(browser, `${server.origin}/media/`);
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/media/`);
+    await pageDone(page);
+    const rest = server.log.filter((r) => r.path === '/img/big.svg');
+    expect(rest.map((r) => r.headers.range)).toEqual(['bytes=65536-']);
+    expect(await page.evaluate(() => (document.getElementById('big') as HTMLImageElement).naturalWidth)).toBe(40);
+    const got = await snapshot(page);
+    expect(got.dom).toBe(ref.dom);
+    expect(got.shot.equals(ref.shot)).toBe(true);
+    for (const paths of Object.values(await cacheContents(page))) expect(paths).not.toContain('/img/big.svg');
+  });
+
+  it('the ESM export works inside an existing module worker beside its own routes (Workbox-style)', async () => {
+    const esm = await build({
+      entryPoints: [fileURLToPath(new URL('../index.ts', import.meta.url))], bundle: true, format: 'esm', write: false,
+      alias: { '@objpack/format': fileURLToPath(new URL('../../../format/src/index.ts', import.meta.url)) }, logLevel: 'silent',
+    });
+    // The pages' own register script would replace this worker with the test one: make it a no-op here.
+    const site = serveSite(server, b, testSite(Buffer.from('/* registered by the page itself */')));
+    server.files.set('/objpack-esm.js', { type: 'text/javascript', body: Buffer.from(esm.outputFiles[0]!.contents) });
+    server.files.set('/sw-esm.js', { type: 'text/javascript', body: Buffer.from(`import { createObjpackHandler } from '/objpack-esm.js';
+const objpack = createObjpackHandler({ routesMaxAgeMs: 3600000 });
+self.addEventListener('install', (e) => objpack.handleInstall(e));
+self.addEventListener('activate', (e) => objpack.handleActivate(e));
+self.addEventListener('fetch', (e) => {
+  if (objpack.handleFetch(e)) return;
+  if (new URL(e.request.url).pathname === '/hello') e.respondWith(new Response('from my own worker'));
+});`) });
+    server.files.set('/install.html', { type: 'text/html', body: Buffer.from(`<!doctype html><link rel="icon" href="data:,"><script>navigator.serviceWorker.register('/sw-esm.js', { type: 'module' });</script>`) });
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    expect(server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
+    expect(await page.evaluate(() => fetch('/hello').then((r) => r.text()))).toBe('from my own worker');
+  });
+
+  describe('mirrors (proxy query protocol)', () => {
+    let mirror: TestServer;
+    beforeEach(async () => {
+      mirror = await new TestServer().start();
+      mirror.cors = true;
+    });
+    afterEach(async () => {
+      await mirror.close();
+    });
+
+    it('takes packages from the first mirror that has them', async () => {
+      const site = serveSite(server, b, testSite(b.register), { options: { mirrors: [mirror.origin] } });
+      mirror.files = new Map(site.files);
+      const page = await installWorker(context, server);
+      await page.goto(`${server.origin}/`);
+      await pageDone(page);
+      expect(server.take()).toEqual([]);
+      const asked = mirror.take();
+      for (const p of [site.pagePackage['/']!, site.sharedPackage.common!]) expect(asked).toEqual(expect.arrayContaining([`HEAD ${p}`, p]));
+    });
+
+    it('falls back to the origin when mirrors miss or do not answer in time', async () => {
+      const site = serveSite(server, b, testSite(b.register), { options: { mirrors: [mirror.origin, 'http://127.0.0.1:9'], mirrorTimeoutMs: 200 } });
+      // The mirror holds nothing: a 404 for the page package, and it never answers for the shared one.
+      mirror.hooks.set(site.sharedPackage.common!, () => new Promise<boolean>(() => {}));
+      const page = await installWorker(context, server);
+      await page.goto(`${server.origin}/`);
+      await pageDone(page);
+      expect(server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
+    });
+  });
+});

@@ -1,0 +1,346 @@
+import type { PackageIndex, RouteTable } from '@objpack/format';
+import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
+import { resolveOptions, type ObjpackOptions, type ResolvedOptions } from '../options.js';
+import { htmlEntry } from './html-entry.js';
+import { objectHeaders, objectResponse } from './object-response.js';
+import { PackageRun } from './package-run.js';
+import { partialResponse } from './partial.js';
+import { answerable, clearSiteData, objectName } from './requests.js';
+import { lookupRoute, Routes, type Route } from './routes.js';
+import { Store, type HeldRecord } from './store.js';
+
+/** Where a page's objects come from: its packages in order, each in flight (run) or in its cache. */
+interface Binding {
+  buildId: string;
+  packages: BoundPackage[];
+  createdAt: number;
+  /** The page has made requests, so its client is committed: once it is gone, so is the binding. */
+  seen?: boolean;
+}
+
+interface BoundPackage {
+  path: string;
+  cacheName: string;
+  run?: PackageRun;
+  /** Object names of a held package (from its record), so requests for other URLs skip the worker. */
+  names?: ReadonlySet<string>;
+}
+
+const noop = () => {};
+
+/** Names a package carries: true/false when known, undefined while its index is still on the way. */
+function carries(p: BoundPackage, name: string): boolean | undefined {
+  if (p.run) return p.run.indexed ? p.run.slots.has(name) : undefined;
+  return p.names ? p.names.has(name) : undefined;
+}
+/** A binding lives at least this long: a navigation's client is not listed by matchAll() until it commits. */
+const BINDING_GRACE_MS = 60_000;
+
+/**
+ * objpack's fetch handling, usable in any service worker: `handleFetch(event)` returns whether it answered.
+ * The classic worker (`objpack-sw.js`) wires it to the events; a Workbox worker can call it first.
+ */
+export class ObjpackWorker {
+  readonly options: ResolvedOptions;
+  readonly store: Store;
+  readonly routes: Routes;
+  private readonly origin: string;
+  private readonly runs = new Map<string, PackageRun>();
+  private readonly bindings = new Map<string, Binding>();
+  /** Page path → build during which objpack failed for it: that page goes to the network until a new build. */
+  private readonly bypass = new Map<string, string>();
+
+  constructor(
+    private readonly scope: ServiceWorkerGlobalScope,
+    options: ObjpackOptions = {},
+  ) {
+    this.origin = scope.location.origin;
+    this.options = resolveOptions(options, this.origin);
+    this.store = new Store(this.options.cachePrefix, this.origin);
+    this.routes = new Routes(this.store, this.options, () => this.cleanup());
+  }
+
+  /** Answers the request if objpack should; returns false (and does nothing) otherwise. */
+  handleFetch(event: FetchEvent): boolean {
+    const req = event.request;
+    if (!answerable(req, this.origin)) return false;
+    const url = new URL(req.url);
+    if (url.pathname.startsWith('/_objpack/')) return false;
+    if (req.mode === 'navigate') {
+      const table = this.routes.table;
+      if (table && !lookupRoute(table, url.pathname)) return false;
+      event.respondWith(this.navigate(event, url));
+      return true;
+    }
+    if (!event.clientId) return false;
+    // Requests objpack cannot answer go straight to the network (or the host worker's own routes), without
+    // a detour through this handler: pages it did not serve, and URLs in none of the page's packages.
+    const binding = this.bindings.get(event.clientId);
+    if (binding) {
+      const name = objectName(req.url);
+      const known = binding.packages.map((p) => carries(p, name));
+      if (known.every((k) => k === false)) return false;
+    }
+    event.respondWith(this.subresource(event));
+    return true;
+  }
+
+  handleInstall(event: ExtendableEvent): void {
+    event.waitUntil(this.routes.refresh().catch(noop).then(() => this.scope.skipWaiting()));
+  }
+
+  handleActivate(event: ExtendableEvent): void {
+    event.waitUntil(
+      (async () => {
+        // Caches of another objpack version's layout are unreadable to this one.
+        for (const name of await caches.keys()) {
+          if (name.startsWith('objpack-') && !this.store.owns(name)) await caches.delete(name);
+        }
+        await this.scope.clients.claim();
+      })().catch(noop),
+    );
+  }
+
+  handleMessage(event: ExtendableMessageEvent): void {
+    const data = event.data as { type?: string; urls?: unknown } | null;
+    if (data?.type === 'objpack:prefetch' && Array.isArray(data.urls)) {
+      event.waitUntil(this.prefetch(data.urls.filter((u): u is string => typeof u === 'string')));
+    }
+  }
+
+  /** Fetches (without serving) the packages of pages the user is likely to open next. */
+  async prefetch(urls: readonly string[]): Promise<void> {
+    const table = await this.routes.current();
+    if (!table) return;
+    const jobs: Array<Promise<boolean>> = [];
+    for (const u of urls.slice(0, this.options.maxPrefetch)) {
+      let url: URL;
+      try {
+        url = new URL(u, this.origin);
+      } catch {
+        continue;
+      }
+      const route = url.origin === this.origin ? lookupRoute(table, url.pathname) : undefined;
+      if (!route || this.bypass.get(url.pathname) === table.buildId) continue;
+      this.options.onEvent({ type: 'prefetch', url: url.pathname });
+      for (const p of await this.plan(table, route)) if (p.run) jobs.push(p.run.finished);
+    }
+    await Promise.all(jobs);
+  }
+
+  private async navigate(event: FetchEvent, url: URL): Promise<Response> {
+    const table = await this.routes.current().catch(() => undefined);
+    if (!table) {
+      event.waitUntil(this.routes.refresh().catch(noop));
+      return this.network(event.request);
+    }
+    const route = lookupRoute(table, url.pathname);
+    if (!route || this.bypass.get(url.pathname) === table.buildId) return this.network(event.request);
+    try {
+      const res = await this.serveRoute(event, url, table, route);
+      event.waitUntil(this.afterNavigation());
+      return res;
+    } catch (err) {
+      this.options.onEvent({ type: 'fallback', url: url.pathname, code: errorCode(err) });
+      if (errorCode(err) !== SwErrorCode.PACKAGE_NETWORK) this.bypass.set(url.pathname, table.buildId);
+      // The page comes from the network, maybe from a newer build: its objects must too.
+      this.bindings.set(event.resultingClientId, { buildId: '', packages: [], createdAt: Date.now() });
+      return this.network(event.request).catch(async (netErr) => (await this.offlineCopy(url.pathname)) ?? Promise.reject(netErr));
+    }
+  }
+
+  /** Packages of a route: held ones by cache name, missing ones fetched now (all in parallel). */
+  private async plan(table: RouteTable, route: Route, sharedOverride?: readonly string[]): Promise<Binding['packages']> {
+    const buildCache = (index: PackageIndex) => this.store.buildName(index.buildId || table.buildId);
+    const page: BoundPackage = { path: route.page, cacheName: this.store.buildName(table.buildId), run: this.runs.get(route.page) };
+    const pageHeld = page.run ? undefined : this.store.held(page.cacheName, route.page);
+    const shared: BoundPackage[] = (sharedOverride ?? route.shared).map((path) => ({ path, cacheName: this.store.sharedName(path), run: this.runs.get(path) }));
+    const sharedHeld = shared.map((s) => (s.run ? Promise.resolve(undefined) : this.store.held(s.cacheName, s.path)));
+    const namesOf = (r: HeldRecord) => new Set(r.objects.map((o) => o.name));
+    if (pageHeld) {
+      const record = await pageHeld;
+      if (record) page.names = namesOf(record);
+      else page.run = this.startRun(route.page, 'page', buildCache);
+    }
+    for (const [i, s] of shared.entries()) {
+      if (s.run) continue;
+      const record = await sharedHeld[i];
+      if (record) s.names = namesOf(record);
+      else s.run = this.startRun(s.path, 'shared', () => s.cacheName);
+    }
+    return [page, ...shared];
+  }
+
+  private async serveRoute(event: FetchEvent, url: URL, table: RouteTable, route: Route): Promise<Response> {
+    let packages = await this.plan(table, route);
+    const page = packages[0]!;
+    let buildId = table.buildId;
+    let html: Response | undefined;
+    if (page.run) {
+      const index = await page.run.index;
+      buildId = index.buildId || table.buildId;
+      page.cacheName = this.store.buildName(buildId);
+      if (index.buildId && index.buildId !== table.buildId) {
+        // A deploy happened since our table: the package's own index names the build and its shared packages.
+        event.waitUntil(this.routes.refresh().catch(noop));
+        packages = [page, ...(await this.plan(table, route, index.sharedRefs)).slice(1)];
+      }
+      const entry = htmlEntry(index);
+      const slot = entry && page.run.slots.get(entry.name);
+      if (!entry || !slot) throw new ObjpackSwError(SwErrorCode.NO_HTML, route.page);
+      if (slot.state === 'failed') throw new ObjpackSwError(SwErrorCode.DECODE, route.page);
+      const resultingClientId = event.resultingClientId;
+      const body = slot.stream((_err, committed) => this.recover(url, table.buildId, resultingClientId, committed));
+      html = new Response(body, { status: 200, headers: objectHeaders(entry, buildId) });
+    } else {
+      const record = await this.store.held(page.cacheName, route.page);
+      const cached = record?.html ? await this.store.match([page.cacheName], record.html) : undefined;
+      if (!cached) throw new ObjpackSwError(SwErrorCode.OBJECT_ABSENT, route.page);
+      html = cached;
+    }
+    this.bindings.set(event.resultingClientId, { buildId, packages, createdAt: Date.now() });
+    return html;
+  }
+
+  /**
+   * The HTML failed after the response was handed over (digest mismatch, cut stream). Send this page to the
+   * network from now on and reload it, so it ends up exactly as without objpack: if no byte reached the
+   * page yet, the document is a one-line refresh; otherwise the partial page is closed and navigated.
+   */
+  private recover(url: URL, buildId: string, clientId: string, committed: boolean): Uint8Array | undefined {
+    this.bypass.set(url.pathname, buildId);
+    this.options.onEvent({ type: 'fallback', url: url.pathname, code: SwErrorCode.DECODE, detail: committed ? 'navigate' : 'refresh' });
+    // A meta refresh, not a script: it works under any Content-Security-Policy the page's headers carry.
+    if (!committed) return new TextEncoder().encode('<!doctype html><meta http-equiv="refresh" content="0">');
+    const tryNavigate = async (attempt: number): Promise<void> => {
+      const client = await this.scope.clients.get(clientId);
+      if (client && 'navigate' in client) {
+        await (client as WindowClient).navigate(url.href).catch(noop);
+      } else if (attempt < 20) {
+        await new Promise((r) => setTimeout(r, 50));
+        return tryNavigate(attempt + 1);
+      }
+    };
+    void tryNavigate(0);
+    return undefined;
+  }
+
+  private async subresource(event: FetchEvent): Promise<Response> {
+    const name = objectName(event.request.url);
+    try {
+      const binding = this.bindings.get(event.clientId) ?? (await this.deriveBinding(event.clientId));
+      if (binding) binding.seen = true;
+      const res = binding && (await this.fromBinding(binding, name, event.request.url));
+      if (res) return res;
+    } catch (err) {
+      this.options.onEvent({ type: 'fallback', url: name, code: errorCode(err) });
+    }
+    return this.network(event.request);
+  }
+
+  private async fromBinding(binding: Binding, name: string, url: string): Promise<Response | undefined> {
+    for (const p of binding.packages) {
+      if (p.run) {
+        const index = await p.run.index.catch(() => undefined);
+        const slot = index && p.run.slots.get(name);
+        if (slot) {
+          const requestedAt = performance.now();
+          // A failed or corrupt object is never served: the network answers instead.
+          const bytes = await slot.done.catch(() => undefined);
+          if (!bytes) return undefined;
+          const res = slot.entry.partial ? partialResponse(slot.entry, bytes, url, p.run.buildId) : objectResponse(slot.entry, bytes, p.run.buildId);
+          const now = performance.now();
+          this.options.onEvent({ type: 'object-served', url: name, ms: now - Math.max(slot.doneAt, requestedAt), detail: slot.doneAt >= requestedAt ? 'waited' : 'ready' });
+          return res;
+        }
+        if (index) continue;
+      }
+      const cached = await this.store.match([p.cacheName], name);
+      if (cached) return cached;
+    }
+    return undefined;
+  }
+
+  /** After a worker restart the bindings are gone: rebuild one from the page's URL and the current table. */
+  private async deriveBinding(clientId: string): Promise<Binding | undefined> {
+    if (!clientId) return undefined;
+    const [client, table] = await Promise.all([this.scope.clients.get(clientId), this.routes.current()]);
+    if (!client || !table) return undefined;
+    const route = lookupRoute(table, new URL(client.url).pathname);
+    if (!route) {
+      this.bindings.set(clientId, { buildId: '', packages: [], createdAt: Date.now() });
+      return undefined;
+    }
+    const packages = [
+      { path: route.page, cacheName: this.store.buildName(table.buildId), run: this.runs.get(route.page) },
+      ...route.shared.map((path) => ({ path, cacheName: this.store.sharedName(path), run: this.runs.get(path) })),
+    ];
+    const binding = { buildId: table.buildId, packages, createdAt: Date.now() };
+    this.bindings.set(clientId, binding);
+    return binding;
+  }
+
+  private startRun(path: string, kind: 'page' | 'shared', cacheFor: (i: PackageIndex) => string): PackageRun {
+    const run = new PackageRun({ path, kind, origin: this.origin, options: this.options, store: this.store, cacheFor });
+    this.runs.set(path, run);
+    void run.finished.then(() => {
+      if (this.runs.get(path) === run) this.runs.delete(path);
+    });
+    return run;
+  }
+
+  private async network(request: Request): Promise<Response> {
+    const res = await fetch(request);
+    const csd = clearSiteData(res);
+    if (csd) await this.clearAll(csd.unregister);
+    return res;
+  }
+
+  /** Offline and the package could not be fetched: any build's copy of the page beats an error page. */
+  private async offlineCopy(pathname: string): Promise<Response | undefined> {
+    for (const name of (await caches.keys()).filter((n) => this.store.owns(n)).reverse()) {
+      const res = await (await caches.open(name)).match(this.store.key(pathname));
+      if (res) return res;
+    }
+    return undefined;
+  }
+
+  private async afterNavigation(): Promise<void> {
+    if (this.routes.stale()) await this.routes.refresh().catch(noop);
+    await this.cleanup();
+  }
+
+  /** Deletes caches that neither the current build nor any open page uses. */
+  async cleanup(): Promise<void> {
+    const table = this.routes.table;
+    if (!table) return;
+    const live = new Set((await this.scope.clients.matchAll({ includeUncontrolled: true, type: 'all' })).map((c) => c.id));
+    const keep = new Set<string>([this.store.buildName(table.buildId), ...table.packages.map((p) => this.store.sharedName(p))]);
+    for (const [id, b] of this.bindings) {
+      if (!live.has(id) && (b.seen || Date.now() - b.createdAt > BINDING_GRACE_MS)) this.bindings.delete(id);
+      else for (const p of b.packages) keep.add(p.cacheName);
+    }
+    for (const r of this.runs.values()) keep.add(r.cacheName);
+    const gone = await this.store.prune(keep);
+    if (gone.length > 0) this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
+  }
+
+  /** Clear-Site-Data or a kill switch: forget everything; with `storage`, unregister too. */
+  async clearAll(unregister: boolean): Promise<void> {
+    for (const r of this.runs.values()) r.abort();
+    this.runs.clear();
+    this.bindings.clear();
+    this.routes.reset();
+    const gone = await Store.clearAll();
+    this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
+    if (unregister) await this.scope.registration.unregister();
+  }
+}
+
+/**
+ * Creates objpack's fetch handling for use inside an existing service worker (Workbox or your own):
+ * call `handler.handleFetch(event)` first in your fetch listener, and forward install/activate/message.
+ */
+export function createObjpackHandler(options: ObjpackOptions & { scope?: ServiceWorkerGlobalScope } = {}): ObjpackWorker {
+  return new ObjpackWorker(options.scope ?? (self as unknown as ServiceWorkerGlobalScope), options);
+}

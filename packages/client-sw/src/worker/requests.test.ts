@@ -1,0 +1,54 @@
+import type { RouteTable } from '@objpack/format';
+import { describe, expect, it } from 'vitest';
+import { answerable, clearSiteData, objectName } from './requests.js';
+import { lookupRoute } from './routes.js';
+
+const O = 'https://site.example';
+
+describe('answerable', () => {
+  it('takes same-origin GETs only', () => {
+    expect(answerable(new Request(`${O}/a.css`), O)).toBe(true);
+    expect(answerable(new Request('https://cdn.example/a.css'), O)).toBe(false);
+    expect(answerable(new Request(`${O}/a.css`, { method: 'POST', body: 'x' }), O)).toBe(false);
+    expect(answerable(new Request(`${O}/a.css`, { method: 'HEAD' }), O)).toBe(false);
+  });
+  it('leaves Range, Authorization, explicit credentials and cache bypasses to the network', () => {
+    expect(answerable(new Request(`${O}/v.mp4`, { headers: { range: 'bytes=0-' } }), O)).toBe(false);
+    expect(answerable(new Request(`${O}/me.json`, { headers: { authorization: 'Bearer t' } }), O)).toBe(false);
+    expect(answerable(new Request(`${O}/me.json`, { mode: 'cors', credentials: 'include' }), O)).toBe(false);
+    expect(answerable(new Request(`${O}/a.css`, { cache: 'no-store' }), O)).toBe(false);
+    expect(answerable(new Request(`${O}/a.css`, { cache: 'reload' }), O)).toBe(false);
+    // An element's no-cors load carries credentials by default: still ours.
+    expect(answerable(new Request(`${O}/a.png`, { mode: 'no-cors', credentials: 'include' }), O)).toBe(true);
+  });
+});
+
+describe('objectName', () => {
+  it('keeps the query, drops the fragment', () => {
+    expect(objectName(`${O}/a.css?v=3#x`)).toBe('/a.css?v=3');
+  });
+});
+
+describe('clearSiteData', () => {
+  const res = (v?: string) => new Response(null, { headers: v ? { 'clear-site-data': v } : {} });
+  it('reads the types', () => {
+    expect(clearSiteData(res())).toBeUndefined();
+    expect(clearSiteData(res('"cookies"'))).toBeUndefined();
+    expect(clearSiteData(res('"cache"'))).toEqual({ caches: true, unregister: false });
+    expect(clearSiteData(res('"cookies", "storage"'))).toEqual({ caches: true, unregister: true });
+    expect(clearSiteData(res('"*"'))).toEqual({ caches: true, unregister: true });
+  });
+});
+
+describe('lookupRoute', () => {
+  const table: RouteTable = { version: 1, buildId: 'b', packages: ['/_objpack/pages/index.html.objp', '/_objpack/shared/a.objp', '/_objpack/pages/x.html.objp'], pages: { '/': [0, 1], '/x.html': [2], '/bad/': [7] } };
+  it('finds pages by path, /dir/ and /dir/index.html alike', () => {
+    expect(lookupRoute(table, '/')).toEqual({ page: '/_objpack/pages/index.html.objp', shared: ['/_objpack/shared/a.objp'] });
+    expect(lookupRoute(table, '/index.html')?.page).toBe('/_objpack/pages/index.html.objp');
+    expect(lookupRoute(table, '/x.html')).toEqual({ page: '/_objpack/pages/x.html.objp', shared: [] });
+  });
+  it('returns nothing for unknown pages and indices out of range', () => {
+    expect(lookupRoute(table, '/nope')).toBeUndefined();
+    expect(lookupRoute(table, '/bad/')).toBeUndefined();
+  });
+});

@@ -1,0 +1,100 @@
+import type { RouteTable } from '@objpack/format';
+import { ObjpackSwError, SwErrorCode } from '../errors.js';
+import type { ResolvedOptions } from '../options.js';
+import type { Store } from './store.js';
+
+const noop = () => {};
+
+/** The packages one page needs, from the route table: its own first, then shared ones. */
+export interface Route {
+  page: string;
+  shared: string[];
+}
+
+/**
+ * The route table: kept in memory, persisted in the meta cache (so a restarted worker or an offline start
+ * still knows the site), refreshed from the network in the background, never in front of a navigation.
+ */
+export class Routes {
+  table: RouteTable | undefined;
+  /** Build of the table this one replaced: its caches hold what a delta request can name. */
+  previousBuildId: string | undefined;
+  private checkedAt = 0;
+  private loading: Promise<RouteTable | undefined> | undefined;
+  private refreshing: Promise<RouteTable | undefined> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: ResolvedOptions,
+    /** Called when a table for a new build replaces the current one. */
+    private readonly onAdopt: (table: RouteTable) => Promise<void>,
+  ) {}
+
+  /** The current table from memory or the meta cache; no network. */
+  current(): Promise<RouteTable | undefined> {
+    if (this.table) return Promise.resolve(this.table);
+    this.loading ??= (async () => {
+      const res = await (await caches.open(this.store.metaName)).match(this.options.routesUrl);
+      if (res && !this.table) this.table = parseTable(await res.json());
+      return this.table;
+    })().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  stale(): boolean {
+    return Date.now() - this.checkedAt >= this.options.routesMaxAgeMs;
+  }
+
+  /** Fetches the table; adopts it when its build differs. Concurrent callers share one request. */
+  refresh(): Promise<RouteTable | undefined> {
+    this.refreshing ??= this.fetchTable().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async fetchTable(): Promise<RouteTable | undefined> {
+    this.checkedAt = Date.now();
+    const res = await fetch(this.options.routesUrl, { cache: 'no-cache', credentials: 'same-origin' });
+    if (res.status !== 200) throw new ObjpackSwError(SwErrorCode.ROUTES, `${this.options.routesUrl} ${res.status}`);
+    const text = await res.text();
+    const table = parseTable(JSON.parse(text));
+    await this.current();
+    if (this.table?.buildId === table.buildId) return this.table;
+    // Persisting is best effort (a full disk must not stop the worker from knowing the site).
+    await caches
+      .open(this.store.metaName)
+      .then((c) => c.put(this.options.routesUrl, new Response(text, { headers: { 'content-type': 'application/json' } })))
+      .catch(noop);
+    this.previousBuildId = this.table?.buildId;
+    this.table = table;
+    this.options.onEvent({ type: 'routes-updated', url: this.options.routesUrl, detail: table.buildId });
+    await this.onAdopt(table);
+    return table;
+  }
+
+  /** Forgets everything (Clear-Site-Data, kill switch). */
+  reset(): void {
+    this.table = undefined;
+    this.previousBuildId = undefined;
+    this.checkedAt = 0;
+  }
+}
+
+/** The route for a URL path: exact, or `/dir/index.html` ↔ `/dir/` (same document, same base URL). */
+export function lookupRoute(table: RouteTable, pathname: string): Route | undefined {
+  let idx = table.pages[pathname];
+  if (!idx && pathname.endsWith('/index.html')) idx = table.pages[pathname.slice(0, -'index.html'.length)];
+  if (!idx && pathname.endsWith('/')) idx = table.pages[`${pathname}index.html`];
+  if (!idx || idx.length === 0) return undefined;
+  const paths = idx.map((i) => table.packages[i]);
+  if (paths.some((p) => typeof p !== 'string')) return undefined;
+  const [page, ...shared] = paths as string[];
+  return { page: page!, shared };
+}
+
+function parseTable(json: unknown): RouteTable {
+  const t = json as RouteTable;
+  if (!t || typeof t !== 'object' || typeof t.buildId !== 'string' || !Array.isArray(t.packages) || typeof t.pages !== 'object') {
+    throw new ObjpackSwError(SwErrorCode.ROUTES, 'malformed route table');
+  }
+  return t;
+}

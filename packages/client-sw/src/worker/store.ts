@@ -1,0 +1,84 @@
+/** What the worker remembers about a package whose every object is verified and in Cache Storage. */
+export interface HeldRecord {
+  buildId: string;
+  sharedRefs: string[];
+  /** Name of the page's HTML entry (page packages only). */
+  html?: string;
+  objects: Array<{ name: string; digest: string }>;
+}
+
+/**
+ * Cache Storage layout. Objects live under their own URLs, in one cache per build for page packages and one
+ * cache per (content-hashed, immutable) shared package, so shared objects outlive deploys that keep them and
+ * a page never reads an object written by another build. A package's record is stored under the package URL
+ * in the same cache, written only after all its objects were stored: its presence means "complete".
+ */
+export class Store {
+  constructor(
+    private readonly prefix: string,
+    private readonly origin: string,
+  ) {}
+
+  get metaName(): string {
+    return `${this.prefix}-meta`;
+  }
+  buildName(buildId: string): string {
+    return `${this.prefix}-build-${buildId}`;
+  }
+  sharedName(packageUrl: string): string {
+    return `${this.prefix}-shared-${packageUrl}`;
+  }
+  owns(cacheName: string): boolean {
+    return cacheName.startsWith(`${this.prefix}-`);
+  }
+
+  key(path: string): string {
+    return new URL(path, this.origin).href;
+  }
+
+  async held(cacheName: string, packageUrl: string): Promise<HeldRecord | undefined> {
+    if (!(await caches.has(cacheName))) return undefined;
+    const res = await (await caches.open(cacheName)).match(this.key(packageUrl));
+    return res ? ((await res.json()) as HeldRecord) : undefined;
+  }
+
+  async markHeld(cacheName: string, packageUrl: string, record: HeldRecord): Promise<void> {
+    const cache = await caches.open(cacheName);
+    await cache.put(this.key(packageUrl), new Response(JSON.stringify(record), { headers: { 'content-type': 'application/json' } }));
+  }
+
+  /** The first cached response for `path` in the given caches, in order. */
+  async match(cacheNames: readonly string[], path: string): Promise<Response | undefined> {
+    const key = this.key(path);
+    for (const name of cacheNames) {
+      if (!(await caches.has(name))) continue;
+      const res = await (await caches.open(name)).match(key);
+      if (res) return res;
+    }
+    return undefined;
+  }
+
+  /** Deletes every cache of ours not in `keep`; returns the names deleted. */
+  async prune(keep: ReadonlySet<string>): Promise<string[]> {
+    const gone: string[] = [];
+    for (const name of await caches.keys()) {
+      if (this.owns(name) && name !== this.metaName && !keep.has(name)) {
+        await caches.delete(name);
+        gone.push(name);
+      }
+    }
+    return gone;
+  }
+
+  /** Deletes all objpack caches, whatever their version prefix (kill switch, Clear-Site-Data). */
+  static async clearAll(): Promise<string[]> {
+    const gone: string[] = [];
+    for (const name of await caches.keys()) {
+      if (name.startsWith('objpack-')) {
+        await caches.delete(name);
+        gone.push(name);
+      }
+    }
+    return gone;
+  }
+}

@@ -1,0 +1,300 @@
+import { describe, expect, it } from 'vitest';
+import { Decoder } from './decoder.js';
+import { encodePackage, encodePackageSync } from './encoder.js';
+import { FormatError, FormatErrorCode } from './errors.js';
+import { sha256 } from './sha256.js';
+import type { DecoderOptions, EncoderInput } from './types.js';
+import { codeOf, codeOfAsync, decodeChunks } from './test-utils/decode.js';
+import { fixCrcs, HEADER_SIZE, rawObjectInfo, rawPackage, singleObjectPackage } from './test-utils/raw.js';
+import { samplePackage } from './test-utils/sample.js';
+
+const utf8 = new TextEncoder();
+const decodeCode = (bytes: Uint8Array, options?: DecoderOptions) => codeOf(() => decodeChunks(bytes, [], options));
+const encodeCode = (input: EncoderInput) => codeOf(() => encodePackageSync(input));
+const one = (over: Partial<EncoderInput['objects'][number]> = {}): EncoderInput => ({
+  objects: [{ name: '/a.txt', contentType: 'text/plain', body: utf8.encode('hello'), ...over }],
+});
+const drain = async (input: EncoderInput) => {
+  for await (const _ of encodePackage(input));
+};
+const setU32 = (pkg: Uint8Array, at: number, n: number) => {
+  const b = pkg.slice();
+  new DataView(b.buffer).setUint32(at, n, true);
+  return fixCrcs(b);
+};
+
+describe('error codes', () => {
+  const pkg = samplePackage();
+
+  it('has a test below for every code in errors.ts', () => {
+    // Keep this list in step with the describe blocks below: a new code needs a new test.
+    expect(Object.values(FormatErrorCode).sort()).toEqual([
+      'OBJP_BAD_LAYOUT', 'OBJP_BAD_MAGIC', 'OBJP_DECODER_STATE', 'OBJP_DIGEST_MISMATCH', 'OBJP_DUPLICATE_NAME',
+      'OBJP_HEADER_CHECK', 'OBJP_INDEX_CHECK', 'OBJP_INVALID_HEADER', 'OBJP_INVALID_INPUT', 'OBJP_INVALID_NAME',
+      'OBJP_LIMIT', 'OBJP_SOURCE_CHANGED', 'OBJP_TRAILING_DATA', 'OBJP_TRUNCATED', 'OBJP_UNSUPPORTED_VERSION',
+    ]);
+  });
+
+  it('OBJP_BAD_MAGIC: another format or a text file', () => {
+    const gif = pkg.slice();
+    gif.set(utf8.encode('GIF8'), 0);
+    expect(decodeCode(gif)).toBe('OBJP_BAD_MAGIC');
+    expect(decodeCode(utf8.encode('<!doctype html><html><body>Not Found</body></html>'))).toBe('OBJP_BAD_MAGIC');
+  });
+
+  it('OBJP_UNSUPPORTED_VERSION: another major version, or a must-understand attribute flag', () => {
+    for (const major of [0, 2, 255]) expect(decodeCode(rawPackage({ objects: [] }, undefined, { major }))).toBe('OBJP_UNSUPPORTED_VERSION');
+    expect(decodeCode(rawPackage({ objects: [] }, undefined, { minor: 9 }))).toBe('no error');
+    expect(decodeCode(singleObjectPackage({ flags: 0x0002 }))).toBe('OBJP_UNSUPPORTED_VERSION');
+    expect(decodeCode(singleObjectPackage({ flags: 0x0080 }))).toBe('OBJP_UNSUPPORTED_VERSION');
+    expect(decodeCode(singleObjectPackage({ flags: 0xff00 }))).toBe('no error');
+  });
+
+  it('OBJP_HEADER_CHECK and OBJP_INDEX_CHECK: CRC-32 mismatches', () => {
+    for (let at = 6; at < 32; at++) {
+      const b = pkg.slice();
+      b[at]! ^= 0x10;
+      expect(decodeCode(b), `header byte ${at}`).toBe('OBJP_HEADER_CHECK');
+    }
+    expect(decodeCode(rawPackage({ objects: [] }, undefined, { headerCrc: 0 }))).toBe('OBJP_HEADER_CHECK');
+    expect(decodeCode(rawPackage({ objects: [] }, undefined, { indexCrc: 0 }))).toBe('OBJP_INDEX_CHECK');
+    const b = pkg.slice();
+    b[HEADER_SIZE + 3]! ^= 1;
+    expect(decodeCode(b)).toBe('OBJP_INDEX_CHECK');
+  });
+
+  it('OBJP_TRUNCATED: input ending in the header, the index or a body', () => {
+    for (const n of [0, 1, 4, 31, 32, 40, pkg.length - 1]) expect(decodeCode(pkg.subarray(0, n)), `${n} bytes`).toBe('OBJP_TRUNCATED');
+    const d = new Decoder();
+    d.push(pkg.subarray(0, pkg.length - 5));
+    const err = (() => {
+      try {
+        d.end();
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(FormatError);
+    expect((err as FormatError).code).toBe('OBJP_TRUNCATED');
+  });
+
+  describe('OBJP_LIMIT', () => {
+    it('a 100-byte file claiming 2^32-1 objects fails at byte 32 without allocating', () => {
+      const bytes = rawPackage(new Uint8Array(68), undefined, { count: 0xffff_ffff });
+      expect(bytes.length).toBe(100);
+      const before = process.memoryUsage().arrayBuffers;
+      const d = new Decoder();
+      expect(codeOf(() => d.push(bytes.subarray(0, 32)))).toBe('OBJP_LIMIT');
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * 1024 * 1024);
+    });
+
+    it('declared lengths within the limits allocate nothing until their bytes arrive', () => {
+      // 65,535 objects, a 16 MiB index and a 2^53-1 byte data field, in 100 bytes.
+      const bytes = rawPackage(new Uint8Array(68), undefined, { count: 65_535, indexLength: 16 * 1024 * 1024, dataLength: 2 ** 53 - 1 });
+      const before = process.memoryUsage().arrayBuffers;
+      const d = new Decoder();
+      d.push(bytes);
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * 1024 * 1024);
+      expect(codeOf(() => d.end())).toBe('OBJP_TRUNCATED');
+    });
+
+    it('counts and lengths over the format limits or the caller limits', () => {
+      const empty = rawObjectInfo({ objects: [] });
+      expect(decodeCode(rawPackage(empty, undefined, { count: 65_536, indexLength: 4 + 58 * 65_536 }))).toBe('OBJP_LIMIT');
+      expect(decodeCode(rawPackage(empty, undefined, { indexLength: 16 * 1024 * 1024 + 1 }))).toBe('OBJP_LIMIT');
+      expect(decodeCode(rawPackage(empty, undefined, { dataLength: 2 ** 53 }))).toBe('OBJP_LIMIT');
+      expect(decodeCode(pkg, { limits: { maxObjects: 4 } })).toBe('OBJP_LIMIT');
+      expect(decodeCode(pkg, { limits: { maxIndexBytes: 100 } })).toBe('OBJP_LIMIT');
+      expect(decodeCode(pkg, { limits: { maxDataBytes: 1000 } })).toBe('OBJP_LIMIT');
+      expect(decodeCode(pkg, { limits: { maxNameBytes: 10 } })).toBe('OBJP_LIMIT');
+      expect(decodeCode(pkg, { limits: { maxHeaderBytes: 5 } })).toBe('OBJP_LIMIT');
+      expect(decodeCode(pkg, { limits: { maxObjects: 5, maxIndexBytes: 2000, maxDataBytes: 2000, maxNameBytes: 64, maxHeaderBytes: 20 } })).toBe('no error');
+    });
+
+    it('fields over their own limits', () => {
+      expect(decodeCode(singleObjectPackage({ name: `/${'a'.repeat(4096)}` }))).toBe('OBJP_LIMIT');
+      expect(decodeCode(singleObjectPackage({ buildId: 'b'.repeat(65) }))).toBe('OBJP_LIMIT');
+      expect(decodeCode(singleObjectPackage({ headers: `x-a: ${'v'.repeat(8190)}` }))).toBe('OBJP_LIMIT');
+      const refs = Array.from({ length: 1025 }, (_, i) => `/s/${i}.objp`);
+      expect(decodeCode(rawPackage({ sharedRefs: refs, objects: [] }))).toBe('OBJP_LIMIT');
+      expect(encodeCode({ sharedRefs: refs, objects: [] })).toBe('OBJP_LIMIT');
+      // A size above 2^53-1 in the sizes subfield (high word 2^21).
+      const big = singleObjectPackage({ size: 0 });
+      const sizeAt = HEADER_SIZE + 1 + 1 + 'application/octet-stream'.length + 1 + 2 + '/a.txt'.length + 1;
+      expect(decodeCode(setU32(big, sizeAt + 4, 0x20_0000))).toBe('OBJP_LIMIT');
+    });
+
+    it('the encoder refuses what a default decoder would refuse', () => {
+      const types = Array.from({ length: 256 }, (_, i) => ({ name: `/${i}`, contentType: `x/${i}`, body: new Uint8Array(0) }));
+      expect(encodeCode({ objects: types })).toBe('OBJP_LIMIT');
+      expect(encodeCode(one({ headers: [['x-a', 'v'.repeat(8190)]] }))).toBe('OBJP_LIMIT');
+      expect(encodeCode(one({ headers: [['x-a', 'v'.repeat(8187)]] }))).toBe('no error');
+      const many = Array.from({ length: 65_536 }, (_, i) => ({ name: `/${i}`, contentType: 'x/y', body: new Uint8Array(0), digest: new Uint8Array(32) }));
+      expect(encodeCode({ objects: many })).toBe('OBJP_LIMIT');
+      expect(encodeCode({ objects: many.slice(1) })).toBe('no error');
+      const long = Array.from({ length: 2100 }, (_, i) => ({
+        name: `/${String(i).padStart(4000, '0')}`, contentType: 'x/y', headers: [['x-a', 'v'.repeat(4000)]] as Array<[string, string]>, body: new Uint8Array(0),
+      }));
+      expect(encodeCode({ objects: long })).toBe('OBJP_LIMIT');
+    });
+  });
+
+  it('OBJP_BAD_LAYOUT: lengths and offsets that do not fit together', () => {
+    const body = utf8.encode('hello');
+    const obj = { name: '/a', size: 5, digest: sha256(body) };
+    expect(decodeCode(rawPackage({ objects: [obj] }, utf8.encode('hello!')))).toBe('OBJP_BAD_LAYOUT');
+    expect(decodeCode(rawPackage({ objects: [obj] }, body, { dataLength: 4 }))).toBe('OBJP_BAD_LAYOUT');
+    expect(decodeCode(rawPackage({ objects: [{ ...obj, typeIndex: 1 }] }, body))).toBe('OBJP_BAD_LAYOUT');
+    expect(decodeCode(rawPackage({ objects: [{ ...obj, totalSize: 6 }] }, body))).toBe('OBJP_BAD_LAYOUT');
+    expect(decodeCode(rawPackage({ objects: [{ ...obj, flags: 1 }] }, body))).toBe('OBJP_BAD_LAYOUT');
+    expect(decodeCode(rawPackage({ objects: [{ ...obj, flags: 1, totalSize: 6 }] }, body))).toBe('no error');
+    expect(decodeCode(rawPackage({ objects: [{ ...obj, headerLength: 10 }] }, body))).toBe('OBJP_BAD_LAYOUT');
+    // An index shorter than its count needs, or cut before its sizes.
+    expect(decodeCode(rawPackage(rawObjectInfo({ objects: [] }), undefined, { count: 1 }))).toBe('OBJP_BAD_LAYOUT');
+    const info = rawObjectInfo({ objects: [obj] });
+    expect(decodeCode(rawPackage(info.subarray(0, info.length - 10), body, { count: 1 }))).toBe('OBJP_BAD_LAYOUT');
+    // A name without its NUL (the index ends inside it), and a build id that is not printable ASCII.
+    expect(decodeCode(rawPackage(utf8.encode(`\0\0\0\0/${'a'.repeat(60)}`), undefined, { count: 1 }))).toBe('OBJP_BAD_LAYOUT');
+    expect(decodeCode(singleObjectPackage({ buildId: 'a b' }))).toBe('OBJP_BAD_LAYOUT');
+  });
+
+  it('OBJP_TRAILING_DATA: bytes after the data field, also pushed after the last object', () => {
+    const extra = new Uint8Array(pkg.length + 3);
+    extra.set(pkg);
+    expect(decodeCode(extra)).toBe('OBJP_TRAILING_DATA');
+    const d = new Decoder();
+    d.push(pkg);
+    expect(codeOf(() => d.push(new Uint8Array([0])))).toBe('OBJP_TRAILING_DATA');
+  });
+
+  describe('OBJP_INVALID_NAME (encoder and decoder alike)', () => {
+    const bad = [
+      'https://evil.example/x.js', 'a.js', '', '//evil.example/x.js', '/../etc/passwd', '/a/../b', '/a/./b', '/..',
+      '/%2e%2e/x', '/%2E%2E/x', '/.%2e/x', '/a%2fb', '/a%5cb', '/a%00b', '/%zz', '/a\0b', '/a\nb', '/a\rb', '/a\tb', '/a\x7fb',
+      '/a\x85b', '/a b', '/a\\b', '\\\\host/x', '/a#frag', '/\uD800', 'javascript:alert(1)',
+    ];
+    for (const name of bad) {
+      it(JSON.stringify(name), () => {
+        expect(encodeCode(one({ name }))).toBe('OBJP_INVALID_NAME');
+        // A NUL ends a name on the wire (the rest no longer parses); everything else reaches validation.
+        if (!name.includes('\0')) expect(decodeCode(singleObjectPackage({ name }))).toBe('OBJP_INVALID_NAME');
+        expect(encodeCode({ sharedRefs: [name], objects: [] })).toBe('OBJP_INVALID_NAME');
+      });
+    }
+    it('accepts names a browser requests', () => {
+      for (const name of ['/', '/a.css?v=3', '/img/%C3%A9t%C3%A9.png', '/a..b/c', '/.well-known/x', '/a?x=../..', '/a;b=c', '/%F0%9F%99%82']) {
+        expect(encodeCode(one({ name })), name).toBe('no error');
+        expect(decodeCode(singleObjectPackage({ name })), name).toBe('no error');
+      }
+    });
+    it('rejects invalid UTF-8 in a name', () => {
+      expect(decodeCode(singleObjectPackage({ name: new Uint8Array([0x2f, 0xc3, 0x28]) }))).toBe('OBJP_INVALID_NAME');
+    });
+  });
+
+  it('OBJP_INVALID_HEADER: CR/LF in values, forbidden or malformed names, bad content types', () => {
+    for (const [k, v] of [['x-a', 'b\r\nset-cookie: c=d'], ['x-a', 'b\nc'], ['x-a', 'b\0'], ['x-a', 'é'], ['X-Upper', 'b'], ['bad name', 'b'], ['', 'b']]) {
+      expect(encodeCode(one({ headers: [[k!, v!]] })), k).toBe('OBJP_INVALID_HEADER');
+    }
+    for (const k of ['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']) {
+      expect(encodeCode(one({ headers: [[k, 'x']] })), k).toBe('OBJP_INVALID_HEADER');
+      expect(decodeCode(singleObjectPackage({ headers: `${k}: x` })), k).toBe('OBJP_INVALID_HEADER');
+    }
+    for (const block of ['x-a: 1\r', 'x-a: 1\r\nx-b: 2', 'x-a 1', ': 1', 'x-a: 1\n', 'x-a: 1\n\nx-b: 2', 'X-A: 1']) {
+      expect(decodeCode(singleObjectPackage({ headers: block })), JSON.stringify(block)).toBe('OBJP_INVALID_HEADER');
+    }
+    expect(decodeCode(singleObjectPackage({ headers: new Uint8Array([0x78, 0x3a, 0x20, 0xff]) }))).toBe('OBJP_INVALID_HEADER');
+    for (const t of ['', 'text/html\r\nx-a: b', 'text/é']) {
+      expect(encodeCode(one({ contentType: t })), t).toBe('OBJP_INVALID_HEADER');
+      if (t) expect(decodeCode(singleObjectPackage({ contentTypes: [t] })), t).toBe('OBJP_INVALID_HEADER');
+    }
+    expect(decodeCode(singleObjectPackage({ headers: 'x-a: b: c\ncache-control: max-age=1, immutable\nx-tab: \t' }))).toBe('no error');
+  });
+
+  it('OBJP_DUPLICATE_NAME', () => {
+    const input: EncoderInput = { objects: [one().objects[0]!, one().objects[0]!] };
+    expect(encodeCode(input)).toBe('OBJP_DUPLICATE_NAME');
+    const body = utf8.encode('ab');
+    const objects = [0, 1].map((i) => ({ name: '/x', size: 1, digest: sha256(body.subarray(i, i + 1)) }));
+    expect(decodeCode(rawPackage({ objects }, body))).toBe('OBJP_DUPLICATE_NAME');
+  });
+
+  it('OBJP_DIGEST_MISMATCH names the object, after the objects before it completed', () => {
+    const bad = pkg.slice();
+    bad[bad.length - 1]! ^= 1;
+    const ended: string[] = [];
+    const d = new Decoder({ onObjectEnd: (e) => ended.push(e.name) });
+    const err = (() => {
+      try {
+        d.push(bad);
+      } catch (e) {
+        return e as FormatError;
+      }
+    })();
+    expect(err?.code).toBe('OBJP_DIGEST_MISMATCH');
+    expect(err?.entry).toBe('/img/%C3%A9t%C3%A9.png');
+    expect(ended).toEqual(['/index.html', '/a.css?v=3', '/empty.txt', '/video/intro.mp4']);
+    expect(decodeCode(singleObjectPackage({ digest: new Uint8Array(32) }))).toBe('OBJP_DIGEST_MISMATCH');
+    expect(decodeCode(singleObjectPackage({ size: 0, digest: new Uint8Array(32) }))).toBe('OBJP_DIGEST_MISMATCH');
+    expect(decodeCode(singleObjectPackage({ digest: new Uint8Array(32) }), { verify: false })).toBe('no error');
+  });
+
+  it('OBJP_SOURCE_CHANGED: a streamed source that yields other bytes on its second pass', async () => {
+    let pass = 0;
+    const flipping = () => [utf8.encode(pass++ === 0 ? 'first' : 'other')];
+    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: flipping }] }))).toBe('OBJP_SOURCE_CHANGED');
+    let n = 0;
+    const growing = () => [new Uint8Array(5 + n++)];
+    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: growing }] }))).toBe('OBJP_SOURCE_CHANGED');
+    let m = 0;
+    const shrinking = async function* () {
+      yield new Uint8Array(5 - m++);
+    };
+    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: shrinking }] }))).toBe('OBJP_SOURCE_CHANGED');
+    // Size and digest supplied up front: the single pass is still checked against them.
+    const body = utf8.encode('abc');
+    const wrong = { name: '/a', contentType: 'x/y', body: () => [utf8.encode('abd')], size: 3, digest: sha256(body) };
+    expect(await codeOfAsync(() => drain({ objects: [wrong] }))).toBe('OBJP_SOURCE_CHANGED');
+    expect(await codeOfAsync(() => drain({ objects: [{ ...wrong, size: 4, digest: undefined }] }))).toBe('OBJP_SOURCE_CHANGED');
+    expect(await codeOfAsync(() => drain({ objects: [{ ...wrong, body: () => [body] }] }))).toBe('no error');
+  });
+
+  it('OBJP_INVALID_INPUT: impossible object descriptions', async () => {
+    expect(encodeCode({ objects: [{ name: '/a', contentType: 'x/y', body: () => [] }] })).toBe('OBJP_INVALID_INPUT');
+    expect(encodeCode(one({ digest: new Uint8Array(31) }))).toBe('OBJP_INVALID_INPUT');
+    expect(encodeCode(one({ totalSize: 4 }))).toBe('OBJP_INVALID_INPUT');
+    expect(encodeCode({ buildId: 'has space', objects: [] })).toBe('OBJP_INVALID_INPUT');
+    expect(encodeCode({ buildId: 'x'.repeat(65), objects: [] })).toBe('OBJP_INVALID_INPUT');
+    expect(await codeOfAsync(() => drain(one({ size: 4 })))).toBe('OBJP_INVALID_INPUT');
+    expect(encodeCode(one({ size: 4 }))).toBe('OBJP_INVALID_INPUT');
+  });
+
+  it('OBJP_DECODER_STATE: push after end; after a failure the same error again', () => {
+    const d = new Decoder();
+    d.push(pkg);
+    d.end();
+    expect(codeOf(() => d.push(new Uint8Array(0)))).toBe('OBJP_DECODER_STATE');
+    const f = new Decoder();
+    const first = (() => {
+      try {
+        f.push(utf8.encode('x'.repeat(40)));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(first).toBeInstanceOf(FormatError);
+    expect(() => f.push(pkg)).toThrow(first as Error);
+    expect(() => f.end()).toThrow(first as Error);
+  });
+
+  it('passes a handler’s own error through unchanged and stays failed', () => {
+    const boom = new Error('handler failed');
+    const d = new Decoder({
+      onObjectStart: () => {
+        throw boom;
+      },
+    });
+    expect(() => d.push(pkg)).toThrow(boom);
+    expect(() => d.end()).toThrow(boom);
+  });
+});

@@ -1,0 +1,119 @@
+import type { Http2ServerRequest } from 'node:http2';
+import type { Socket } from 'node:net';
+import type { ConnState } from './connections.js';
+import type { Context } from './context.js';
+import { sendError, type Req, type Res } from './error-page.js';
+import { wantsPackage } from './http-semantics.js';
+import { sendPackage } from './send-package.js';
+import { sendFile } from './send-file.js';
+import { encodePathForHeader, parseRequestPath } from './url-path.js';
+
+const PAGE_VARY = 'Accept, X-Objpack';
+
+/** The request listener: routing only; every answer is decided from the start-up index. */
+export function createHandler(getCtx: () => Context): (req: Req, res: Res) => void {
+  return (req, res) => {
+    const ctx = getCtx();
+    try {
+      handle(ctx, req, res);
+    } catch (error) {
+      ctx.stats.errors++;
+      ctx.o.onLog({ level: 'error', code: 'SERVE_READ', message: `failed to answer ${req.url ?? ''}`, error });
+      sendError(req, res, 500);
+    }
+  };
+}
+
+function trackConnection(ctx: Context, req: Req, res: Res): ConnState | undefined {
+  const socket = req.httpVersionMajor >= 2 ? (req as Http2ServerRequest).stream.session?.socket : req.socket;
+  const state = socket && ctx.tracker.get(socket as Socket);
+  if (!state) return undefined;
+  ctx.tracker.requestStart(state);
+  res.once('close', () => ctx.tracker.requestEnd(state));
+  return state;
+}
+
+function handle(ctx: Context, req: Req, res: Res): void {
+  ctx.stats.requests++;
+  const conn = trackConnection(ctx, req, res);
+  const h1 = req.httpVersionMajor < 2;
+  if (conn?.overCap) {
+    ctx.tracker.refused();
+    sendError(req, res, 503, h1 ? { 'retry-after': '1', connection: 'close' } : { 'retry-after': '1' });
+    if (!h1) (req as Http2ServerRequest).stream.session?.close();
+    return;
+  }
+  if (h1 && ctx.tracker.closing) res.setHeader('connection', 'close');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendError(req, res, 405, { allow: 'GET, HEAD' });
+    return;
+  }
+  const target = parseRequestPath(req.url);
+  if (!target.ok) {
+    sendError(req, res, target.status);
+    return;
+  }
+  const { site } = ctx;
+  const route = site.index.routes.get(target.path);
+  if (!route) {
+    notFound(ctx, req, res);
+    return;
+  }
+  if ('redirect' in route) {
+    const location = encodePathForHeader(route.redirect) + (target.query ? `?${target.query}` : '');
+    res.writeHead(301, { location: location.replace(/[\r\n]/g, ''), 'content-length': '0', 'cache-control': 'no-cache' });
+    res.end();
+    return;
+  }
+  const entry = route.entry;
+  const manifest = site.manifest;
+  const page = manifest?.pages.get(target.path) ?? manifest?.pages.get(entry.urlPath);
+  const header = (n: string) => {
+    const v = req.headers[n];
+    return Array.isArray(v) ? v.join(', ') : v;
+  };
+
+  if (page && ctx.o.packages && wantsPackage(header('accept'), header('x-objpack'))) {
+    sendPackage(ctx, req, res, page, conn, { vary: `${PAGE_VARY}, X-Objpack-Have`, contentLocation: true });
+    return;
+  }
+  const pkgPage = manifest?.byPackage.get(entry.urlPath);
+  if (pkgPage) {
+    sendPackage(ctx, req, res, pkgPage, conn, { vary: 'X-Objpack-Have', contentLocation: false });
+    return;
+  }
+  if (page) {
+    const extra: Record<string, string> = {};
+    if (ctx.o.packages) extra.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
+    if (ctx.o.earlyHints && page.links.length > 0) {
+      extra.link = page.links.join(', ');
+      // 1xx responses are undefined for HTTP/1.0 clients (RFC 9110 §15.2).
+      if (req.method === 'GET' && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
+        res.writeEarlyHints({ link: page.links });
+        ctx.stats.earlyHints++;
+      }
+    }
+    if (ctx.o.prefetch > 0) ctx.prefetch.warm(closureEntries(ctx, page.closure));
+    if (conn) ctx.tracker.pageSent(conn, page);
+    sendFile(ctx, req, res, entry, { headers: extra });
+    return;
+  }
+  if (conn) ctx.tracker.objectsSent(conn, manifest?.carried.get(entry.urlPath) ?? [entry.urlPath]);
+  sendFile(ctx, req, res, entry);
+}
+
+function* closureEntries(ctx: Context, paths: Iterable<string>) {
+  for (const p of paths) {
+    const r = ctx.site.index.routes.get(p);
+    if (r && 'entry' in r) yield r.entry;
+  }
+}
+
+function notFound(ctx: Context, req: Req, res: Res): void {
+  const custom = ctx.site.notFound;
+  if (custom) {
+    sendFile(ctx, req, res, custom, { status: 404, headers: { 'cache-control': 'no-cache' } });
+    return;
+  }
+  sendError(req, res, 404);
+}

@@ -1,0 +1,49 @@
+import { realpath, stat } from 'node:fs/promises';
+import { PACKAGE_DIR } from '@objpack/format';
+import type { Site } from './context.js';
+import { findStalePages } from './dynamic.js';
+import { ServeError, isServeError } from './errors.js';
+import type { ResolvedOptions } from './options.js';
+import { buildSiteIndex } from './site-index.js';
+import { loadManifest, type SiteManifest } from './site-manifest.js';
+
+const SHARED = `/${PACKAGE_DIR}/shared/`;
+const PAGES = `/${PACKAGE_DIR}/pages/`;
+
+/** Cache-Control by what a path is: content-hashed shared packages never change; pages must revalidate. */
+export function cacheControlFor(urlPath: string, contentType: string): string {
+  if (urlPath.startsWith(SHARED)) return 'public, max-age=31536000, immutable';
+  if (urlPath.startsWith(PAGES) || contentType.startsWith('text/html') || contentType.startsWith('application/json')) return 'no-cache';
+  return 'public, max-age=0, must-revalidate';
+}
+
+/** The real root directory, or SERVE_BAD_ROOT. */
+export async function resolveRoot(root: string): Promise<string> {
+  try {
+    const real = await realpath(root);
+    if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
+    return real;
+  } catch (cause) {
+    throw new ServeError('SERVE_BAD_ROOT', `site root ${root} is not a readable directory`, { path: root, cause });
+  }
+}
+
+/** Reads the site: file index, manifest (a bad one is reported and ignored), stale pages. */
+export async function loadSite(o: ResolvedOptions, rootReal: string): Promise<Site> {
+  const index = await buildSiteIndex(rootReal, {
+    memoryBytes: o.memoryBytes,
+    maxMemoryFileBytes: o.maxMemoryFileBytes,
+    cacheControl: cacheControlFor,
+    onLog: o.onLog,
+  });
+  let manifest: SiteManifest | null = null;
+  try {
+    manifest = await loadManifest(rootReal);
+  } catch (error) {
+    if (!isServeError(error)) throw error;
+    o.onLog({ level: 'warn', code: error.code, message: error.message, path: error.path, error });
+  }
+  const stale = manifest && o.dynamic ? await findStalePages(manifest, index.routes) : new Set<never>();
+  if (stale.size > 0) o.onLog({ level: 'info', message: `${stale.size} page package(s) changed since the build; serving them dynamically` });
+  return { rootReal, index, manifest, stale, notFound: index.files.get('/404.html') };
+}

@@ -1,0 +1,245 @@
+import { writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { Decoder } from '@objpack/format';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serve, type ObjpackServer, type ServeOptions } from './index.js';
+import { get, raw } from './test-utils/http.js';
+import { b64Digest, makeSite, type FixtureSite } from './test-utils/site.js';
+
+let site: FixtureSite;
+const servers: ObjpackServer[] = [];
+beforeEach(() => {
+  site = makeSite();
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  site.cleanup();
+});
+const start = async (o: Partial<ServeOptions> = {}) => {
+  const s = await serve({ root: site.root, port: 0, ...o });
+  servers.push(s);
+  return s;
+};
+
+/** Decodes a package (verifying every digest) into name → bytes. */
+function decode(bytes: Uint8Array): Map<string, Buffer> {
+  const out = new Map<string, Buffer[]>();
+  const d = new Decoder({
+    onObjectStart: (e) => out.set(e.name, []),
+    onObjectData: (e, b) => out.get(e.name)!.push(Buffer.from(b)),
+  });
+  d.push(bytes);
+  d.end();
+  return new Map([...out].map(([k, v]) => [k, Buffer.concat(v)]));
+}
+
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(cond()).toBe(true);
+};
+
+describe('push: 103 Early Hints and package negotiation', () => {
+  it('sends 103 with preload links for the critical objects, and the same Link on the page', async () => {
+    const s = await start();
+    const r = await get(s.url, '/');
+    expect(r.status).toBe(200);
+    expect(r.informational.map((i) => i.status)).toEqual([103]);
+    const link = String(r.informational[0]!.headers.link);
+    expect(link).toContain('</style.css>; rel=preload; as=style');
+    expect(link).toContain('</font.woff2>; rel=preload; as=font; crossorigin');
+    expect(r.headers.link).toContain('</style.css>; rel=preload; as=style');
+    expect(r.headers.vary).toContain('Accept, X-Objpack');
+    expect(s.stats().earlyHints).toBe(1);
+  });
+
+  it('sends no 103 when switched off, for HTTP/1.0 clients, or for non-pages', async () => {
+    const off = await start({ earlyHints: false });
+    const a = await get(off.url, '/');
+    expect(a.informational).toEqual([]);
+    expect(a.headers.link).toBeUndefined();
+    const on = await start();
+    expect(await raw(on.port, 'GET / HTTP/1.0\r\n\r\n')).not.toContain('103 Early Hints');
+    expect((await get(on.url, '/style.css')).informational).toEqual([]);
+  });
+
+  it('answers a page request with its package when asked by Accept or X-Objpack', async () => {
+    const s = await start();
+    const asks: Array<Record<string, string>> = [{ accept: 'application/vnd.objpack, text/html;q=0.9' }, { 'x-objpack': 'package' }];
+    for (const headers of asks) {
+      const r = await get(s.url, '/', { headers });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/vnd.objpack');
+      expect(r.headers.vary).toContain('Accept, X-Objpack');
+      expect(r.headers['content-location']).toBe('/_objpack/pages/index.html.objp');
+      expect(r.informational).toEqual([]);
+      expect(r.body.equals(site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
+      expect([...decode(r.body).keys()]).toEqual(['/index.html', '/app.js', '/logo.png', '/font.woff2']);
+    }
+    const html = await get(s.url, '/', { headers: { accept: 'text/html, application/vnd.objpack;q=0' } });
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(s.stats().packages.prebuilt).toBe(2);
+    const off = await start({ packages: false });
+    expect((await get(off.url, '/', { headers: { 'x-objpack': 'package' } })).headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+});
+
+describe('disk-to-memory prefetch', () => {
+  const visit = async (s: ObjpackServer) => {
+    await get(s.url, '/');
+    await until(() => !s.stats().prefetch.enabled || s.stats().prefetch.loads >= 4);
+    for (const p of ['/style.css', '/app.js', '/logo.png', '/font.woff2']) {
+      const r = await get(s.url, p);
+      expect(r.body.equals(site.files[p]!)).toBe(true);
+    }
+    return s.stats().prefetch;
+  };
+
+  it('loads the closure when the page is served, so its objects are hits', async () => {
+    const p = await visit(await start({ memoryBytes: 0, prefetch: 1024 * 1024 }));
+    expect(p.hits).toBe(4);
+    expect(p.misses).toBe(1); // the page itself
+    expect(p.loadedBytes).toBeGreaterThan(0);
+  });
+
+  it('counts every disk read as a miss when switched off', async () => {
+    const p = await visit(await start({ memoryBytes: 0, prefetch: false }));
+    expect(p.enabled).toBe(false);
+    expect(p.hits).toBe(0);
+    expect(p.misses).toBe(5);
+  });
+});
+
+/** A keep-alive connection that sends requests one at a time. */
+function keepAlive(port: number) {
+  const s = connect(port, '127.0.0.1');
+  let buf = '';
+  let waiting: (() => void) | undefined;
+  const closed = new Promise<void>((r) => s.on('close', () => r()));
+  s.on('data', (c) => {
+    buf += c.toString('latin1');
+    waiting?.();
+  });
+  return {
+    closed,
+    isOpen: () => !s.destroyed && !s.readableEnded,
+    async get(path: string, extra = '') {
+      buf = '';
+      s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`);
+      // Wait for a complete response (headers + Content-Length bytes).
+      await new Promise<void>((resolve) => {
+        waiting = () => {
+          const end = buf.indexOf('\r\n\r\n');
+          const len = Number(/content-length: (\d+)/i.exec(buf)?.[1] ?? -1);
+          if (end !== -1 && len >= 0 && buf.length - end - 4 >= len) resolve();
+        };
+        waiting();
+      });
+      return buf;
+    },
+    destroy: () => s.destroy(),
+  };
+}
+
+describe('closure-aware keep-alive', () => {
+  it('drops the holding time once the whole closure was sent on the connection', async () => {
+    const s = await start({ holdMs: 60_000, closureHoldMs: 50, earlyHints: false });
+    const c = keepAlive(s.port);
+    await c.get('/guide/');
+    await c.get('/style.css');
+    expect(s.stats().connections.closureComplete).toBe(0);
+    await c.get('/guide/guide.js');
+    await c.closed; // the server closes it; with holdMs alone this would take a minute
+    expect(s.stats().connections.closureComplete).toBe(1);
+    expect(s.stats().connections.shortHoldCloses).toBe(1);
+  });
+
+  it('counts a package (page + shared) as the whole closure', async () => {
+    const s = await start({ holdMs: 60_000, closureHoldMs: 50 });
+    const c = keepAlive(s.port);
+    await c.get('/_objpack/pages/guide/index.html.objp');
+    await c.get('/_objpack/shared/00112233aabbccdd.objp');
+    await c.closed;
+    expect(s.stats().connections.closureComplete).toBe(1);
+  });
+
+  it('keeps the normal holding time while objects are still missing', async () => {
+    const s = await start({ holdMs: 60_000, closureHoldMs: 50, earlyHints: false });
+    const c = keepAlive(s.port);
+    await c.get('/guide/');
+    await c.get('/style.css');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(c.isOpen()).toBe(true);
+    expect(s.stats().connections.shortHoldCloses).toBe(0);
+    c.destroy();
+  });
+
+  it('evicts an idle connection for a new one at the cap, and refuses when none is idle', async () => {
+    const s = await start({ maxConnections: 2, holdMs: 60_000 });
+    const a = keepAlive(s.port);
+    await a.get('/style.css');
+    const b = keepAlive(s.port);
+    await b.get('/style.css');
+    const c = keepAlive(s.port);
+    expect(await c.get('/style.css')).toMatch(/^HTTP\/1\.1 200/);
+    await a.closed;
+    expect(s.stats().connections.evicted).toBe(1);
+    // Two connections that have not sent a request yet are not idle: a third is refused with 503.
+    b.destroy();
+    c.destroy();
+    await until(() => s.stats().connections.open === 0);
+    const x = connect(s.port, '127.0.0.1');
+    const y = connect(s.port, '127.0.0.1');
+    await until(() => s.stats().connections.open === 2);
+    const reply = await raw(s.port, 'GET /style.css HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 503/);
+    expect(s.stats().connections.refused).toBe(1);
+    x.destroy();
+    y.destroy();
+  });
+});
+
+describe('dynamic packages', () => {
+  it('sends a delta package without the objects the client holds (full digests or prefixes)', async () => {
+    const s = await start();
+    const have = [b64Digest(site.files['/app.js']!), `sha256-${b64Digest(site.files['/logo.png']!).slice(0, 10)}`, 'garbage!', 'AAAA'];
+    for (const path of ['/_objpack/pages/index.html.objp', '/']) {
+      const r = await get(s.url, path, { headers: { 'x-objpack-have': have.join(', '), 'x-objpack': 'package' } });
+      expect(r.status).toBe(200);
+      expect(r.headers['x-objpack-dynamic']).toBe('delta');
+      expect(r.headers.vary).toContain('X-Objpack-Have');
+      const objects = decode(r.body);
+      expect([...objects.keys()]).toEqual(['/index.html', '/font.woff2']);
+      expect(objects.get('/font.woff2')!.equals(site.files['/font.woff2']!)).toBe(true);
+    }
+    expect(s.stats().packages.delta).toBe(2);
+    expect(s.stats().packages.assembled).toBe(1); // the second came from the cache
+  });
+
+  it('assembles a fresh package for a page whose files changed since the build', async () => {
+    const s = await start();
+    expect(s.stats().index.stalePages).toBe(0);
+    const changed = Buffer.from('export const changed = true;\n');
+    writeFileSync(join(site.root, 'app.js'), changed);
+    await s.reload();
+    expect(s.stats().index.stalePages).toBe(1);
+    const r = await get(s.url, '/_objpack/pages/index.html.objp');
+    expect(r.headers['x-objpack-dynamic']).toBe('full');
+    const objects = decode(r.body);
+    expect(objects.get('/app.js')!.equals(changed)).toBe(true);
+    expect(objects.size).toBe(4);
+    const again = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'if-none-match': r.headers.etag! } });
+    expect(again.status).toBe(304);
+    // The untouched page still gets its prebuilt package.
+    const guide = await get(s.url, '/_objpack/pages/guide/index.html.objp');
+    expect(guide.headers['x-objpack-dynamic']).toBeUndefined();
+    expect(s.stats().packages).toMatchObject({ dynamic: 2, prebuilt: 1, assembled: 1 }); // 200 + 304, one encode
+  });
+
+  it('serves the prebuilt file (even when stale) with dynamic packages switched off', async () => {
+    writeFileSync(join(site.root, 'app.js'), 'changed');
+    const s = await start({ dynamic: false });
+    const r = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'x-objpack-have': b64Digest(site.files['/app.js']!) } });
+    expect(r.body.equals(site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
+  });
+});

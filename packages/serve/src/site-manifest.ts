@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MANIFEST_FILE, type BuildManifest, type ManifestPage } from '@objpack/format';
+import { ServeError } from './errors.js';
+import { encodePathForHeader } from './url-path.js';
+
+/** A page of the manifest, with what requests need precomputed. */
+export interface PageInfo {
+  /** Page URL path from the manifest (`/guide/`). */
+  url: string;
+  page: ManifestPage;
+  /** URL path of the HTML file (`/guide/index.html`). */
+  htmlPath: string;
+  /** Validated `Link` values for 103 Early Hints and the 200 response. */
+  links: string[];
+  /** Objects of the closure (query stripped), HTML excluded: what a connection must be sent. */
+  closure: ReadonlySet<string>;
+  /** Objects the page package carries, in order (from the manifest's package record). */
+  packageObjects: readonly string[];
+}
+
+export interface SiteManifest {
+  manifest: BuildManifest;
+  /** Page by page URL and by HTML file URL. */
+  pages: Map<string, PageInfo>;
+  /** Page by its package URL. */
+  byPackage: Map<string, PageInfo>;
+  /** Objects carried by each package (page and shared), names as in the manifest. */
+  packageObjects: Map<string, readonly string[]>;
+  /** Per package URL: itself plus its objects without query, for closure tracking. */
+  carried: Map<string, readonly string[]>;
+}
+
+const stripQuery = (p: string) => {
+  const q = p.indexOf('?');
+  return q === -1 ? p : p.slice(0, q);
+};
+
+/** `Link: </a.css>; rel=preload; as=style`. Paths are percent-encoded, so no CR/LF can reach the header. */
+export function preloadLink(path: string, as: string): string | null {
+  if (!/^[a-z]+$/.test(as) || !path.startsWith('/') || path.startsWith('//')) return null;
+  let url: string;
+  try {
+    url = encodePathForHeader(path);
+  } catch {
+    return null; // lone surrogate: not a URL at all
+  }
+  return `<${url}>; rel=preload; as=${as}${as === 'font' || as === 'fetch' ? '; crossorigin' : ''}`;
+}
+
+function isPage(p: unknown): p is ManifestPage {
+  const o = p as ManifestPage;
+  return !!o && typeof o.file === 'string' && typeof o.package === 'string' && Array.isArray(o.closure)
+    && Array.isArray(o.critical) && Array.isArray(o.shared);
+}
+
+/** Reads objpack-manifest.json; `null` when the site has none. Malformed → SERVE_BAD_MANIFEST. */
+export async function loadManifest(rootReal: string): Promise<SiteManifest | null> {
+  let text: string;
+  try {
+    text = await readFile(join(rootReal, MANIFEST_FILE), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new ServeError('SERVE_BAD_MANIFEST', `cannot read ${MANIFEST_FILE}`, { path: MANIFEST_FILE, cause: err });
+  }
+  let manifest: BuildManifest;
+  try {
+    manifest = JSON.parse(text) as BuildManifest;
+  } catch (err) {
+    throw new ServeError('SERVE_BAD_MANIFEST', `${MANIFEST_FILE} is not valid JSON`, { path: MANIFEST_FILE, cause: err });
+  }
+  if (!manifest || typeof manifest !== 'object' || manifest.version !== 1 || typeof manifest.pages !== 'object' || !manifest.pages) {
+    throw new ServeError('SERVE_BAD_MANIFEST', `${MANIFEST_FILE} has an unknown shape or version`, { path: MANIFEST_FILE });
+  }
+  manifest.packages ??= {};
+  manifest.objects ??= {};
+  const pages = new Map<string, PageInfo>();
+  const byPackage = new Map<string, PageInfo>();
+  const packageObjects = new Map<string, readonly string[]>();
+  const carried = new Map<string, readonly string[]>();
+  for (const [url, rec] of Object.entries(manifest.packages)) {
+    if (rec && Array.isArray(rec.objects)) packageObjects.set(url, rec.objects.filter((x) => typeof x === 'string'));
+    carried.set(url, [url, ...(packageObjects.get(url) ?? []).map(stripQuery)]);
+  }
+  for (const [url, page] of Object.entries(manifest.pages)) {
+    if (!isPage(page) || !url.startsWith('/')) {
+      throw new ServeError('SERVE_BAD_MANIFEST', `page ${url} is malformed`, { path: url });
+    }
+    const htmlPath = `/${page.file.replace(/^\/+/, '')}`;
+    const links: string[] = [];
+    for (const c of page.critical) {
+      const l = c && typeof c.path === 'string' ? preloadLink(c.path, String(c.as)) : null;
+      if (l) links.push(l);
+    }
+    const closure = new Set(page.closure.filter((p) => typeof p === 'string').map(stripQuery));
+    closure.delete(htmlPath);
+    closure.delete(url);
+    const info: PageInfo = { url, page, htmlPath, links, closure, packageObjects: packageObjects.get(page.package) ?? page.closure };
+    pages.set(url, info);
+    if (!pages.has(htmlPath)) pages.set(htmlPath, info);
+    byPackage.set(page.package, info);
+  }
+  return { manifest, pages, byPackage, packageObjects, carried };
+}

@@ -1,0 +1,42 @@
+/** Outcome of turning a request target into a site path. */
+export type RequestPath = { ok: true; path: string; query: string } | { ok: false; status: 400 };
+
+/**
+ * Decodes a request target exactly once and refuses anything that could name a file outside the site:
+ * `..`/`.` segments (also after decoding: `%2e%2e`), backslashes (`..%5c`), NUL, invalid or overlong UTF-8
+ * (`%c0%ae`, which decodeURIComponent rejects). Double encoding (`%252e`) decodes to a literal `%2e` name,
+ * which the index simply does not hold. The server only ever serves paths found in its start-up index, so
+ * this is a second wall, not the only one.
+ */
+export function parseRequestPath(target: string | undefined): RequestPath {
+  if (!target) return { ok: false, status: 400 };
+  let raw = target;
+  if (raw[0] !== '/') {
+    // Absolute-form (proxy style) targets: keep only the path.
+    if (!/^https?:\/\//i.test(raw)) return { ok: false, status: 400 };
+    const slash = raw.indexOf('/', raw.indexOf('//') + 2);
+    raw = slash === -1 ? '/' : raw.slice(slash);
+  }
+  const q = raw.indexOf('?');
+  const query = q === -1 ? '' : raw.slice(q + 1);
+  let encoded = q === -1 ? raw : raw.slice(0, q);
+  const hash = encoded.indexOf('#');
+  if (hash !== -1) encoded = encoded.slice(0, hash);
+  let path: string;
+  try {
+    path = encoded.includes('%') ? decodeURIComponent(encoded) : encoded;
+  } catch {
+    return { ok: false, status: 400 };
+  }
+  if (path.includes('\0') || path.includes('\\')) return { ok: false, status: 400 };
+  // Fast path: no dot right after a slash means no `.`/`..` segment.
+  if (path.includes('/.')) {
+    for (const seg of path.split('/')) if (seg === '.' || seg === '..') return { ok: false, status: 400 };
+  }
+  return { ok: true, path, query };
+}
+
+/** Percent-encodes a site path for a header value (Link, Location): no CR, LF, space, `<`, `>` survive. */
+export function encodePathForHeader(path: string): string {
+  return encodeURI(path).replace(/[<>"'`;,#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
