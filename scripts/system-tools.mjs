@@ -16,8 +16,13 @@ export function ensureSystemTools({ quiet = false } = {}) {
   if (missing.length > 0 && process.getuid?.() === 0 && process.env.OBJPACK_NO_APT !== '1') {
     process.stdout.write(`Installing ${missing.map((t) => t.pkg).join(', ')} from Debian (apt-get)…\n`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing.map((t) => t.pkg)], { stdio: 'inherit', env });
+    // apt's progress output would bury the test results; show it only when a step fails.
+    for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing.map((t) => t.pkg)]]) {
+      const r = spawnSync('apt-get', args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      if (r.status !== 0) {
+        process.stderr.write(`apt-get ${args[0]} failed (exit ${r.status}):\n${(r.stdout + r.stderr).slice(-4000)}\n`);
+      }
+    }
   }
   for (const t of tools) {
     if (has(t)) {

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 
-const stats = { requests: 0, firstStart: 0, lastFinish: 0, connections: 0, closedConnMs: 0, maxOpen: 0 };
+const stats = { requests: 0, finished: 0, firstStart: 0, lastFinish: 0, connections: 0, closedConnMs: 0, maxOpen: 0 };
 /** @type {Map<import('node:net').Socket, number>} */
 const open = new Map();
 let cpuBase = process.cpuUsage();
@@ -32,7 +32,7 @@ dc.subscribe('http.server.request.start', () => {
   if (!stats.firstStart) stats.firstStart = now;
   stats.requests++;
 });
-dc.subscribe('http.server.response.finish', () => { stats.lastFinish = performance.now(); });
+dc.subscribe('http.server.response.finish', () => { stats.lastFinish = performance.now(); stats.finished++; });
 dc.subscribe('net.server.socket', (msg) => {
   const socket = /** @type {{ socket: import('node:net').Socket }} */ (msg).socket;
   stats.connections++;
@@ -69,12 +69,17 @@ async function start() {
 const server = /** @type {{ port: number, close: () => Promise<unknown>, stats?: () => unknown }} */ (await start());
 process.on('message', async (/** @type {any} */ msg) => {
   if (msg.cmd === 'reset') {
-    Object.assign(stats, { requests: 0, firstStart: 0, lastFinish: 0, connections: 0, closedConnMs: 0, maxOpen: open.size });
+    Object.assign(stats, { requests: 0, finished: 0, firstStart: 0, lastFinish: 0, connections: 0, closedConnMs: 0, maxOpen: open.size });
     for (const s of open.keys()) open.set(s, performance.now());
     cpuBase = process.cpuUsage();
     ownBase = server.stats?.() ?? null;
     process.send?.({ id: msg.id, ok: true });
   } else if (msg.cmd === 'stats') {
+    // A client can hold a response's last byte before this process has seen the write complete and
+    // emitted 'finish'; wait (bounded) for in-flight responses so the numbers cover every request.
+    for (let waited = 0; stats.finished < stats.requests && waited < 1000; waited += 5) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
     const cpu = process.cpuUsage(cpuBase);
     const now = performance.now();
     let openMs = 0;
