@@ -4,12 +4,13 @@
  * Runs the paper experiments, writes results/<id>.json and results/plots/*.svg, and regenerates the
  * results section of benchmarks/README.md from every results/*.json present.
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createContext } from './lib/context.mjs';
+import { proxySelfTest } from './lib/proxy-check.mjs';
 import { updateReadme, writeExperiment } from './lib/report.mjs';
 import { TMP } from './lib/workspace.mjs';
 
@@ -49,6 +50,16 @@ export async function main(argv, opts = {}) {
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
   const machine = `${cpus().length}× ${cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}`;
   const outputs = [];
+  // The delay proxy's self-test, once per run: every section says how faithful its RTTs were.
+  const proxyCheck = await proxySelfTest({ rtts: quick ? [20] : [20, 100] });
+  const proxyNote = `Delay proxy self-test at the start of this run: ${proxyCheck.map((c) => `RTT ${c.rttMs} ms → ping-pong median ${c.medianMs.toFixed(1)} ms (min ${c.minMs.toFixed(1)}, first with handshake ${c.connectMs.toFixed(1)}): ${c.verdict}`).join('; ')}.`;
+  log(proxyNote);
+  await mkdir(resultsDir, { recursive: true });
+  await writeFile(join(resultsDir, 'proxy-self-test.json'), `${JSON.stringify({ date, machine, checks: proxyCheck }, null, 1)}\n`);
+  if (proxyCheck.some((c) => c.verdict === 'FAILED')) {
+    failed++;
+    summary.push({ experiment: 'delay proxy self-test', status: 'FAILED: faster than the configured RTT', seconds: 0 });
+  }
   for (const id of /** @type {string[]} */ (selected)) {
     const t0 = Date.now();
     const loadStart = loadavg()[0] ?? NaN;
@@ -57,7 +68,7 @@ export async function main(argv, opts = {}) {
       const mod = await import(pathToFileURL(join(HERE, 'experiments', /** @type {Record<string,string>} */ (FILES)[id])).href);
       const ctx = await createContext({ quick, name: id, log, pin: opts.pin ?? true });
       const r = await mod.run(ctx, opts.override?.[id] ?? {});
-      r.notes = [...ctx.notes, ...(r.notes ?? [])];
+      r.notes = [...ctx.notes, ...(r.notes ?? []), proxyNote];
       const ms = Date.now() - t0;
       // Other jobs share these machines: the load average tells a reader how noisy the run was.
       const load = `load average ${loadStart.toFixed(1)} → ${loadavg()[0]?.toFixed(1)}`;

@@ -36,6 +36,9 @@ describe('benchmarks/run.mjs', () => {
     expect(md).toContain(START);
     expect(md).toContain(END);
     expect(md).toContain('| Scenario | TTFB ms |');
+    expect(md).toMatch(/Delay proxy self-test at the start of this run: RTT 20 ms → ping-pong median [\d.]+ ms/);
+    const check = JSON.parse(await readFile(join(dir, 'results', 'proxy-self-test.json'), 'utf8'));
+    expect(check.checks[0].minMs).toBeGreaterThanOrEqual(19);
   });
 
   it('rejects unknown experiments with exit code 2', async () => {

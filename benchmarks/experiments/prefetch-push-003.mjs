@@ -36,7 +36,7 @@ export async function run(ctx, o = {}) {
   const site = await generateSurgeSite({ pages, seed: 'bench-003', outDir: root });
   await writePackages(ctx, root, site.pages);
   await writeBenchManifest(root, site.pages);
-  const sessions = surgeSessions(site, { count: o.sessions ?? (ctx.quick ? 40 : 300), seed: 'bench-003' });
+  const sessions = surgeSessions(site, { count: o.sessions ?? (ctx.quick ? 25 : 300), seed: 'bench-003' });
   const byUrl = new Map(site.pages.map((p) => [p.url, p]));
   const cacheBytes = Math.floor(site.totalBytes / 4);
   const hitRows = [];

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDelayProxy } from './delay-proxy.mjs';
+import { proxySelfTest, proxyVerdict } from './proxy-check.mjs';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => { while (closers.length) await closers.pop()!(); });
@@ -84,5 +85,17 @@ describe('delay proxy', () => {
     closers.push(proxy.close);
     const { rest } = await pingPong(proxy.port, 1, 50_000);
     expect(rest[0]).toBeGreaterThanOrEqual(50);
+  });
+
+  it('the run-time self-test measures the proxy process the experiments use and judges it', async () => {
+    expect(proxyVerdict(20, 20.1, 21)).toBe('ok');
+    expect(proxyVerdict(20, 20.1, 25)).toBe('late');
+    expect(proxyVerdict(100, 100, 109)).toBe('ok');
+    expect(proxyVerdict(20, 12, 21)).toBe('FAILED');
+    const [check] = await proxySelfTest({ rtts: [30], rounds: 3 });
+    expect(check!.rttMs).toBe(30);
+    expect(check!.minMs).toBeGreaterThanOrEqual(29);
+    expect(check!.connectMs).toBeGreaterThanOrEqual(59); // + the handshake RTT
+    expect(check!.verdict).not.toBe('FAILED');
   });
 });

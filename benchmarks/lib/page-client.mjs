@@ -54,7 +54,9 @@ export async function fetchPage(f) {
   const mark = () => { const now = performance.now(); if (!firstByte) firstByte = now; lastByte = now; };
   /** @param {import('undici').Dispatcher} d @param {string} path @param {boolean} [reset] */
   const get = async (d, path, reset = false) => {
-    const res = await d.request({ path, method: 'GET', headers, reset });
+    // undici treats every GET as `blocking` (no further requests until its headers arrive) unless told
+    // otherwise, which would quietly turn `pipelined` into one-at-a-time keep-alive.
+    const res = await d.request({ path, method: 'GET', headers, reset, blocking: mode !== 'pipelined' });
     if (res.statusCode !== 200) { await res.body.dump(); throw new Error(`GET ${path}: ${res.statusCode}`); }
     for await (const chunk of res.body) { bytes += chunk.length; mark(); }
     objects++;

@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,4 +71,52 @@ describe('fetchPage', () => {
       await proxy.close();
     }
   });
+
+  it('pipelined: sends every request before the first response (the server answers only once all arrived)', async () => {
+    // A raw server that withholds every response until it has read all N requests: a client that waits
+    // for a response before sending the next request never finishes (the test times out).
+    const N = 5;
+    let maxUnanswered = 0;
+    const raw = net.createServer((sock) => {
+      let buf = '';
+      sock.on('data', (c) => {
+        buf += c.toString('latin1');
+        const seen = buf.split('\r\n\r\n').length - 1;
+        maxUnanswered = Math.max(maxUnanswered, seen);
+        if (seen === N) for (let i = 0; i < N; i++) sock.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (raw.address() as net.AddressInfo).port;
+      const r = await fetchPage({ origin: `http://127.0.0.1:${port}`, paths: Array.from({ length: N }, (_, i) => `/o${i}`), mode: 'pipelined' });
+      expect(r.objects).toBe(N);
+      expect(r.connections).toBe(1);
+      expect(maxUnanswered).toBe(N);
+    } finally {
+      await new Promise<void>((r) => raw.close(() => r()));
+    }
+  }, 10_000);
+
+  it('closes its connection as soon as the page\'s last object has arrived (001), whatever the server\'s holding time', async () => {
+    const { default: http } = await import('node:http');
+    const srv = http.createServer((req, res) => res.end('x'));
+    srv.keepAliveTimeout = 600_000; // the server would hold the connection for 10 minutes
+    const closed: Promise<void>[] = [];
+    srv.on('connection', (s) => closed.push(new Promise<void>((r) => s.once('close', () => r()))));
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    try {
+      const origin = `http://127.0.0.1:${(srv.address() as net.AddressInfo).port}`;
+      for (const mode of ['keepalive', 'pipelined'] as const) {
+        const r = await fetchPage({ origin, paths: ['/a', '/b', '/c'], mode });
+        expect(r.objects).toBe(3);
+        expect(r.dispatcher).toBeNull();
+      }
+      expect(closed).toHaveLength(2);
+      await Promise.all(closed); // the client closed both: the server's 10-minute hold never ran out
+    } finally {
+      srv.closeAllConnections();
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  }, 10_000);
 });

@@ -7,6 +7,7 @@
 import dc from 'node:diagnostics_channel';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { attachMemoryModel } from './memory-bound.mjs';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 
@@ -14,6 +15,8 @@ const stats = { requests: 0, finished: 0, firstStart: 0, lastFinish: 0, connecti
 /** @type {Map<import('node:net').Socket, number>} */
 const open = new Map();
 let cpuBase = process.cpuUsage();
+/** @type {ReturnType<typeof attachMemoryModel> | null} the emulated memory-bound server, when configured */
+let model = null;
 /** @type {any} */
 let ownBase = null;
 
@@ -50,6 +53,7 @@ async function start() {
   if (kind === 'objpack') {
     const { serve } = await import(pathToFileURL(config.bundle).href);
     const server = await serve({ root, port: 0, host: '127.0.0.1', ...options });
+    if (config.memoryModel) model = attachMemoryModel(server.server, root, config.memoryModel);
     const port = server.port ?? server.address?.()?.port ?? Number(new URL(server.url).port);
     return { port, close: () => server.close(), stats: () => server.stats?.() };
   }
@@ -57,6 +61,7 @@ async function start() {
     const sirv = (await import('sirv')).default;
     const handler = sirv(root, { dev: false, etag: true });
     const server = http.createServer((req, res) => handler(req, res, () => { res.statusCode = 404; res.end(); }));
+    if (config.memoryModel) model = attachMemoryModel(server, root, config.memoryModel);
     server.keepAliveTimeout = options.holdMs ?? 5000;
     if (options.maxConnections) server.maxConnections = options.maxConnections;
     await new Promise((r) => server.listen(0, '127.0.0.1', () => r(undefined)));
@@ -73,6 +78,7 @@ process.on('message', async (/** @type {any} */ msg) => {
     for (const s of open.keys()) open.set(s, performance.now());
     cpuBase = process.cpuUsage();
     ownBase = server.stats?.() ?? null;
+    if (model) model.reset(msg.warm ?? []);
     process.send?.({ id: msg.id, ok: true });
   } else if (msg.cmd === 'stats') {
     // A client can hold a response's last byte before this process has seen the write complete and
@@ -90,6 +96,7 @@ process.on('message', async (/** @type {any} */ msg) => {
       connSeconds: (stats.closedConnMs + openMs) / 1000, openConnections: open.size, maxOpen: stats.maxOpen,
       rssBytes: process.memoryUsage().rss,
       own: server.stats ? diff(server.stats(), ownBase) : undefined,
+      memory: model ? { ...model.model.stats, capacityNow: model.model.capacity() } : undefined,
     });
   } else if (msg.cmd === 'close') {
     await server.close();

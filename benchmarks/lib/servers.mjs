@@ -23,25 +23,27 @@ export function objpackServeBundle() {
  * @property {string} kind 'objpack' | 'node-standin' | 'sirv' | 'nginx'
  * @property {string} url
  * @property {number} port
- * @property {() => Promise<void>} reset
- * @property {() => Promise<{ cpuMs: number, requests: number, responseMs: number, connections: number, connSeconds: number, maxOpen?: number, rssBytes?: number }>} stats
+ * @property {(warm?: string[]) => Promise<void>} reset zero the counters; with a memory model (memory-bound.mjs),
+ *   also empty its cache and refill it with the `warm` paths while they fit
+ * @property {() => Promise<{ cpuMs: number, requests: number, responseMs: number, connections: number, connSeconds: number, maxOpen?: number, rssBytes?: number, memory?: import('./memory-model.mjs').MemoryModelStats & { capacityNow: number } }>} stats
  * @property {() => Promise<void>} close
  */
 
 /**
  * @param {'objpack' | 'sirv' | 'standin'} kind objpack falls back to the clearly labelled stand-in while
  *   the objpack server is not written yet
- * @param {{ root: string, options?: Record<string, unknown>, cpu?: number }} config
+ * @param {{ root: string, options?: Record<string, unknown>, cpu?: number, memoryModel?: Omit<import('./memory-model.mjs').MemoryModelOptions, 'now'> }} config
+ *   `memoryModel`: emulate a memory-bound machine in front of the server (memory-bound.mjs)
  * @returns {Promise<BenchServer>}
  */
-export async function startNodeServer(kind, { root, options = {}, cpu }) {
+export async function startNodeServer(kind, { root, options = {}, cpu, memoryModel }) {
   let bundle = null;
   let label = kind === 'standin' ? 'node-standin' : kind;
   if (kind === 'objpack') {
     bundle = await objpackServeBundle();
     if (!bundle) { kind = 'standin'; label = 'node-standin'; }
   }
-  const arg = JSON.stringify({ kind, root, options, bundle });
+  const arg = JSON.stringify({ kind, root, options, bundle, memoryModel });
   const child = cpu === undefined
     ? fork(CHILD, [arg], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
     : fork(CHILD, [arg], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execPath: 'taskset', execArgv: ['-c', String(cpu), process.execPath] });
@@ -59,28 +61,30 @@ export async function startNodeServer(kind, { root, options = {}, cpu }) {
     });
   });
   const port = /** @type {number} */ (await ready);
-  const call = (/** @type {string} */ cmd) => new Promise((resolve) => {
+  const call = (/** @type {string} */ cmd, /** @type {Record<string, unknown>} */ extra = {}) => new Promise((resolve) => {
     const id = nextId++;
     waiting.set(id, resolve);
-    child.send({ cmd, id });
+    child.send({ ...extra, cmd, id });
   });
   return {
     kind: label, port, url: `http://127.0.0.1:${port}`,
-    reset: async () => { await call('reset'); },
+    reset: async (warm) => { await call('reset', warm ? { warm } : {}); },
     stats: /** @type {any} */ (() => call('stats')),
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.send({ cmd: 'close', id: 0 });
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      // Not unref'd: a server stuck closing must not outlive a benchmark that is about to exit.
+      const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
+      clearTimeout(kill);
     },
   };
 }
 
 /**
  * @param {'objpack' | 'sirv' | 'standin' | 'nginx'} kind
- * @param {{ root: string, dir: string, options?: { holdMs?: number, maxConnections?: number } & Record<string, unknown>, cpu?: number }} config
+ * @param {{ root: string, dir: string, options?: { holdMs?: number, maxConnections?: number } & Record<string, unknown>, cpu?: number, memoryModel?: Omit<import('./memory-model.mjs').MemoryModelOptions, 'now'> }} config
  * @returns {Promise<BenchServer>}
  */
 export async function startServer(kind, config) {
