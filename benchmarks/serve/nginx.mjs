@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 export const nginxBinary = () => [process.env.OBJPACK_NGINX, '/usr/sbin/nginx'].find((b) => b && existsSync(b)) ?? null;
 
-export async function startNginx({ root, dir, port, cpu }) {
+export async function startNginx({ root, dir, port, cpu, nice = 0 }) {
   mkdirSync(dir, { recursive: true });
   const conf = `daemon off;
 master_process on;
@@ -30,7 +30,9 @@ http {
 `;
   writeFileSync(join(dir, 'nginx.conf'), conf);
   const args = ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')];
-  const child = spawn('taskset', ['-c', String(cpu), nginxBinary(), ...args], { stdio: 'ignore' });
+  const pin = ['taskset', '-c', String(cpu), nginxBinary(), ...args];
+  const [cmd, ...rest] = nice ? ['nice', '-n', String(nice), ...pin] : pin;
+  const child = spawn(cmd, rest, { stdio: 'ignore' });
   for (let i = 0; ; i++) {
     const ok = await new Promise((r) => { const s = connect(port, '127.0.0.1', () => { s.destroy(); r(true); }); s.on('error', () => r(false)); });
     if (ok) break;

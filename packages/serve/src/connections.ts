@@ -27,10 +27,12 @@ export interface ConnState {
   remaining: Set<string> | undefined;
   complete: boolean;
   shortened: boolean;
-  /** Carries an HTTP/2 session: closed by GOAWAY, never evicted as idle. */
+  /** Carries an HTTP/2 session: shut down by GOAWAY, not by cutting the socket. */
   h2: boolean;
   /** Sets the idle timeout (the socket's for HTTP/1, the session's for HTTP/2). */
   shorten: (ms: number) => void;
+  /** Frees the slot of an idle connection: destroys an HTTP/1 socket; sends GOAWAY on an HTTP/2 session. */
+  evict: () => void;
 }
 
 /** State lives on the socket under a symbol: HTTP/2 hands out a proxy of the socket, which forwards it. */
@@ -60,6 +62,7 @@ export class ConnectionTracker {
       socket, active: 0, requests: 0, idleSince: Date.now(), overCap: false,
       page: undefined, remaining: undefined, complete: false, shortened: false, h2: false,
       shorten: (ms) => void socket.setTimeout(ms),
+      evict: () => void socket.destroy(),
     };
     if (this.#conns.size >= this.opts.maxConnections && !this.#evictIdle()) state.overCap = true;
     this.#conns.set(socket, state);
@@ -70,16 +73,20 @@ export class ConnectionTracker {
     });
   }
 
-  /** Closes the idle connection that has least claim to its slot; false when every one is busy. */
+  /**
+   * Closes the idle connection that has least claim to its slot; false when every one is busy. An idle
+   * HTTP/2 session gets GOAWAY (RFC 9113 §6.8): a request the client raced against it is not processed,
+   * and the client retries it on a new connection, so eviction never loses a request.
+   */
   #evictIdle(): boolean {
     let victim: ConnState | undefined;
     for (const s of this.#conns.values()) {
-      if (s.active > 0 || s.requests === 0 || s.overCap || s.h2) continue;
+      if (s.active > 0 || s.requests === 0 || s.overCap) continue;
       if (!victim || (s.complete && !victim.complete) || (s.complete === victim.complete && s.idleSince < victim.idleSince)) victim = s;
     }
     if (!victim) return false;
     this.#conns.delete(victim.socket);
-    victim.socket.destroy();
+    victim.evict();
     this.#stats.evicted++;
     return true;
   }
@@ -131,7 +138,8 @@ export class ConnectionTracker {
 
   /** Objects sent on this connection (one file, or everything a package carries). */
   objectsSent(state: ConnState, paths: Iterable<string>): void {
-    if (!state.remaining) return;
+    // Complete stays complete until the next page: skip the walk (a package carries ~100 names).
+    if (!state.remaining || state.complete) return;
     for (const p of paths) state.remaining.delete(p);
     this.#check(state);
   }

@@ -24,7 +24,12 @@ export function parseHave(header: string | undefined): HaveSet | null {
   return out;
 }
 
-const held = (digestB64: string, have: HaveSet) => have.some((h) => digestB64.startsWith(h));
+/** Membership test for a have-list: full digests by hash lookup, prefixes by scan (usually few). */
+function heldTest(have: HaveSet): (digestB64: string) => boolean {
+  const full = new Set(have.filter((h) => h.length === 43));
+  const prefixes = have.filter((h) => h.length < 43);
+  return (b64) => full.has(b64.slice(0, 43)) || prefixes.some((h) => b64.startsWith(h));
+}
 
 /** SHA-256 of a file entry, computed once per index generation. */
 export async function entryDigest(e: FileEntry): Promise<Uint8Array> {
@@ -98,12 +103,13 @@ export async function assemblePackage(
   const names: string[] = [];
   const tag = createHash('sha256');
   let total = 0;
+  const held = have ? heldTest(have) : () => false;
   for (const name of info.packageObjects) {
     const r = routes.get(stripQuery(name));
     if (!r || !('entry' in r)) continue; // vanished since the build: the page still loads it over the network
     const digest = await entryDigest(r.entry);
     const b64 = toBase64(digest);
-    if (have && held(b64, have)) continue;
+    if (held(b64)) continue;
     total += r.entry.size;
     if (total > maxBytes) throw new ServeError('SERVE_DYNAMIC', `package for ${info.url} would exceed ${maxBytes} bytes`, { path: info.url });
     const body = await bodyOf(r.entry);

@@ -1,14 +1,22 @@
 import type { Http2ServerRequest } from 'node:http2';
 import type { Socket } from 'node:net';
-import type { ConnState } from './connections.js';
+import type { ConnectionTracker, ConnState } from './connections.js';
 import type { Context } from './context.js';
 import { sendError, type Req, type Res } from './error-page.js';
 import { wantsPackage } from './http-semantics.js';
-import { sendPackage } from './send-package.js';
+import { sendPackage, type PackageRequest } from './send-package.js';
 import { sendFile } from './send-file.js';
+import type { FileEntry } from './site-index.js';
+import type { PageInfo } from './site-manifest.js';
 import { encodePathForHeader, parseRequestPath } from './url-path.js';
 
 const PAGE_VARY = 'Accept, X-Objpack';
+/** Package asked for on the page URL, and on its own URL (constants: they key cached response heads). */
+const AS_PAGE: PackageRequest = { vary: `${PAGE_VARY}, X-Objpack-Have`, contentLocation: true };
+const AS_FILE: PackageRequest = { vary: 'X-Objpack-Have', contentLocation: false };
+const NOT_FOUND_EXTRA = { 'cache-control': 'no-cache' } as const;
+/** Extra headers of a page's HTML response (Vary, Link), built once per index entry. */
+const pageExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
 
 /** The request listener: routing only; every answer is decided from the start-up index. */
 export function createHandler(getCtx: () => Context): (req: Req, res: Res) => void {
@@ -24,13 +32,35 @@ export function createHandler(getCtx: () => Context): (req: Req, res: Res) => vo
   };
 }
 
+const kTrack = Symbol('objpack.track');
+type Tracked = Res & { [kTrack]?: { tracker: ConnectionTracker; state: ConnState } };
+
+/** Shared 'close' listener (no closure per request): the response carries what it needs. */
+function onResponseClose(this: Tracked): void {
+  const t = this[kTrack];
+  if (t) t.tracker.requestEnd(t.state);
+}
+
 function trackConnection(ctx: Context, req: Req, res: Res): ConnState | undefined {
   const socket = req.httpVersionMajor >= 2 ? (req as Http2ServerRequest).stream.session?.socket : req.socket;
   const state = socket && ctx.tracker.get(socket as Socket);
   if (!state) return undefined;
   ctx.tracker.requestStart(state);
-  res.once('close', () => ctx.tracker.requestEnd(state));
+  (res as Tracked)[kTrack] = { tracker: ctx.tracker, state };
+  res.on('close', onResponseClose);
   return state;
+}
+
+function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo): Readonly<Record<string, string>> | null {
+  let extra = pageExtras.get(entry);
+  if (extra === undefined) {
+    const x: Record<string, string> = {};
+    if (ctx.o.packages) x.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
+    if (ctx.o.earlyHints && page.links.length > 0) x.link = page.links.join(', ');
+    extra = Object.keys(x).length > 0 ? x : null;
+    pageExtras.set(entry, extra);
+  }
+  return extra;
 }
 
 function handle(ctx: Context, req: Req, res: Res): void {
@@ -68,25 +98,18 @@ function handle(ctx: Context, req: Req, res: Res): void {
   const entry = route.entry;
   const manifest = site.manifest;
   const page = manifest?.pages.get(target.path) ?? manifest?.pages.get(entry.urlPath);
-  const header = (n: string) => {
-    const v = req.headers[n];
-    return Array.isArray(v) ? v.join(', ') : v;
-  };
-
-  if (page && ctx.o.packages && wantsPackage(header('accept'), header('x-objpack'))) {
-    sendPackage(ctx, req, res, page, conn, { vary: `${PAGE_VARY}, X-Objpack-Have`, contentLocation: true });
+  if (page && ctx.o.packages && wantsPackage(joined(req.headers.accept), joined(req.headers['x-objpack']))) {
+    sendPackage(ctx, req, res, page, conn, AS_PAGE);
     return;
   }
   const pkgPage = manifest?.byPackage.get(entry.urlPath);
   if (pkgPage) {
-    sendPackage(ctx, req, res, pkgPage, conn, { vary: 'X-Objpack-Have', contentLocation: false });
+    sendPackage(ctx, req, res, pkgPage, conn, AS_FILE);
     return;
   }
   if (page) {
-    const extra: Record<string, string> = {};
-    if (ctx.o.packages) extra.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
+    const extra = pageExtra(ctx, entry, page);
     if (ctx.o.earlyHints && page.links.length > 0) {
-      extra.link = page.links.join(', ');
       // 1xx responses are undefined for HTTP/1.0 clients (RFC 9110 §15.2).
       if (req.method === 'GET' && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
         res.writeEarlyHints({ link: page.links });
@@ -95,12 +118,14 @@ function handle(ctx: Context, req: Req, res: Res): void {
     }
     if (ctx.o.prefetch > 0) ctx.prefetch.warm(closureEntries(ctx, page.closure));
     if (conn) ctx.tracker.pageSent(conn, page);
-    sendFile(ctx, req, res, entry, { headers: extra });
+    sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
     return;
   }
   if (conn) ctx.tracker.objectsSent(conn, manifest?.carried.get(entry.urlPath) ?? [entry.urlPath]);
   sendFile(ctx, req, res, entry);
 }
+
+const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
 
 function* closureEntries(ctx: Context, paths: Iterable<string>) {
   for (const p of paths) {
@@ -112,7 +137,7 @@ function* closureEntries(ctx: Context, paths: Iterable<string>) {
 function notFound(ctx: Context, req: Req, res: Res): void {
   const custom = ctx.site.notFound;
   if (custom) {
-    sendFile(ctx, req, res, custom, { status: 404, headers: { 'cache-control': 'no-cache' } });
+    sendFile(ctx, req, res, custom, { status: 404, headers: NOT_FOUND_EXTRA });
     return;
   }
   sendError(req, res, 404);

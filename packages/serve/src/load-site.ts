@@ -28,13 +28,14 @@ export async function resolveRoot(root: string): Promise<string> {
   }
 }
 
-/** Reads the site: file index, manifest (a bad one is reported and ignored), stale pages. */
-export async function loadSite(o: ResolvedOptions, rootReal: string): Promise<Site> {
+/** Reads the site: file index (reusing `previous`'s unchanged bodies), manifest (a bad one is reported and ignored), stale pages. */
+export async function loadSite(o: ResolvedOptions, rootReal: string, previous?: Site): Promise<Site> {
   const index = await buildSiteIndex(rootReal, {
     memoryBytes: o.memoryBytes,
     maxMemoryFileBytes: o.maxMemoryFileBytes,
     cacheControl: cacheControlFor,
     onLog: o.onLog,
+    ...(previous ? { previous: previous.index } : {}),
   });
   let manifest: SiteManifest | null = null;
   try {

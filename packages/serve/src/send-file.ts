@@ -1,18 +1,25 @@
 import { close, createReadStream, fstat, open } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import type { Context } from './context.js';
 import { endWith, sendError, type Req, type Res } from './error-page.js';
 import { ifRangeHolds, isNotModified, negotiateEncoding, parseRange } from './http-semantics.js';
-import type { FileEntry } from './site-index.js';
+import { headFor, type FileEntry } from './site-index.js';
 
 export interface SendOptions {
   /** Status of a full response (404 for the site's own 404 page). */
   status?: number;
-  /** Headers added to (or replacing) the entry's precomputed ones. */
-  headers?: Record<string, string>;
+  /**
+   * Headers added to (or replacing) the entry's precomputed ones. Must be a long-lived constant: the merged
+   * head is cached on the entry under this object's identity (see `headFor`).
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
+type Head = Readonly<Record<string, string>>;
+type Header = string | string[] | undefined;
+const one = (v: Header) => (typeof v === 'string' ? v : undefined);
 const withSuffix = (etag: string, s: string) => `${etag.slice(0, -1)}-${s}"`;
 
 /** Bytes of a disk-backed file for compression. */
@@ -21,94 +28,111 @@ const readWhole = (e: FileEntry) => (e.body ? Promise.resolve(e.body) : readFile
 /**
  * Answers GET/HEAD for one file: 304 on a matching validator, a single range as 206 (416 when outside the
  * file), a precompressed or cached compressed body when the client accepts one, else the identity body
- * from memory, the prefetch cache, or a disk stream.
+ * from memory, the prefetch cache, or a disk stream. The common case (no validator, range or coding to
+ * negotiate) writes a head built once at start-up and a body already in memory: no per-request objects.
  */
 export function sendFile(ctx: Context, req: Req, res: Res, e: FileEntry, so: SendOptions = {}): void {
-  const h = req.headers;
   const status = so.status ?? 200;
-  const extra = so.headers;
-  const base = extra ? { ...e.headers, ...extra } : e.headers;
-  const onTheFly = ctx.o.compress && ctx.compress.eligible(e);
-
+  const head = headFor(e, so.headers ?? null);
   if (status === 200) {
-    const etags = [e.etag];
-    if (e.compressible) {
-      if (e.br) etags.push(e.br.etag);
-      if (e.gzip) etags.push(e.gzip.etag);
-      etags.push(withSuffix(e.etag, 'br'), withSuffix(e.etag, 'gz'));
-    }
+    const h = req.headers;
+    const ae = e.compressible ? one(h['accept-encoding']) : undefined;
     const inm = h['if-none-match'];
-    if (isNotModified(typeof inm === 'string' ? inm : undefined, typeof h['if-modified-since'] === 'string' ? h['if-modified-since'] : undefined, etags, e.mtimeMs)) {
-      ctx.stats.notModified++;
-      // The 304 carries the tag a 200 would have carried (RFC 9110 §15.4.5): the negotiated coding's.
-      let etag = e.etag;
-      if (e.compressible && h['accept-encoding']) {
-        const coding = negotiateEncoding(h['accept-encoding'], { br: !!e.br || onTheFly, gzip: !!e.gzip || onTheFly });
-        const sibling = coding === 'br' ? e.br : coding === 'gzip' ? e.gzip : undefined;
-        if (sibling) etag = sibling.etag;
-        else if (coding && ctx.compress.peek(e, coding)) etag = withSuffix(e.etag, coding === 'br' ? 'br' : 'gz');
-      }
-      const head: Record<string, string> = { etag, 'cache-control': base['cache-control'] ?? 'no-cache', 'last-modified': base['last-modified'] ?? '' };
-      if (base.vary) head.vary = base.vary;
-      if (base.link) head.link = base.link;
-      res.writeHead(304, head);
-      res.end();
-      return;
+    const ims = h['if-modified-since'];
+    if (inm !== undefined || ims !== undefined) {
+      if (notModified(ctx, res, e, head.obj, one(inm), one(ims), ae)) return;
     }
-
     const rangeHeader = h.range;
-    if (rangeHeader !== undefined && ifRangeHolds(typeof h['if-range'] === 'string' ? h['if-range'] : undefined, e.etag, base['last-modified'] ?? '')) {
+    if (rangeHeader !== undefined && ifRangeHolds(one(h['if-range']), e.etag, head.obj['last-modified'] ?? '')) {
       const r = parseRange(rangeHeader, e.size);
       if (r === 'unsatisfiable') {
         sendError(req, res, 416, { 'content-range': `bytes */${e.size}` });
         return;
       }
       if (r) {
-        const head = { ...base, 'content-length': String(r.end - r.start + 1), 'content-range': `bytes ${r.start}-${r.end}/${e.size}` };
-        sendBody(ctx, req, res, e, 206, head, r.start, r.end);
+        const partial = { ...head.obj, 'content-length': String(r.end - r.start + 1), 'content-range': `bytes ${r.start}-${r.end}/${e.size}` };
+        sendBody(ctx, req, res, e, 206, partial, r.start, r.end);
         return;
       }
     }
-
-    if (e.compressible && h['accept-encoding']) {
-      const coding = negotiateEncoding(h['accept-encoding'], { br: !!e.br || onTheFly, gzip: !!e.gzip || onTheFly });
-      if (coding) {
-        const sibling = coding === 'br' ? e.br : e.gzip;
-        if (sibling) {
-          const head = { ...base, 'content-encoding': coding, 'content-length': String(sibling.size), etag: sibling.etag };
-          sendBody(ctx, req, res, sibling, 200, head, 0, sibling.size - 1);
-          return;
-        }
-        const ready = ctx.compress.peek(e, coding);
-        const send = (buf: Buffer | null) => {
-          if (!buf) return sendBody(ctx, req, res, e, 200, base, 0, e.size - 1);
-          res.writeHead(200, { ...base, 'content-encoding': coding, 'content-length': String(buf.length), etag: withSuffix(e.etag, coding === 'br' ? 'br' : 'gz') });
-          endWith(req, res, buf);
-        };
-        if (ready) return send(ready);
-        ctx.compress.get(e, coding, () => readWhole(e)).then(send, () => send(null));
-        return;
-      }
-    }
+    if (ae && sendEncoded(ctx, req, res, e, head.obj, ae)) return;
   }
-  sendBody(ctx, req, res, e, status, base, 0, e.size - 1);
+  sendBody(ctx, req, res, e, status, head.obj, 0, e.size - 1, head.flat);
 }
 
-/** Writes `head` and bytes [start, end] of the file, from memory when possible. */
-function sendBody(ctx: Context, req: Req, res: Res, e: FileEntry, status: number, head: Record<string, string>, start: number, end: number): void {
+/** `writeHead` with a flat `[name, value, …]` array, which both HTTP/1 and the HTTP/2 compat API accept. */
+function writeHeadFast(res: Res, status: number, head: Head | readonly string[]): void {
+  (res as ServerResponse).writeHead(status, head as string[]);
+}
+
+/** Answers 304 when a validator matches; false when the full response must be sent. */
+function notModified(ctx: Context, res: Res, e: FileEntry, base: Head, inm: string | undefined, ims: string | undefined, ae: string | undefined): boolean {
+  const onTheFly = ctx.o.compress && ctx.compress.eligible(e);
+  const etags = [e.etag];
+  if (e.compressible) {
+    if (e.br) etags.push(e.br.etag);
+    if (e.gzip) etags.push(e.gzip.etag);
+    etags.push(withSuffix(e.etag, 'br'), withSuffix(e.etag, 'gz'));
+  }
+  if (!isNotModified(inm, ims, etags, e.mtimeMs)) return false;
+  ctx.stats.notModified++;
+  // The 304 carries the tag a 200 would have carried (RFC 9110 §15.4.5): the negotiated coding's.
+  let etag = e.etag;
+  if (ae) {
+    const coding = negotiateEncoding(ae, { br: !!e.br || onTheFly, gzip: !!e.gzip || onTheFly });
+    const sibling = coding === 'br' ? e.br : coding === 'gzip' ? e.gzip : undefined;
+    if (sibling) etag = sibling.etag;
+    else if (coding && ctx.compress.peek(e, coding)) etag = withSuffix(e.etag, coding === 'br' ? 'br' : 'gz');
+  }
+  const head: Record<string, string> = { etag, 'cache-control': base['cache-control'] ?? 'no-cache', 'last-modified': base['last-modified'] ?? '' };
+  if (base.vary) head.vary = base.vary;
+  if (base.link) head.link = base.link;
+  res.writeHead(304, head);
+  res.end();
+  return true;
+}
+
+/** Sends a precompressed sibling or a (cached) on-the-fly compression; false when identity it is. */
+function sendEncoded(ctx: Context, req: Req, res: Res, e: FileEntry, base: Head, ae: string): boolean {
+  const onTheFly = ctx.o.compress && ctx.compress.eligible(e);
+  const coding = negotiateEncoding(ae, { br: !!e.br || onTheFly, gzip: !!e.gzip || onTheFly });
+  if (!coding) return false;
+  const sibling = coding === 'br' ? e.br : e.gzip;
+  if (sibling) {
+    const head = { ...base, 'content-encoding': coding, 'content-length': String(sibling.size), etag: sibling.etag };
+    sendBody(ctx, req, res, sibling, 200, head, 0, sibling.size - 1);
+    return true;
+  }
+  const send = (buf: Buffer | null) => {
+    if (!buf) return sendBody(ctx, req, res, e, 200, base, 0, e.size - 1);
+    res.writeHead(200, { ...base, 'content-encoding': coding, 'content-length': String(buf.length), etag: withSuffix(e.etag, coding === 'br' ? 'br' : 'gz') });
+    endWith(req, res, buf);
+  };
+  const ready = ctx.compress.peek(e, coding);
+  if (ready) send(ready);
+  else ctx.compress.get(e, coding, () => readWhole(e)).then(send, () => send(null));
+  return true;
+}
+
+/**
+ * Writes `head` (or its precomputed `flat` form, which `writeHead` takes without building an object) and
+ * bytes [start, end] of the file, from memory when possible.
+ */
+function sendBody(ctx: Context, req: Req, res: Res, e: FileEntry, status: number, head: Head, start: number, end: number, flat?: readonly string[]): void {
+  const quick = flat ?? head;
   if (req.method === 'HEAD') {
-    res.writeHead(status, head);
+    writeHeadFast(res, status, quick);
     res.end();
     return;
   }
   const mem = e.body ?? ctx.prefetch.take(e);
   if (mem) {
-    res.writeHead(status, head);
+    writeHeadFast(res, status, quick);
     res.end(start === 0 && end === mem.length - 1 ? mem : mem.subarray(start, end + 1));
     return;
   }
   if (e.size === 0) {
-    res.writeHead(status, head);
+    writeHeadFast(res, status, quick);
     res.end();
     return;
   }
@@ -141,10 +165,11 @@ function sendBody(ctx: Context, req: Req, res: Res, e: FileEntry, status: number
         // disk whole, with validators that describe them, never a Content-Length that lies.
         ctx.o.onLog({ level: 'debug', code: 'SERVE_READ', message: `${e.urlPath} changed since the index; call reload()`, path: e.urlPath });
         [s, en, code] = [0, st.size - 1, status === 206 ? 200 : status];
-        h = { ...head, 'content-length': String(st.size), etag: `"${Math.floor(st.mtimeMs).toString(16)}-${st.size.toString(16)}"`, 'last-modified': new Date(st.mtimeMs).toUTCString() };
-        delete h['content-range'];
+        const fresh: Record<string, string> = { ...head, 'content-length': String(st.size), etag: `"${Math.floor(st.mtimeMs).toString(16)}-${st.size.toString(16)}"`, 'last-modified': new Date(st.mtimeMs).toUTCString() };
+        delete fresh['content-range'];
+        h = fresh;
       }
-      res.writeHead(code, h);
+      writeHeadFast(res, code, h === head && flat ? flat : h);
       if (st.size === 0) {
         close(fd, () => {});
         res.end();

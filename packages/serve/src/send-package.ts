@@ -16,11 +16,26 @@ export interface CachedPackage extends AssembledPackage {
   byteLength: number;
 }
 
+/** How the package was asked for; callers pass one of a few long-lived constants (they key a cache). */
 export interface PackageRequest {
   /** Vary value for this URL (page URLs vary on Accept/X-Objpack too). */
   vary: string;
   /** Add `Content-Location: <package URL>` (the response stands for the page URL). */
   contentLocation: boolean;
+}
+
+/** Extra headers of a prebuilt package response, built once per (request kind, page). */
+const prebuiltExtras = new Map<PackageRequest, WeakMap<PageInfo, Readonly<Record<string, string>>>>();
+
+function prebuiltExtra(pr: PackageRequest, page: PageInfo): Readonly<Record<string, string>> {
+  let byPage = prebuiltExtras.get(pr);
+  if (!byPage) prebuiltExtras.set(pr, (byPage = new WeakMap()));
+  let extra = byPage.get(page);
+  if (!extra) {
+    extra = { vary: pr.vary, 'cache-control': 'no-cache', ...(pr.contentLocation ? { 'content-location': encodePathForHeader(page.page.package) } : {}) };
+    byPage.set(page, extra);
+  }
+  return extra;
 }
 
 /**
@@ -29,11 +44,10 @@ export interface PackageRequest {
  */
 export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, conn: ConnState | undefined, pr: PackageRequest): void {
   const haveHeader = req.headers['x-objpack-have'];
-  const have = ctx.o.dynamic ? parseHave(Array.isArray(haveHeader) ? haveHeader.join(',') : haveHeader) : null;
+  const have = ctx.o.dynamic && haveHeader !== undefined ? parseHave(Array.isArray(haveHeader) ? haveHeader.join(',') : haveHeader) : null;
   const stale = ctx.o.dynamic && ctx.site.stale.has(page);
   const route = ctx.site.index.routes.get(page.page.package);
   const prebuilt = route && 'entry' in route ? route.entry : undefined;
-  const location: Record<string, string> = pr.contentLocation ? { 'content-location': encodePathForHeader(page.page.package) } : {};
 
   if (!stale && !(have && have.length > 0)) {
     if (!prebuilt) {
@@ -42,9 +56,10 @@ export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, co
     }
     ctx.stats.packages.prebuilt++;
     if (conn) ctx.tracker.packageSent(conn, page, ctx.site.manifest?.carried.get(page.page.package) ?? []);
-    sendFile(ctx, req, res, prebuilt, { headers: { vary: pr.vary, 'cache-control': 'no-cache', ...location } });
+    sendFile(ctx, req, res, prebuilt, { headers: prebuiltExtra(pr, page) });
     return;
   }
+  const location: Record<string, string> = pr.contentLocation ? { 'content-location': encodePathForHeader(page.page.package) } : {};
 
   const delta = !!have && have.length > 0;
   const key = `${ctx.site.index.generation}:${page.url}:${delta ? [...have].sort().join(',') : ''}`;
@@ -86,7 +101,7 @@ export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, co
     })
     .catch((error) => {
       ctx.o.onLog({ level: 'error', code: 'SERVE_DYNAMIC', message: `cannot assemble the package of ${page.url}`, path: page.url, error });
-      if (prebuilt && !stale) sendFile(ctx, req, res, prebuilt, { headers: { vary: pr.vary, 'cache-control': 'no-cache', ...location } });
+      if (prebuilt && !stale) sendFile(ctx, req, res, prebuilt, { headers: prebuiltExtra(pr, page) });
       else sendError(req, res, 500);
     });
 }

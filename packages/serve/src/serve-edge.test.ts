@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type ServeLogEvent } from './index.js';
@@ -47,6 +48,28 @@ describe('edge cases', () => {
     await expect(serve({ root: site.root, prefetch: -1 })).rejects.toMatchObject({ code: 'SERVE_BAD_OPTION' });
   });
 
+  it('listens on the --host it is given (IPv6 loopback) and shows it in the URL', async (ctx) => {
+    const v6 = await new Promise<boolean>((resolve) => {
+      const probe = createServer().listen(0, '::1', () => probe.close(() => resolve(true))).on('error', () => resolve(false));
+    });
+    if (!v6) {
+      console.warn('SKIPPED --host ::1 test: this machine has no IPv6 loopback');
+      ctx.skip();
+    }
+    const s = await serve({ root: site.root, port: 0, host: '::1' });
+    try {
+      expect(s.url).toBe(`http://[::1]:${s.port}`);
+      expect((await get(s.url, '/style.css')).status).toBe(200);
+      // Not on the IPv4 loopback: the interface choice is real.
+      const v4 = await new Promise<string>((resolve) => {
+        const c = connect(s.port, '127.0.0.1', () => { c.destroy(); resolve('connected'); }).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? ''));
+      });
+      expect(v4).toBe('ECONNREFUSED');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('reports a taken port with SERVE_LISTEN', async () => {
     const a = await serve({ root: site.root, port: 0 });
     try {
@@ -69,6 +92,26 @@ describe('files changed after start-up', () => {
       const ranged = await get(s.url, '/big.bin', { headers: { range: 'bytes=0-3' } });
       expect(ranged.status).toBe(200);
       expect(ranged.body.toString()).toBe('now short');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reload() picks up changed, added and removed files, keeping unchanged in-memory bodies valid', async () => {
+    const s = await serve({ root: site.root, port: 0 });
+    try {
+      const style = (await get(s.url, '/style.css')).body;
+      const app = (await get(s.url, '/app.js')).body;
+      const sameSize = Buffer.alloc(style.length, 0x2f); // same size, newer mtime: must not be mistaken for unchanged
+      writeFileSync(join(site.root, 'style.css'), sameSize);
+      utimesSync(join(site.root, 'style.css'), new Date(), new Date(Date.now() + 5000));
+      writeFileSync(join(site.root, 'new.txt'), 'new');
+      rmSync(join(site.root, 'guide', 'guide.js'));
+      await s.reload();
+      expect((await get(s.url, '/style.css')).body.equals(sameSize)).toBe(true);
+      expect((await get(s.url, '/app.js')).body.equals(app)).toBe(true);
+      expect((await get(s.url, '/new.txt')).body.toString()).toBe('new');
+      expect((await get(s.url, '/guide/guide.js')).status).toBe(404);
     } finally {
       await s.close();
     }

@@ -68,6 +68,36 @@ describe('https with a self-signed certificate', () => {
     }
   });
 
+  it('evicts an idle HTTP/2 session with GOAWAY to admit a new connection at the cap', async () => {
+    const s = await serve({ root: site.root, port: 0, https: true, maxConnections: 1, holdMs: 60_000 });
+    const get = (session: ReturnType<typeof connect>, path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = session.request({ ':path': path });
+        let status = 0;
+        req.on('response', (h) => (status = Number(h[constants.HTTP2_HEADER_STATUS])));
+        req.resume();
+        req.on('end', () => resolve(status));
+        req.on('error', reject);
+        req.end();
+      });
+    const a = connect(s.url, { rejectUnauthorized: false });
+    let b: ReturnType<typeof connect> | undefined;
+    try {
+      const goaway = new Promise<void>((r) => a.once('goaway', () => r()));
+      const aClosed = new Promise<void>((r) => a.once('close', () => r()));
+      expect(await get(a, '/style.css')).toBe(200);
+      b = connect(s.url, { rejectUnauthorized: false }); // over the cap: a's idle session must make room
+      expect(await get(b, '/style.css')).toBe(200);
+      await goaway;
+      await aClosed;
+      expect(s.stats().connections).toMatchObject({ evicted: 1, refused: 0 });
+    } finally {
+      a.destroy();
+      b?.close();
+      await s.close();
+    }
+  });
+
   it('still speaks HTTP/1.1 over TLS', async () => {
     const body = await new Promise<Buffer>((resolve, reject) => {
       httpsGet(`${server.url}/style.css`, { rejectUnauthorized: false, agent: false }, (res) => {

@@ -86,6 +86,7 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
       if (!state) return;
       state.h2 = true;
       state.shorten = (ms) => void session.setTimeout(ms);
+      state.evict = () => session.close();
       session.on('timeout', () => {
         // Node destroys a timed-out session itself only while nobody else listens; do as it does.
         if (tracker.sessionTimedOut(state)) session.destroy();
@@ -130,7 +131,7 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
       },
     }),
     async reload() {
-      ctx.site = await loadSite(o, rootReal);
+      ctx.site = await loadSite(o, rootReal, ctx.site);
       ctx.prefetch.clear();
       ctx.packageCache.clear();
       ctx.compress.clear();

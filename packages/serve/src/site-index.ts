@@ -24,6 +24,29 @@ export interface FileEntry {
   gzip: FileEntry | undefined;
   /** SHA-256, computed on first need (dynamic/delta packages). */
   digest: Uint8Array | undefined;
+  /** Response heads merged with a caller's constant extra headers, built once per extra object. */
+  heads: Map<Readonly<Record<string, string>> | null, ResponseHead> | undefined;
+}
+
+/** Headers of a full 200 both as an object (to derive 206/304 heads) and as `writeHead`'s flat array. */
+export interface ResponseHead {
+  obj: Readonly<Record<string, string>>;
+  flat: readonly string[];
+}
+
+/**
+ * The head for `e` plus `extra`, cached on the entry. `extra` must be a long-lived constant (one per page,
+ * per package kind): the cache is keyed by its identity, so the hot path allocates nothing.
+ */
+export function headFor(e: FileEntry, extra: Readonly<Record<string, string>> | null): ResponseHead {
+  e.heads ??= new Map();
+  let head = e.heads.get(extra);
+  if (!head) {
+    const obj = extra ? { ...e.headers, ...extra } : e.headers;
+    head = { obj, flat: Object.entries(obj).flat() };
+    e.heads.set(extra, head);
+  }
+  return head;
 }
 
 /** What a URL path resolves to. */
@@ -45,6 +68,8 @@ export interface IndexOptions {
   /** Cache-Control for a URL path. */
   cacheControl: (urlPath: string, contentType: string) => string;
   onLog: (e: ServeLogEvent) => void;
+  /** The index being replaced (`reload()`): bodies and digests of files with unchanged size and mtime are reused. */
+  previous?: SiteIndex;
 }
 
 /** Names never served: dotfiles and dot-directories (`.git`, `.env`), except `/.well-known/`. */
@@ -126,7 +151,18 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
     keep.add(f.urlPath);
   }
   const bodies = new Map<string, Buffer>();
-  const queue = found.filter((f) => keep.has(f.urlPath));
+  const digests = new Map<string, Uint8Array>();
+  const same = (f: (typeof found)[number]) => {
+    const old = o.previous?.files.get(f.urlPath);
+    return old && old.file === f.file && old.size === f.size && old.mtimeMs === f.mtimeMs ? old : undefined;
+  };
+  for (const f of found) {
+    const old = same(f);
+    // A rebuild under --watch touches a few files: the rest keep the bytes already read and hashed.
+    if (old?.body && keep.has(f.urlPath)) bodies.set(f.urlPath, old.body);
+    if (old?.digest) digests.set(f.urlPath, old.digest);
+  }
+  const queue = found.filter((f) => keep.has(f.urlPath) && !bodies.has(f.urlPath));
   const workers = Array.from({ length: 16 }, async () => {
     for (let f = queue.pop(); f; f = queue.pop()) {
       try {
@@ -155,7 +191,7 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
     const body = bodies.get(f.urlPath);
     files.set(f.urlPath, {
       urlPath: f.urlPath, file: f.file, size: f.size, mtimeMs: f.mtimeMs, etag, contentType, compressible, headers,
-      body: body && body.length === f.size ? body : undefined, br: undefined, gzip: undefined, digest: undefined,
+      body: body && body.length === f.size ? body : undefined, br: undefined, gzip: undefined, digest: digests.get(f.urlPath), heads: undefined,
     });
   }
   for (const e of files.values()) {

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { generate } from 'selfsigned';
 import { ServeError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -26,6 +25,8 @@ export async function loadTls(o: ResolvedOptions): Promise<TlsMaterial | null> {
     }
   }
   try {
+    // Loaded only when needed: its X.509 stack costs ~100 ms of start-up that plain HTTP never uses.
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
       keyType: 'ec',
       curve: 'P-256',

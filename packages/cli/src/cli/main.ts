@@ -131,6 +131,7 @@ ${EXIT_CODES}`)
     .option('--closure-hold-ms <ms>', 'keep-alive time once a page\'s whole closure was sent')
     .option('--max-connections <n>', 'most open connections')
     .option('--no-dynamic', 'never assemble packages on the fly for changed pages')
+    .option('--shutdown-timeout <ms>', 'on SIGINT/SIGTERM, wait this long for in-flight responses', '5000')
     .option('-w, --watch', 'rebuild incrementally on changes and reload the server')
     .option('-q, --quiet', 'print errors only')
     .addHelpText('after', `

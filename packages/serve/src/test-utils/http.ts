@@ -15,7 +15,7 @@ export function get(base: string, path: string, init: { method?: string; headers
   return new Promise((resolve, reject) => {
     const informational: Reply['informational'] = [];
     const req = request(
-      { host: u.hostname, port: u.port, path, method: init.method ?? 'GET', headers: init.headers, agent: false },
+      { host: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port, path, method: init.method ?? 'GET', headers: init.headers, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

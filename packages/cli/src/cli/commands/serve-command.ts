@@ -1,7 +1,6 @@
-import { watch } from 'node:fs';
 import path from 'node:path';
-import { serve, type ServeOptions } from '@objpack/serve';
-import { build } from '../../build.js';
+import { serve, type ObjpackServer, type ServeOptions } from '@objpack/serve';
+import { build, type BuildOptions } from '../../build.js';
 import { loadConfig } from '../../config.js';
 import { TEMP_MARK } from '../../emit/atomic-write.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
@@ -9,9 +8,14 @@ import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { parseCount } from '../parse-number.js';
 import { formatDiagnostic } from './format-diagnostic.js';
+import { watchTree } from './watch-tree.js';
 
 /** What the build itself writes: changes to these never trigger a rebuild (that would loop). */
-const OWN_OUTPUT = /^(_objpack[/\\]|objpack-|push-manifest\.json$|_headers$|vercel\.json$|firebase\.json$)/;
+const OWN_OUTPUT = /^(_objpack([/\\]|$)|objpack-|push-manifest\.json$|_headers$|vercel\.json$|firebase\.json$)/;
+/** Directories never watched: the build's own output, VCS and dependency folders. */
+const SKIP_DIR = /^(_objpack|node_modules)$|(^|[/\\])\./;
+/** Quiet time after the last change before rebuilding: editors and build tools write in bursts. */
+const DEBOUNCE_MS = 150;
 
 export function serveOptions(dir: string, opts: Record<string, unknown>): ServeOptions {
   const prefetch = opts.prefetch === false ? false : parseCount(opts.prefetch === true ? undefined : opts.prefetch, '--prefetch');
@@ -30,18 +34,88 @@ export function serveOptions(dir: string, opts: Record<string, unknown>): ServeO
     closureHoldMs: parseCount(opts.closureHoldMs, '--closure-hold-ms'),
     maxConnections: parseCount(opts.maxConnections, '--max-connections'),
     dynamic: opts.dynamic as boolean | undefined,
+    shutdownTimeoutMs: parseCount(opts.shutdownTimeout, '--shutdown-timeout'),
   };
 }
 
-/** Serves until SIGINT/SIGTERM; with --watch, rebuilds incrementally on changes and reloads the server. */
+/** Rebuilds through the build library on every burst of source changes, then swaps the server's index. */
+function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server: ObjpackServer, logger: Logger): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const changed = new Set<string>();
+  const rebuild = () => {
+    running = running.then(async () => {
+      if (changed.size === 0) return;
+      const files = [...changed];
+      changed.clear();
+      const t = performance.now();
+      try {
+        const r = await build({ ...config, root, out: undefined });
+        for (const d of r.diagnostics.filter((x) => x.severity === 'error')) logger.error(formatDiagnostic(d));
+        await server.reload();
+        logger.info(`${files.length === 1 ? files[0] : `${files.length} files`} changed: rebuilt in ${Math.round(performance.now() - t)} ms (${r.written.length} files written), server reloaded`);
+      } catch (err) {
+        // The server keeps serving the last good build.
+        reportError(err, logger);
+      }
+    });
+  };
+  const watcher = watchTree(root, (file) => {
+    if (!file || OWN_OUTPUT.test(file) || file.includes(TEMP_MARK) || path.basename(file).startsWith('.')) return;
+    changed.add(file);
+    clearTimeout(timer);
+    timer = setTimeout(rebuild, DEBOUNCE_MS);
+  }, (dir) => SKIP_DIR.test(dir));
+  void watcher.ready.then(() => logger.info(`watching ${root} for changes (${watcher.size} directories)`));
+  return () => {
+    clearTimeout(timer);
+    watcher.close();
+  };
+}
+
+/**
+ * The first SIGINT/SIGTERM resolves `first`; a second one quits at once (a stuck drain must not trap the
+ * user). `dispose()` removes the handlers once shutdown is over.
+ */
+function onSignals(logger: Logger): { first: Promise<NodeJS.Signals>; dispose: () => void } {
+  let got: NodeJS.Signals | undefined;
+  let resolve!: (sig: NodeJS.Signals) => void;
+  const first = new Promise<NodeJS.Signals>((r) => (resolve = r));
+  const on = (sig: NodeJS.Signals) => {
+    if (got) {
+      logger.warn(`${sig} again: exiting without waiting for in-flight responses`);
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    }
+    got = sig;
+    resolve(sig);
+  };
+  process.on('SIGINT', on);
+  process.on('SIGTERM', on);
+  return {
+    first,
+    dispose: () => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+    },
+  };
+}
+
+/**
+ * Serves until SIGINT/SIGTERM, then shuts down gracefully: stop accepting, close idle connections, finish
+ * in-flight responses within `--shutdown-timeout`, exit 0. With --watch, builds once, then rebuilds on
+ * changes and reloads the server without a restart.
+ */
 export async function runServe(dir: string, opts: Record<string, unknown>, logger: Logger): Promise<number> {
-  let server;
+  let server: ObjpackServer;
+  let config: Omit<BuildOptions, 'root'> = {};
+  let options: ServeOptions;
   try {
-    const options = serveOptions(dir, opts);
+    options = serveOptions(dir, opts);
     if (opts.watch) {
+      config = (await loadConfig(process.cwd())).config;
       // Serve what the sources are now, not a stale earlier build.
-      const { config } = await loadConfig(process.cwd());
       const r = await build({ ...config, root: options.root, out: undefined });
+      for (const d of r.diagnostics.filter((x) => x.severity === 'error')) logger.error(formatDiagnostic(d));
       logger.info(`built ${r.summary.pages} pages in ${Math.round(r.timings.total)} ms`);
     }
     server = await serve({
@@ -53,40 +127,15 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
   } catch (err) {
     return reportError(err, logger);
   }
+  // Handlers first: whoever reads the Local line may signal at once.
+  const signals = onSignals(logger);
   logger.always(`  Local: ${server.url}`);
-  let watcher: ReturnType<typeof watch> | undefined;
-  if (opts.watch) {
-    const root = path.resolve(dir);
-    const { config } = await loadConfig(process.cwd());
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<void> = Promise.resolve();
-    const rebuild = () => {
-      running = running.then(async () => {
-        const t = performance.now();
-        try {
-          const r = await build({ ...config, root, out: undefined });
-          for (const d of r.diagnostics.filter((x) => x.severity === 'error')) logger.error(formatDiagnostic(d));
-          await server.reload();
-          logger.info(`rebuilt in ${Math.round(performance.now() - t)} ms (${r.written.length} files written), server reloaded`);
-        } catch (err) {
-          reportError(err, logger);
-        }
-      });
-    };
-    watcher = watch(root, { recursive: true }, (_event, name) => {
-      const file = String(name ?? '');
-      if (!file || OWN_OUTPUT.test(file) || file.includes(TEMP_MARK) || path.basename(file).startsWith('.')) return;
-      clearTimeout(timer);
-      timer = setTimeout(rebuild, 150);
-    });
-    logger.info(`watching ${root}`);
-  }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  watcher?.close();
+  const stopWatching = opts.watch ? startWatching(options.root, config, server, logger) : undefined;
+  const signal = await signals.first;
+  stopWatching?.();
+  logger.info(`${signal}: finishing in-flight responses (send it again to quit at once)`);
   await server.close();
+  signals.dispose();
+  logger.info('server closed');
   return 0;
 }

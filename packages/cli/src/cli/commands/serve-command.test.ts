@@ -1,0 +1,278 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Decoder, MANIFEST_FILE, type BuildManifest } from '@objpack/format';
+import { afterEach, describe, expect, test } from 'vitest';
+import { watchTree } from './watch-tree.js';
+
+// Rollup's rule: CLI tests run the built binary, exactly as users do (signals included).
+const BIN = fileURLToPath(new URL('../../../bin/objpack.js', import.meta.url));
+const built = existsSync(fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url)));
+if (!built) console.warn('SKIPPED objpack serve process tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
+
+interface Cli {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running: Cli[] = [];
+const temps: string[] = [];
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail') for (const c of running) console.error(`objpack serve stderr:\n${c.stderr()}`);
+  for (const c of running.splice(0)) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  for (const d of temps.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(path.join(tmpdir(), 'objpack-serve-cli-'));
+  temps.push(d);
+  return d;
+}
+
+/** Starts `objpack serve …` and resolves once it printed its `Local:` line. */
+async function startCli(args: string[], cwd: string): Promise<Cli> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+      const m = /Local: (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    void exit.then(({ code }) => reject(new Error(`objpack serve exited (${code}) before listening:\n${err}`)));
+  });
+  const cli = { child, url, stderr: () => err, exit };
+  running.push(cli);
+  return cli;
+}
+
+interface Got {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** Objects of a package by name (decoded with the format's own decoder, digests verified). */
+function unpack(bytes: Uint8Array): Map<string, string> {
+  const out = new Map<string, string>();
+  const parts = new Map<string, Buffer[]>();
+  const d = new Decoder({
+    onObjectData: (e, b) => void (parts.get(e.name) ?? parts.set(e.name, []).get(e.name)!).push(Buffer.from(b)),
+    onObjectEnd: (e) => void out.set(e.name, Buffer.concat(parts.get(e.name) ?? []).toString('utf8')),
+  });
+  d.push(bytes);
+  d.end();
+  return out;
+}
+
+/** Waits for a condition on the live server; the test's own timeout bounds it (no timing assertion). */
+async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Replaces a file the way editors' atomic save does: write a sibling, rename it over the original. */
+async function atomicWrite(file: string, text: string): Promise<void> {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.swp`);
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', () => {
+  const BIG = 24 * 1024 * 1024; // larger than loopback socket buffers: a paused client keeps it in flight
+
+  async function bigSite(): Promise<string> {
+    const root = await tempDir();
+    const big = Buffer.alloc(BIG);
+    for (let i = 0; i < BIG; i++) big[i] = i % 251;
+    await writeFile(path.join(root, 'big.bin'), big);
+    await writeFile(path.join(root, 'small.txt'), 'small');
+    return root;
+  }
+
+  test('SIGTERM: stops accepting, closes idle sockets at once, finishes the in-flight response, exits 0', async () => {
+    const root = await bigSite();
+    const cli = await startCli([root, '--port', '0'], root);
+
+    // An idle keep-alive connection: one request answered, socket parked in the agent.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const idleSocket = await new Promise<Socket>((resolve, reject) => {
+      http.get(`${cli.url}/small.txt`, { agent }, (res) => {
+        const socket = res.socket; // the agent takes it back (and clears res.socket) once the body ends
+        res.resume();
+        res.on('end', () => resolve(socket));
+      }).on('error', reject);
+    });
+    const idleClosed = new Promise<void>((resolve) => idleSocket.once('close', () => resolve()));
+
+    // A slow in-flight response: headers received, body held back by a paused client.
+    let received = 0;
+    const slow = deferred<http.IncomingMessage>();
+    const bodyDone = new Promise<number>((resolve, reject) => {
+      http.get(`${cli.url}/big.bin`, { agent: false }, (res) => {
+        res.pause();
+        res.on('data', (c: Buffer) => {
+          for (let i = 0; i < c.length; i++) if (c[i] !== (received + i) % 251) reject(new Error(`corrupt byte at ${received + i}`));
+          received += c.length;
+        });
+        res.on('end', () => resolve(received));
+        res.on('aborted', () => reject(new Error(`aborted after ${received} bytes`)));
+        slow.resolve(res);
+      }).on('error', reject);
+    });
+    const res = await slow.promise;
+
+    cli.child.kill('SIGTERM');
+    await idleClosed;
+    expect(received).toBe(0); // the idle socket closed while the big response was still held back
+    // The listening socket is closed: new connections are refused.
+    const refused = await new Promise<string>((resolve) => {
+      const s = connect(Number(new URL(cli.url).port), '127.0.0.1', () => { s.destroy(); resolve('connected'); });
+      s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+    });
+    expect(refused).toBe('ECONNREFUSED');
+    expect(cli.child.exitCode).toBeNull(); // still draining
+
+    res.resume();
+    expect(await bodyDone).toBe(BIG);
+    expect(await cli.exit).toEqual({ code: 0, signal: null });
+    expect(cli.stderr()).toContain('SIGTERM');
+    agent.destroy();
+  });
+
+  test('SIGINT with a client that never reads: the response is cut at --shutdown-timeout and the process exits 0', async () => {
+    const root = await bigSite();
+    const cli = await startCli([root, '--port', '0', '--shutdown-timeout', '300'], root);
+    let received = 0;
+    const started = deferred<http.IncomingMessage>();
+    const ended = new Promise<string>((resolve) => {
+      http.get(`${cli.url}/big.bin`, { agent: false }, (res) => {
+        res.pause();
+        res.on('data', (c: Buffer) => void (received += c.length));
+        res.on('end', () => resolve('complete'));
+        res.on('error', () => resolve('cut'));
+        started.resolve(res);
+      }).on('error', () => resolve('cut'));
+    });
+    const res = await started.promise;
+    cli.child.kill('SIGINT');
+    expect(await cli.exit).toEqual({ code: 0, signal: null });
+    res.resume(); // read what the kernel buffered, then the server's close
+    expect(await ended).toBe('cut');
+    expect(received).toBeLessThan(BIG);
+  });
+});
+
+describe.skipIf(!built)('objpack serve --watch', () => {
+  test('an edited CSS file and page are rebuilt and served, with a fresh package, without a restart', async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, 'css'));
+    await writeFile(path.join(root, 'css', 'site.css'), 'body { color: blue; }\n');
+    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>v1</title><link rel="stylesheet" href="/css/site.css"><h1>Hello</h1>\n');
+    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about</title><link rel="stylesheet" href="/css/site.css">\n');
+    const cli = await startCli([root, '--port', '0', '--watch'], root);
+    await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
+
+    const manifest = async () => JSON.parse((await get(`${cli.url}/${MANIFEST_FILE}`)).body.toString()) as BuildManifest;
+    const pkgPath = (await manifest()).pages['/']!.package;
+    const pagePackage = async () => {
+      const r = await get(`${cli.url}/`, { 'x-objpack': 'package' });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-location']).toBe(pkgPath);
+      return { etag: r.headers.etag, objects: unpack(r.body) };
+    };
+    const digestOf = async () => (await manifest()).packages[pkgPath]!.digest;
+    const before = await pagePackage();
+    const digest1 = await digestOf();
+    expect(before.objects.get('/css/site.css')).toContain('color: blue');
+
+    // 1. CSS, replaced by rename (an editor's atomic save) twice: a per-file watch would miss the second.
+    for (const color of ['red', 'green']) {
+      await atomicWrite(path.join(root, 'css', 'site.css'), `body { color: ${color}; }\n`);
+      await until(async () => ((await get(`${cli.url}/css/site.css`)).body.toString().includes(color) ? true : undefined));
+      const now = await until(async () => {
+        const p = await pagePackage();
+        return p.objects.get('/css/site.css')?.includes(color) ? p : undefined;
+      });
+      expect(now.etag).not.toBe(before.etag);
+    }
+    const digest2 = await digestOf();
+    expect(digest2).not.toBe(digest1);
+
+    // 2. The page itself, written in place.
+    const html = (await readFile(path.join(root, 'index.html'), 'utf8')).replace('<title>v1</title>', '<title>v2</title>');
+    await writeFile(path.join(root, 'index.html'), html);
+    await until(async () => ((await get(`${cli.url}/`)).body.toString().includes('<title>v2</title>') ? true : undefined));
+    const after = await until(async () => {
+      const p = await pagePackage();
+      return p.objects.get('/')?.includes('<title>v2</title>') ? p : undefined;
+    });
+    expect(after.objects.get('/css/site.css')).toContain('color: green');
+    expect(await digestOf()).not.toBe(digest2);
+
+    // Same process throughout; it shuts down cleanly.
+    expect(cli.child.exitCode).toBeNull();
+    expect(cli.stderr()).toMatch(/rebuilt in \d+ ms/);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+  });
+});
+
+describe('watchTree', () => {
+  test('reports every replacement of a file and changes in directories created later', async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, 'a'));
+    await writeFile(path.join(root, 'a', 'x.css'), '0');
+    const seen: string[] = [];
+    const w = watchTree(root, (p) => seen.push(p), (d) => d === 'skipped');
+    await w.ready;
+    try {
+      const saw = (p: string) => until(async () => (seen.includes(p) ? true : undefined));
+      for (let i = 1; i <= 3; i++) {
+        seen.length = 0;
+        await atomicWrite(path.join(root, 'a', 'x.css'), String(i));
+        await saw(path.join('a', 'x.css'));
+      }
+      await mkdir(path.join(root, 'new', 'deep'), { recursive: true });
+      await until(async () => (w.size >= 4 ? true : undefined)); // root, a, new, new/deep
+      seen.length = 0;
+      await writeFile(path.join(root, 'new', 'deep', 'y.js'), 'y');
+      await saw(path.join('new', 'deep', 'y.js'));
+      await mkdir(path.join(root, 'skipped'));
+      await writeFile(path.join(root, 'skipped', 'z'), 'z');
+      await rm(path.join(root, 'new'), { recursive: true });
+      await until(async () => (w.size === 2 ? true : undefined)); // removed directories are dropped
+      expect(seen).not.toContain(path.join('skipped', 'z'));
+    } finally {
+      w.close();
+    }
+  });
+});
