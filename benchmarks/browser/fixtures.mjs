@@ -95,8 +95,11 @@ export async function writeSite(root, names, format, bundles) {
   await write('/objpack-register.js', bundles.register);
   // The bench worker records the worker's own per-object cost, then is the shipped worker.
   await write('/sw-bench.js', `self.__costs = [];
-self.objpackOptions = { routesMaxAgeMs: 3600000, onEvent: (e) => { if (e.type === 'object-served') self.__costs.push(e.ms); } };
-self.addEventListener('message', (e) => { if (e.data === 'bench:costs') e.ports[0].postMessage(self.__costs.splice(0)); });
+self.objpackOptions = { routesMaxAgeMs: 3600000, onEvent: (e) => { if (e.type === 'object-served') self.__costs.push({ url: e.url, ms: e.ms, at: e.at }); } };
+self.addEventListener('message', (e) => {
+  if (e.data === 'bench:costs') e.ports[0].postMessage(self.__costs.splice(0));
+  if (e.data === 'bench:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));
+});
 importScripts('/objpack-sw.js');`);
   await write('/install.html', '<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/sw-bench.js" data-prefetch="off"></script>');
   await write('/warm.html', '<!doctype html><link rel="icon" href="data:,"><p>warm</p>');

@@ -10,8 +10,10 @@ function pageMetrics() {
     const nav = performance.getEntriesByType('navigation')[0];
     const same = performance.getEntriesByType('resource').filter((r) => new URL(r.name).origin === location.origin);
     const complete = Math.max(nav.responseEnd, ...same.map((r) => r.responseEnd));
+    // Epoch-based times, comparable with the worker's (both count from performance.timeOrigin).
+    const timing = same.map((r) => ({ url: new URL(r.name).pathname + new URL(r.name).search, start: performance.timeOrigin + r.startTime, end: performance.timeOrigin + r.responseEnd }));
     let lcp = NaN;
-    const done = () => resolve({ complete, lcp, load: nav.loadEventStart, objects: same.length });
+    const done = () => resolve({ complete, lcp, load: nav.loadEventStart, objects: same.length, timing });
     try {
       new PerformanceObserver((list) => {
         const e = list.getEntries();
@@ -23,9 +25,24 @@ function pageMetrics() {
 }
 
 /**
+ * The worker's cost per object as the page sees it: from the object's last byte reaching the worker (or the
+ * page asking for it, if later) to the page holding the whole response. Verification, the fetch-event hop
+ * and the IPC back are all in it.
+ * @param {{ url: string, ms: number, at: number }[]} served worker events
+ * @param {{ url: string, start: number, end: number }[]} timing the page's resource timing (epoch ms)
+ */
+function pageCosts(served, timing) {
+  const byUrl = new Map(timing.map((t) => [t.url, t]));
+  return served.flatMap((s) => {
+    const t = byUrl.get(s.url);
+    return t && Number.isFinite(s.at) ? [Math.max(0, t.end - Math.max(s.at, t.start))] : [];
+  });
+}
+
+/**
  * @param {import('playwright-core').Browser} browser
  * @param {{ origin: string, path: string, variant: string }} o
- * @returns {Promise<{ complete: number, lcp: number, load: number, objects: number, costs: number[] }>}
+ * @returns {Promise<{ complete: number, lcp: number, load: number, objects: number, costs: number[], pageCosts: number[] }>}
  */
 export async function measure(browser, { origin, path, variant }) {
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
@@ -39,16 +56,30 @@ export async function measure(browser, { origin, path, variant }) {
     if (variant === 'objpack-repeat') {
       await page.goto(`${origin}${path}`, { waitUntil: 'load', timeout: 120_000 });
       await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      // The worker writes to Cache Storage once the page is quiet: wait for that, so the repeat visit is
+      // served from Cache Storage (a visit soon after would be served from the worker's memory).
+      await page.evaluate(() => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; navigator.serviceWorker.controller.postMessage('bench:settled', [c.port2]); }));
       await page.goto(`${origin}/warm.html`);
     }
     if (objpack) await page.evaluate(() => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; navigator.serviceWorker.controller.postMessage('bench:costs', [c.port2]); }));
+    if (variant === 'objpack-cold-stopped') {
+      // What a returning visitor usually meets: the browser stopped the idle worker, so the navigation
+      // waits for it to start (Chromium stops idle workers after about 30 s).
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('ServiceWorker.enable');
+      const stopped = new Promise((resolve) => cdp.on('ServiceWorker.workerVersionUpdated', (e) => { if (e.versions.some((v) => v.runningStatus === 'stopped')) resolve(undefined); }));
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, 2000))]);
+      await cdp.detach();
+    }
     await page.goto(`${origin}${path}`, { waitUntil: 'load', timeout: 120_000 });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    const m = await page.evaluate(pageMetrics);
-    const costs = objpack
+    const { timing, ...m } = await page.evaluate(pageMetrics);
+    /** @type {{ url: string, ms: number, at: number }[]} */
+    const served = objpack
       ? await page.evaluate(() => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = (e) => r(e.data); navigator.serviceWorker.controller.postMessage('bench:costs', [c.port2]); }))
       : [];
-    return { ...m, costs };
+    return { ...m, costs: served.map((s) => s.ms), pageCosts: pageCosts(served, timing) };
   } finally {
     await context.close();
   }

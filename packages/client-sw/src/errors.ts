@@ -14,6 +14,7 @@ export const SwErrorCode = {
   ROUTES: 'OBJPSW_ROUTES',
   ABORTED: 'OBJPSW_ABORTED',
   RANGE_REST: 'OBJPSW_RANGE_REST',
+  DELTA: 'OBJPSW_DELTA',
 } as const;
 
 export type SwErrorCode = (typeof SwErrorCode)[keyof typeof SwErrorCode];

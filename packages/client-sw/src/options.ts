@@ -2,11 +2,13 @@
 export interface ObjpackEvent {
   type:
     | 'fallback' | 'package-start' | 'package-index' | 'package-end' | 'object-served' | 'object-cached' | 'cache-error'
-    | 'routes-updated' | 'caches-deleted' | 'mirror' | 'prefetch';
+    | 'routes-updated' | 'caches-deleted' | 'mirror' | 'prefetch' | 'delta';
   url: string;
   code?: string;
-  /** For `object-served`: ms from the object's last byte arriving to the Response being handed over. */
+  /** For `object-served`: ms from the object being verified (or asked for, if later) to the Response being handed over. */
   ms?: number;
+  /** For `object-served`: when the object's last byte arrived, ms since the epoch (`performance.timeOrigin` based). */
+  at?: number;
   detail?: string;
 }
 
@@ -27,6 +29,11 @@ export interface ObjpackOptions {
   mirrorTimeoutMs?: number;
   /** Largest number of pages a page may ask the worker to prefetch (default 8 per message). */
   maxPrefetch?: number;
+  /**
+   * Delta packages (default true): when the origin is `objpack serve` (its page-package responses vary on
+   * `X-Objpack-Have`), name the objects already held so the package carries only the missing ones.
+   */
+  delta?: boolean;
   /** Diagnostics hook; the library itself never prints. */
   onEvent?: (event: ObjpackEvent) => void;
 }
@@ -38,6 +45,7 @@ export interface ResolvedOptions {
   mirrors: string[];
   mirrorTimeoutMs: number;
   maxPrefetch: number;
+  delta: boolean;
   onEvent: (event: ObjpackEvent) => void;
 }
 
@@ -49,6 +57,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string): Resolved
     mirrors: (o.mirrors ?? []).map((m) => new URL(m).origin),
     mirrorTimeoutMs: o.mirrorTimeoutMs ?? 250,
     maxPrefetch: o.maxPrefetch ?? 8,
+    delta: o.delta ?? true,
     onEvent: o.onEvent ?? (() => {}),
   };
 }

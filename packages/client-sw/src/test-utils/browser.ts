@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { bundle } from '../../scripts/bundle.mjs';
 import type { ObjpackEvent } from '../options.js';
 import type { TestServer } from './server.js';
-import { buildSite, type BuiltSite, type SiteSpec } from './site.js';
+import { buildSite, type BuiltSite, type SiteFile, type SiteSpec } from './site.js';
 
 /** Chromium from the env (scripts/system-tools.mjs) or Debian's path; undefined → tests skip loudly. */
 export const CHROMIUM = process.env.OBJPACK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
@@ -50,21 +50,30 @@ export function testWorker(cfg: WorkerConfig = {}): string {
   return `self.__events = [];
 self.objpackOptions = Object.assign(${JSON.stringify(cfg.options ?? {})}, { onEvent: (e) => self.__events.push(e) });
 ${cfg.quota ? `Cache.prototype.put = function () { return Promise.reject(new DOMException('quota', 'QuotaExceededError')); };` : ''}
-self.addEventListener('message', (e) => { if (e.data === 'test:events') e.ports[0].postMessage(self.__events.splice(0)); });
+self.addEventListener('message', (e) => {
+  if (e.data === 'test:events') e.ports[0].postMessage(self.__events.splice(0));
+  if (e.data === 'test:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));
+});
 importScripts('/objpack-sw.js');
 `;
+}
+
+/** The worker files and the install page a test site needs besides the site itself. */
+export function workerFiles(b: Bundles, cfg: WorkerConfig = {}): Map<string, SiteFile> {
+  return new Map<string, SiteFile>([
+    ['/objpack-sw.js', { type: 'text/javascript', body: b.worker }],
+    ['/sw-test.js', { type: 'text/javascript', body: Buffer.from(testWorker(cfg)), headers: { 'cache-control': 'no-cache' } }],
+    ['/install.html', {
+      type: 'text/html',
+      body: Buffer.from('<!doctype html><link rel="icon" href="data:,"><script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="off"></script>'),
+    }],
+  ]);
 }
 
 /** Puts a built site plus the worker files on the server. */
 export function serveSite(server: TestServer, b: Bundles, spec: SiteSpec, cfg: WorkerConfig = {}): BuiltSite {
   const site = buildSite(spec);
-  server.files = new Map(site.files);
-  server.files.set('/objpack-sw.js', { type: 'text/javascript', body: b.worker });
-  server.files.set('/sw-test.js', { type: 'text/javascript', body: Buffer.from(testWorker(cfg)), headers: { 'cache-control': 'no-cache' } });
-  server.files.set('/install.html', {
-    type: 'text/html',
-    body: Buffer.from('<!doctype html><link rel="icon" href="data:,"><script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="off"></script>'),
-  });
+  server.files = new Map([...site.files, ...workerFiles(b, cfg)]);
   return site;
 }
 
@@ -77,9 +86,24 @@ export async function installWorker(context: BrowserContext, server: TestServer)
   return page;
 }
 
-/** Waits until the test page's script, JSON fetch and images are done. */
+/**
+ * Waits until the test page's script, JSON fetch and images are done, and the worker has stored what it
+ * unpacked (it writes to Cache Storage once the page is quiet), so cache assertions see the final state.
+ */
 export async function pageDone(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.ready === '1' && [...document.images].every((i) => i.complete), undefined, { timeout: 10_000 });
+  await page.evaluate(
+    () =>
+      new Promise<unknown>((resolve) => {
+        const worker = navigator.serviceWorker?.controller;
+        if (!worker) return resolve(false);
+        // Another worker (the kill switch) does not answer.
+        const timer = setTimeout(() => resolve(false), 3000);
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => resolve(clearTimeout(timer));
+        worker.postMessage('test:settled', [ch.port2]);
+      }),
+  );
 }
 
 /** The worker's events since the last call. */

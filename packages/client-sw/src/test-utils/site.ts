@@ -80,13 +80,13 @@ export function svg(color: string, padTo = 0): SiteFile {
  * The test site: two pages sharing CSS (with an @import and a background image), a module script with an
  * import, a JSON object the page fetches, and a page-specific image. `v` changes visible content.
  */
-export function testSite(register: Buffer, v = 1, extra: Partial<SiteSpec> & { prefetch?: boolean } = {}): SiteSpec {
+export function testSite(register: Buffer, v = 1, extra: Partial<SiteSpec> & { prefetch?: boolean; more?: string; speculation?: string } = {}): SiteSpec {
   const page = (title: string, img: string, more = '') =>
     html(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/site.css"><script type="module" src="/assets/app.js"></script>
-<script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="${extra.prefetch ? 'on' : 'off'}" defer></script></head>
+<script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="${extra.prefetch ? 'on' : 'off'}"${extra.speculation ? ` data-speculation="${extra.speculation}"` : ''} defer></script></head>
 <body><h1>${title} v${v}</h1><img id="img" src="${img}" width="40" height="40"><div class="bg">bg</div>
-<p id="json"></p><p id="js"></p><a id="next" href="/about/">about</a> <a href="/">home</a>${more}</body></html>`);
+<p id="json"></p><p id="js"></p><a id="next" href="/about/">about</a> <a href="/">home</a>${more}${extra.more ?? ''}</body></html>`);
   return {
     buildId: `build-${v}`,
     files: {

@@ -85,4 +85,26 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     expect(requests).toEqual(expect.arrayContaining([v2site.pagePackage['/about/'], v2site.sharedPackage.common]));
     expect(requests.filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
   });
+
+  it('a new worker version takes over on the next page load and drops the old cache layout: no stuck stale site', async () => {
+    serveSite(server, b, testSite(b.register), cfg);
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    const names = async () => Object.keys(await cacheContents(page)).filter((n) => n.startsWith('objpack-')).sort();
+    expect((await names()).every((n) => n.startsWith('objpack-v1-'))).toBe(true);
+    // Deploy: new content and a new worker script with another cache layout.
+    serveSite(server, b, testSite(b.register, 2), { options: { routesMaxAgeMs: 0, cachePrefix: 'objpack-v2' } });
+    const ref = await reference(browser, `${server.origin}/about/`);
+    // Every page registers the worker; that finds the new script (updateViaCache: 'none'), which takes over.
+    await page.goto(`${server.origin}/`);
+    await expect.poll(async () => (await names()).some((n) => n.startsWith('objpack-v1-')), { timeout: 10_000 }).toBe(false);
+    expect(await names()).toContain('objpack-v2-meta');
+    await page.goto(`${server.origin}/about/`);
+    await pageDone(page);
+    expect(await readState(page)).toEqual(['About v2', 'module v2', 'data v2']);
+    expect((await snapshot(page)).dom).toBe(ref.dom);
+    expect((await names()).every((n) => n.startsWith('objpack-v2-'))).toBe(true);
+    expect(await names()).toContain('objpack-v2-build-build-2');
+  });
 });

@@ -27,18 +27,62 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
     await server.close();
   });
 
-  it('prefetches the packages of likely next pages, so the click costs no request', async () => {
+  it('prefetches links in the viewport once the page is idle, so the click costs no request', async () => {
     const site = serveSite(server, b, testSite(b.register, 1, { prefetch: true }));
     const page = await installWorker(context, server);
     await page.goto(`${server.origin}/`);
     await pageDone(page);
-    await page.hover('#next');
-    await expect.poll(() => server.log.some((r) => r.path === site.pagePackage['/about/'])).toBe(true);
+    // No gesture: the link is on screen.
+    await expect.poll(() => server.log.some((r) => r.path === site.pagePackage['/about/']), { timeout: 5000 }).toBe(true);
     server.take();
     await page.click('#next');
     await page.waitForURL(`${server.origin}/about/`);
     await pageDone(page);
     expect(server.take()).toEqual([]);
+  });
+
+  it('hover and touchstart prefetch links below the fold (and only then)', async () => {
+    const far = (title: string) => ({ type: 'text/html; charset=utf-8', body: Buffer.from(`<!doctype html><title>${title}</title><h1>${title}</h1>`) });
+    const site = serveSite(server, b, testSite(b.register, 1, {
+      prefetch: true,
+      more: '<div style="height:5000px"></div><a id="far" href="/far/">far</a> <a id="far2" href="/far2/">far 2</a>',
+      files: { '/far/': far('Far'), '/far2/': far('Far 2') },
+      pages: { '/far/': { objects: [], shared: ['common'] }, '/far2/': { objects: [], shared: ['common'] } },
+    }));
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    const asked = (p: string) => server.log.some((r) => r.path === site.pagePackage[p]);
+    // The on-screen link is hinted once idle; the ones below the fold are not (absence needs a wait).
+    await expect.poll(() => asked('/about/'), { timeout: 5000 }).toBe(true);
+    await page.waitForTimeout(500);
+    expect([asked('/far/'), asked('/far2/')]).toEqual([false, false]);
+    await page.dispatchEvent('#far', 'mouseover');
+    await expect.poll(() => asked('/far/')).toBe(true);
+    expect(asked('/far2/')).toBe(false);
+    await page.dispatchEvent('#far2', 'touchstart');
+    await expect.poll(() => asked('/far2/')).toBe(true);
+  });
+
+  it('does not prefetch on a 2G connection', async () => {
+    const site = serveSite(server, b, testSite(b.register, 1, { prefetch: true }));
+    await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: false, effectiveType: 'slow-2g' } }));
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    await page.hover('#next');
+    // Absence can only be shown by waiting: a hint that was going to be sent is sent within this time.
+    await page.waitForTimeout(500);
+    expect(server.log.map((r) => r.path)).not.toContain(site.pagePackage['/about/']);
+  });
+
+  it('emits Speculation Rules when the page asks for them', async () => {
+    serveSite(server, b, testSite(b.register, 1, { prefetch: true, speculation: 'prefetch' }));
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    const rules = await page.evaluate(() => [...document.querySelectorAll('script[type="speculationrules"]')].map((s) => JSON.parse(s.textContent ?? '')));
+    expect(rules).toEqual([{ prefetch: [{ where: { href_matches: '/*' }, eagerness: 'moderate' }] }]);
   });
 
   it('does not prefetch when the user asked to save data', async () => {
@@ -90,7 +134,8 @@ self.addEventListener('activate', (e) => objpack.handleActivate(e));
 self.addEventListener('fetch', (e) => {
   if (objpack.handleFetch(e)) return;
   if (new URL(e.request.url).pathname === '/hello') e.respondWith(new Response('from my own worker'));
-});`) });
+});
+self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitUntil(objpack.settled().then(() => e.ports[0].postMessage(true))); });`) });
     server.files.set('/install.html', { type: 'text/html', body: Buffer.from(`<!doctype html><link rel="icon" href="data:,"><script>navigator.serviceWorker.register('/sw-esm.js', { type: 'module' });</script>`) });
     const page = await installWorker(context, server);
     await page.goto(`${server.origin}/`);

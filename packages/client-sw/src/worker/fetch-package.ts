@@ -31,6 +31,16 @@ export interface PackageFetch {
   response: Response;
   /** Where the bytes came from (origin or a mirror). */
   from: string;
+  /** The origin sent a delta package (only the objects not named in `X-Objpack-Have`). */
+  delta: boolean;
+}
+
+export interface FetchOptions {
+  revalidate: boolean;
+  /** `X-Objpack-Have` value: asks the origin (never a mirror: static hosts) for a delta package. */
+  have?: string;
+  /** Sees every origin response, to learn whether the origin speaks `X-Objpack-Have`. */
+  observe?: (res: Response, sentHave: boolean) => void;
 }
 
 /** Fetches one package: from a mirror when one answers in time, else from the origin. Only a 200 will do. */
@@ -39,14 +49,15 @@ export async function fetchPackage(
   origin: string,
   options: ResolvedOptions,
   signal: AbortSignal,
-  { revalidate }: { revalidate: boolean },
+  { revalidate, have, observe }: FetchOptions,
 ): Promise<PackageFetch> {
-  const mirror = await pickMirror(path, options, signal);
+  // A delta is made for what this worker holds: only the origin can do that, so mirrors are not asked.
+  const mirror = have ? undefined : await pickMirror(path, options, signal);
   if (mirror) {
     options.onEvent({ type: 'mirror', url: path, detail: mirror });
     try {
       const response = await fetch(new URL(path, mirror).href, { mode: 'cors', credentials: 'omit', signal });
-      if (response.status === 200 && response.body) return { response, from: mirror };
+      if (response.status === 200 && response.body) return { response, from: mirror, delta: false };
     } catch {
       // A mirror that said yes and then failed costs one request; the origin still answers.
     }
@@ -55,10 +66,13 @@ export async function fetchPackage(
   try {
     // Page packages change with every deploy at the same URL: never take the HTTP cache's word for them.
     const cache: RequestCache = revalidate ? 'no-cache' : 'default';
-    response = await fetch(new URL(path, origin).href, { credentials: 'same-origin', cache, signal });
+    const headers: HeadersInit = have ? { 'x-objpack-have': have } : {};
+    response = await fetch(new URL(path, origin).href, { credentials: 'same-origin', cache, signal, headers });
   } catch (cause) {
     throw new ObjpackSwError(SwErrorCode.PACKAGE_NETWORK, path, { cause });
   }
+  observe?.(response, !!have);
   if (response.status !== 200 || !response.body) throw new ObjpackSwError(SwErrorCode.PACKAGE_HTTP, `${path} ${response.status}`);
-  return { response, from: origin };
+  const delta = !!have && response.headers.get('x-objpack-dynamic') === 'delta';
+  return { response, from: origin, delta };
 }

@@ -1,6 +1,7 @@
 import type { PackageIndex, RouteTable } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import { resolveOptions, type ObjpackOptions, type ResolvedOptions } from '../options.js';
+import { Delta } from './delta.js';
 import { htmlEntry } from './html-entry.js';
 import { objectHeaders, objectResponse } from './object-response.js';
 import { PackageRun } from './package-run.js';
@@ -33,6 +34,8 @@ function carries(p: BoundPackage, name: string): boolean | undefined {
   if (p.run) return p.run.indexed ? p.run.slots.has(name) : undefined;
   return p.names ? p.names.has(name) : undefined;
 }
+/** Quiet time before Cache Storage writes start: longer than the gaps between a loading page's requests. */
+const QUIET_MS = 150;
 /** A binding lives at least this long: a navigation's client is not listed by matchAll() until it commits. */
 const BINDING_GRACE_MS = 60_000;
 
@@ -44,9 +47,12 @@ export class ObjpackWorker {
   readonly options: ResolvedOptions;
   readonly store: Store;
   readonly routes: Routes;
+  readonly delta: Delta;
   private readonly origin: string;
   private readonly runs = new Map<string, PackageRun>();
   private readonly bindings = new Map<string, Binding>();
+  /** `performance.now()` of the last request or HTML completion this worker saw (for the write gate). */
+  private lastActivity = 0;
   /** Page path → build during which objpack failed for it: that page goes to the network until a new build. */
   private readonly bypass = new Map<string, string>();
 
@@ -58,10 +64,12 @@ export class ObjpackWorker {
     this.options = resolveOptions(options, this.origin);
     this.store = new Store(this.options.cachePrefix, this.origin);
     this.routes = new Routes(this.store, this.options, () => this.cleanup());
+    this.delta = new Delta(this.store, this.options);
   }
 
   /** Answers the request if objpack should; returns false (and does nothing) otherwise. */
   handleFetch(event: FetchEvent): boolean {
+    this.lastActivity = performance.now();
     const req = event.request;
     if (!answerable(req, this.origin)) return false;
     const url = new URL(req.url);
@@ -149,26 +157,30 @@ export class ObjpackWorker {
     }
   }
 
-  /** Packages of a route: held ones by cache name, missing ones fetched now (all in parallel). */
+  /**
+   * Packages of a route: held ones by cache name, missing ones fetched now. Each package's fetch starts as
+   * soon as its own held-check answers, never behind another package's.
+   */
   private async plan(table: RouteTable, route: Route, sharedOverride?: readonly string[]): Promise<Binding['packages']> {
     const buildCache = (index: PackageIndex) => this.store.buildName(index.buildId || table.buildId);
-    const page: BoundPackage = { path: route.page, cacheName: this.store.buildName(table.buildId), run: this.runs.get(route.page) };
-    const pageHeld = page.run ? undefined : this.store.held(page.cacheName, route.page);
-    const shared: BoundPackage[] = (sharedOverride ?? route.shared).map((path) => ({ path, cacheName: this.store.sharedName(path), run: this.runs.get(path) }));
-    const sharedHeld = shared.map((s) => (s.run ? Promise.resolve(undefined) : this.store.held(s.cacheName, s.path)));
     const namesOf = (r: HeldRecord) => new Set(r.objects.map((o) => o.name));
-    if (pageHeld) {
-      const record = await pageHeld;
-      if (record) page.names = namesOf(record);
-      else page.run = this.startRun(route.page, 'page', buildCache);
-    }
-    for (const [i, s] of shared.entries()) {
-      if (s.run) continue;
-      const record = await sharedHeld[i];
-      if (record) s.names = namesOf(record);
-      else s.run = this.startRun(s.path, 'shared', () => s.cacheName);
-    }
-    return [page, ...shared];
+    const bind = async (path: string, cacheName: string, start: () => PackageRun): Promise<BoundPackage> => {
+      const p: BoundPackage = { path, cacheName, run: this.runs.get(path) };
+      if (p.run) return p;
+      const record = await this.store.held(cacheName, path);
+      // Another navigation may have started it while we looked.
+      p.run = this.runs.get(path);
+      if (record && !p.run) p.names = namesOf(record);
+      else p.run ??= start();
+      return p;
+    };
+    return Promise.all([
+      bind(route.page, this.store.buildName(table.buildId), () => this.startRun(route.page, 'page', buildCache, table.buildId)),
+      ...(sharedOverride ?? route.shared).map((path) => {
+        const cacheName = this.store.sharedName(path);
+        return bind(path, cacheName, () => this.startRun(path, 'shared', () => cacheName));
+      }),
+    ]);
   }
 
   private async serveRoute(event: FetchEvent, url: URL, table: RouteTable, route: Route): Promise<Response> {
@@ -188,10 +200,14 @@ export class ObjpackWorker {
       const entry = htmlEntry(index);
       const slot = entry && page.run.slots.get(entry.name);
       if (!entry || !slot) throw new ObjpackSwError(SwErrorCode.NO_HTML, route.page);
+      // Left out of a delta: the held copy is local, and its headers are the page's own.
+      if (slot.borrowed) await slot.done.catch(noop);
       if (slot.state === 'failed') throw new ObjpackSwError(SwErrorCode.DECODE, route.page);
       const resultingClientId = event.resultingClientId;
       const body = slot.stream((_err, committed) => this.recover(url, table.buildId, resultingClientId, committed));
-      html = new Response(body, { status: 200, headers: objectHeaders(entry, buildId) });
+      // The page starts asking for its objects once its HTML is in: count that as activity for the write gate.
+      void slot.done.then(() => (this.lastActivity = performance.now()), noop);
+      html = new Response(body, { status: 200, headers: objectHeaders(slot.entry, buildId) });
     } else {
       const record = await this.store.held(page.cacheName, route.page);
       const cached = record?.html ? await this.store.match([page.cacheName], record.html) : undefined;
@@ -250,11 +266,16 @@ export class ObjpackWorker {
           if (!bytes) return undefined;
           const res = slot.entry.partial ? partialResponse(slot.entry, bytes, url, p.run.buildId) : objectResponse(slot.entry, bytes, p.run.buildId);
           const now = performance.now();
-          this.options.onEvent({ type: 'object-served', url: name, ms: now - Math.max(slot.doneAt, requestedAt), detail: slot.doneAt >= requestedAt ? 'waited' : 'ready' });
+          this.options.onEvent({
+            type: 'object-served', url: name, ms: now - Math.max(slot.doneAt, requestedAt), detail: slot.doneAt >= requestedAt ? 'waited' : 'ready',
+            at: performance.timeOrigin + slot.receivedAt,
+          });
           return res;
         }
         if (index) continue;
       }
+      // A held package's record lists its objects: no storage round trip for names it does not carry.
+      if (p.names && !p.names.has(name)) continue;
       const cached = await this.store.match([p.cacheName], name);
       if (cached) return cached;
     }
@@ -280,13 +301,42 @@ export class ObjpackWorker {
     return binding;
   }
 
-  private startRun(path: string, kind: 'page' | 'shared', cacheFor: (i: PackageIndex) => string): PackageRun {
-    const run = new PackageRun({ path, kind, origin: this.origin, options: this.options, store: this.store, cacheFor });
+  private startRun(path: string, kind: 'page' | 'shared', cacheFor: (i: PackageIndex) => string, buildId = ''): PackageRun {
+    const run = new PackageRun({
+      path, kind, origin: this.origin, options: this.options, store: this.store, cacheFor,
+      have: kind === 'page' ? () => this.delta.plan(path, buildId) : undefined,
+      observe: kind === 'page' ? (res, sent) => this.delta.observe(res, sent) : undefined,
+      onHeld: (cacheName, record) => this.delta.add(cacheName, record),
+      quiet: (deadline) => this.quiet(deadline),
+      retired: () => this.retired(),
+    });
     this.runs.set(path, run);
     void run.finished.then(() => {
       if (this.runs.get(path) === run) this.runs.delete(path);
     });
     return run;
+  }
+
+  /** This worker was replaced by a newer version (its state is `redundant`). */
+  private retired(): boolean {
+    const me = (this.scope as { serviceWorker?: ServiceWorker }).serviceWorker;
+    return me?.state === 'redundant';
+  }
+
+  /**
+   * Resolves once the worker has seen no request for {@link QUIET_MS} (or at `deadline`). Cache Storage
+   * writes wait for it: while a page is loading, its requests must not queue behind writes on this thread.
+   */
+  private quiet(deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const now = performance.now();
+        const idle = now - this.lastActivity;
+        if (idle >= QUIET_MS || now >= deadline) return resolve();
+        setTimeout(check, Math.min(QUIET_MS - idle, deadline - now));
+      };
+      check();
+    });
   }
 
   private async network(request: Request): Promise<Response> {
@@ -308,6 +358,13 @@ export class ObjpackWorker {
   private async afterNavigation(): Promise<void> {
     if (this.routes.stale()) await this.routes.refresh().catch(noop);
     await this.cleanup();
+    const table = this.routes.table;
+    if (table) await this.delta.refresh(table.buildId).catch(noop);
+  }
+
+  /** Resolves once no package is in flight: every one unpacked and stored, or given up (tests, benchmarks). */
+  async settled(): Promise<void> {
+    while (this.runs.size > 0) await Promise.all([...this.runs.values()].map((r) => r.finished));
   }
 
   /** Deletes caches that neither the current build nor any open page uses. */
@@ -320,8 +377,9 @@ export class ObjpackWorker {
       if (!live.has(id) && (b.seen || Date.now() - b.createdAt > BINDING_GRACE_MS)) this.bindings.delete(id);
       else for (const p of b.packages) keep.add(p.cacheName);
     }
-    for (const r of this.runs.values()) keep.add(r.cacheName);
+    for (const r of this.runs.values()) for (const name of [r.cacheName, ...r.borrowsFrom]) keep.add(name);
     const gone = await this.store.prune(keep);
+    this.delta.forget(gone);
     if (gone.length > 0) this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
   }
 
@@ -331,6 +389,7 @@ export class ObjpackWorker {
     this.runs.clear();
     this.bindings.clear();
     this.routes.reset();
+    this.delta.reset();
     const gone = await Store.clearAll();
     this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
     if (unregister) await this.scope.registration.unregister();

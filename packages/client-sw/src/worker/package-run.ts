@@ -1,6 +1,7 @@
-import { Decoder, digestEquals, digestToSri, FormatError, type ObjectEntry, type PackageIndex } from '@objpack/format';
-import { errorCode } from '../errors.js';
+import { Decoder, digestEquals, digestToSri, FormatError, sha256, sriToDigest, type ObjectEntry, type PackageIndex } from '@objpack/format';
+import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { ResolvedOptions } from '../options.js';
+import type { Claim, HavePlan } from './delta.js';
 import { fetchPackage } from './fetch-package.js';
 import { htmlEntry } from './html-entry.js';
 import { concat, objectResponse } from './object-response.js';
@@ -20,11 +21,18 @@ export class Slot {
   state: 'waiting' | 'receiving' | 'done' | 'failed' = 'waiting';
   /** `performance.now()` when the last byte was verified (for the worker's per-object cost). */
   doneAt = 0;
+  /** `performance.now()` when the last byte arrived (before verification). */
+  receivedAt = 0;
   readonly done: Promise<Uint8Array>;
   readonly listeners = new Set<Listener>();
   private settle!: { resolve(b: Uint8Array): void; reject(e: unknown): void };
 
-  constructor(readonly entry: ObjectEntry) {
+  /** Filled from a held copy in Cache Storage: the delta package left it out. */
+  borrowed = false;
+  /** The navigation's HTML: verified at once, on this thread, so the page gets its last bytes first. */
+  urgent = false;
+
+  constructor(public entry: ObjectEntry) {
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
     // Nobody may ever ask for this object; its failure must not become an unhandled rejection.
     this.done.catch(() => {});
@@ -38,6 +46,7 @@ export class Slot {
 
   /** All bytes are in: one buffer of them (verification comes next). */
   assemble(): Uint8Array {
+    this.receivedAt = performance.now();
     return concat(this.chunks, this.entry.size);
   }
 
@@ -121,7 +130,29 @@ export interface RunSpec {
   store: Store;
   /** Cache that receives this package's objects, chosen once the index names the build. */
   cacheFor(index: PackageIndex): string;
+  /** Objects to name in `X-Objpack-Have` (page packages, objpack serve only). */
+  have?: () => HavePlan | undefined;
+  /** Sees the origin's package responses (delta detection). */
+  observe?: (res: Response, sentHave: boolean) => void;
+  /** The package is complete in Cache Storage under `cacheName`. */
+  onHeld?: (cacheName: string, record: HeldRecord) => void;
+  /** Resolves when writing to Cache Storage no longer competes with a loading page (or at `deadline`). */
+  quiet?: (deadline: number) => Promise<void>;
+  /** A newer worker has taken over: this one must not write (it would recreate caches the new one deleted). */
+  retired?: () => boolean;
 }
+
+/** Longest a package's Cache Storage writes wait for a quiet worker (ms after its first verified object). */
+const MAX_WRITE_DELAY_MS = 2000;
+
+/** The entry a delta left out, rebuilt from the manifest row; headers come from the held copy. */
+function borrowedEntry(claim: Claim, index: number): ObjectEntry {
+  const digest = sriToDigest(claim.digest)!;
+  return { index, name: claim.name, contentType: claim.contentType, headers: [], size: 0, totalSize: 0, partial: false, digest, offset: -1 };
+}
+
+/** Headers of a held copy that are the object's own (ours are recomputed for the new build). */
+const OWN_HEADERS = new Set(['content-type', 'content-length', 'x-objpack-digest', 'x-objpack-build']);
 
 /**
  * One package being fetched and unpacked progressively (paper 000 §3.3): the index creates a slot per
@@ -140,6 +171,10 @@ export class PackageRun {
   buildId = '';
   /** The index has arrived: `slots` names every object of the package. */
   indexed = false;
+  /** Caches that held copies are read from while this run fills a delta: cleanup must keep them. */
+  readonly borrowsFrom = new Set<string>();
+  /** Objects a delta left out, filled from held copies. */
+  private readonly borrowed = new Set<string>();
 
   constructor(readonly spec: RunSpec) {
     this.index = new Promise((res, rej) => ((this.resolveIndex = res), (this.rejectIndex = rej)));
@@ -168,18 +203,47 @@ export class PackageRun {
   }
 
   private async run(): Promise<boolean> {
+    const plan = this.spec.have?.();
+    if (!plan) return this.attempt(undefined);
+    try {
+      return await this.attempt(plan);
+    } catch (err) {
+      // Nothing reached the page yet: ask for the whole package (then, if that fails too, the network).
+      if (this.indexed || this.ctrl.signal.aborted) throw err;
+      this.spec.options.onEvent({ type: 'fallback', url: this.spec.path, code: SwErrorCode.DELTA, detail: errorCode(err) });
+      this.borrowsFrom.clear();
+      this.borrowed.clear();
+      return this.attempt(undefined);
+    }
+  }
+
+  private async attempt(want: HavePlan | undefined): Promise<boolean> {
     const { spec } = this;
-    const { response } = await fetchPackage(spec.path, spec.origin, spec.options, this.ctrl.signal, { revalidate: spec.kind === 'page' });
+    const fetched = await fetchPackage(spec.path, spec.origin, spec.options, this.ctrl.signal, {
+      revalidate: spec.kind === 'page', have: want?.header, observe: spec.observe,
+    });
+    const { response } = fetched;
+    const plan = fetched.delta ? want : undefined;
+    if (want) spec.options.onEvent({ type: 'delta', url: spec.path, detail: plan ? `delta ${want.claims.size}` : 'full' });
     spec.options.onEvent({ type: 'package-start', url: spec.path });
     let cache: Cache | undefined;
     let puts: Promise<void> = Promise.resolve();
+    let gate: Promise<void> | undefined;
     let storeOk = true;
     const record: HeldRecord = { buildId: '', sharedRefs: [], objects: [] };
     const store = (entry: ObjectEntry, bytes: Uint8Array) => {
       if (entry.partial) return; // a prefix is not the object: only whole objects go into Cache Storage
       const res = objectResponse(entry, bytes, this.buildId);
       const key = spec.store.key(entry.name);
+      // Serving comes first: the writes start once the page has stopped asking (bounded wait).
+      gate ??= spec.quiet?.(performance.now() + MAX_WRITE_DELAY_MS) ?? Promise.resolve();
+      const ready = gate;
       puts = puts.then(async () => {
+        await ready;
+        if (storeOk && spec.retired?.()) {
+          storeOk = false;
+          spec.options.onEvent({ type: 'cache-error', url: entry.name, code: SwErrorCode.ABORTED, detail: 'retired' });
+        }
         if (!storeOk) return;
         try {
           cache ??= await caches.open(this.cacheName);
@@ -196,31 +260,45 @@ export class PackageRun {
     let fresh = false;
     let corrupt = false;
     const checks: Array<Promise<void>> = [];
+    /** Verifies an object's bytes; only verified bytes are served and stored. */
+    const complete = async (slot: Slot, bytes: Uint8Array): Promise<void> => {
+      const { entry } = slot;
+      // Web Crypto answers in a later task, after the rest of a large network chunk has been decoded;
+      // the HTML holds its page back until verified, so it is hashed right here (≈ 0.5 ms per 35 KB).
+      const ok = slot.urgent ? digestEquals(sha256(bytes), entry.digest) : await verify(bytes, entry.digest);
+      if (ok) return store(entry, slot.end(bytes));
+      corrupt = true;
+      const err = new FormatError('OBJP_DIGEST_MISMATCH', entry.name, entry.name);
+      slot.fail(err);
+      spec.options.onEvent({ type: 'fallback', url: entry.name, code: err.code });
+    };
     const decoder = new Decoder({
-      onIndex: (index) => {
+      onIndex: (received) => {
+        if (plan && received.buildId !== plan.buildId) {
+          // Claims were made from this build's manifest: a delta of another build could name other bytes.
+          throw new ObjpackSwError(SwErrorCode.DELTA, `${spec.path} ${received.buildId}`);
+        }
+        const index = plan ? this.merge(received, plan) : received;
         fresh = true;
         spec.options.onEvent({ type: 'package-index', url: spec.path, detail: String(index.entries.length) });
         for (const e of index.entries) this.slots.set(e.name, new Slot(e));
+        for (const name of this.borrowed) this.slots.get(name)!.borrowed = true;
+        const html = spec.kind === 'page' ? htmlEntry(index) : undefined;
+        if (html) this.slots.get(html.name)!.urgent = true;
         this.buildId = index.buildId;
         this.cacheName = spec.cacheFor(index);
         record.buildId = index.buildId;
         record.sharedRefs = [...index.sharedRefs];
         this.indexed = true;
         this.resolveIndex(index);
+        for (const slot of this.slots.values()) {
+          if (slot.borrowed) checks.push(this.fill(slot, plan!.claims.get(slot.entry.name)!, complete).then((ok) => void (ok || (corrupt = true))));
+        }
       },
       onObjectData: (entry, bytes) => this.slots.get(entry.name)!.data(bytes.slice()),
       onObjectEnd: (entry) => {
         const slot = this.slots.get(entry.name)!;
-        const bytes = slot.assemble();
-        checks.push(
-          verify(bytes, entry.digest).then((ok) => {
-            if (ok) return store(entry, slot.end(bytes));
-            corrupt = true;
-            const err = new FormatError('OBJP_DIGEST_MISMATCH', entry.name, entry.name);
-            slot.fail(err);
-            spec.options.onEvent({ type: 'fallback', url: entry.name, code: err.code });
-          }),
-        );
+        checks.push(complete(slot, slot.assemble()));
       },
     }, { verify: false });
     const reader = response.body!.getReader();
@@ -244,10 +322,67 @@ export class PackageRun {
       throw err;
     }
     await Promise.all(checks);
+    // Never leave a request waiting on an object that will not come: it goes to the network instead.
+    for (const slot of this.slots.values()) {
+      if (slot.state === 'done' || slot.state === 'failed') continue;
+      corrupt = true;
+      slot.fail(new ObjpackSwError(SwErrorCode.OBJECT_ABSENT, slot.entry.name));
+    }
     await puts;
     spec.options.onEvent({ type: 'package-end', url: spec.path });
     if (!storeOk || corrupt) return false;
     if (spec.kind === 'page') record.html = htmlEntry(await this.index)?.name;
-    return spec.store.markHeld(this.cacheName, spec.path, record).then(() => true, () => false);
+    this.borrowsFrom.clear();
+    return spec.store.markHeld(this.cacheName, spec.path, record).then(
+      () => {
+        spec.onHeld?.(this.cacheName, record);
+        return true;
+      },
+      () => false,
+    );
+  }
+
+  /** The whole package's index from a delta's: left-out objects become slots filled from held copies. */
+  private merge(received: PackageIndex, plan: HavePlan): PackageIndex {
+    const present = new Map(received.entries.map((e) => [e.name, e]));
+    const entries: ObjectEntry[] = [];
+    const borrowed = this.borrowed;
+    for (const [name] of plan.order) {
+      const e = present.get(name);
+      const claim = plan.claims.get(name);
+      if (e) {
+        entries.push(e);
+        present.delete(name);
+      } else if (claim) {
+        entries.push(borrowedEntry(claim, entries.length));
+        borrowed.add(name);
+        this.borrowsFrom.add(claim.cacheName);
+      }
+    }
+    entries.push(...present.values());
+    return { ...received, entries };
+  }
+
+  /** Fills a left-out object from its held copy, verified again like any other object. */
+  private async fill(slot: Slot, claim: Claim, complete: (slot: Slot, bytes: Uint8Array) => Promise<void>): Promise<boolean> {
+    try {
+      const res = await this.spec.store.match([claim.cacheName], claim.heldAs);
+      if (!res) throw new ObjpackSwError(SwErrorCode.DELTA, claim.heldAs);
+      const headers: Array<[string, string]> = [];
+      res.headers.forEach((value, name) => {
+        if (!OWN_HEADERS.has(name)) headers.push([name, value]);
+      });
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      slot.entry = { ...slot.entry, headers, size: bytes.length, totalSize: bytes.length };
+      slot.receivedAt = performance.now();
+      slot.data(bytes);
+      await complete(slot, bytes);
+      return slot.state === 'done';
+    } catch (err) {
+      // The copy vanished (cleanup, quota): the object goes to the network; the package is not complete.
+      slot.fail(err);
+      this.spec.options.onEvent({ type: 'fallback', url: claim.name, code: SwErrorCode.DELTA, detail: errorCode(err) });
+      return false;
+    }
   }
 }

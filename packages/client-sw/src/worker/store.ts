@@ -37,8 +37,8 @@ export class Store {
   }
 
   async held(cacheName: string, packageUrl: string): Promise<HeldRecord | undefined> {
-    if (!(await caches.has(cacheName))) return undefined;
-    const res = await (await caches.open(cacheName)).match(this.key(packageUrl));
+    // One call, and a missing cache is not created (as caches.open would).
+    const res = await caches.match(this.key(packageUrl), { cacheName });
     return res ? ((await res.json()) as HeldRecord) : undefined;
   }
 
@@ -50,9 +50,9 @@ export class Store {
   /** The first cached response for `path` in the given caches, in order. */
   async match(cacheNames: readonly string[], path: string): Promise<Response | undefined> {
     const key = this.key(path);
-    for (const name of cacheNames) {
-      if (!(await caches.has(name))) continue;
-      const res = await (await caches.open(name)).match(key);
+    for (const cacheName of cacheNames) {
+      // One round trip to the storage backend per cache: this is on every cached object's path.
+      const res = await caches.match(key, { cacheName });
       if (res) return res;
     }
     return undefined;

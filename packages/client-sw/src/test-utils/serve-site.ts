@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import type { BuildManifest } from '@objpack/format';
+import type { BuiltSite, SiteFile, SiteSpec } from './site.js';
+
+const sri = (b: Uint8Array) => `sha256-${createHash('sha256').update(b).digest('base64')}`;
+const fileOf = (url: string) => (url.endsWith('/') ? `${url}index.html` : url).slice(1);
+
+/** `objpack-manifest.json` for a test site, as `objpack build` writes it (the part the server and worker read). */
+export function manifestFor(spec: SiteSpec, site: BuiltSite): BuildManifest {
+  const objects: BuildManifest['objects'] = {};
+  const object = (name: string) => {
+    const f = site.files.get(name)!;
+    objects[name] = { file: fileOf(name), bytes: f.body.length, digest: sri(f.body), contentType: f.type, as: 'fetch' };
+    return name;
+  };
+  const packages: BuildManifest['packages'] = {};
+  const record = (url: string, kind: 'page' | 'shared', names: string[]) => {
+    const body = site.files.get(url)!.body;
+    packages[url] = { kind, file: url.slice(1), bytes: body.length, digest: sri(body), objects: names.map(object) };
+  };
+  for (const [group, names] of Object.entries(spec.shared)) record(site.sharedPackage[group]!, 'shared', names);
+  const pages: BuildManifest['pages'] = {};
+  for (const [url, p] of Object.entries(spec.pages)) {
+    record(site.pagePackage[url]!, 'page', [url, ...p.objects]);
+    const shared = p.shared.map((g) => site.sharedPackage[g]!);
+    pages[url] = { file: fileOf(url), package: site.pagePackage[url]!, shared, closure: [url, ...p.objects, ...p.shared.flatMap((g) => spec.shared[g]!)], critical: [], preconnect: [] };
+  }
+  return { version: 1, buildId: spec.buildId, pages, packages, objects };
+}
+
+/**
+ * Writes a built site (plus extra files) into `root` the way `objpack build` leaves it: files, packages
+ * (written after the files, so the server does not take them for stale), routes and the manifest.
+ */
+export async function writeSite(root: string, spec: SiteSpec, site: BuiltSite, extra: Map<string, SiteFile>): Promise<void> {
+  const put = async (url: string, body: Uint8Array) => {
+    const file = join(root, fileOf(url));
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, body);
+  };
+  const all = [...site.files, ...extra];
+  for (const [url, f] of all) if (!url.startsWith('/_objpack/')) await put(url, f.body);
+  // A file newer than its package makes objpack serve rebuild that package: keep packages the newest.
+  await new Promise((r) => setTimeout(r, 20));
+  for (const [url, f] of all) if (url.startsWith('/_objpack/')) await put(url, f.body);
+  await put('/objpack-manifest.json', Buffer.from(JSON.stringify(manifestFor(spec, site))));
+}
+
+/** A TCP proxy in front of a server that counts the bytes the server sends and logs request lines. */
+export interface CountingProxy {
+  origin: string;
+  /** Bytes from the server since the last reset. */
+  bytes: () => number;
+  /** Requests since the last reset: path, and whether it carried `X-Objpack-Have`. */
+  requests: () => Array<{ path: string; have: boolean }>;
+  reset: () => void;
+  close: () => Promise<void>;
+}
+
+export async function countingProxy(targetPort: number): Promise<CountingProxy> {
+  let bytes = 0;
+  let requests: Array<{ path: string; have: boolean }> = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    let head = '';
+    client.on('data', (c: Buffer) => {
+      // Requests are small GETs without bodies: split the stream at the blank line after each head.
+      head += c.toString('latin1');
+      let end: number;
+      while ((end = head.indexOf('\r\n\r\n')) !== -1) {
+        const h = head.slice(0, end);
+        head = head.slice(end + 4);
+        const path = /^[A-Z]+ (\S+)/.exec(h)?.[1] ?? '?';
+        requests.push({ path: decodeURIComponent(path.split('?')[0]!), have: /\r\nx-objpack-have:/i.test(h) });
+      }
+      upstream.write(c);
+    });
+    upstream.on('data', (c: Buffer) => {
+      bytes += c.length;
+      client.write(c);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bytes: () => bytes,
+    requests: () => requests,
+    reset: () => {
+      bytes = 0;
+      requests = [];
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

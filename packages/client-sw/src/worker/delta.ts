@@ -1,0 +1,185 @@
+import { MANIFEST_FILE, sriToDigest, type BuildManifest } from '@objpack/format';
+import type { ResolvedOptions } from '../options.js';
+import type { HeldRecord, Store } from './store.js';
+
+/** One object of a page package, as the build's manifest names it: [name, `sha256-…` digest, content type]. */
+type ManifestRow = readonly [name: string, digest: string, contentType: string];
+
+/** The part of `objpack-manifest.json` a delta needs: every page package's objects, in package order. */
+interface DeltaManifest {
+  buildId: string;
+  packages: Record<string, ManifestRow[]>;
+}
+
+/** An object the worker says it holds, and the verified copy in Cache Storage that will stand in for it. */
+export interface Claim {
+  name: string;
+  digest: string;
+  contentType: string;
+  /** Cache and URL path of the copy (another page's package, or the previous build's). */
+  cacheName: string;
+  heldAs: string;
+}
+
+/** What a page-package request sends in `X-Objpack-Have`, and how to rebuild the whole package from the delta. */
+export interface HavePlan {
+  buildId: string;
+  header: string;
+  claims: Map<string, Claim>;
+  /** The full package's objects in order (from the manifest). */
+  order: readonly ManifestRow[];
+}
+
+/** Server-side: at most 2000 items; a header this size stays far below every server's header limit. */
+const MAX_CLAIMS = 400;
+/** 16 base64 characters = 96 bits of the digest: objpack serve accepts prefixes of 8 or more. */
+const PREFIX = 16;
+
+const stripQuery = (p: string) => (p.includes('?') ? p.slice(0, p.indexOf('?')) : p);
+const normal = (sri: string) => sri.replace(/=+$/, '');
+
+/**
+ * Delta packages with `objpack serve` (its `X-Objpack-Have` extra). Off until a page-package response
+ * says the origin varies on that header, so a plain static host never sees it and never costs a request.
+ * The page's objects and their digests come from the build's manifest, fetched in the background once per
+ * build; without it the worker could not tell which held copy stands for an object the delta leaves out
+ * (the server matches digests, the page asks for URLs). The worker claims only verified copies it holds.
+ */
+export class Delta {
+  /** undefined: not known; true: the origin answers `X-Objpack-Have`; false: it ignores it. */
+  capable: boolean | undefined;
+  private manifest: DeltaManifest | undefined;
+  /** Digest → where a verified copy lives, from the records of complete packages. */
+  private readonly held = new Map<string, { cacheName: string; name: string }>();
+  private scanned = false;
+  private loaded: Promise<void> | undefined;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: ResolvedOptions,
+  ) {}
+
+  private get stateKey(): string {
+    return this.store.key('/_objpack/.worker-delta-state');
+  }
+
+  /** Notes what a page-package response says about the origin (no request of its own). */
+  observe(res: Response, sentHave: boolean): void {
+    if (!this.options.delta) return;
+    const varies = /(^|,)\s*x-objpack-have\s*(,|$)/i.test(res.headers.get('vary') ?? '');
+    let next = this.capable;
+    // A server that varies on the header but answered a claim with a plain package has deltas switched off.
+    if (sentHave && !res.headers.has('x-objpack-dynamic')) next = false;
+    else if (varies && this.capable === undefined) next = true;
+    if (next === this.capable) return;
+    this.capable = next;
+    this.options.onEvent({ type: 'delta', url: res.url, detail: next ? 'capable' : 'off' });
+    void this.persist();
+  }
+
+  /** The claims for a page package, from memory only (never delays a navigation); undefined = ask for all. */
+  plan(packagePath: string, buildId: string): HavePlan | undefined {
+    const m = this.manifest;
+    if (!this.options.delta || this.capable !== true || !m || m.buildId !== buildId) return undefined;
+    const order = m.packages[packagePath];
+    if (!order) return undefined;
+    const claims = new Map<string, Claim>();
+    for (const [name, digest, contentType] of order) {
+      const at = this.held.get(normal(digest));
+      if (!at || claims.size >= MAX_CLAIMS) continue;
+      claims.set(name, { name, digest, contentType, cacheName: at.cacheName, heldAs: at.name });
+    }
+    if (claims.size === 0) return undefined;
+    const header = [...claims.values()].map((c) => c.digest.replace(/^sha256-/, '').slice(0, PREFIX)).join(',');
+    return { buildId, header, claims, order };
+  }
+
+  /** A package became complete in `cacheName`: its objects can be claimed from now on. */
+  add(cacheName: string, record: HeldRecord): void {
+    for (const o of record.objects) this.held.set(normal(o.digest), { cacheName, name: o.name });
+  }
+
+  /** Caches that were deleted: their objects are gone. */
+  forget(cacheNames: readonly string[]): void {
+    const gone = new Set(cacheNames);
+    for (const [d, at] of this.held) if (gone.has(at.cacheName)) this.held.delete(d);
+  }
+
+  reset(): void {
+    this.capable = undefined;
+    this.manifest = undefined;
+    this.held.clear();
+    this.scanned = false;
+    this.loaded = undefined;
+  }
+
+  /** Background work after a navigation: state from the meta cache, the held digests, the build's manifest. */
+  refresh(buildId: string): Promise<void> {
+    this.refreshing ??= this.doRefresh(buildId).finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async doRefresh(buildId: string): Promise<void> {
+    if (!this.options.delta) return;
+    await (this.loaded ??= this.load());
+    if (this.capable !== true) return;
+    if (!this.scanned) await this.scan();
+    if (this.manifest?.buildId === buildId) return;
+    const res = await fetch(this.store.key(`/${MANIFEST_FILE}`), { cache: 'no-cache', credentials: 'same-origin' });
+    if (res.status !== 200) return;
+    const manifest = compact((await res.json()) as BuildManifest);
+    if (!manifest) return;
+    this.manifest = manifest;
+    this.options.onEvent({ type: 'delta', url: res.url, detail: `manifest ${manifest.buildId}` });
+    await this.persist();
+  }
+
+  private async load(): Promise<void> {
+    const res = await (await caches.open(this.store.metaName)).match(this.stateKey).catch(() => undefined);
+    if (!res) return;
+    const state = (await res.json().catch(() => undefined)) as { capable?: boolean; manifest?: DeltaManifest } | undefined;
+    this.capable ??= state?.capable;
+    this.manifest ??= state?.manifest;
+  }
+
+  /** Reads the records of every complete package we hold (once; later ones arrive through add()). */
+  private async scan(): Promise<void> {
+    this.scanned = true;
+    for (const name of await caches.keys()) {
+      if (!this.store.owns(name) || name === this.store.metaName) continue;
+      const cache = await caches.open(name);
+      for (const req of await cache.keys()) {
+        const path = new URL(req.url).pathname;
+        if (!path.startsWith('/_objpack/') || !path.endsWith('.objp')) continue;
+        const record = (await (await cache.match(req))?.json().catch(() => undefined)) as HeldRecord | undefined;
+        if (record && Array.isArray(record.objects)) this.add(name, record);
+      }
+    }
+  }
+
+  private async persist(): Promise<void> {
+    // `false` is not kept: a restarted worker asks again once, so a server that turns deltas on is noticed.
+    const body = JSON.stringify({ capable: this.capable === true ? true : undefined, manifest: this.manifest });
+    await caches
+      .open(this.store.metaName)
+      .then((c) => c.put(this.stateKey, new Response(body, { headers: { 'content-type': 'application/json' } })))
+      .catch(() => {});
+  }
+}
+
+/** Page packages' objects with digests and types; undefined when the manifest is not one we understand. */
+function compact(m: BuildManifest): DeltaManifest | undefined {
+  if (!m || typeof m !== 'object' || m.version !== 1 || typeof m.buildId !== 'string' || !m.packages || !m.objects) return undefined;
+  const packages: Record<string, ManifestRow[]> = {};
+  for (const [url, pkg] of Object.entries(m.packages)) {
+    if (!pkg || pkg.kind !== 'page' || !Array.isArray(pkg.objects)) continue;
+    const rows: ManifestRow[] = [];
+    for (const name of pkg.objects) {
+      const o = typeof name === 'string' ? m.objects[stripQuery(name)] : undefined;
+      if (o && typeof o.digest === 'string' && sriToDigest(o.digest)) rows.push([name, o.digest, String(o.contentType)]);
+    }
+    packages[url] = rows;
+  }
+  return { buildId: m.buildId, packages };
+}
