@@ -14,6 +14,12 @@ const PAGE_VARY = 'Accept, X-Objpack';
 /** Package asked for on the page URL, and on its own URL (constants: they key cached response heads). */
 const AS_PAGE: PackageRequest = { vary: `${PAGE_VARY}, X-Objpack-Have`, contentLocation: true };
 const AS_FILE: PackageRequest = { vary: 'X-Objpack-Have', contentLocation: false };
+/**
+ * With `dynamic` off the answer does not depend on `X-Objpack-Have`; leaving it out of `Vary` also tells
+ * the service worker not to send digests to a server that ignores them.
+ */
+const AS_PAGE_STATIC: PackageRequest = { vary: PAGE_VARY, contentLocation: true };
+const AS_FILE_STATIC: PackageRequest = { vary: '', contentLocation: false };
 const NOT_FOUND_EXTRA = { 'cache-control': 'no-cache' } as const;
 /** Extra headers of a page's HTML response (Vary, Link), built once per index entry. */
 const pageExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
@@ -99,12 +105,12 @@ function handle(ctx: Context, req: Req, res: Res): void {
   const manifest = site.manifest;
   const page = manifest?.pages.get(target.path) ?? manifest?.pages.get(entry.urlPath);
   if (page && ctx.o.packages && wantsPackage(joined(req.headers.accept), joined(req.headers['x-objpack']))) {
-    sendPackage(ctx, req, res, page, conn, AS_PAGE);
+    sendPackage(ctx, req, res, page, conn, ctx.o.dynamic ? AS_PAGE : AS_PAGE_STATIC);
     return;
   }
   const pkgPage = manifest?.byPackage.get(entry.urlPath);
   if (pkgPage) {
-    sendPackage(ctx, req, res, pkgPage, conn, AS_FILE);
+    sendPackage(ctx, req, res, pkgPage, conn, ctx.o.dynamic ? AS_FILE : AS_FILE_STATIC);
     return;
   }
   if (page) {

@@ -32,7 +32,7 @@ function prebuiltExtra(pr: PackageRequest, page: PageInfo): Readonly<Record<stri
   if (!byPage) prebuiltExtras.set(pr, (byPage = new WeakMap()));
   let extra = byPage.get(page);
   if (!extra) {
-    extra = { vary: pr.vary, 'cache-control': 'no-cache', ...(pr.contentLocation ? { 'content-location': encodePathForHeader(page.page.package) } : {}) };
+    extra = { ...(pr.vary ? { vary: pr.vary } : {}), 'cache-control': 'no-cache', ...(pr.contentLocation ? { 'content-location': encodePathForHeader(page.page.package) } : {}) };
     byPage.set(page, extra);
   }
   return extra;

@@ -241,5 +241,11 @@ describe('dynamic packages', () => {
     const s = await start({ dynamic: false });
     const r = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'x-objpack-have': b64Digest(site.files['/app.js']!) } });
     expect(r.body.equals(site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
+    // The answer does not depend on X-Objpack-Have, so Vary must not name it (the worker reads Vary to
+    // decide whether to send digests at all).
+    expect(r.headers.vary ?? '').not.toMatch(/x-objpack-have/i);
+    const asPage = await get(s.url, '/', { headers: { accept: 'application/vnd.objpack' } });
+    expect(asPage.headers.vary).toMatch(/accept/i);
+    expect(asPage.headers.vary).not.toMatch(/x-objpack-have/i);
   });
 });
