@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -54,6 +54,26 @@ describe('build (in place)', () => {
     const after = await listFiles(root);
     expect(after).toEqual(before);
     for (const [i, f] of after.entries()) if (f !== '_objpack/.cache.json') expect(await readFile(path.join(root, f)), f).toEqual(bytes[i]);
+  });
+
+  test('incremental: pages the build injected, touched pages and unchanged pages are not re-parsed; an edited one is', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const first = await build(await opts(root, { cache: false }));
+    expect(first.pagesParsed).toBe(3);
+    // The full build rewrote all three pages (registration tag): their new size/mtime/inode must not cost a parse.
+    const second = await build(await opts(root));
+    expect(second.pagesParsed).toBe(0);
+    expect(second.written).toEqual([]);
+    // A regenerated site: same bytes, new mtimes. Read and hashed, never parsed.
+    const later = new Date(Date.now() + 5000);
+    for (const f of ['index.html', 'about/index.html', 'blog.html']) utimesSync(path.join(root, f), later, later);
+    const touched = await build(await opts(root));
+    expect(touched.pagesParsed).toBe(0);
+    expect(touched.written).toEqual([]);
+    writeFileSync(path.join(root, 'blog.html'), (await readFile(path.join(root, 'blog.html'), 'utf8')).replace('</body>', '<p>edited</p></body>'));
+    const edited = await build(await opts(root));
+    expect(edited.pagesParsed).toBe(1);
+    expect(edited.written.filter((f) => f.endsWith('.objp'))).toEqual(['_objpack/pages/blog.html.objp']);
   });
 
   test('a changed page rewrites only its package; stale shared packages go after the new manifest', async () => {

@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE, PACKAGE_DIR, ROUTES_FILE, type BuildManifest } from '@objpack/format';
-import { DiscoverCodes, DiscoverError, discoverSite, type ClosureItem, type Diagnostic, type SiteFile, type SiteGraph } from './discover/index.js';
+import { DiscoverCodes, DiscoverError, isPage, type ClosureItem, type Diagnostic, type SiteFile, type SiteGraph } from './discover/index.js';
+import { statKey } from './discover/stat-key.js';
+import { discoverWith } from './discover/discover-site.js';
+import { PageParser } from './discover/page-parser.js';
 import { BuildCache, CACHE_FILE } from './emit/build-cache.js';
 import { emit, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/emit.js';
 import type { HostTarget } from './emit/host-config.js';
-import { injectRegister, REGISTER_PATH, WORKER_PATH } from './emit/inject.js';
+import { injectRegister, REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { mapLimit } from './emit/map-limit.js';
 import { checkWorkerAssets, loadWorkerAssets, type WorkerAssets } from './emit/sw-assets.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
-import { digestFile, type FileDigest } from './plan/object-digests.js';
+import { digestFile, type FileDigest } from './discover/file-digest.js';
 import { planPackages } from './plan/plan-packages.js';
 import type { PackagePlan, PlanObject, PlanOptions, PlanPage } from './plan/types.js';
 import { renderReport } from './report/render-report.js';
@@ -70,6 +73,8 @@ export interface BuildResult {
   removed: string[];
   /** Packages kept byte-for-byte from the previous build. */
   reused: number;
+  /** HTML pages parsed by this build; the others' closures came from the cache. */
+  pagesParsed: number;
   timings: Record<'discover' | 'trace' | 'hash' | 'plan' | 'write' | 'total', number>;
 }
 
@@ -105,38 +110,55 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const cache = options.cache === false ? BuildCache.empty() : await BuildCache.load(outDir);
 
   let graph: SiteGraph;
-  // Discovery's parser threads are unref'd; a pending parse must still keep a CLI process alive.
-  const keepAlive = setInterval(() => undefined, 1 << 30);
-  try {
-    graph = await discoverSite(root, {
-      origin: options.origin,
-      exclude,
-      cache: cache.discover,
-      concurrency: options.concurrency === undefined ? undefined : Math.min(4, options.concurrency),
-      onProgress: (done, total) => progress({ phase: 'discover', done, total }),
-    });
-  } catch (err) {
-    throw fromDiscoverError(err);
-  } finally {
-    clearInterval(keepAlive);
-  }
-  timings.discover = performance.now() - t0;
-  const diagnostics = graph.diagnostics.filter((d) => !(d.ref && OWN_REF.test(d.ref.split(/[?#]/)[0]!)));
-  if (graph.pages.length === 0) {
-    throw new ObjpackError(ErrorCode.NO_PAGES, `no HTML pages in ${root}`);
-  }
-
-  let t = performance.now();
-  if (options.trace) {
-    progress({ phase: 'trace', done: 0, total: graph.pages.length });
-    diagnostics.push(...(await traceClosures(root, graph, typeof options.trace === 'number' ? options.trace : undefined)));
-  }
-  timings.trace = performance.now() - t;
-
-  t = performance.now();
   const partialThreshold = options.partialThreshold ?? DEFAULT_PARTIAL_THRESHOLD;
-  const pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress });
-  timings.hash = performance.now() - t;
+  const pool = await PageParser.create(options.concurrency === undefined ? undefined : Math.min(4, options.concurrency));
+  // Files the cache cannot vouch for are hashed on the pool's threads while discovery runs (behind the
+  // page parses), so the hash phase mostly finds its digests done.
+  const hashing = new Map<string, Promise<FileDigest>>();
+  const prehash = (files: ReadonlyMap<string, SiteFile>) => {
+    // With a previous build's cache, the few changed files are hashed when a page needs them: hashing every
+    // unreferenced file ahead (their digests are never kept) would cost more than the rebuild.
+    if (cache.discover.warm) return;
+    for (const f of files.values()) {
+      if (isPage(f) || OWN_PATHS.has(f.path)) continue;
+      const send = /^(video|audio)\//.test(f.contentType) && f.bytes > partialThreshold ? partialThreshold : f.bytes;
+      if (cache.digest(f.file, f, send)) continue;
+      const p = pool.digest(f.file, send, { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}) });
+      p.catch(() => undefined); // a file that vanished is reported when a page needs it
+      hashing.set(f.file, p);
+    }
+  };
+  let diagnostics: Diagnostic[];
+  let pages: PlanPage[];
+  let t: number;
+  try {
+    try {
+      graph = await discoverWith(pool, root, { origin: options.origin, exclude, cache: cache.discover, hashIgnore: REGISTER_TAG, onProgress: (done, total) => progress({ phase: 'discover', done, total }) }, prehash);
+    } catch (err) {
+      throw fromDiscoverError(err);
+    }
+    timings.discover = performance.now() - t0;
+    const needed = new Set<string>();
+    for (const page of graph.pages) for (const item of page.items) needed.add(graph.files.get(item.path)?.file ?? '');
+    pool.dropDigests((file) => !needed.has(file));
+    diagnostics = graph.diagnostics.filter((d) => !(d.ref && OWN_REF.test(d.ref.split(/[?#]/)[0]!)));
+    if (graph.pages.length === 0) {
+      throw new ObjpackError(ErrorCode.NO_PAGES, `no HTML pages in ${root}`);
+    }
+
+    t = performance.now();
+    if (options.trace) {
+      progress({ phase: 'trace', done: 0, total: graph.pages.length });
+      diagnostics.push(...(await traceClosures(root, graph, typeof options.trace === 'number' ? options.trace : undefined)));
+    }
+    timings.trace = performance.now() - t;
+
+    t = performance.now();
+    pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing });
+    timings.hash = performance.now() - t;
+  } finally {
+    await pool.close();
+  }
 
   t = performance.now();
   progress({ phase: 'plan', done: 0, total: 1 });
@@ -168,6 +190,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   });
   timings.write = performance.now() - t;
+  if (inPlace) rememberRewrittenPages(root, graph, new Set(result.written), cache, inject);
+  await cache.save(outDir);
   for (const w of result.linkTruncated) {
     diagnostics.push({ code: WarningCode.LINK_HEADER_TRUNCATED, severity: 'warning', message: `Link header of ${w.page} cut to stay under 8 KB (${w.dropped} preloads dropped)`, ref: w.page });
   }
@@ -188,6 +212,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     written: result.written,
     removed: result.removed,
     reused: result.reused,
+    pagesParsed: graph.pagesParsed,
     timings,
   };
 }
@@ -227,6 +252,8 @@ async function preparePages(
     concurrency: number;
     diagnostics: Diagnostic[];
     progress(p: BuildProgress): void;
+    /** Digests being computed on the thread pool, by absolute file. */
+    hashing: ReadonlyMap<string, Promise<FileDigest>>;
   },
 ): Promise<PlanPage[]> {
   const { cache } = ctx;
@@ -241,10 +268,12 @@ async function preparePages(
         const f = graph.files.get(item.path);
         if (!f) return undefined;
         const send = isMedia(item, f) && f.bytes > ctx.partialThreshold ? ctx.partialThreshold : f.bytes;
-        let d = cache.digest(f.file, f.bytes, f.mtimeMs, send);
+        let d = cache.digest(f.file, f, send);
         if (!d) {
           try {
-            d = await digestFile(f.file, send, { size: f.bytes, mtimeMs: f.mtimeMs });
+            const pending = ctx.hashing.get(f.file);
+            const early = pending && (await pending.catch(() => undefined));
+            d = early && early.sendBytes === Math.min(send, early.size) ? early : await digestFile(f.file, send, { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}) });
           } catch (err) {
             ctx.diagnostics.push({
               code: WarningCode.OBJECT_VANISHED,
@@ -268,7 +297,7 @@ async function preparePages(
     const f = graph.files.get(item.path);
     if (!f) return undefined;
     const key = `${ctx.inject ? 'inject' : 'plain'}:${f.file}`;
-    let d = cache.digest(key, f.bytes, f.mtimeMs);
+    let d = cache.digest(key, f);
     if (!d) {
       let source: Buffer;
       try {
@@ -279,7 +308,7 @@ async function preparePages(
       const injected = ctx.inject ? injectRegister(source.toString('utf8')) : undefined;
       const body = injected === undefined ? source : Buffer.from(injected);
       const sum = createHash('sha256').update(body).digest('base64');
-      d = { size: f.bytes, mtimeMs: f.mtimeMs, whole: sum, sendBytes: body.length, send: sum, changed: injected !== undefined };
+      d = { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}), whole: sum, sendBytes: body.length, send: sum, changed: injected !== undefined };
     }
     cache.setDigest(key, d);
     const o = planObject(item, f, d);
@@ -310,6 +339,32 @@ async function preparePages(
     return html ? { url: page.url, file: page.file, items: [html, ...items], critical, crossOrigin: page.crossOrigin } : undefined;
   });
   return pages.filter((p): p is PlanPage => p !== undefined);
+}
+
+/**
+ * A page the build rewrote in place (registration tag injected) has a new size, mtime and inode: map them to
+ * what the build just computed, so the next build neither re-parses the page nor re-hashes it.
+ */
+function rememberRewrittenPages(root: string, graph: SiteGraph, written: ReadonlySet<string>, cache: BuildCache, inject: boolean): void {
+  const discover = cache.discover;
+  for (const page of graph.pages) {
+    if (!written.has(page.file)) continue;
+    const f = graph.files.get(page.items[0]!.path);
+    const key = `${inject ? 'inject' : 'plain'}:${f?.file}`;
+    const before = cache.nextDigest(key);
+    const hash = graph.pageHashes.get(page.file);
+    if (!f || !before) continue;
+    let st;
+    try {
+      st = statSync(path.join(root, page.file));
+    } catch {
+      continue;
+    }
+    const now = { bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+    if (now.bytes !== before.sendBytes) continue; // changed under us: let the next build look at it
+    cache.setDigest(key, { size: now.bytes, mtimeMs: now.mtimeMs, ino: now.ino, whole: before.send, sendBytes: now.bytes, send: before.send });
+    if (hash !== undefined) discover.set(statKey(page.file, now), hash);
+  }
 }
 
 function planObject(item: ClosureItem, f: SiteFile, d: FileDigest): PlanObject {

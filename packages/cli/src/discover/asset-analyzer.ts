@@ -11,6 +11,7 @@ import type { JsExtract } from './js-extract.js';
 import { EXTRACT_VERSION } from './page-extract.js';
 import { contentHash, readSiteFile } from './read-site-file.js';
 import { reportRef } from './report-ref.js';
+import { statKey as statKeyOf } from './stat-key.js';
 import type { UrlResolver } from './resolve-url.js';
 import { encodePath } from './site-origin.js';
 import type { Diagnostic, DiscoverCache, SiteFile } from './types.js';
@@ -83,7 +84,7 @@ export class AssetAnalyzer {
 
   /** Reads and parses a file through the cache; undefined if it could not be read. */
   private async parsed<T>(file: SiteFile, kind: string, parse: (text: string) => T): Promise<T | undefined> {
-    const statKey = `stat${EXTRACT_VERSION}:${file.rel}:${file.bytes}:${file.mtimeMs}`;
+    const statKey = statKeyOf(file.rel, file);
     const known = this.cache?.get(statKey);
     if (typeof known === 'string') {
       const hit = this.cache?.get(`${kind}${EXTRACT_VERSION}:${known}`);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { assemblePage } from './assemble-closure.js';
 import type { AssembleContext } from './assemble-closure.js';
 import { AssetAnalyzer } from './asset-analyzer.js';
@@ -7,11 +8,14 @@ import { DiscoverCodes, warning } from './diagnostic-codes.js';
 import { EXTRACT_VERSION } from './page-extract.js';
 import type { PageExtract } from './page-extract.js';
 import { PageParser } from './page-parser.js';
-import { contentHash, readFailure } from './read-site-file.js';
+import { contentHash, pageHash, readFailure } from './read-site-file.js';
 import { UrlResolver } from './resolve-url.js';
 import { pageUrlPath, parseOrigin } from './site-origin.js';
 import type { Diagnostic, DiscoverOptions, PageClosure, SiteFile, SiteGraph } from './types.js';
+import { statKey, statSignature } from './stat-key.js';
 import { walkFiles } from './walk.js';
+
+const HOST_CONFIGS = new Set(['_headers', '_redirects', 'vercel.json', 'firebase.json', 'netlify.toml']);
 
 /** Pages are the HTML files of the site. */
 export function isPage(file: SiteFile): boolean {
@@ -32,12 +36,27 @@ export async function walkSite(root: string, options: DiscoverOptions = {}): Pro
  * origin throws DiscoverError.
  */
 export async function discoverSite(root: string, options: DiscoverOptions = {}): Promise<SiteGraph> {
+  const parser = await PageParser.create(options.concurrency);
+  try {
+    return await discoverWith(parser, root, options);
+  } finally {
+    await parser.close();
+  }
+}
+
+/**
+ * discoverSite on a thread pool the caller owns (and closes); `onWalked` sees the file list before any page
+ * is parsed (the build queues file hashes on the same pool, behind the parses).
+ */
+export async function discoverWith(parser: PageParser, root: string, options: DiscoverOptions, onWalked?: (files: ReadonlyMap<string, SiteFile>) => void): Promise<SiteGraph> {
   const diagnostics: Diagnostic[] = [];
   const site = parseOrigin(options.origin);
   const walked = await walkFiles(root, options, diagnostics);
   const files = walked.files;
+  onWalked?.(files);
   const pages = [...files.values()].filter(isPage);
-  const graph: SiteGraph = { root: walked.root, files, pages: [], diagnostics };
+  const pageHashes = new Map<string, string>();
+  const graph: SiteGraph = { root: walked.root, files, pages: [], diagnostics, pageHashes, pagesParsed: 0 };
   if (pages.length === 0) {
     diagnostics.push(warning(DiscoverCodes.NO_PAGES, `No HTML pages in ${walked.root}: is this the built site's directory?`));
     return graph;
@@ -45,7 +64,6 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
   const resolver = new UrlResolver(files, site);
   const analyzer = new AssetAnalyzer(resolver, diagnostics, options.cache);
   const ctx: AssembleContext = { resolver, analyzer, reported: new Set(), subtrees: new Map() };
-  const parser = await PageParser.create(options.concurrency);
   const cache = options.cache;
   const results: Array<PageClosure | undefined> = new Array<PageClosure | undefined>(pages.length);
   let next = 0;
@@ -54,7 +72,9 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
 
   // Closures are reused only while the set of files is the same (a new file can satisfy a reference that
   // was missing) and every stylesheet and module they went through is unchanged.
-  const filesKey = cache ? contentHash(Buffer.from(`${site.origin}${site.basePath}\n${[...files.keys()].join('\n')}`)) : '';
+  // Host configs (which a build writes) are not objects a page can use: they must not invalidate every closure.
+  const listed = [...files.values()].filter((f) => !HOST_CONFIGS.has(f.rel)).map((f) => f.path);
+  const filesKey = cache ? contentHash(Buffer.from(`${site.origin}${site.basePath}\n${listed.join('\n')}`)) : '';
   const table = cache ? new ItemTable(cache, `items${EXTRACT_VERSION}:${filesKey}`) : undefined;
 
   async function extractOf(page: SiteFile, known: string | undefined): Promise<{ extract: PageExtract; hash: string } | undefined> {
@@ -62,7 +82,8 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
       const hit = cache?.get(`html${EXTRACT_VERSION}:${known}`);
       if (hit !== undefined) return { extract: hit as PageExtract, hash: known };
     }
-    const r = await parser.parse(page.file, cache !== undefined);
+    graph.pagesParsed++;
+    const r = await parser.parse(page.file, cache !== undefined, options.hashIgnore);
     if (r.error) {
       diagnostics.push(readFailure(page.rel, Object.assign(new Error(r.error.message), { code: r.error.code })));
       analyzer.gone.add(page.path);
@@ -70,7 +91,7 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
     }
     if (cache) {
       cache.set(`html${EXTRACT_VERSION}:${r.hash}`, r.extract);
-      cache.set(statKey(page), r.hash);
+      cache.set(statKey(page.rel, page), r.hash);
     }
     return { extract: r.extract, hash: r.hash };
   }
@@ -102,16 +123,38 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
     return closure;
   }
 
+  /**
+   * The content hash a page's cached results are stored under: known from its stat signature, or (with a
+   * warm cache) by hashing the bytes, so a regenerated site whose pages only got new mtimes is not re-parsed.
+   */
+  function knownHash(page: SiteFile): string | undefined {
+    const known = cache?.get(statKey(page.rel, page));
+    if (typeof known === 'string') return known;
+    if (!cache?.warm) return undefined;
+    let hash: string;
+    try {
+      hash = pageHash(readFileSync(page.file), options.hashIgnore);
+    } catch {
+      return undefined; // the parser reads it again and reports why it cannot
+    }
+    if (cache.get(`html${EXTRACT_VERSION}:${hash}`) === undefined) return undefined;
+    cache.set(statKey(page.rel, page), hash);
+    return hash;
+  }
+
   async function lane(): Promise<void> {
     while (next < pages.length) {
       const i = next++;
       const page = pages[i] as SiteFile;
-      const known = cache?.get(statKey(page));
-      const reused = typeof known === 'string' ? await cachedClosure(page, known) : undefined;
-      if (reused) results[i] = reused;
-      else {
-        const parsed = await extractOf(page, typeof known === 'string' ? known : undefined);
+      const known = knownHash(page);
+      const reused = known !== undefined ? await cachedClosure(page, known) : undefined;
+      if (reused) {
+        results[i] = reused;
+        pageHashes.set(page.rel, known!);
+      } else {
+        const parsed = await extractOf(page, known);
         if (parsed) {
+          if (cache) pageHashes.set(page.rel, parsed.hash);
           const pageDiagnostics: Diagnostic[] = [];
           const closure = await assemblePage(ctx, page, parsed.extract, pageDiagnostics);
           results[i] = closure;
@@ -136,11 +179,7 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
     }
   }
 
-  try {
-    await Promise.all(Array.from({ length: Math.min(parser.width, pages.length) }, lane));
-  } finally {
-    await parser.close();
-  }
+  await Promise.all(Array.from({ length: Math.min(parser.width, pages.length) }, lane));
   table?.save();
   for (const path of analyzer.gone) files.delete(path);
   graph.pages = results.filter((p): p is PageClosure => p !== undefined);
@@ -149,8 +188,7 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
   return graph;
 }
 
-const depsSignature = (deps: SiteFile[]) => contentHash(Buffer.from(deps.map((f) => `${f.path}\0${f.bytes}\0${f.mtimeMs}`).join('\n')));
-const statKey = (f: SiteFile) => `stat${EXTRACT_VERSION}:${f.rel}:${f.bytes}:${f.mtimeMs}`;
+const depsSignature = (deps: SiteFile[]) => contentHash(Buffer.from(deps.map((f) => `${f.path}\0${statSignature(f)}`).join('\n')));
 const closureKey = (filesKey: string, page: SiteFile, hash: string) => `closure${EXTRACT_VERSION}:${filesKey}:${page.rel}:${hash}`;
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

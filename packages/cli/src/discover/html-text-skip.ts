@@ -2,7 +2,7 @@
 import type { Tokenizer } from 'parse5';
 import { TokenizerMode } from 'parse5';
 
-interface TokenizerInternals {
+export interface TokenizerInternals {
   state: number;
   preprocessor: { html: string; pos: number; line: number; lineStartPos: number; lastChunkWritten: boolean };
   [method: string]: unknown;
@@ -22,7 +22,7 @@ const TEXT_STOP = /[<&\r\0-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\uffff]
  * character token nobody reads. Tokens, lines and parse errors stay exactly the same (html-extract.test.ts
  * checks the two paths against each other on fixtures and random documents).
  */
-export function skipPlainText(tokenizer: Tokenizer, capturing: () => boolean): void {
+export function skipPlainText(tokenizer: Tokenizer, capturing: () => boolean): boolean {
   const t = tokenizer as unknown as TokenizerInternals;
   const states: Array<[string, number]> = [
     ['_stateData', TokenizerMode.DATA],
@@ -30,6 +30,9 @@ export function skipPlainText(tokenizer: Tokenizer, capturing: () => boolean): v
     ['_stateRawtext', TokenizerMode.RAWTEXT],
     ['_stateScriptData', TokenizerMode.SCRIPT_DATA],
   ];
+  // These are parse5 internals (package.json pins parse5 to ~8.1): if another version lays them out
+  // differently, stay on the exact, slower path rather than mis-tokenize.
+  if (!hasInternals(t, states.map(([name]) => name))) return false;
   for (const [name, state] of states) {
     const original = t[name] as (cp: number) => void;
     t[name] = function (this: TokenizerInternals, cp: number) {
@@ -64,4 +67,20 @@ export function skipPlainText(tokenizer: Tokenizer, capturing: () => boolean): v
       pp.pos = stop - 1;
     };
   }
+  return true;
+}
+
+/** Whether the tokenizer has the private members the fast path relies on. */
+export function hasInternals(t: TokenizerInternals, methods: readonly string[]): boolean {
+  const pp = t.preprocessor as Partial<TokenizerInternals['preprocessor']> | undefined;
+  return (
+    typeof t.state === 'number' &&
+    methods.every((m) => typeof t[m] === 'function') &&
+    pp !== undefined &&
+    typeof pp.html === 'string' &&
+    typeof pp.pos === 'number' &&
+    typeof pp.line === 'number' &&
+    typeof pp.lineStartPos === 'number' &&
+    typeof pp.lastChunkWritten === 'boolean'
+  );
 }

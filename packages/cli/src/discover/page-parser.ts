@@ -1,36 +1,53 @@
 /**
- * Reads and parses pages on worker threads (one per core, up to `concurrency`), or on the calling thread
- * when there is one core or when running from TypeScript sources (tests), where no compiled worker exists.
+ * Reads and parses pages, and hashes site files, on worker threads (one per core, up to `concurrency`), or
+ * on the calling thread when there is one core or when running from TypeScript sources (tests), where no
+ * compiled worker exists. Page parses go before file hashes: discovery waits on parses, hashes are needed
+ * only once the closures are known.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { digestFile } from './file-digest.js';
+import type { FileDigest } from './file-digest.js';
 import { jsReady } from './js-extract.js';
 import { extractPage } from './page-extract.js';
 import type { PageExtract } from './page-extract.js';
-import { contentHash, decodeHtml } from './read-site-file.js';
+import { decodeHtml, pageHash } from './read-site-file.js';
 
-export interface PageJob {
-  id: number;
-  file: string;
-  hash: boolean;
-}
+export type PageJob =
+  | { id: number; kind: 'page'; file: string; hash: boolean; ignore?: string }
+  | { id: number; kind: 'digest'; file: string; sendBytes: number; stat: { size: number; mtimeMs: number; ino?: number } };
 
 export type PageResult =
   | { id: number; hash: string; extract: PageExtract; error?: undefined }
   | { id: number; error: { code?: string; message: string } };
 
+export type DigestResult = { id: number; digest: FileDigest; error?: undefined } | { id: number; error: { code?: string; message: string } };
+
 /** Pages parsed on the calling thread before worker threads are started. */
 const IN_PROCESS_FIRST = 48;
+/** Jobs a worker holds at once: enough to never sit idle between messages, few enough to keep priorities. */
+const PER_WORKER = 2;
+
+interface Pending {
+  job: PageJob;
+  done(r: PageResult | DigestResult): void;
+}
+
+interface Slot {
+  worker: Worker;
+  jobs: Map<number, Pending>;
+}
 
 export class PageParser {
-  private readonly workers: Worker[] = [];
-  private readonly pending = new Map<number, { worker: Worker; job: PageJob; done: (r: PageResult) => void }>();
+  private readonly slots: Slot[] = [];
+  private readonly pages: Pending[] = [];
+  private readonly digests: Pending[] = [];
   private nextId = 0;
-  private turn = 0;
   private started = false;
+  private closed = false;
 
   private constructor(
     private readonly wanted: number,
@@ -38,24 +55,30 @@ export class PageParser {
   ) {}
 
   /**
-   * Threads start once a build has more than a few pages to parse: an incremental rebuild that re-parses a
-   * handful of pages is faster without paying for thread start-up.
+   * Threads start once a build has more than a few jobs: an incremental rebuild that re-parses a handful
+   * of pages is faster without paying for thread start-up.
    */
   private start(): void {
     this.started = true;
     if (this.wanted === 0 || !existsSync(fileURLToPath(this.url))) return;
     for (let i = 0; i < this.wanted; i++) {
-      // A parser thread holds one page at a time: a small young generation makes it collect garbage early
-      // instead of growing the build's resident memory.
-      const w = new Worker(this.url, { resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 } });
-      w.on('message', (r: PageResult) => {
-        const p = this.pending.get(r.id);
-        this.pending.delete(r.id);
+      // A parser thread holds a couple of pages at a time: a small young generation makes it collect garbage
+      // early instead of growing the build's resident memory.
+      const worker = new Worker(this.url, { execArgv: workerExecArgv(process.execArgv), resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 } });
+      const slot: Slot = { worker, jobs: new Map() };
+      // An idle thread must not keep the process alive (a caller that forgets close(), `node -e`); a busy one does.
+      worker.unref();
+      worker.on('message', (r: PageResult | DigestResult) => {
+        if (this.closed) return; // close() answers what is in flight; an unref() here would end the process mid-terminate
+        const p = slot.jobs.get(r.id);
+        slot.jobs.delete(r.id);
+        if (slot.jobs.size === 0) worker.unref();
+        this.pump();
         p?.done(r);
       });
-      w.on('error', () => this.retire(w));
-      w.on('exit', () => this.retire(w));
-      this.workers.push(w);
+      worker.on('error', () => this.retire(slot));
+      worker.on('exit', () => this.retire(slot));
+      this.slots.push(slot);
     }
   }
 
@@ -71,7 +94,7 @@ export class PageParser {
 
   /** Threads parsing besides the calling one (0 when parsing in-process). */
   get threads(): number {
-    return this.workers.length;
+    return this.slots.length;
   }
 
   /** Parallelism worth keeping in flight. */
@@ -79,45 +102,110 @@ export class PageParser {
     return Math.max(1, this.wanted) * 4;
   }
 
-  parse(file: string, hash: boolean): Promise<PageResult> {
-    const id = this.nextId++;
-    if (!this.started && id >= IN_PROCESS_FIRST) this.start();
-    if (this.workers.length === 0) return parseHere(id, file, hash);
-    const worker = this.workers[this.turn++ % this.workers.length] as Worker;
-    const job: PageJob = { id, file, hash };
-    return new Promise((done) => {
-      this.pending.set(id, { worker, job, done });
-      worker.postMessage(job);
+  /** Reads and parses a page; `hash` adds its content hash (see `pageHash` for `ignore`). */
+  parse(file: string, hash: boolean, ignore?: string): Promise<PageResult> {
+    const job: PageJob = { id: this.nextId++, kind: 'page', file, hash, ...(ignore !== undefined ? { ignore } : {}) };
+    return this.submit(job, this.pages) as Promise<PageResult>;
+  }
+
+  /** Hashes a file (and the first `sendBytes` of it) on a worker thread when there is one. */
+  digest(file: string, sendBytes: number, stat: { size: number; mtimeMs: number; ino?: number }): Promise<FileDigest> {
+    const job: PageJob = { id: this.nextId++, kind: 'digest', file, sendBytes, stat };
+    return (this.submit(job, this.digests) as Promise<DigestResult>).then((r) => {
+      if (r.error) throw Object.assign(new Error(r.error.message), r.error.code !== undefined ? { code: r.error.code } : {});
+      return r.digest;
     });
   }
 
+  private submit(job: PageJob, queue: Pending[]): Promise<PageResult | DigestResult> {
+    if (!this.started && job.id >= IN_PROCESS_FIRST) this.start();
+    if (this.slots.length === 0) return runHere(job);
+    return new Promise((done) => {
+      queue.push({ job, done });
+      this.pump();
+    });
+  }
+
+  /** Answers queued (not yet started) hashes of files nobody needs any more, without doing them. */
+  dropDigests(unwanted: (file: string) => boolean): void {
+    const keep: Pending[] = [];
+    for (const p of this.digests.splice(0)) {
+      if (unwanted(p.job.file)) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'not needed' } });
+      else keep.push(p);
+    }
+    this.digests.push(...keep);
+  }
+
+  /** Hands queued jobs, pages first, to threads with room. */
+  private pump(): void {
+    for (const slot of this.slots) {
+      while (slot.jobs.size < PER_WORKER) {
+        const next = this.pages.shift() ?? this.digests.shift();
+        if (!next) return;
+        if (slot.jobs.size === 0) slot.worker.ref();
+        slot.jobs.set(next.job.id, next);
+        slot.worker.postMessage(next.job);
+      }
+    }
+  }
+
   async close(): Promise<void> {
-    const workers = this.workers.splice(0);
-    await Promise.all(workers.map((w) => w.terminate()));
+    this.closed = true;
+    const slots = this.slots.splice(0);
+    for (const s of slots) for (const p of s.jobs.values()) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
+    // terminate() of an unref'd thread does not keep the loop alive: awaiting it could end the process.
+    await Promise.all(slots.map((s) => (s.worker.ref(), s.worker.terminate())));
+    // Nobody waits for what is still queued (a build that failed early): answer it without doing it.
+    for (const p of [...this.pages.splice(0), ...this.digests.splice(0)]) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
   }
 
   /**
-   * A thread that died (out of memory on a huge page, a crash) leaves the pool; its pages are parsed on the
-   * calling thread instead, so a build never hangs on an answer that cannot come.
+   * A thread that died (out of memory on a huge page, a crash) leaves the pool; its jobs run on the calling
+   * thread instead (and the queue too once no thread is left), so a build never hangs on an answer that
+   * cannot come.
    */
-  private retire(worker: Worker): void {
-    const i = this.workers.indexOf(worker);
-    if (i !== -1) this.workers.splice(i, 1);
-    for (const [id, p] of this.pending) {
-      if (p.worker !== worker) continue;
-      this.pending.delete(id);
-      void parseHere(id, p.job.file, p.job.hash).then(p.done);
+  private retire(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i !== -1) this.slots.splice(i, 1);
+    const orphans = [...slot.jobs.values()];
+    slot.jobs.clear();
+    if (this.slots.length === 0) orphans.push(...this.pages.splice(0), ...this.digests.splice(0));
+    for (const p of orphans) {
+      if (this.closed) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
+      else void runHere(p.job).then(p.done);
     }
+    this.pump();
   }
 }
 
-async function parseHere(id: number, file: string, hash: boolean): Promise<PageResult> {
-  let bytes: Buffer;
+/**
+ * The parent's Node flags minus those about its own entry point: a worker inheriting `--input-type=module`
+ * from `node --input-type=module -e …` fails to load its (file) module with ERR_INPUT_TYPE_NOT_ALLOWED.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (a.startsWith('--input-type=')) continue;
+    if (a === '--input-type' || a === '-e' || a === '--eval' || a === '-p' || a === '--print') {
+      i++; // and its value
+      continue;
+    }
+    if (a.startsWith('--eval=') || a.startsWith('--print=')) continue;
+    out.push(a);
+  }
+  return out;
+}
+
+/** Runs a job on the calling thread (also what the worker runs). */
+export async function runHere(job: PageJob): Promise<PageResult | DigestResult> {
+  const { id } = job;
   try {
-    bytes = await readFile(file);
+    if (job.kind === 'digest') return { id, digest: await digestFile(job.file, job.sendBytes, job.stat) };
+    const bytes = await readFile(job.file);
+    return { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes)) };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     return { id, error: { ...(e.code !== undefined ? { code: e.code } : {}), message: e.message } };
   }
-  return { id, hash: hash ? contentHash(bytes) : '', extract: extractPage(decodeHtml(bytes)) };
 }

@@ -9,6 +9,16 @@ export function contentHash(bytes: Uint8Array): string {
   return createHash('sha1').update(bytes).digest('base64url');
 }
 
+/**
+ * A page's content hash with the first occurrence of `ignore` left out: the registration tag the build
+ * injects, so a page hashes (and reuses its parse) the same before and after the build rewrote it.
+ */
+export function pageHash(bytes: Uint8Array, ignore: string | undefined): string {
+  const at = ignore ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(ignore) : -1;
+  if (at < 0) return contentHash(bytes);
+  return createHash('sha1').update(bytes.subarray(0, at)).update(bytes.subarray(at + Buffer.byteLength(ignore!))).digest('base64url');
+}
+
 /** Reads a site file, turning "gone" and "unreadable" into a diagnostic instead of an exception. */
 export async function readSiteFile(file: SiteFile): Promise<Buffer | Diagnostic> {
   try {

@@ -16,6 +16,8 @@ export interface SiteFile {
   rel: string;
   bytes: number;
   mtimeMs: number;
+  /** Inode number: with size and mtime, the key under which cached digests and parse results are reused. */
+  ino?: number;
   contentType: string;
 }
 
@@ -76,6 +78,8 @@ export interface Diagnostic {
 export interface DiscoverCache {
   get(hash: string): unknown;
   set(hash: string, value: unknown): void;
+  /** True when the cache holds a previous build's results (worth hashing a file to look it up). */
+  readonly warm?: boolean;
 }
 
 export interface DiscoverOptions {
@@ -90,6 +94,8 @@ export interface DiscoverOptions {
    * (default: cores + 1, at most 5; 1 = parse on the calling thread). Small rebuilds stay on one thread.
    */
   concurrency?: number;
+  /** Markup to leave out of pages' content hashes (the build's registration tag), so injecting it keeps the cache valid. */
+  hashIgnore?: string;
 }
 
 export interface SiteGraph {
@@ -98,4 +104,8 @@ export interface SiteGraph {
   files: Map<string, SiteFile>;
   pages: PageClosure[];
   diagnostics: Diagnostic[];
+  /** Content hash of each page's bytes as discovery parsed them, by site-relative file (with a cache only). */
+  pageHashes: Map<string, string>;
+  /** Pages this run parsed (the rest came from the cache). */
+  pagesParsed: number;
 }

@@ -92,7 +92,7 @@ export async function walkFiles(
       const st = statSync(abs);
       if (!st.isFile()) return;
       const urlPath = basePath + rel;
-      files.set(urlPath, { path: urlPath, file: abs, rel, bytes: st.size, mtimeMs: st.mtimeMs, contentType: contentTypeOf(rel) });
+      files.set(urlPath, { path: urlPath, file: abs, rel, bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino, contentType: contentTypeOf(rel) });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code === 'ENOENT' ? DiscoverCodes.FILE_VANISHED : DiscoverCodes.UNREADABLE;
       diagnostics.push(warning(code, `Cannot stat ${rel}: ${(err as Error).message}`, { file: rel }));

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PACKAGE_DIR } from '@objpack/format';
+import type { StatLike } from '../discover/stat-key.js';
 import type { DiscoverCache } from '../discover/types.js';
-import type { FileDigest } from '../plan/object-digests.js';
+import type { FileDigest } from '../discover/file-digest.js';
 import { writeFileAtomic } from './atomic-write.js';
 
 export const CACHE_FILE = `${PACKAGE_DIR}/.cache.json`;
@@ -47,10 +48,16 @@ export class BuildCache {
     return BuildCache.empty();
   }
 
-  /** The cached digest of `file` (any key) if its size and mtime still match; `sendBytes` when it matters. */
-  digest(file: string, size: number, mtimeMs: number, sendBytes?: number): FileDigest | undefined {
+  /** The cached digest of `file` (any key) if its size, mtime and inode still match; `sendBytes` when it matters. */
+  digest(file: string, st: StatLike, sendBytes?: number): FileDigest | undefined {
     const d = this.prev.digests[file];
-    return d && d.size === size && d.mtimeMs === mtimeMs && (sendBytes === undefined || d.sendBytes === Math.min(sendBytes, size)) ? d : undefined;
+    return d && d.size === st.bytes && d.mtimeMs === st.mtimeMs && (d.ino ?? 0) === (st.ino ?? 0) && (sendBytes === undefined || d.sendBytes === Math.min(sendBytes, st.bytes))
+      ? d
+      : undefined;
+  }
+  /** The digest this build recorded for `file`. */
+  nextDigest(file: string): FileDigest | undefined {
+    return this.next.digests[file];
   }
   setDigest(file: string, d: FileDigest): void {
     this.next.digests[file] = d;
@@ -63,9 +70,12 @@ export class BuildCache {
     this.next.packages[url] = p;
   }
 
+  private view: DiscoverCache | undefined;
+
   /** The view discovery uses; entries it reads again are carried into the next cache. */
   get discover(): DiscoverCache {
-    return {
+    return (this.view ??= {
+      warm: Object.keys(this.prev.digests).length > 0,
       get: (hash) => {
         const v = this.prev.discover[hash];
         if (v !== undefined) this.next.discover[hash] = v;
@@ -74,7 +84,7 @@ export class BuildCache {
       set: (hash, value) => {
         this.next.discover[hash] = value;
       },
-    };
+    });
   }
 
   async save(outDir: string): Promise<void> {

@@ -5,6 +5,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 export interface FileDigest {
   size: number;
   mtimeMs: number;
+  ino?: number;
   /** sha256 of the whole file, base64. */
   whole: string;
   /** Carried bytes (= size unless partial). */
@@ -21,7 +22,7 @@ const SMALL = 1 << 20;
  * Hashes a file once, taking the prefix digest on the way (node:crypto's `copy()` forks the running hash
  * at the prefix boundary). Throws the fs error when the file vanished or cannot be read.
  */
-export async function digestFile(file: string, sendBytes: number, stat: { size: number; mtimeMs: number }): Promise<FileDigest> {
+export async function digestFile(file: string, sendBytes: number, stat: { size: number; mtimeMs: number; ino?: number }): Promise<FileDigest> {
   const whole = createHash('sha256');
   let seen = 0;
   let sendDigest: string | undefined;
@@ -42,5 +43,5 @@ export async function digestFile(file: string, sendBytes: number, stat: { size: 
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) feed(chunk as Buffer);
   }
   const w = whole.digest('base64');
-  return { size: seen, mtimeMs: stat.mtimeMs, whole: w, sendBytes: Math.min(sendBytes, seen), send: sendDigest ?? w };
+  return { size: seen, mtimeMs: stat.mtimeMs, ...(stat.ino !== undefined ? { ino: stat.ino } : {}), whole: w, sendBytes: Math.min(sendBytes, seen), send: sendDigest ?? w };
 }
