@@ -3,7 +3,7 @@
 // the same run (these machines are shared and noisy, so ratios matter more than absolute numbers).
 //
 //   npx -y pnpm@10.34.9 --filter @objpack/format run build
-//   node benchmarks/format/bench.mjs [--quick] [--out benchmarks/results/format.json]
+//   flock /tmp/objpack-bench.lock node benchmarks/format/bench.mjs [--quick] [--out benchmarks/results/format.json]
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -141,6 +141,7 @@ for (const c of CASES) {
     encodeUsPerObjectBest: perObject(best.encodeSyncGiven),
     copyUsPerObject: perObject(t.copy),
     encodeUsPerObject: perObject(t.encodeSyncGiven),
+    encodeAsyncUsPerObject: perObject(t.encodeAsyncGiven),
   };
   results.push(row);
   process.stderr.write(`${c.label}: done\n`);
@@ -165,7 +166,8 @@ const table = [
   }),
   '',
   `Per-object overhead (1000 × 0 B, index only, no verification), median (best) of ${REPS}: ` +
-    `decode ${indexOnly.decodeUsPerObject} (${indexOnly.decodeUsPerObjectBest}) µs, encode ${indexOnly.encodeUsPerObject} (${indexOnly.encodeUsPerObjectBest}) µs. ` +
+    `decode ${indexOnly.decodeUsPerObject} (${indexOnly.decodeUsPerObjectBest}) µs, encode ${indexOnly.encodeUsPerObject} (${indexOnly.encodeUsPerObjectBest}) µs, ` +
+    `async encode ${indexOnly.encodeAsyncUsPerObject} µs. ` +
     `The same ${tiny.length}-byte package pushed one byte at a time: ${oneByteMs.toFixed(1)} ms.`,
 ].join('\n');
 
@@ -181,7 +183,7 @@ const report = {
   chunkBytes: CHUNK,
   targets: { decodeNoVerifyVsCopy: 0.5, perObjectOverheadUs: 2 },
   results,
-  perObjectOverheadUs: { decode: indexOnly.decodeUsPerObject, encode: indexOnly.encodeUsPerObject },
+  perObjectOverheadUs: { decode: indexOnly.decodeUsPerObject, encode: indexOnly.encodeUsPerObject, encodeAsync: indexOnly.encodeAsyncUsPerObject },
   oneBytePushes: { bytes: tiny.length, ms: +oneByteMs.toFixed(2) },
   table,
   sink: sink > 0,

@@ -4,7 +4,7 @@ import { ByteQueue } from './byte-queue.js';
 import { fcRuns } from './test-utils/arbitraries.js';
 
 describe('ByteQueue', () => {
-  it('hands out the pushed bytes in order, whatever the pushes and takes', () => {
+  it('hands out (and peeks at) the pushed bytes in order, whatever the pushes and takes', () => {
     const op = fc.oneof(
       fc.record({ push: fc.uint8Array({ maxLength: 9 }) }),
       fc.record({ take: fc.nat({ max: 20 }) }),
@@ -32,6 +32,9 @@ describe('ByteQueue', () => {
             }
           }
           expect(q.length).toBe(model.length);
+          for (const i of [0, 1, 2, 3, model.length - 1, model.length]) {
+            if (i >= 0) expect(q.peek(i), `peek(${i})`).toBe(model[i]);
+          }
         }
       }),
       { numRuns: fcRuns(0.2) },

@@ -32,6 +32,17 @@ export class ByteQueue {
     return out;
   }
 
+  /** The byte `i` places from the front (undefined if fewer have arrived); walks chunks, so keep `i` small. */
+  peek(i: number): number | undefined {
+    if (i >= this.length) return undefined;
+    let at = this.head + i;
+    for (let c = this.first; ; c++) {
+      const chunk = this.chunks[c]!;
+      if (at < chunk.length) return chunk[at];
+      at -= chunk.length;
+    }
+  }
+
   /** Up to `max` bytes from the front as one zero-copy view, or null when empty. */
   takeSome(max: number): Uint8Array | null {
     const front = this.chunks[this.first];

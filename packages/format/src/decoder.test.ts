@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decoder } from './decoder.js';
 import { FormatError } from './errors.js';
+import { decodeChunks, evenChunks } from './test-utils/decode.js';
 import { samplePackage, samplePackageInput } from './test-utils/sample.js';
 import type { DecoderOptions } from './types.js';
 
@@ -59,6 +60,15 @@ describe('Decoder', () => {
     for (let size = 1; size <= 64; size++) {
       const splits = Array.from({ length: Math.ceil(pkg.length / size) }, () => size);
       expect(transcript(pkg, splits).events).toEqual(whole.events);
+    }
+  });
+
+  it('gives identical events and body bytes for every chunk size from 1 byte to the whole package', () => {
+    // The recorder's transcript folds each body (base64) and its digest into the object's end line.
+    const reference = decodeChunks(pkg).transcript;
+    expect(reference.join('\n')).toContain(Buffer.from(samplePackageInput().objects[4]!.body as Uint8Array).toString('base64'));
+    for (let size = 1; size <= pkg.length; size++) {
+      expect(decodeChunks(pkg, evenChunks(pkg.length, size)).transcript, `${size}-byte chunks`).toEqual(reference);
     }
   });
 

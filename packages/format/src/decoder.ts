@@ -1,5 +1,5 @@
 import { ByteQueue } from './byte-queue.js';
-import { DEFAULT_LIMITS, HEADER_SIZE } from './constants.js';
+import { DEFAULT_LIMITS, HEADER_SIZE, MAGIC } from './constants.js';
 import { crc32 } from './crc32.js';
 import { FormatError } from './errors.js';
 import { decodeHeader, type FixedHeader } from './header.js';
@@ -81,7 +81,10 @@ export class Decoder {
       for (;;) {
         if (this.state === State.Header) {
           const bytes = this.queue.take(HEADER_SIZE);
-          if (!bytes) return;
+          if (!bytes) {
+            this.checkMagicPrefix();
+            return;
+          }
           const h = decodeHeader(bytes, this.limits);
           if (h.indexLength < minInfoLength(h.count)) {
             throw new FormatError('OBJP_BAD_LAYOUT', `index of ${h.indexLength} bytes cannot hold ${h.count} objects`);
@@ -122,6 +125,17 @@ export class Decoder {
     } catch (err) {
       // A handler's own error is passed through unchanged: the caller knows what it threw.
       this.fail(err);
+    }
+  }
+
+  /**
+   * Fails with OBJP_BAD_MAGIC as soon as an arrived byte differs from "OBJP", so a short foreign input (an
+   * HTML error page, an empty-ish file) is not reported as a truncated package; a prefix of the magic waits.
+   */
+  private checkMagicPrefix(): void {
+    const n = Math.min(this.queue.length, MAGIC.length);
+    for (let i = 0; i < n; i++) {
+      if (this.queue.peek(i) !== MAGIC[i]) throw new FormatError('OBJP_BAD_MAGIC', 'first bytes are not "OBJP"');
     }
   }
 

@@ -42,6 +42,28 @@ describe('error codes', () => {
     expect(decodeCode(utf8.encode('<!doctype html><html><body>Not Found</body></html>'))).toBe('OBJP_BAD_MAGIC');
   });
 
+  it('OBJP_BAD_MAGIC also for input shorter than the 32-byte header, when its first bytes are not "OBJP"', () => {
+    for (const text of ['Not Found', 'GIF89a', '{}', 'X', 'OBJQ', 'OBX', 'OBJp', '<!doctype html><title>404</title>'.slice(0, 31), 'PK\x03\x04']) {
+      expect(decodeCode(utf8.encode(text)), text).toBe('OBJP_BAD_MAGIC');
+    }
+    // A prefix of a real package (also a prefix of the magic itself) is a truncated package.
+    for (let n = 0; n < HEADER_SIZE; n++) expect(decodeCode(pkg.subarray(0, n)), `${n} bytes`).toBe('OBJP_TRUNCATED');
+    expect(decodeCode(utf8.encode('OBJP\x07 short'))).toBe('OBJP_TRUNCATED');
+  });
+
+  it('OBJP_BAD_MAGIC is raised by the push() that brings the first wrong byte, not at end()', () => {
+    for (const text of ['N', 'OBx', 'OBJ!']) {
+      const d = new Decoder();
+      for (let i = 0; i < text.length - 1; i++) d.push(utf8.encode(text[i]!));
+      expect(codeOf(() => d.push(utf8.encode(text.at(-1)!))), text).toBe('OBJP_BAD_MAGIC');
+      // The decoder stays failed.
+      expect(codeOf(() => d.end())).toBe('OBJP_BAD_MAGIC');
+    }
+    const waiting = new Decoder();
+    waiting.push(utf8.encode('OBJ'));
+    expect(codeOf(() => waiting.end())).toBe('OBJP_TRUNCATED');
+  });
+
   it('OBJP_UNSUPPORTED_VERSION: another major version, or a must-understand attribute flag', () => {
     for (const major of [0, 2, 255]) expect(decodeCode(rawPackage({ objects: [] }, undefined, { major }))).toBe('OBJP_UNSUPPORTED_VERSION');
     expect(decodeCode(rawPackage({ objects: [] }, undefined, { minor: 9 }))).toBe('no error');
@@ -172,6 +194,8 @@ describe('error codes', () => {
       'https://evil.example/x.js', 'a.js', '', '//evil.example/x.js', '/../etc/passwd', '/a/../b', '/a/./b', '/..',
       '/%2e%2e/x', '/%2E%2E/x', '/.%2e/x', '/a%2fb', '/a%5cb', '/a%00b', '/%zz', '/a\0b', '/a\nb', '/a\rb', '/a\tb', '/a\x7fb',
       '/a\x85b', '/a b', '/a\\b', '\\\\host/x', '/a#frag', '/\uD800', 'javascript:alert(1)',
+      // Raw non-ASCII: names are the percent-encoded form a browser requests (README §1.2).
+      '/café.png', '/a\u00a0b', '/😀', '/a?q=é', '/a\u2028b',
     ];
     for (const name of bad) {
       it(JSON.stringify(name), () => {
@@ -187,6 +211,17 @@ describe('error codes', () => {
         expect(decodeCode(singleObjectPackage({ name })), name).toBe('no error');
       }
     });
+    it('accepts a file name in the form URL.pathname + URL.search gives it, and refuses it raw', () => {
+      for (const file of ['/café.png', '/日本/ü.css', '/a b.txt', '/😀.svg', '/search?q=crème brûlée&x=1']) {
+        const url = new URL(file, 'https://example.test');
+        const name = url.pathname + url.search;
+        expect(encodeCode(one({ name })), name).toBe('no error');
+        expect(decodeChunks(encodePackageSync(one({ name }))).objects[0]!.name).toBe(name);
+        expect(encodeCode(one({ name: file })), file).toBe('OBJP_INVALID_NAME');
+        expect(decodeCode(singleObjectPackage({ name: file })), file).toBe('OBJP_INVALID_NAME');
+      }
+    });
+
     it('rejects invalid UTF-8 in a name', () => {
       expect(decodeCode(singleObjectPackage({ name: new Uint8Array([0x2f, 0xc3, 0x28]) }))).toBe('OBJP_INVALID_NAME');
     });

@@ -14,11 +14,10 @@ export interface FixedHeader {
   indexCrc: number;
 }
 
-/** Writes the fixed header (little-endian) including its own CRC-32. */
-export function encodeHeader(h: Omit<FixedHeader, 'major' | 'minor'>): Uint8Array {
-  const out = new Uint8Array(HEADER_SIZE);
-  const v = new DataView(out.buffer);
-  out.set(MAGIC, 0);
+/** Writes the fixed header (little-endian) including its own CRC-32 into `out` at `at`. */
+export function writeHeader(h: Omit<FixedHeader, 'major' | 'minor'>, out: Uint8Array, at: number): void {
+  const v = new DataView(out.buffer, out.byteOffset + at, HEADER_SIZE);
+  out.set(MAGIC, at);
   v.setUint8(4, VERSION_MAJOR);
   v.setUint8(5, VERSION_MINOR);
   v.setUint16(6, h.flags, true);
@@ -27,8 +26,7 @@ export function encodeHeader(h: Omit<FixedHeader, 'major' | 'minor'>): Uint8Arra
   v.setUint32(16, h.dataLength % 0x1_0000_0000, true);
   v.setUint32(20, Math.floor(h.dataLength / 0x1_0000_0000), true);
   v.setUint32(24, h.indexCrc, true);
-  v.setUint32(28, crc32(out.subarray(0, 28)), true);
-  return out;
+  v.setUint32(28, crc32(out.subarray(at, at + 28)), true);
 }
 
 /**

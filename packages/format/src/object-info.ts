@@ -1,11 +1,9 @@
-import {
-  ATTRIBUTE_SIZE, DIGEST_SIZE, FLAG_PARTIAL, FLAGS_MUST_UNDERSTAND, FORMAT_LIMITS, MAX_CONTENT_TYPES, MAX_SHARED_REFS, SIZE_FIELD_SIZE,
-} from './constants.js';
+import { ATTRIBUTE_SIZE, FLAG_PARTIAL, FLAGS_MUST_UNDERSTAND, MAX_SHARED_REFS, SIZE_FIELD_SIZE } from './constants.js';
 import { FormatError } from './errors.js';
 import type { DecoderLimits, ObjectEntry } from './types.js';
-import { validateBuildId, validateContentType, validateHeader, validateName } from './validate.js';
+import { validateContentType, validateHeader, validateName } from './validate.js';
 
-/** What the object information field describes, before offsets are assigned. */
+/** One row of the object information field, before offsets are assigned (input of `encodeIndex`). */
 export interface ObjectInfo {
   name: string;
   contentType: string;
@@ -15,118 +13,16 @@ export interface ObjectInfo {
   digest: Uint8Array;
 }
 
-export interface PackageInfo {
-  buildId: string;
-  sharedRefs: readonly string[];
-  objects: readonly ObjectInfo[];
-}
-
-const utf8 = new TextEncoder();
-const NUL = new Uint8Array(1);
-const EMPTY = new Uint8Array(0);
-
-/** UTF-8 of `s`; short ASCII strings (most names) skip TextEncoder, which dominated encoding time. */
-function encodeUtf8(s: string): Uint8Array {
-  if (s.length > 256) return utf8.encode(s);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) return utf8.encode(s);
-    out[i] = c;
-  }
-  return out;
-}
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 /** Smallest possible object information field for `count` objects (names are at least "/" + NUL). */
 export const minInfoLength = (count: number): number => 1 + 1 + 2 + count * (2 + SIZE_FIELD_SIZE + ATTRIBUTE_SIZE);
 
-const setU64 = (v: DataView, at: number, n: number) => {
-  v.setUint32(at, n % 0x1_0000_0000, true);
-  v.setUint32(at + 4, Math.floor(n / 0x1_0000_0000), true);
-};
 const getU64 = (v: DataView, at: number): number => {
   const hi = v.getUint32(at + 4, true);
   if (hi >= 0x20_0000) throw new FormatError('OBJP_LIMIT', 'size above 2^53-1');
   return hi * 0x1_0000_0000 + v.getUint32(at, true);
 };
-
-/**
- * Serialises the object information field (README "Object information field"): package subfield,
- * names (NUL-terminated, as in the paper), sizes (fixed 8 bytes), attributes (fixed 48 bytes), headers.
- */
-export function encodeObjectInfo(info: PackageInfo): Uint8Array {
-  validateBuildId(info.buildId);
-  const types: string[] = [];
-  const typeIndex = new Map<string, number>();
-  for (const o of info.objects) {
-    if (!typeIndex.has(o.contentType)) {
-      validateContentType(o.contentType);
-      typeIndex.set(o.contentType, types.length);
-      types.push(o.contentType);
-    }
-  }
-  if (types.length > MAX_CONTENT_TYPES) throw new FormatError('OBJP_LIMIT', `more than ${MAX_CONTENT_TYPES} distinct content types`);
-  if (info.sharedRefs.length > MAX_SHARED_REFS) throw new FormatError('OBJP_LIMIT', `more than ${MAX_SHARED_REFS} shared references`);
-  // A writer must not produce what a reader with default limits refuses.
-  if (info.objects.length > FORMAT_LIMITS.maxObjects) throw new FormatError('OBJP_LIMIT', `more than ${FORMAT_LIMITS.maxObjects} objects`);
-
-  const parts: Uint8Array[] = [];
-  const cstr = (s: string) => {
-    parts.push(encodeUtf8(s), NUL);
-  };
-  cstr(info.buildId);
-  parts.push(new Uint8Array([types.length]));
-  types.forEach(cstr);
-  const refCount = new Uint8Array(2);
-  new DataView(refCount.buffer).setUint16(0, info.sharedRefs.length, true);
-  parts.push(refCount);
-  for (const r of info.sharedRefs) {
-    validateName(r, 4096, encodeUtf8(r).length);
-    cstr(r);
-  }
-  const seen = new Set<string>();
-  for (const o of info.objects) {
-    const bytes = encodeUtf8(o.name);
-    validateName(o.name, 4096, bytes.length);
-    if (seen.has(o.name)) throw new FormatError('OBJP_DUPLICATE_NAME', `duplicate object ${o.name}`, o.name);
-    seen.add(o.name);
-    parts.push(bytes, NUL);
-  }
-  const n = info.objects.length;
-  const sizes = new Uint8Array(n * SIZE_FIELD_SIZE);
-  const attrs = new Uint8Array(n * ATTRIBUTE_SIZE);
-  const sv = new DataView(sizes.buffer);
-  const av = new DataView(attrs.buffer);
-  const headerBlocks: Uint8Array[] = [];
-  info.objects.forEach((o, i) => {
-    if (!Number.isSafeInteger(o.size) || o.size < 0 || !Number.isSafeInteger(o.totalSize) || o.totalSize < o.size) {
-      throw new FormatError('OBJP_INVALID_INPUT', `bad size for ${o.name}`, o.name);
-    }
-    if (o.digest.length !== DIGEST_SIZE) throw new FormatError('OBJP_INVALID_INPUT', `digest of ${o.name} is not 32 bytes`, o.name);
-    setU64(sv, i * SIZE_FIELD_SIZE, o.size);
-    const at = i * ATTRIBUTE_SIZE;
-    setU64(av, at, o.totalSize);
-    attrs.set(o.digest, at + 8);
-    av.setUint16(at + 40, o.totalSize > o.size ? FLAG_PARTIAL : 0, true);
-    av.setUint8(at + 42, typeIndex.get(o.contentType)!);
-    for (const [k, val] of o.headers) validateHeader(k, val, o.name);
-    const block = o.headers.length === 0 ? EMPTY : encodeUtf8(o.headers.map(([k, val]) => `${k}: ${val}`).join('\n'));
-    if (block.length > FORMAT_LIMITS.maxHeaderBytes) throw new FormatError('OBJP_LIMIT', `headers of ${o.name} exceed ${FORMAT_LIMITS.maxHeaderBytes} bytes`, o.name);
-    av.setUint16(at + 44, block.length, true);
-    headerBlocks.push(block);
-  });
-  parts.push(sizes, attrs, ...headerBlocks);
-  const total = parts.reduce((s, p) => s + p.length, 0);
-  if (total > FORMAT_LIMITS.maxIndexBytes) throw new FormatError('OBJP_LIMIT', `object information field of ${total} bytes exceeds ${FORMAT_LIMITS.maxIndexBytes}`);
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
 
 /** A cursor over the object information field that fails with OBJP_BAD_LAYOUT instead of reading past it. */
 class Reader {
@@ -155,6 +51,31 @@ class Reader {
     this.pos = end + 1;
     return { text, bytes: len };
   }
+
+  /**
+   * The names subfield: `count` NUL-terminated strings, decoded with one TextDecoder call for all of them
+   * (a call per name was a sixth of the decoder's per-object time). Same checks, in the same order per
+   * name, as cstr().
+   */
+  names(count: number, maxBytes: number): string[] {
+    const start = this.pos;
+    let at = start;
+    for (let i = 0; i < count; i++) {
+      const end = this.bytes.indexOf(0, at);
+      if (end < 0) throw new FormatError('OBJP_BAD_LAYOUT', 'object name is not NUL-terminated');
+      if (end - at > maxBytes) throw new FormatError('OBJP_LIMIT', `object name longer than ${maxBytes} bytes`);
+      at = end + 1;
+    }
+    this.pos = at;
+    if (count === 0) return [];
+    let text: string;
+    try {
+      text = utf8Strict.decode(this.bytes.subarray(start, at - 1));
+    } catch {
+      throw new FormatError('OBJP_INVALID_NAME', 'object name is not valid UTF-8');
+    }
+    return text.split('\0');
+  }
 }
 
 /** Parses and validates the whole object information field (call only once all of it has arrived). */
@@ -182,14 +103,13 @@ export function decodeObjectInfo(
     validateName(text, limits.maxNameBytes, len);
     sharedRefs.push(text);
   }
-  const names: string[] = [];
+  const names = r.names(count, limits.maxNameBytes);
   const seen = new Set<string>();
-  for (let i = 0; i < count; i++) {
-    const { text, bytes: len } = r.cstr('object name', limits.maxNameBytes);
-    validateName(text, limits.maxNameBytes, len);
-    if (seen.has(text)) throw new FormatError('OBJP_DUPLICATE_NAME', `duplicate object ${text}`, text);
-    seen.add(text);
-    names.push(text);
+  for (const name of names) {
+    // Valid names are ASCII, so a name's length in characters is its length in bytes (checked in names()).
+    validateName(name, limits.maxNameBytes, name.length);
+    if (seen.has(name)) throw new FormatError('OBJP_DUPLICATE_NAME', `duplicate object ${name}`, name);
+    seen.add(name);
   }
   const sizesAt = r.need(count * SIZE_FIELD_SIZE, 'sizes subfield');
   const attrsAt = r.need(count * ATTRIBUTE_SIZE, 'attributes subfield');

@@ -23,8 +23,10 @@ async function collect(gen: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
 describe('round trip (fast-check)', () => {
   // Generous timeouts: the runs take a few seconds, but CI machines are shared (no timing is asserted).
   it('sync and streamed encoders agree byte for byte, and the decoder gives the objects back in any chunking', { timeout: 180_000 }, async () => {
+    let runs = 0;
     await fc.assert(
       fc.asyncProperty(packageSpecArb, splitsArb, fc.boolean(), async (spec, splits, useNodeHash) => {
+        runs++;
         const sync = encodePackageSync(bytesInput(spec));
         const streamed = await collect(encodePackage(streamedInput(spec, nodeDigest), useNodeHash ? { hash: nodeSha256 } : {}));
         expect(Buffer.from(streamed).equals(Buffer.from(sync))).toBe(true);
@@ -43,6 +45,9 @@ describe('round trip (fast-check)', () => {
       }),
       { numRuns: fcRuns(1) },
     );
+    // The issue asks for at least 10,000 runs in CI, which sets no OBJPACK_FC_RUNS.
+    expect(runs).toBe(fcRuns(1));
+    if (process.env.OBJPACK_FC_RUNS === undefined) expect(runs).toBeGreaterThanOrEqual(10_000);
   });
 
   it('every name the encoder accepts comes back unchanged, and the decoder refuses exactly what the encoder refuses', { timeout: 180_000 }, () => {

@@ -2,7 +2,7 @@
 export interface ObjectEntry {
   /** Position in delivery order (0-based): the paper's File Entry Pointer value for this row. */
   readonly index: number;
-  /** URL path, optionally with a query: `/assets/app.css?v=3`. Always starts with `/`. */
+  /** URL path, optionally with a query, percent-encoded as a browser requests it: `/img/caf%C3%A9.png?v=3` (README §1.2). */
   readonly name: string;
   /** Media type for the `Content-Type` header, e.g. `text/css; charset=utf-8`. */
   readonly contentType: string;
@@ -49,6 +49,7 @@ export type BodySource =
 
 /** One object to encode. */
 export interface EncoderObject {
+  /** `URL.pathname + URL.search` form: printable ASCII, non-ASCII percent-encoded (README §1.2 "Names"). */
   name: string;
   contentType: string;
   headers?: ReadonlyArray<readonly [string, string]>;

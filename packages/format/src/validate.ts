@@ -8,7 +8,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 const FORBIDDEN_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']);
 
-/** Throws OBJP_INVALID_NAME unless `name` is a safe same-origin URL path (optionally with a query). */
+/**
+ * Throws OBJP_INVALID_NAME unless `name` is a safe same-origin URL path (optionally with a query) in the
+ * percent-encoded form a browser requests (README §1.2 "Names"): printable ASCII only.
+ */
 export function validateName(name: string, maxBytes: number, byteLength: number): void {
   // One pass without allocations: the decoder runs this for every object of every package.
   const fail = (why: string): never => {
@@ -23,15 +26,11 @@ export function validateName(name: string, maxBytes: number, byteLength: number)
   for (let i = 1; i <= name.length; i++) {
     const c = i < name.length ? name.charCodeAt(i) : -1;
     if (c <= 0x20 && c !== -1) fail('control character, space or NUL in name');
-    if (c === 0x7f || (c >= 0x80 && c <= 0x9f)) fail('control character, space or NUL in name');
+    // Raw non-ASCII would give one resource two names (a browser requests `/caf%C3%A9`, never `/café`).
+    if (c >= 0x7f) fail(c === 0x7f ? 'control character, space or NUL in name' : 'non-ASCII character in name (percent-encode it as UTF-8)');
     if (c === 0x5c) fail('backslash in name');
     if (c === 0x23) fail('fragment in name');
-    // A lone surrogate would be written as U+FFFD, so the name read back would differ from the one given.
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const next = name.charCodeAt(i + 1);
-      if (c > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) fail('unpaired surrogate in name');
-      i++;
-    } else if (inPath && (c === 0x2f || c === 0x3f || c === -1)) {
+    if (inPath && (c === 0x2f || c === 0x3f || c === -1)) {
       checkSegment(name, segStart, i, percent, fail);
       segStart = i + 1;
       percent = false;

@@ -9,9 +9,9 @@ const ch = (s: string) => fc.constantFrom(...s.split(''));
 const PCHAR = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&\'()*+,;=:@';
 const pctUnicode = fc.constantFrom('é', 'ß', '日本', '🙂', '\u00a0', 'Ω').map((s) => encodeURIComponent(s));
 
-/** A path segment as URL.pathname writes it: unreserved characters, percent-encoded UTF-8, never `.`/`..`. */
+/** A path segment as URL.pathname writes it: ASCII, non-ASCII as percent-encoded UTF-8, never `.`/`..`. */
 const segment = fc
-  .array(fc.oneof({ weight: 8, arbitrary: ch(PCHAR) }, { weight: 1, arbitrary: pctUnicode }, { weight: 1, arbitrary: fc.constantFrom('é', 'Ω', '日') }), { minLength: 0, maxLength: 12 })
+  .array(fc.oneof({ weight: 8, arbitrary: ch(PCHAR) }, { weight: 1, arbitrary: pctUnicode }), { minLength: 0, maxLength: 12 })
   .map((parts) => parts.join(''))
   .filter((s) => s !== '.' && s !== '..');
 

@@ -75,6 +75,18 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   },
   { name: 'bad-magic', description: 'The sample with "OBJQ" instead of "OBJP".', error: 'OBJP_BAD_MAGIC', bytes: () => edit(sample(), (b) => (b[3] = 0x51)) },
   {
+    name: 'short-not-objp',
+    description: 'Ten bytes of text ("Not Found\\n"), shorter than the fixed header: not a package, so OBJP_BAD_MAGIC rather than OBJP_TRUNCATED.',
+    error: 'OBJP_BAD_MAGIC',
+    bytes: () => utf8.encode('Not Found\n'),
+  },
+  {
+    name: 'short-prefix',
+    description: 'The first 20 bytes of the sample: a package cut inside its fixed header.',
+    error: 'OBJP_TRUNCATED',
+    bytes: () => sample().slice(0, 20),
+  },
+  {
     name: 'unsupported-version',
     description: 'The sample with major version 2 (header CRC recomputed).',
     error: 'OBJP_UNSUPPORTED_VERSION',
@@ -138,6 +150,12 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
     },
   },
   { name: 'invalid-name', description: 'An object named "/../secret" (CRCs correct).', error: 'OBJP_INVALID_NAME', bytes: () => singleObjectPackage({ name: '/../secret' }) },
+  {
+    name: 'raw-utf8-name',
+    description: 'An object named "/café.png" in raw UTF-8 (CRCs correct): names must be percent-encoded ("/caf%C3%A9.png").',
+    error: 'OBJP_INVALID_NAME',
+    bytes: () => singleObjectPackage({ name: '/café.png' }),
+  },
   {
     name: 'invalid-header',
     description: 'A header value carrying CR LF and a second header (CRCs correct).',
