@@ -13,11 +13,13 @@ import { fetchPage } from '../lib/page-client.mjs';
  */
 
 /**
- * @param {{ origin: string, clients: number, durationMs: number, policy: LoadPolicy, Decoder?: any,
+ * `minPages`: each user fetches at least this many pages even past the deadline (tests that need several
+ * pages per user must not depend on how fast a loaded machine is).
+ * @param {{ origin: string, clients: number, durationMs: number, minPages?: number, policy: LoadPolicy, Decoder?: any,
  *   nextPage: (user: number, step: number) => { paths: string[], packagePath?: string, thinkMs: number, endSession?: boolean } }} o
  *   `endSession`: the user leaves after this page (its connection is closed whatever the policy)
  */
-export async function closedLoop({ origin, clients, durationMs, policy, Decoder, nextPage }) {
+export async function closedLoop({ origin, clients, durationMs, minPages = 0, policy, Decoder, nextPage }) {
   const latencies = /** @type {number[]} */ ([]);
   let errors = 0, retries = 0, objects = 0, bytes = 0;
   /** @type {string | undefined} */
@@ -29,7 +31,7 @@ export async function closedLoop({ origin, clients, durationMs, policy, Decoder,
     let dispatcher = null;
     // Spread the start over the first second so the users are not in lockstep.
     await sleep((u * 997) % 1000);
-    for (let step = 0; performance.now() < deadline; step++) {
+    for (let step = 0; performance.now() < deadline || step < minPages; step++) {
       const page = nextPage(u, step);
       const start = performance.now();
       const once = () => fetchPage({ origin, paths: page.paths, packagePath: page.packagePath, mode: policy.mode, Decoder,

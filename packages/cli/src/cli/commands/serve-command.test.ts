@@ -154,10 +154,16 @@ describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', 
     await idleClosed;
     expect(received).toBe(0); // the idle socket closed while the big response was still held back
     // The listening socket is closed: new connections are refused.
-    const refused = await new Promise<string>((resolve) => {
+    // (Polled: on a loaded machine the idle socket can close by its holding time before the signal lands.)
+    const tryConnect = () => new Promise<string>((resolve) => {
       const s = connect(Number(new URL(cli.url).port), '127.0.0.1', () => { s.destroy(); resolve('connected'); });
       s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
     });
+    let refused = await tryConnect();
+    for (let i = 0; i < 50 && refused === 'connected'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      refused = await tryConnect();
+    }
     expect(refused).toBe('ECONNREFUSED');
     expect(cli.child.exitCode).toBeNull(); // still draining
 
@@ -166,7 +172,7 @@ describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', 
     expect(await cli.exit).toEqual({ code: 0, signal: null });
     expect(cli.stderr()).toContain('SIGTERM');
     agent.destroy();
-  });
+  }, 120_000); // a real process and a 24 MiB body: slow on a loaded 2-core machine, never a timing assertion
 
   test('SIGINT with a client that never reads: the response is cut at --shutdown-timeout and the process exits 0', async () => {
     const root = await bigSite();
@@ -188,7 +194,7 @@ describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', 
     res.resume(); // read what the kernel buffered, then the server's close
     expect(await ended).toBe('cut');
     expect(received).toBeLessThan(BIG);
-  });
+  }, 120_000); // a real process: slow on a loaded 2-core machine (no timing assertion)
 });
 
 describe.skipIf(!built)('objpack serve --watch', () => {
@@ -243,7 +249,7 @@ describe.skipIf(!built)('objpack serve --watch', () => {
     expect(cli.stderr()).toMatch(/rebuilt in \d+ ms/);
     cli.child.kill('SIGTERM');
     expect((await cli.exit).code).toBe(0);
-  });
+  }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
 });
 
 describe('watchTree', () => {
