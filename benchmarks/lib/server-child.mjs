@@ -30,12 +30,19 @@ function diff(/** @type {any} */ a, /** @type {any} */ b) {
   return out;
 }
 
-dc.subscribe('http.server.request.start', () => {
+/** A response is over at 'close', which also fires when the client hangs up before 'finish' could. */
+function onResponseClose() {
+  stats.lastFinish = performance.now();
+  stats.finished++;
+}
+dc.subscribe('http.server.request.start', (msg) => {
   const now = performance.now();
   if (!stats.firstStart) stats.firstStart = now;
   stats.requests++;
+  // Not 'http.server.response.finish': an HTTP/1.0 client that has its bytes closes the socket, and a
+  // server that ends the response after that (a piped file stream) never emits 'finish' under load.
+  /** @type {{ response: import('node:http').ServerResponse }} */ (msg).response.once('close', onResponseClose);
 });
-dc.subscribe('http.server.response.finish', () => { stats.lastFinish = performance.now(); stats.finished++; });
 dc.subscribe('net.server.socket', (msg) => {
   const socket = /** @type {{ socket: import('node:net').Socket }} */ (msg).socket;
   stats.connections++;

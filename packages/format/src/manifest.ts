@@ -52,6 +52,11 @@ export interface ManifestPackage {
   digest: string;
   /** URL paths carried, in delivery order. */
   objects: string[];
+  /**
+   * Build id in the package's own index, when it differs from the manifest's `buildId`: an incremental build
+   * keeps an unchanged page package byte for byte, so it still names the build that wrote it.
+   */
+  buildId?: string;
 }
 
 export interface BuildManifest {
@@ -73,4 +78,10 @@ export interface RouteTable {
   packages: string[];
   /** Page URL path → [page package index, ...shared package indices]. */
   pages: Record<string, number[]>;
+  /**
+   * Package index (as a string) → the build id in that page package's own index, listed only where it
+   * differs from `buildId` (a package kept byte for byte from an earlier build). A page package whose index
+   * names any other build than this one (or `buildId`) comes from a deploy newer than the table.
+   */
+  packageBuilds?: Record<string, string>;
 }

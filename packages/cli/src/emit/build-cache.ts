@@ -15,6 +15,11 @@ export interface CachedPackage {
   key: string;
   bytes: number;
   digest: string;
+  /**
+   * Build id in the package's own index ('' for shared packages). Reused packages keep it, so the manifest
+   * and route table must name it; a page record without it (an older cache) is re-encoded.
+   */
+  buildId?: string;
 }
 
 interface CacheData {

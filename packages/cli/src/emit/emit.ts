@@ -95,27 +95,28 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   const pageKeys = plan.pages.map((p) => contentKey(p.objects, `${p.packageUrl}\n${p.shared.join('\n')}\n`));
   const buildId = createHash('sha256').update([...sharedKeys, ...pageKeys].join('\n')).digest('hex').slice(0, 16);
 
-  const packages = new Map<string, { bytes: number; digest: string }>();
+  const packages = new Map<string, { bytes: number; digest: string; buildId: string }>();
   let reused = 0;
-  const put = async (url: string, key: string, encode: () => Promise<{ bytes: number; digest: string }>) => {
+  /** `id` is the build id a fresh encoding embeds; a kept package keeps the one it was written with. */
+  const put = async (url: string, key: string, id: string, encode: () => Promise<{ bytes: number; digest: string }>) => {
     const rel = decodeURIComponent(url.slice(1));
     const prev = cache.package(url);
-    if (prev && prev.key === key && sizeOf(abs(rel)) === prev.bytes) {
-      packages.set(url, prev);
+    if (prev && prev.key === key && (prev.buildId !== undefined || id === '') && sizeOf(abs(rel)) === prev.bytes) {
+      packages.set(url, { bytes: prev.bytes, digest: prev.digest, buildId: prev.buildId ?? id });
       cache.setPackage(url, prev);
       reused++;
       return;
     }
     const w = await encode();
-    packages.set(url, w);
-    cache.setPackage(url, { key, ...w });
+    packages.set(url, { ...w, buildId: id });
+    cache.setPackage(url, { key, ...w, buildId: id });
     done(rel);
   };
   await mapLimit(plan.shared, limit, (s) =>
-    put(s.url, s.key, () => writePackage(abs(decodeURIComponent(s.url.slice(1))), { buildId: '', sharedRefs: [], objects: s.objects })),
+    put(s.url, s.key, '', () => writePackage(abs(decodeURIComponent(s.url.slice(1))), { buildId: '', sharedRefs: [], objects: s.objects })),
   );
   await mapLimit(plan.pages, limit, (p, i) =>
-    put(p.packageUrl, pageKeys[i]!, () => writePackage(abs(decodeURIComponent(p.packageUrl.slice(1))), { buildId, sharedRefs: p.shared, objects: p.objects })),
+    put(p.packageUrl, pageKeys[i]!, buildId, () => writePackage(abs(decodeURIComponent(p.packageUrl.slice(1))), { buildId, sharedRefs: p.shared, objects: p.objects })),
   );
   await mapLimit(input.html, limit, async (h) => {
     const prev = cache.package(`file:${h.rel}`);

@@ -11,12 +11,14 @@ const packageFile = (url: string) => decodeURIComponent(url.slice(1));
 export function buildManifest(
   plan: PackagePlan,
   buildId: string,
-  written: ReadonlyMap<string, { bytes: number; digest: string }>,
+  written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
 ): BuildManifest {
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
     const w = written.get(url)!;
     packages[url] = { kind, file: packageFile(url), bytes: w.bytes, digest: w.digest, objects };
+    // A page package kept from an earlier build still names that build in its index.
+    if (kind === 'page' && w.buildId !== undefined && w.buildId !== buildId) packages[url].buildId = w.buildId;
   };
   for (const s of plan.shared) record(s.url, 'shared', s.objects.map((o) => o.url));
   const pages: BuildManifest['pages'] = {};
@@ -44,5 +46,12 @@ export function routeTable(manifest: BuildManifest): RouteTable {
   const at = new Map(list.map((u, i) => [u, i]));
   const pages: RouteTable['pages'] = {};
   for (const [url, p] of Object.entries(manifest.pages)) pages[url] = [at.get(p.package)!, ...p.shared.map((s) => at.get(s)!)];
-  return { version: MANIFEST_VERSION, buildId: manifest.buildId, packages: list, pages };
+  const table: RouteTable = { version: MANIFEST_VERSION, buildId: manifest.buildId, packages: list, pages };
+  const packageBuilds: Record<string, string> = {};
+  list.forEach((u, i) => {
+    const id = manifest.packages[u]!.buildId;
+    if (id !== undefined && id !== manifest.buildId) packageBuilds[String(i)] = id;
+  });
+  if (Object.keys(packageBuilds).length > 0) table.packageBuilds = packageBuilds;
+  return table;
 }

@@ -25,6 +25,8 @@ export function manifestFor(spec: SiteSpec, site: BuiltSite): BuildManifest {
   const pages: BuildManifest['pages'] = {};
   for (const [url, p] of Object.entries(spec.pages)) {
     record(site.pagePackage[url]!, 'page', [url, ...p.objects]);
+    const kept = spec.pageBuilds?.[url];
+    if (kept !== undefined && kept !== spec.buildId) packages[site.pagePackage[url]!]!.buildId = kept;
     const shared = p.shared.map((g) => site.sharedPackage[g]!);
     pages[url] = { file: fileOf(url), package: site.pagePackage[url]!, shared, closure: [url, ...p.objects, ...p.shared.flatMap((g) => spec.shared[g]!)], critical: [], preconnect: [] };
   }

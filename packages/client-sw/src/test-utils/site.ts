@@ -18,6 +18,11 @@ export interface SiteSpec {
   shared: Record<string, string[]>;
   /** Object → prefix length carried in its package (a partial entry). */
   partial?: Record<string, number>;
+  /**
+   * Page URL path → the build id its package's index carries, when an incremental build kept the package
+   * from an earlier build (the route table then lists it in `packageBuilds`).
+   */
+  pageBuilds?: Record<string, string>;
 }
 
 export interface BuiltSite {
@@ -52,16 +57,19 @@ export function buildSite(spec: SiteSpec): BuiltSite {
   }
   const pagePackage: Record<string, string> = {};
   const pages: Record<string, number[]> = {};
+  const packageBuilds: Record<string, string> = {};
   for (const [page, p] of Object.entries(spec.pages)) {
     const sharedRefs = p.shared.map((g) => sharedPackage[g]!);
-    const bytes = encodePackageSync({ buildId: spec.buildId, sharedRefs, objects: [page, ...p.objects].map(object) });
+    const buildId = spec.pageBuilds?.[page] ?? spec.buildId;
+    const bytes = encodePackageSync({ buildId, sharedRefs, objects: [page, ...p.objects].map(object) });
     const path = `/_objpack/pages${page.endsWith('/') ? `${page}index.html` : page}.objp`;
     files.set(path, { type: OBJP, body: Buffer.from(bytes), headers: { 'cache-control': 'no-cache' } });
     pagePackage[page] = path;
     packages.push(path);
     pages[page] = [packages.length - 1, ...sharedRefs.map((r) => packages.indexOf(r))];
+    if (buildId !== spec.buildId) packageBuilds[String(packages.length - 1)] = buildId;
   }
-  const routes: RouteTable = { version: 1, buildId: spec.buildId, packages, pages };
+  const routes: RouteTable = { version: 1, buildId: spec.buildId, packages, pages, ...(Object.keys(packageBuilds).length > 0 ? { packageBuilds } : {}) };
   files.set('/_objpack/routes.json', { type: 'application/json', body: Buffer.from(JSON.stringify(routes)), headers: { 'cache-control': 'no-cache' } });
   return { files, routes, pagePackage, sharedPackage };
 }

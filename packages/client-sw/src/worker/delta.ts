@@ -24,6 +24,8 @@ export interface Claim {
 /** What a page-package request sends in `X-Objpack-Have`, and how to rebuild the whole package from the delta. */
 export interface HavePlan {
   buildId: string;
+  /** Build ids a delta for these claims may name: the manifest's, and the one the page package itself carries. */
+  builds: readonly string[];
   header: string;
   claims: Map<string, Claim>;
   /** The full package's objects in order (from the manifest). */
@@ -78,8 +80,12 @@ export class Delta {
     void this.persist();
   }
 
-  /** The claims for a page package, from memory only (never delays a navigation); undefined = ask for all. */
-  plan(packagePath: string, buildId: string): HavePlan | undefined {
+  /**
+   * The claims for a page package, from memory only (never delays a navigation); undefined = ask for all.
+   * `buildId` is the route table's build; `packageBuild` the build id the package's index carries in it
+   * (an earlier build's for a package an incremental build kept).
+   */
+  plan(packagePath: string, buildId: string, packageBuild = buildId): HavePlan | undefined {
     const m = this.manifest;
     if (!this.options.delta || this.capable !== true || !m || m.buildId !== buildId) return undefined;
     const order = m.packages[packagePath];
@@ -92,7 +98,7 @@ export class Delta {
     }
     if (claims.size === 0) return undefined;
     const header = [...claims.values()].map((c) => c.digest.replace(/^sha256-/, '').slice(0, PREFIX)).join(',');
-    return { buildId, header, claims, order };
+    return { buildId, builds: packageBuild === buildId ? [buildId] : [buildId, packageBuild], header, claims, order };
   }
 
   /** A package became complete in `cacheName`: its objects can be claimed from now on. */

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bundles, cacheContents, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, type Bundles } from '../test-utils/browser.js';
+import type { ObjpackEvent } from '../options.js';
+import { bundles, cacheContents, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, type Bundles } from '../test-utils/browser.js';
 import { TestServer } from '../test-utils/server.js';
 import { svg, testSite } from '../test-utils/site.js';
 
@@ -84,6 +85,47 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     const requests = server.take();
     expect(requests).toEqual(expect.arrayContaining([v2site.pagePackage['/about/'], v2site.sharedPackage.common]));
     expect(requests.filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
+  });
+
+  it('after an incremental build, a page package kept from the earlier build is this build\'s: no table refetch, current cache', async () => {
+    const long = { options: { routesMaxAgeMs: 3_600_000 } };
+    const v1spec = testSite(b.register, 1);
+    const v1site = serveSite(server, b, v1spec, long);
+    const page = await installWorker(context, server);
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    // The incremental build 2 changed only the about page's image: the home package is kept byte for byte,
+    // so its index still names build 1, and the route table says so.
+    const v2spec = { ...v1spec, buildId: 'build-2', files: { ...v1spec.files, '/img/about.svg': svg('purple') }, pageBuilds: { '/': 'build-1' } };
+    const v2site = serveSite(server, b, v2spec, long);
+    expect(v2site.files.get(v2site.pagePackage['/']!)!.body).toEqual(v1site.files.get(v1site.pagePackage['/']!)!.body);
+    expect(v2site.routes.packageBuilds).toEqual({ [String(v2site.routes.pages['/']![0])]: 'build-1' });
+    server.take();
+    await swEvents(page);
+
+    // The changed page's package names build 2: a deploy newer than the worker's table, which it refetches.
+    await page.goto(`${server.origin}/about/`);
+    await pageDone(page);
+    expect(await page.evaluate(() => fetch('/img/about.svg').then((r) => r.text()))).toContain('purple');
+    const events: ObjpackEvent[] = [];
+    await expect.poll(async () => (events.push(...(await swEvents(page))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+    server.take();
+
+    // The unchanged page: its package (build 1 inside) matches the build-2 table, so no refetch of the table,
+    // and its objects go to build 2's cache.
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    expect(await page.evaluate(() => document.querySelector('h1')!.textContent)).toBe('Home v1');
+    expect(server.take()).toEqual([v2site.pagePackage['/']]);
+    expect((await swEvents(page)).filter((e) => e.type === 'routes-updated' || e.type === 'fallback')).toEqual([]);
+    // Build 1's cache goes once no page uses it; build 2's holds both pages.
+    await expect.poll(async () => Object.keys(await cacheContents(page)).filter((n) => n.includes('build-build-1')).length).toBe(0);
+    const held = (await cacheContents(page))['objpack-v1-build-build-2'];
+    expect(held).toEqual(expect.arrayContaining(['/', '/img/home.svg', '/about/', '/img/about.svg']));
+    // So the next visit is served from it without a request.
+    await page.goto(`${server.origin}/`);
+    await pageDone(page);
+    expect(server.take()).toEqual([]);
   });
 
   it('a new worker version takes over on the next page load and drops the old cache layout: no stuck stale site', async () => {

@@ -29,6 +29,14 @@ interface BoundPackage {
 
 const noop = () => {};
 
+/**
+ * Whether a page package's index belongs to `table`'s build: it names that build, or the earlier build the
+ * table says wrote the (unchanged) package. Any other id means a deploy newer than the table.
+ */
+function ofTable(table: RouteTable, route: Route, index: PackageIndex): boolean {
+  return !index.buildId || index.buildId === table.buildId || index.buildId === route.build;
+}
+
 /** Names a package carries: true/false when known, undefined while its index is still on the way. */
 function carries(p: BoundPackage, name: string): boolean | undefined {
   if (p.run) return p.run.indexed ? p.run.slots.has(name) : undefined;
@@ -162,7 +170,8 @@ export class ObjpackWorker {
    * soon as its own held-check answers, never behind another package's.
    */
   private async plan(table: RouteTable, route: Route, sharedOverride?: readonly string[]): Promise<Binding['packages']> {
-    const buildCache = (index: PackageIndex) => this.store.buildName(index.buildId || table.buildId);
+    // A package kept from an earlier build belongs to this table's build: its objects go to this build's cache.
+    const buildCache = (index: PackageIndex) => this.store.buildName(ofTable(table, route, index) ? table.buildId : index.buildId);
     const namesOf = (r: HeldRecord) => new Set(r.objects.map((o) => o.name));
     const bind = async (path: string, cacheName: string, start: () => PackageRun): Promise<BoundPackage> => {
       const p: BoundPackage = { path, cacheName, run: this.runs.get(path) };
@@ -175,7 +184,7 @@ export class ObjpackWorker {
       return p;
     };
     return Promise.all([
-      bind(route.page, this.store.buildName(table.buildId), () => this.startRun(route.page, 'page', buildCache, table.buildId)),
+      bind(route.page, this.store.buildName(table.buildId), () => this.startRun(route.page, 'page', buildCache, table.buildId, route.build)),
       ...(sharedOverride ?? route.shared).map((path) => {
         const cacheName = this.store.sharedName(path);
         return bind(path, cacheName, () => this.startRun(path, 'shared', () => cacheName));
@@ -190,9 +199,10 @@ export class ObjpackWorker {
     let html: Response | undefined;
     if (page.run) {
       const index = await page.run.index;
-      buildId = index.buildId || table.buildId;
+      const current = ofTable(table, route, index);
+      buildId = current ? table.buildId : index.buildId;
       page.cacheName = this.store.buildName(buildId);
-      if (index.buildId && index.buildId !== table.buildId) {
+      if (!current) {
         // A deploy happened since our table: the package's own index names the build and its shared packages.
         event.waitUntil(this.routes.refresh().catch(noop));
         packages = [page, ...(await this.plan(table, route, index.sharedRefs)).slice(1)];
@@ -301,10 +311,10 @@ export class ObjpackWorker {
     return binding;
   }
 
-  private startRun(path: string, kind: 'page' | 'shared', cacheFor: (i: PackageIndex) => string, buildId = ''): PackageRun {
+  private startRun(path: string, kind: 'page' | 'shared', cacheFor: (i: PackageIndex) => string, buildId = '', packageBuild = buildId): PackageRun {
     const run = new PackageRun({
       path, kind, origin: this.origin, options: this.options, store: this.store, cacheFor,
-      have: kind === 'page' ? () => this.delta.plan(path, buildId) : undefined,
+      have: kind === 'page' ? () => this.delta.plan(path, buildId, packageBuild) : undefined,
       observe: kind === 'page' ? (res, sent) => this.delta.observe(res, sent) : undefined,
       onHeld: (cacheName, record) => this.delta.add(cacheName, record),
       quiet: (deadline) => this.quiet(deadline),

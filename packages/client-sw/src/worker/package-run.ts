@@ -274,7 +274,7 @@ export class PackageRun {
     };
     const decoder = new Decoder({
       onIndex: (received) => {
-        if (plan && received.buildId !== plan.buildId) {
+        if (plan && !plan.builds.includes(received.buildId)) {
           // Claims were made from this build's manifest: a delta of another build could name other bytes.
           throw new ObjpackSwError(SwErrorCode.DELTA, `${spec.path} ${received.buildId}`);
         }

@@ -43,9 +43,14 @@ describe('clearSiteData', () => {
 describe('lookupRoute', () => {
   const table: RouteTable = { version: 1, buildId: 'b', packages: ['/_objpack/pages/index.html.objp', '/_objpack/shared/a.objp', '/_objpack/pages/x.html.objp'], pages: { '/': [0, 1], '/x.html': [2], '/bad/': [7] } };
   it('finds pages by path, /dir/ and /dir/index.html alike', () => {
-    expect(lookupRoute(table, '/')).toEqual({ page: '/_objpack/pages/index.html.objp', shared: ['/_objpack/shared/a.objp'] });
+    expect(lookupRoute(table, '/')).toEqual({ page: '/_objpack/pages/index.html.objp', shared: ['/_objpack/shared/a.objp'], build: 'b' });
     expect(lookupRoute(table, '/index.html')?.page).toBe('/_objpack/pages/index.html.objp');
-    expect(lookupRoute(table, '/x.html')).toEqual({ page: '/_objpack/pages/x.html.objp', shared: [] });
+    expect(lookupRoute(table, '/x.html')).toEqual({ page: '/_objpack/pages/x.html.objp', shared: [], build: 'b' });
+  });
+  it('names the build a kept page package carries (packageBuilds), else the table build', () => {
+    const kept: RouteTable = { ...table, packageBuilds: { '2': 'a' } };
+    expect(lookupRoute(kept, '/x.html')?.build).toBe('a');
+    expect(lookupRoute(kept, '/')?.build).toBe('b');
   });
   it('returns nothing for unknown pages and indices out of range', () => {
     expect(lookupRoute(table, '/nope')).toBeUndefined();

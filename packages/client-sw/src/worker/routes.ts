@@ -9,6 +9,11 @@ const noop = () => {};
 export interface Route {
   page: string;
   shared: string[];
+  /**
+   * Build id the page package's index carries in this table's build: the table's own, or an earlier one's
+   * for a package an incremental build kept byte for byte (`packageBuilds`).
+   */
+  build: string;
 }
 
 /**
@@ -88,7 +93,8 @@ export function lookupRoute(table: RouteTable, pathname: string): Route | undefi
   const paths = idx.map((i) => table.packages[i]);
   if (paths.some((p) => typeof p !== 'string')) return undefined;
   const [page, ...shared] = paths as string[];
-  return { page: page!, shared };
+  const build = table.packageBuilds?.[String(idx[0])];
+  return { page: page!, shared, build: typeof build === 'string' && build ? build : table.buildId };
 }
 
 function parseTable(json: unknown): RouteTable {
