@@ -27,7 +27,7 @@ export function renderReport(manifest: BuildManifest, plan: PackagePlan, summary
   const sharedRows = shared.slice(0, 500).map((s) => {
     const bytes = manifest.packages[s.url]?.bytes ?? 0;
     const objs = s.objects.map((o) => escapeHtml(o.url)).join('<br>');
-    return `<tr><td><code>${escapeHtml(s.url)}</code></td><td>${formatBytes(bytes)}</td><td>${s.pages.length}</td><td><details><summary>${s.objects.length} objects</summary>${objs}</details></td></tr>`;
+    return `<tr><td><code>${escapeHtml(s.url)}</code></td><td>${formatBytes(bytes)}</td><td>${s.pages.length}</td><td><details><summary>${s.objects.length} object${s.objects.length === 1 ? '' : 's'}</summary>${objs}</details></td></tr>`;
   });
   const missing = diagnostics.filter((d) => d.code === DiscoverCodes.MISSING_REF || d.code === DiscoverCodes.REF_ESCAPES_ROOT);
   const missingRows = missing.slice(0, 1000).map((d) =>

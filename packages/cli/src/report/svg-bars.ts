@@ -27,7 +27,13 @@ export function barChart(labels: readonly string[], series: readonly BarSeries[]
     const short = label.length > 40 ? `…${label.slice(-39)}` : label;
     return `<text x="${labelW - 6}" y="${y + rowH / 2 + 4}" font-size="11" text-anchor="end">${escapeHtml(short)}</text>${bars.join('')}`;
   });
-  const legend = series.map((s, j) => `<rect x="${labelW + j * 140}" y="0" width="10" height="10" fill="${s.color}"/><text x="${labelW + j * 140 + 14}" y="9" font-size="11">${escapeHtml(s.name)}</text>`).join('');
+  // Each entry as wide as its name (≈ 6.5 px per character at 11 px), so long names never overlap.
+  let x = labelW;
+  const legend = series.map((s) => {
+    const item = `<rect x="${x}" y="0" width="10" height="10" fill="${s.color}"/><text x="${x + 14}" y="9" font-size="11">${escapeHtml(s.name)}</text>`;
+    x += 14 + Math.ceil(s.name.length * 6.5) + 20;
+    return item;
+  }).join('');
   const height = labels.length * rowH + 20;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${labelW + barW + 90}" height="${height}" role="img">` +
     `<g>${legend}</g><g transform="translate(0,18)">${rows.join('')}</g></svg>`;
