@@ -155,7 +155,9 @@ self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitU
     });
 
     it('takes packages from the first mirror that has them', async () => {
-      const site = serveSite(server, b, testSite(b.register), { options: { mirrors: [mirror.origin] } });
+      // A generous timeout: on a loaded machine the default 250 ms can pass before the mirror answers, and
+      // the fallback has its own test below.
+      const site = serveSite(server, b, testSite(b.register), { options: { mirrors: [mirror.origin], mirrorTimeoutMs: 10_000 } });
       mirror.files = new Map(site.files);
       const page = await installWorker(context, server);
       await page.goto(`${server.origin}/`);
