@@ -6,42 +6,13 @@ import { htmlEntry } from './html-entry.js';
 import { objectHeaders, objectResponse } from './object-response.js';
 import { PackageRun } from './package-run.js';
 import { partialResponse } from './partial.js';
+import { carries, ofTable, type Binding, type BoundPackage } from './binding.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type HeldRecord } from './store.js';
 
-/** Where a page's objects come from: its packages in order, each in flight (run) or in its cache. */
-interface Binding {
-  buildId: string;
-  packages: BoundPackage[];
-  createdAt: number;
-  /** The page has made requests, so its client is committed: once it is gone, so is the binding. */
-  seen?: boolean;
-}
-
-interface BoundPackage {
-  path: string;
-  cacheName: string;
-  run?: PackageRun;
-  /** Object names of a held package (from its record), so requests for other URLs skip the worker. */
-  names?: ReadonlySet<string>;
-}
-
 const noop = () => {};
 
-/**
- * Whether a page package's index belongs to `table`'s build: it names that build, or the earlier build the
- * table says wrote the (unchanged) package. Any other id means a deploy newer than the table.
- */
-function ofTable(table: RouteTable, route: Route, index: PackageIndex): boolean {
-  return !index.buildId || index.buildId === table.buildId || index.buildId === route.build;
-}
-
-/** Names a package carries: true/false when known, undefined while its index is still on the way. */
-function carries(p: BoundPackage, name: string): boolean | undefined {
-  if (p.run) return p.run.indexed ? p.run.slots.has(name) : undefined;
-  return p.names ? p.names.has(name) : undefined;
-}
 /** Quiet time before Cache Storage writes start: longer than the gaps between a loading page's requests. */
 const QUIET_MS = 150;
 /** A binding lives at least this long: a navigation's client is not listed by matchAll() until it commits. */
