@@ -1,69 +1,51 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
-import { bundles, cacheContents, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, type Bundles } from '../test-utils/browser.js';
-import { TestServer } from '../test-utils/server.js';
+import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
+import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { svg, testSite } from '../test-utils/site.js';
 
 const cfg = { options: { routesMaxAgeMs: 0 } };
 
 describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () => {
-  let browser: Browser;
-  let b: Bundles;
-  let server: TestServer;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    [browser, b] = await Promise.all([launchBrowser(), bundles()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    server = await new TestServer().start();
-    context = await browser.newContext();
-  });
-  afterEach(async () => {
-    await context.close();
-    await server.close();
-  });
+  const suite = useChromiumSuite();
 
   /** v1 has an extra object in the home page's package that v2 drops. */
-  const v1 = () => testSite(b.register, 1, { files: { '/img/old.svg': svg('gray') }, pages: { '/': { objects: ['/img/home.svg', '/img/old.svg'], shared: ['common'] } } });
+  const v1 = () => testSite(suite.b.register, 1, { files: { '/img/old.svg': svg('gray') }, pages: { '/': { objects: ['/img/home.svg', '/img/old.svg'], shared: ['common'] } } });
   const readState = (p: Page) =>
     p.evaluate(() => [document.querySelector('h1')!.textContent, document.getElementById('js')!.textContent, document.getElementById('json')!.textContent]);
 
   it('refetches changed objects, evicts removed ones, never mixes builds in one page', async () => {
-    serveSite(server, b, v1(), cfg);
-    const tab1 = await installWorker(context, server);
-    await tab1.goto(`${server.origin}/about/`);
+    serveSite(suite.server, suite.b, v1(), cfg);
+    const tab1 = await installWorker(suite.context, suite.server);
+    await tab1.goto(`${suite.server.origin}/about/`);
     await pageDone(tab1);
-    const tab2 = await context.newPage();
-    await tab2.goto(`${server.origin}/`);
+    const tab2 = await suite.context.newPage();
+    await tab2.goto(`${suite.server.origin}/`);
     await pageDone(tab2);
 
-    const v2site = serveSite(server, b, testSite(b.register, 2), cfg);
-    const ref2 = await reference(browser, `${server.origin}/`);
-    server.take();
+    const v2site = serveSite(suite.server, suite.b, testSite(suite.b.register, 2), cfg);
+    const ref2 = await reference(suite.browser, `${suite.server.origin}/`);
+    suite.server.take();
     // The open v1 page keeps getting v1 objects, though the server now has v2 at the same URLs.
     expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
 
     // First navigation after the deploy: v1 from cache at once (no added round trip), table checked behind it.
-    await tab2.goto(`${server.origin}/`);
+    await tab2.goto(`${suite.server.origin}/`);
     await pageDone(tab2);
     expect(await readState(tab2)).toEqual(['Home v1', 'module v1', 'data v1']);
-    await expect.poll(() => server.log.some((r) => r.path === '/_objpack/routes.json')).toBe(true);
-    server.take();
+    await expect.poll(() => suite.server.log.some((r) => r.path === '/_objpack/routes.json')).toBe(true);
+    suite.server.take();
 
     await tab1.close();
-    await tab2.goto(`${server.origin}/`);
+    await tab2.goto(`${suite.server.origin}/`);
     await pageDone(tab2);
     expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
     expect((await snapshot(tab2)).dom).toBe(ref2.dom);
-    expect(server.take().filter((p) => p !== '/_objpack/routes.json').sort()).toEqual([v2site.pagePackage['/']!, v2site.sharedPackage.common!].sort());
+    expect(suite.server.take().filter((p) => p !== '/_objpack/routes.json').sort()).toEqual([v2site.pagePackage['/']!, v2site.sharedPackage.common!].sort());
 
     // Once no page uses build 1, its caches go.
-    await tab2.goto(`${server.origin}/about/`);
+    await tab2.goto(`${suite.server.origin}/about/`);
     await pageDone(tab2);
     await expect.poll(async () => Object.keys(await cacheContents(tab2)).filter((n) => n.includes('build-1')).length).toBe(0);
     const caches = await cacheContents(tab2);
@@ -73,76 +55,76 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
   });
 
   it('a page package from a newer build brings its own shared packages (no stale table needed)', async () => {
-    serveSite(server, b, v1(), { options: { routesMaxAgeMs: 3_600_000 } });
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    serveSite(suite.server, suite.b, v1(), { options: { routesMaxAgeMs: 3_600_000 } });
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    const v2site = serveSite(server, b, testSite(b.register, 2), { options: { routesMaxAgeMs: 3_600_000 } });
-    server.take();
-    await page.goto(`${server.origin}/about/`);
+    const v2site = serveSite(suite.server, suite.b, testSite(suite.b.register, 2), { options: { routesMaxAgeMs: 3_600_000 } });
+    suite.server.take();
+    await page.goto(`${suite.server.origin}/about/`);
     await pageDone(page);
     expect(await readState(page)).toEqual(['About v2', 'module v2', 'data v2']);
-    const requests = server.take();
+    const requests = suite.server.take();
     expect(requests).toEqual(expect.arrayContaining([v2site.pagePackage['/about/'], v2site.sharedPackage.common]));
     expect(requests.filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
   });
 
   it('after an incremental build, a page package kept from the earlier build is this build\'s: no table refetch, current cache', async () => {
     const long = { options: { routesMaxAgeMs: 3_600_000 } };
-    const v1spec = testSite(b.register, 1);
-    const v1site = serveSite(server, b, v1spec, long);
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    const v1spec = testSite(suite.b.register, 1);
+    const v1site = serveSite(suite.server, suite.b, v1spec, long);
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     // The incremental build 2 changed only the about page's image: the home package is kept byte for byte,
     // so its index still names build 1, and the route table says so.
     const v2spec = { ...v1spec, buildId: 'build-2', files: { ...v1spec.files, '/img/about.svg': svg('purple') }, pageBuilds: { '/': 'build-1' } };
-    const v2site = serveSite(server, b, v2spec, long);
+    const v2site = serveSite(suite.server, suite.b, v2spec, long);
     expect(v2site.files.get(v2site.pagePackage['/']!)!.body).toEqual(v1site.files.get(v1site.pagePackage['/']!)!.body);
     expect(v2site.routes.packageBuilds).toEqual({ [String(v2site.routes.pages['/']![0])]: 'build-1' });
-    server.take();
+    suite.server.take();
     await swEvents(page);
 
     // The changed page's package names build 2: a deploy newer than the worker's table, which it refetches.
-    await page.goto(`${server.origin}/about/`);
+    await page.goto(`${suite.server.origin}/about/`);
     await pageDone(page);
     expect(await page.evaluate(() => fetch('/img/about.svg').then((r) => r.text()))).toContain('purple');
     const events: ObjpackEvent[] = [];
     await expect.poll(async () => (events.push(...(await swEvents(page))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
-    server.take();
+    suite.server.take();
 
     // The unchanged page: its package (build 1 inside) matches the build-2 table, so no refetch of the table,
     // and its objects go to build 2's cache.
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     expect(await page.evaluate(() => document.querySelector('h1')!.textContent)).toBe('Home v1');
-    expect(server.take()).toEqual([v2site.pagePackage['/']]);
+    expect(suite.server.take()).toEqual([v2site.pagePackage['/']]);
     expect((await swEvents(page)).filter((e) => e.type === 'routes-updated' || e.type === 'fallback')).toEqual([]);
     // Build 1's cache goes once no page uses it; build 2's holds both pages.
     await expect.poll(async () => Object.keys(await cacheContents(page)).filter((n) => n.includes('build-build-1')).length).toBe(0);
     const held = (await cacheContents(page))['objpack-v1-build-build-2'];
     expect(held).toEqual(expect.arrayContaining(['/', '/img/home.svg', '/about/', '/img/about.svg']));
     // So the next visit is served from it without a request.
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    expect(server.take()).toEqual([]);
+    expect(suite.server.take()).toEqual([]);
   });
 
   it('a new worker version takes over on the next page load and drops the old cache layout: no stuck stale site', async () => {
-    serveSite(server, b, testSite(b.register), cfg);
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    serveSite(suite.server, suite.b, testSite(suite.b.register), cfg);
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     const names = async () => Object.keys(await cacheContents(page)).filter((n) => n.startsWith('objpack-')).sort();
     expect((await names()).every((n) => n.startsWith('objpack-v1-'))).toBe(true);
     // Deploy: new content and a new worker script with another cache layout.
-    serveSite(server, b, testSite(b.register, 2), { options: { routesMaxAgeMs: 0, cachePrefix: 'objpack-v2' } });
-    const ref = await reference(browser, `${server.origin}/about/`);
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), { options: { routesMaxAgeMs: 0, cachePrefix: 'objpack-v2' } });
+    const ref = await reference(suite.browser, `${suite.server.origin}/about/`);
     // Every page registers the worker; that finds the new script (updateViaCache: 'none'), which takes over.
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${suite.server.origin}/`);
     await expect.poll(async () => (await names()).some((n) => n.startsWith('objpack-v1-')), { timeout: 10_000 }).toBe(false);
     expect(await names()).toContain('objpack-v2-meta');
-    await page.goto(`${server.origin}/about/`);
+    await page.goto(`${suite.server.origin}/about/`);
     await pageDone(page);
     expect(await readState(page)).toEqual(['About v2', 'module v2', 'data v2']);
     expect((await snapshot(page)).dom).toBe(ref.dom);

@@ -1,8 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  bundles, cacheContents, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, type Bundles, type WorkerConfig,
-} from '../test-utils/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, type WorkerConfig } from '../test-utils/browser.js';
+import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { serveBytes, stallAfter, TestServer } from '../test-utils/server.js';
 import { bodyOffset, flip, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
 
@@ -11,35 +10,17 @@ import { bodyOffset, flip, testSite, type BuiltSite, type SiteSpec } from '../te
  * failed verification may be in Cache Storage.
  */
 describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to the network', () => {
-  let browser: Browser;
-  let b: Bundles;
-  let server: TestServer;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    [browser, b] = await Promise.all([launchBrowser(), bundles()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    server = await new TestServer().start();
-    context = await browser.newContext();
-  });
-  afterEach(async () => {
-    await context.close();
-    await server.close();
-  });
+  const suite = useChromiumSuite();
 
   /** Serves the site, breaks it with `breakIt`, loads `path` with the worker; returns the page after comparing it. */
   async function loadBroken(breakIt: (site: BuiltSite) => void, opts: { path?: string; spec?: SiteSpec; cfg?: WorkerConfig } = {}): Promise<Page> {
     const path = opts.path ?? '/';
-    const site = serveSite(server, b, opts.spec ?? testSite(b.register), opts.cfg);
-    const ref = await reference(browser, `${server.origin}${path}`);
-    const page = await installWorker(context, server);
+    const site = serveSite(suite.server, suite.b, opts.spec ?? testSite(suite.b.register), opts.cfg);
+    const ref = await reference(suite.browser, `${suite.server.origin}${path}`);
+    const page = await installWorker(suite.context, suite.server);
     breakIt(site);
     // A failure inside the HTML reloads the tab once; the first navigation may be cut short by that.
-    await page.goto(`${server.origin}${path}`).catch(() => {});
+    await page.goto(`${suite.server.origin}${path}`).catch(() => {});
     await pageDone(page);
     const got = await snapshot(page);
     expect(got.dom).toBe(ref.dom);
@@ -49,13 +30,13 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
 
   const allCached = async (page: Page) => Object.values(await cacheContents(page)).flat();
   const breakPackage = (site: BuiltSite, pkg: string, bytes: (body: Buffer) => Buffer, destroy = false) => {
-    server.hooks.set(pkg, serveBytes(bytes, { destroy }));
+    suite.server.hooks.set(pkg, serveBytes(bytes, { destroy }));
     return site;
   };
 
   it('package 404: the page comes from the network', async () => {
-    const page = await loadBroken((site) => server.files.delete(site.pagePackage['/']!));
-    const requests = server.take();
+    const page = await loadBroken((site) => suite.server.files.delete(site.pagePackage['/']!));
+    const requests = suite.server.take();
     expect(requests).toEqual(expect.arrayContaining(['/', '/assets/site.css', '/img/home.svg']));
     expect((await swEvents(page)).some((e) => e.type === 'fallback' && e.code === 'OBJPSW_PACKAGE_HTTP')).toBe(true);
   });
@@ -63,10 +44,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
   it('truncated stream (inside a later object): that object from the network, never cached', async () => {
     const page = await loadBroken((site) => {
       const pkg = site.pagePackage['/']!;
-      const img = bodyOffset(server.files.get(pkg)!.body, '/img/home.svg');
+      const img = bodyOffset(suite.server.files.get(pkg)!.body, '/img/home.svg');
       breakPackage(site, pkg, (body) => body.subarray(0, img.start + 10), true);
     });
-    expect(server.take()).toContain('/img/home.svg');
+    expect(suite.server.take()).toContain('/img/home.svg');
     const cached = await allCached(page);
     expect(cached).not.toContain('/img/home.svg');
     expect(cached).not.toContain('/_objpack/pages/index.html.objp');
@@ -75,7 +56,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
   it('truncated stream (inside the HTML): the tab reloads from the network', async () => {
     const page = await loadBroken((site) => {
       const pkg = site.pagePackage['/']!;
-      const html = bodyOffset(server.files.get(pkg)!.body, '/');
+      const html = bodyOffset(suite.server.files.get(pkg)!.body, '/');
       breakPackage(site, pkg, (body) => body.subarray(0, html.start + 100), true);
     });
     expect(await allCached(page)).not.toContain('/');
@@ -102,7 +83,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
       const pkg = site.sharedPackage.common!;
       breakPackage(site, pkg, (body) => flip(body, bodyOffset(body, '/assets/site.css').start + 5));
     });
-    expect(server.take()).toContain('/assets/site.css');
+    expect(suite.server.take()).toContain('/assets/site.css');
     expect(await allCached(page)).not.toContain('/assets/site.css');
     expect((await swEvents(page)).some((e) => e.code === 'OBJP_DIGEST_MISMATCH')).toBe(true);
   });
@@ -116,20 +97,20 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
     // The HTML is verified as soon as its last byte is in: a small page fails before the navigation is
     // answered, so the network answers it directly (no refresh needed).
     expect((await swEvents(page)).some((e) => e.type === 'fallback' && e.code === 'OBJPSW_DECODE')).toBe(true);
-    expect(server.take().filter((p) => p === '/')).toEqual(['/']);
+    expect(suite.server.take().filter((p) => p === '/')).toEqual(['/']);
   });
 
   it('digest mismatch at the end of a large HTML whose start was already shown: the tab is navigated to the network copy', async () => {
-    const spec = testSite(b.register);
+    const spec = testSite(suite.b.register);
     spec.files['/'] = { ...spec.files['/']!, body: Buffer.from(spec.files['/']!.body.toString().replace('</body>', `<!--${'pad '.repeat(50_000)}--></body>`)) };
     let stall!: ReturnType<typeof stallAfter>;
     const page = await loadBroken((site) => {
       const pkg = site.pagePackage['/']!;
-      const file = server.files.get(pkg)!;
+      const file = suite.server.files.get(pkg)!;
       const html = bodyOffset(file.body, '/');
-      server.files.set(pkg, { ...file, body: flip(file.body, html.start + html.size - 30) });
+      suite.server.files.set(pkg, { ...file, body: flip(file.body, html.start + html.size - 30) });
       stall = stallAfter(html.start + 20_000);
-      server.hooks.set(pkg, stall.hook);
+      suite.server.hooks.set(pkg, stall.hook);
       void stall.reached.then(() => setTimeout(() => stall.release(), 50));
     }, { spec });
     expect(await allCached(page)).not.toContain('/');
@@ -138,32 +119,32 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
 
   it('quota exceeded (cache.put throws): served from the stream, nothing cached, refetched next time', async () => {
     const page = await loadBroken(() => {}, { cfg: { quota: true } });
-    expect(server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
+    expect(suite.server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
     expect(await allCached(page)).toEqual([]);
     expect((await swEvents(page)).some((e) => e.type === 'cache-error' && e.code === 'QuotaExceededError')).toBe(true);
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    expect(server.take().some((p) => p.startsWith('/_objpack/pages/'))).toBe(true);
+    expect(suite.server.take().some((p) => p.startsWith('/_objpack/pages/'))).toBe(true);
   });
 
   it('worker killed mid-stream: the next load is whole, nothing half-stored is used', async () => {
-    const site = serveSite(server, b, testSite(b.register));
-    const ref = await reference(browser, `${server.origin}/`);
-    const page = await installWorker(context, server);
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
+    const ref = await reference(suite.browser, `${suite.server.origin}/`);
+    const page = await installWorker(suite.context, suite.server);
     const pkg = site.pagePackage['/']!;
-    const img = bodyOffset(server.files.get(pkg)!.body, '/img/home.svg');
+    const img = bodyOffset(suite.server.files.get(pkg)!.body, '/img/home.svg');
     const stall = stallAfter(img.start + 10);
-    server.hooks.set(pkg, stall.hook);
-    void page.goto(`${server.origin}/`).catch(() => {});
+    suite.server.hooks.set(pkg, stall.hook);
+    void page.goto(`${suite.server.origin}/`).catch(() => {});
     await stall.reached;
     await page.waitForFunction(() => document.querySelector('h1') !== null);
-    const cdp = await context.newCDPSession(page);
+    const cdp = await suite.context.newCDPSession(page);
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
-    server.hooks.delete(pkg);
+    suite.server.hooks.delete(pkg);
     stall.release();
     expect(await allCached(page)).not.toContain('/img/home.svg');
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     const got = await snapshot(page);
     expect(got.dom).toBe(ref.dom);
@@ -171,18 +152,18 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
   });
 
   it('an object absent from every package comes from the network', async () => {
-    const spec = testSite(b.register);
+    const spec = testSite(suite.b.register);
     spec.files['/'] = { ...spec.files['/']!, body: Buffer.from(spec.files['/']!.body.toString().replace('</head>', '<link rel="stylesheet" href="/extra.css"></head>')) };
     spec.files['/extra.css'] = { type: 'text/css', body: Buffer.from('p{color:green}') };
     await loadBroken(() => {}, { spec });
-    expect(server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual(['/extra.css']);
+    expect(suite.server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual(['/extra.css']);
   });
 
   it('cross-origin requests are left alone, even for a URL path the package carries', async () => {
     const other = await new TestServer().start();
     try {
-      other.files.set('/img/home.svg', server.files.get('/img/home.svg') ?? { type: 'image/svg+xml', body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"/>') });
-      const spec = testSite(b.register);
+      other.files.set('/img/home.svg', suite.server.files.get('/img/home.svg') ?? { type: 'image/svg+xml', body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"/>') });
+      const spec = testSite(suite.b.register);
       spec.files['/'] = { ...spec.files['/']!, body: Buffer.from(spec.files['/']!.body.toString().replace('</body>', `<img src="http://cdn.objpack.test:${other.port}/img/home.svg" width="40" height="40"></body>`)) };
       other.files.set('/img/home.svg', spec.files['/img/home.svg']!);
       await loadBroken(() => {}, { spec });
@@ -200,38 +181,38 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
     ['a request with a Range header', `fetch('/assets/data.json', { headers: { range: 'bytes=0-5' } }).then(async (r) => r.status + ' ' + await r.text())`, '206 {"msg"', '/assets/data.json'],
   ])('%s goes to the network', async (_what, call, expected, request) => {
     const page = await loadBroken(() => {});
-    server.take();
+    suite.server.take();
     const got = await page.evaluate(async (code) => [await (0, eval)(code), await fetch('/assets/data.json').then((r) => r.text())], call);
     expect(got).toEqual([expected, '{"msg":"data v1"}']);
-    expect(server.take()).toEqual([request]);
+    expect(suite.server.take()).toEqual([request]);
   });
 
   it('kill switch: the unregister worker deletes objpack caches and hands the site back to the network', async () => {
     const page = await loadBroken(() => {});
     expect((await allCached(page)).length).toBeGreaterThan(0);
-    server.files.set('/sw-test.js', { type: 'text/javascript', body: b.unregister });
-    server.take();
+    suite.server.files.set('/sw-test.js', { type: 'text/javascript', body: suite.b.unregister });
+    suite.server.take();
     const reloaded = page.waitForEvent('load');
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
     await reloaded;
     await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) === undefined)).toBe(true);
     expect(Object.keys(await cacheContents(page)).filter((n) => n.startsWith('objpack-'))).toEqual([]);
-    server.take();
-    await page.goto(`${server.origin}/`);
+    suite.server.take();
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    expect(server.take()).toEqual(expect.arrayContaining(['/', '/assets/site.css', '/img/home.svg']));
+    expect(suite.server.take()).toEqual(expect.arrayContaining(['/', '/assets/site.css', '/img/home.svg']));
   });
 
   it('Clear-Site-Data "storage": objpack caches and the worker are gone, the site still works', async () => {
     const page = await loadBroken(() => {});
     // Chromium applies the header itself and hides it from scripts and workers alike.
-    server.files.set('/logout', { type: 'application/json', body: Buffer.from('{}'), headers: { 'clear-site-data': '"storage"' } });
+    suite.server.files.set('/logout', { type: 'application/json', body: Buffer.from('{}'), headers: { 'clear-site-data': '"storage"' } });
     expect((await allCached(page)).length).toBeGreaterThan(0);
     await page.evaluate(() => fetch('/logout').then((r) => r.text()));
     await expect.poll(async () => Object.keys(await cacheContents(page)).filter((n) => n.startsWith('objpack-'))).toEqual([]);
     await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) === undefined)).toBe(true);
-    server.take();
-    await page.goto(`${server.origin}/`);
+    suite.server.take();
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     expect(await page.textContent('h1')).toBe('Home v1');
   });

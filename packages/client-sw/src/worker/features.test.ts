@@ -1,58 +1,40 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bundles, cacheContents, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, type Bundles } from '../test-utils/browser.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot } from '../test-utils/browser.js';
+import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { TestServer } from '../test-utils/server.js';
 import { svg, testSite } from '../test-utils/site.js';
 
 describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, mirrors', () => {
-  let browser: Browser;
-  let b: Bundles;
-  let server: TestServer;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    [browser, b] = await Promise.all([launchBrowser(), bundles()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    server = await new TestServer().start();
-    context = await browser.newContext();
-  });
-  afterEach(async () => {
-    await context.close();
-    await server.close();
-  });
+  const suite = useChromiumSuite();
 
   it('prefetches links in the viewport once the page is idle, so the click costs no request', async () => {
-    const site = serveSite(server, b, testSite(b.register, 1, { prefetch: true }));
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     // No gesture: the link is on screen.
-    await expect.poll(() => server.log.some((r) => r.path === site.pagePackage['/about/']), { timeout: 5000 }).toBe(true);
-    server.take();
+    await expect.poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/']), { timeout: 5000 }).toBe(true);
+    suite.server.take();
     await page.click('#next');
-    await page.waitForURL(`${server.origin}/about/`);
+    await page.waitForURL(`${suite.server.origin}/about/`);
     await pageDone(page);
-    expect(server.take()).toEqual([]);
+    expect(suite.server.take()).toEqual([]);
   });
 
   it('hover and touchstart prefetch links below the fold (and only then)', async () => {
     const far = (title: string) => ({ type: 'text/html; charset=utf-8', body: Buffer.from(`<!doctype html><title>${title}</title><h1>${title}</h1>`) });
-    const site = serveSite(server, b, testSite(b.register, 1, {
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
       prefetch: true,
       more: '<div style="height:5000px"></div><a id="far" href="/far/">far</a> <a id="far2" href="/far2/">far 2</a>',
       files: { '/far/': far('Far'), '/far2/': far('Far 2') },
       pages: { '/far/': { objects: [], shared: ['common'] }, '/far2/': { objects: [], shared: ['common'] } },
     }));
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    const asked = (p: string) => server.log.some((r) => r.path === site.pagePackage[p]);
+    const asked = (p: string) => suite.server.log.some((r) => r.path === site.pagePackage[p]);
     // The on-screen link is hinted once idle; the ones below the fold are not (absence needs a wait).
     await expect.poll(() => asked('/about/'), { timeout: 5000 }).toBe(true);
     await page.waitForTimeout(500);
@@ -65,52 +47,52 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
   });
 
   it('does not prefetch on a 2G connection', async () => {
-    const site = serveSite(server, b, testSite(b.register, 1, { prefetch: true }));
-    await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: false, effectiveType: 'slow-2g' } }));
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
+    await suite.context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: false, effectiveType: 'slow-2g' } }));
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     await page.hover('#next');
     // Absence can only be shown by waiting: a hint that was going to be sent is sent within this time.
     await page.waitForTimeout(500);
-    expect(server.log.map((r) => r.path)).not.toContain(site.pagePackage['/about/']);
+    expect(suite.server.log.map((r) => r.path)).not.toContain(site.pagePackage['/about/']);
   });
 
   it('emits Speculation Rules when the page asks for them', async () => {
-    serveSite(server, b, testSite(b.register, 1, { prefetch: true, speculation: 'prefetch' }));
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true, speculation: 'prefetch' }));
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     const rules = await page.evaluate(() => [...document.querySelectorAll('script[type="speculationrules"]')].map((s) => JSON.parse(s.textContent ?? '')));
     expect(rules).toEqual([{ prefetch: [{ where: { href_matches: '/*' }, eagerness: 'moderate' }] }]);
   });
 
   it('does not prefetch when the user asked to save data', async () => {
-    const site = serveSite(server, b, testSite(b.register, 1, { prefetch: true }));
-    await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }));
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
+    await suite.context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }));
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     await page.hover('#next');
     // Absence can only be shown by waiting: a hint that was going to be sent is sent within this time.
     await page.waitForTimeout(500);
-    expect(server.log.map((r) => r.path)).not.toContain(site.pagePackage['/about/']);
+    expect(suite.server.log.map((r) => r.path)).not.toContain(site.pagePackage['/about/']);
   });
 
   it('large media: the prefix comes from the package, the rest by Range; no 206 is cached', async () => {
     const big = svg('crimson', 300_000);
     const html = Buffer.from(`<!doctype html><html><head><link rel="icon" href="data:,"><script type="module" src="/assets/app.js"></script></head>
 <body><img id="big" src="/img/big.svg" width="40" height="40"><p id="js"></p><p id="json"></p></body></html>`);
-    serveSite(server, b, testSite(b.register, 1, {
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
       files: { '/media/': { type: 'text/html', body: html }, '/img/big.svg': big },
       pages: { '/media/': { objects: ['/img/big.svg'], shared: ['common'] } },
       partial: { '/img/big.svg': 65_536 },
     }));
-    const ref = await reference(browser, `${server.origin}/media/`);
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/media/`);
+    const ref = await reference(suite.browser, `${suite.server.origin}/media/`);
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/media/`);
     await pageDone(page);
-    const rest = server.log.filter((r) => r.path === '/img/big.svg');
+    const rest = suite.server.log.filter((r) => r.path === '/img/big.svg');
     expect(rest.map((r) => r.headers.range)).toEqual(['bytes=65536-']);
     expect(await page.evaluate(() => (document.getElementById('big') as HTMLImageElement).naturalWidth)).toBe(40);
     const got = await snapshot(page);
@@ -125,9 +107,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
       alias: { '@objpack/format': fileURLToPath(new URL('../../../format/src/index.ts', import.meta.url)) }, logLevel: 'silent',
     });
     // The pages' own register script would replace this worker with the test one: make it a no-op here.
-    const site = serveSite(server, b, testSite(Buffer.from('/* registered by the page itself */')));
-    server.files.set('/objpack-esm.js', { type: 'text/javascript', body: Buffer.from(esm.outputFiles[0]!.contents) });
-    server.files.set('/sw-esm.js', { type: 'text/javascript', body: Buffer.from(`import { createObjpackHandler } from '/objpack-esm.js';
+    const site = serveSite(suite.server, suite.b, testSite(Buffer.from('/* registered by the page itself */')));
+    suite.server.files.set('/objpack-esm.js', { type: 'text/javascript', body: Buffer.from(esm.outputFiles[0]!.contents) });
+    suite.server.files.set('/sw-esm.js', { type: 'text/javascript', body: Buffer.from(`import { createObjpackHandler } from '/objpack-esm.js';
 const objpack = createObjpackHandler({ routesMaxAgeMs: 3600000 });
 self.addEventListener('install', (e) => objpack.handleInstall(e));
 self.addEventListener('activate', (e) => objpack.handleActivate(e));
@@ -136,11 +118,11 @@ self.addEventListener('fetch', (e) => {
   if (new URL(e.request.url).pathname === '/hello') e.respondWith(new Response('from my own worker'));
 });
 self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitUntil(objpack.settled().then(() => e.ports[0].postMessage(true))); });`) });
-    server.files.set('/install.html', { type: 'text/html', body: Buffer.from(`<!doctype html><link rel="icon" href="data:,"><script>navigator.serviceWorker.register('/sw-esm.js', { type: 'module' });</script>`) });
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    suite.server.files.set('/install.html', { type: 'text/html', body: Buffer.from(`<!doctype html><link rel="icon" href="data:,"><script>navigator.serviceWorker.register('/sw-esm.js', { type: 'module' });</script>`) });
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    expect(server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
+    expect(suite.server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
     expect(await page.evaluate(() => fetch('/hello').then((r) => r.text()))).toBe('from my own worker');
   });
 
@@ -157,24 +139,24 @@ self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitU
     it('takes packages from the first mirror that has them', async () => {
       // A generous timeout: on a loaded machine the default 250 ms can pass before the mirror answers, and
       // the fallback has its own test below.
-      const site = serveSite(server, b, testSite(b.register), { options: { mirrors: [mirror.origin], mirrorTimeoutMs: 10_000 } });
+      const site = serveSite(suite.server, suite.b, testSite(suite.b.register), { options: { mirrors: [mirror.origin], mirrorTimeoutMs: 10_000 } });
       mirror.files = new Map(site.files);
-      const page = await installWorker(context, server);
-      await page.goto(`${server.origin}/`);
+      const page = await installWorker(suite.context, suite.server);
+      await page.goto(`${suite.server.origin}/`);
       await pageDone(page);
-      expect(server.take()).toEqual([]);
+      expect(suite.server.take()).toEqual([]);
       const asked = mirror.take();
       for (const p of [site.pagePackage['/']!, site.sharedPackage.common!]) expect(asked).toEqual(expect.arrayContaining([`HEAD ${p}`, p]));
     });
 
     it('falls back to the origin when mirrors miss or do not answer in time', async () => {
-      const site = serveSite(server, b, testSite(b.register), { options: { mirrors: [mirror.origin, 'http://127.0.0.1:9'], mirrorTimeoutMs: 200 } });
+      const site = serveSite(suite.server, suite.b, testSite(suite.b.register), { options: { mirrors: [mirror.origin, 'http://127.0.0.1:9'], mirrorTimeoutMs: 200 } });
       // The mirror holds nothing: a 404 for the page package, and it never answers for the shared one.
       mirror.hooks.set(site.sharedPackage.common!, () => new Promise<boolean>(() => {}));
-      const page = await installWorker(context, server);
-      await page.goto(`${server.origin}/`);
+      const page = await installWorker(suite.context, suite.server);
+      await page.goto(`${suite.server.origin}/`);
       await pageDone(page);
-      expect(server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
+      expect(suite.server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
     });
   });
 });

@@ -1,40 +1,20 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  bundles, cacheContents, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, type Bundles,
-} from '../test-utils/browser.js';
-import { stallAfter, TestServer } from '../test-utils/server.js';
+import { describe, expect, it } from 'vitest';
+import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
+import { useChromiumSuite } from '../test-utils/chromium-suite.js';
+import { stallAfter } from '../test-utils/server.js';
 import { testSite } from '../test-utils/site.js';
 
 describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
-  let browser: Browser;
-  let b: Bundles;
-  let server: TestServer;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    [browser, b] = await Promise.all([launchBrowser(), bundles()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    server = await new TestServer().start();
-    context = await browser.newContext();
-  });
-  afterEach(async () => {
-    await context.close();
-    await server.close();
-  });
+  const suite = useChromiumSuite();
 
   it('sends one request per package and none for the objects inside; renders as without objpack', async () => {
-    const site = serveSite(server, b, testSite(b.register));
-    const ref = await reference(browser, `${server.origin}/`);
-    server.take();
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
+    const ref = await reference(suite.browser, `${suite.server.origin}/`);
+    suite.server.take();
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    expect(server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
+    expect(suite.server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
     const got = await snapshot(page);
     expect(got.dom).toBe(ref.dom);
     expect(got.shot.equals(ref.shot)).toBe(true);
@@ -43,34 +23,34 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
   });
 
   it('second page reuses shared objects: only its page package is fetched', async () => {
-    const site = serveSite(server, b, testSite(b.register));
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    server.take();
+    suite.server.take();
     await page.click('#next');
-    await page.waitForURL(`${server.origin}/about/`);
+    await page.waitForURL(`${suite.server.origin}/about/`);
     await pageDone(page);
-    expect(server.take()).toEqual([site.pagePackage['/about/']]);
+    expect(suite.server.take()).toEqual([site.pagePackage['/about/']]);
     expect(await page.textContent('h1')).toBe('About v1');
     // Repeat navigation: everything is in Cache Storage, nothing goes to the network.
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    expect(server.take()).toEqual([]);
+    expect(suite.server.take()).toEqual([]);
     const caches = await cacheContents(page);
     expect(caches['objpack-v1-build-build-1']).toEqual(expect.arrayContaining(['/', '/about/', '/img/home.svg', '/img/about.svg']));
     expect(caches[`objpack-v1-shared-${site.sharedPackage.common}`]).toEqual(expect.arrayContaining(['/assets/site.css', '/assets/app.js']));
   });
 
   it('streams the HTML before the package is complete and answers objects from the stream', async () => {
-    const site = serveSite(server, b, testSite(b.register));
-    const page = await installWorker(context, server);
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
+    const page = await installWorker(suite.context, suite.server);
     const pkg = site.pagePackage['/']!;
-    const body = server.files.get(pkg)!.body;
+    const body = suite.server.files.get(pkg)!.body;
     // Stop just after the HTML's bytes (index + HTML body = all but the image's bytes).
-    const stall = stallAfter(body.length - server.files.get('/img/home.svg')!.body.length);
-    server.hooks.set(pkg, stall.hook);
-    const nav = page.goto(`${server.origin}/`);
+    const stall = stallAfter(body.length - suite.server.files.get('/img/home.svg')!.body.length);
+    suite.server.hooks.set(pkg, stall.hook);
+    const nav = page.goto(`${suite.server.origin}/`);
     await stall.reached;
     // The page is parsed and its shared objects applied while the page package is still open.
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Home v1' && document.documentElement.dataset.ready === '1');
@@ -78,19 +58,19 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     stall.release();
     await nav;
     await pageDone(page);
-    expect(server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
+    expect(suite.server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
   });
 
   it('offline: a visited page still opens', async () => {
-    serveSite(server, b, testSite(b.register));
-    const page = await installWorker(context, server);
-    await page.goto(`${server.origin}/`);
+    serveSite(suite.server, suite.b, testSite(suite.b.register));
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     const ref = await snapshot(page);
-    await context.setOffline(true);
-    await page.goto(`${server.origin}/`);
+    await suite.context.setOffline(true);
+    await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     expect((await snapshot(page)).dom).toBe(ref.dom);
-    await context.setOffline(false);
+    await suite.context.setOffline(false);
   });
 });
