@@ -1,6 +1,8 @@
 /**
- * nginx as a peer: a generated config (one worker, like the single-threaded Node servers; sendfile;
- * access log with $msec and $request_time so its server response time is measured like ours).
+ * nginx as a peer: a generated config (one worker, like the single-threaded Node servers; sendfile). Two
+ * flavours: by default an access log with $msec and $request_time so its server response time is measured
+ * like ours; `throughput: true` (the serve benchmark) logs nothing and caches open files, as a production
+ * nginx would.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,16 +26,23 @@ async function freePort() {
 }
 
 /**
- * @param {{ root: string, dir: string, holdMs?: number, maxConnections?: number, cpu?: number }} options
+ * @param {{ root: string, dir: string, holdMs?: number, maxConnections?: number, cpu?: number, nice?: number, throughput?: boolean }} options
  *   `dir` holds config, logs and temp files; `maxConnections` caps worker_connections (nginx counts
- *   its listening socket too); `cpu` pins the processes with taskset.
+ *   its listening socket too); `cpu` pins the processes with taskset, `nice` re-prioritises them.
  */
-export async function startNginx({ root, dir, holdMs = 5000, maxConnections, cpu }) {
+export async function startNginx({ root, dir, holdMs = 5000, maxConnections, cpu, nice = 0, throughput = false }) {
   const bin = nginxBinary();
   if (!bin) throw new Error('nginx not found (run `node scripts/system-tools.mjs`)');
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   const log = join(dir, 'access.log');
+  const logging = throughput
+    ? 'access_log off;\n  keepalive_timeout 65s;\n  keepalive_requests 1000000;\n  open_file_cache max=10000 inactive=60s; open_file_cache_valid 60s;'
+    : `log_format bench '$msec $request_time $status $body_bytes_sent';
+  access_log ${log} bench;
+  keepalive_timeout ${Math.max(0, Math.round(holdMs / 1000))}s;
+  keepalive_requests 100000;
+  open_file_cache off;`;
   const conf = `daemon off;
 master_process on;
 worker_processes 1;
@@ -45,12 +54,8 @@ http {
   include /etc/nginx/mime.types;
   types { application/vnd.objpack objp; font/woff2 woff2; }
   default_type application/octet-stream;
-  log_format bench '$msec $request_time $status $body_bytes_sent';
-  access_log ${log} bench;
   sendfile on; tcp_nopush on; tcp_nodelay on;
-  keepalive_timeout ${Math.max(0, Math.round(holdMs / 1000))}s;
-  keepalive_requests 100000;
-  open_file_cache off;
+  ${logging}
   client_body_temp_path ${join(dir, 'body')}; proxy_temp_path ${join(dir, 'proxy')};
   fastcgi_temp_path ${join(dir, 'fcgi')}; uwsgi_temp_path ${join(dir, 'uwsgi')}; scgi_temp_path ${join(dir, 'scgi')};
   server { listen 127.0.0.1:${port}; root ${root}; location / { try_files $uri $uri/ =404; } }
@@ -59,7 +64,9 @@ http {
   await writeFile(join(dir, 'nginx.conf'), conf);
   await writeFile(log, '');
   const args = ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')];
-  const child = cpu === undefined ? spawn(bin, args, { stdio: 'ignore' }) : spawn('taskset', ['-c', String(cpu), bin, ...args], { stdio: 'ignore' });
+  const pinned = cpu === undefined ? [bin, ...args] : ['taskset', '-c', String(cpu), bin, ...args];
+  const [cmd, ...rest] = nice ? ['nice', '-n', String(nice), ...pinned] : pinned;
+  const child = spawn(cmd, rest, { stdio: 'ignore' });
   const pid = /** @type {number} */ (child.pid);
   for (let i = 0; ; i++) {
     const ok = await new Promise((r) => { const s = net.connect(port, '127.0.0.1', () => { s.destroy(); r(true); }); s.on('error', () => r(false)); });

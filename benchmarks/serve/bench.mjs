@@ -19,12 +19,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { nginxBinary, startNginx } from './nginx.mjs';
+import { nginxBinary, startNginx } from '../lib/nginx.mjs';
 import { PACKAGE_PATH, writeSite } from './site.mjs';
 import { spread } from './stats.mjs';
 
@@ -59,7 +58,6 @@ if (!NGINX) log('!! nginx not found: nginx runs are skipped — `node scripts/sy
 
 /** Prefix that pins a command to `cpu` (and applies --nice). */
 const onCore = (cpu, argv) => [...(NICE ? ['nice', '-n', String(NICE)] : []), ...(pinned ? ['taskset', '-c', String(cpu)] : []), ...argv];
-const freePort = () => new Promise((resolve) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); }); });
 
 /** Starts a Node server child (objpack or sirv) pinned to the server core. */
 async function startNode(kind, root, options = {}) {
@@ -80,8 +78,8 @@ async function startNode(kind, root, options = {}) {
 async function startAny(kind, root, options) {
   if (kind === 'nginx') {
     const dir = mkdtempSync(join(tmpdir(), 'objpack-bench-nginx-'));
-    const n = await startNginx({ root, dir, port: await freePort(), cpu: SERVER_CPU, nice: NICE });
-    return { kind, port: n.port, pid: n.pid, async stop() { await n.stop(); rmSync(dir, { recursive: true, force: true }); return null; } };
+    const n = await startNginx({ root, dir, cpu: SERVER_CPU, nice: NICE, throughput: true });
+    return { kind, port: n.port, pid: n.pid, async stop() { await n.close(); rmSync(dir, { recursive: true, force: true }); return null; } };
   }
   return startNode(kind, root, options);
 }
