@@ -34,6 +34,12 @@ export interface ObjpackOptions {
    * `X-Objpack-Have`), name the objects already held so the package carries only the missing ones.
    */
   delta?: boolean;
+  /**
+   * Announce the page's critical objects (the route table's `preload` list) in a `Link` header on the
+   * navigation response (default true), so the browser asks for fonts, `@import`ed CSS, background images
+   * and imported modules at once; the worker answers them from the package stream.
+   */
+  preload?: boolean;
   /** Diagnostics hook; the library itself never prints. */
   onEvent?: (event: ObjpackEvent) => void;
 }
@@ -46,6 +52,7 @@ export interface ResolvedOptions {
   mirrorTimeoutMs: number;
   maxPrefetch: number;
   delta: boolean;
+  preload: boolean;
   onEvent: (event: ObjpackEvent) => void;
 }
 
@@ -58,6 +65,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string): Resolved
     mirrorTimeoutMs: o.mirrorTimeoutMs ?? 250,
     maxPrefetch: o.maxPrefetch ?? 8,
     delta: o.delta ?? true,
+    preload: o.preload ?? true,
     onEvent: o.onEvent ?? (() => {}),
   };
 }

@@ -14,5 +14,5 @@ export type {
 } from './types.js';
 export {
   MANIFEST_FILE, ROUTES_FILE, PACKAGE_DIR, MANIFEST_VERSION,
-  type BuildManifest, type ManifestPage, type ManifestObject, type ManifestPackage, type RouteTable, type PreloadAs,
+  type BuildManifest, type ManifestPage, type ManifestObject, type ManifestPackage, type RouteTable, type PreloadAs, type PreloadHint,
 } from './manifest.js';

@@ -40,6 +40,11 @@ export interface ManifestPage {
   closure: string[];
   /** Render-critical objects, for Link preload / 103 Early Hints, in order. */
   critical: Array<{ path: string; as: PreloadAs }>;
+  /**
+   * What the service worker announces in a `Link` header when it answers this page: objects the browser
+   * would find only after parsing CSS, `@import`s or modules (the route table's `preload`, see there).
+   */
+  preload?: Array<[string, PreloadHint]>;
   /** Cross-origin hosts the page uses (for preconnect). */
   preconnect: string[];
 }
@@ -84,4 +89,14 @@ export interface RouteTable {
    * names any other build than this one (or `buildId`) comes from a deploy newer than the table.
    */
   packageBuilds?: Record<string, string>;
+  /**
+   * Objects the worker announces in a `Link` header when it answers a page's navigation, so that the browser
+   * asks for them at once instead of after parsing the CSS, its `@import`s and the module graph. `urls`
+   * lists each object once (URL path with query, and how the page requests it: a {@link PreloadAs} or
+   * `module` for `rel=modulepreload`); `pages` maps a page URL path to indices into `urls`, in order.
+   */
+  preload?: { urls: Array<[string, PreloadHint]>; pages: Record<string, number[]> };
 }
+
+/** How a page requests a preloaded object: a `Link: rel=preload` destination, or `module` (`rel=modulepreload`). */
+export type PreloadHint = PreloadAs | 'module';

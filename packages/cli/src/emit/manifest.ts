@@ -1,4 +1,4 @@
-import { MANIFEST_VERSION, type BuildManifest, type ManifestPackage, type RouteTable } from '@objpack/format';
+import { MANIFEST_VERSION, type BuildManifest, type ManifestPackage, type PreloadHint, type RouteTable } from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
 
 const stripQuery = (url: string) => {
@@ -30,6 +30,7 @@ export function buildManifest(
       shared: p.shared,
       closure: p.closure.map((o) => o.url),
       critical: p.critical,
+      ...(p.preload && p.preload.length > 0 ? { preload: p.preload } : {}),
       preconnect: p.crossOrigin,
     };
   }
@@ -53,5 +54,19 @@ export function routeTable(manifest: BuildManifest): RouteTable {
     if (id !== undefined && id !== manifest.buildId) packageBuilds[String(i)] = id;
   });
   if (Object.keys(packageBuilds).length > 0) table.packageBuilds = packageBuilds;
+  // Each URL once (pages share their CSS, fonts and modules), pages as indices into that list.
+  const urls: Array<[string, PreloadHint]> = [];
+  const urlAt = new Map<string, number>();
+  const preloadPages: Record<string, number[]> = {};
+  for (const [url, p] of Object.entries(manifest.pages)) {
+    if (!p.preload?.length) continue;
+    preloadPages[url] = p.preload.map((h) => {
+      const key = `${h[1]} ${h[0]}`;
+      let i = urlAt.get(key);
+      if (i === undefined) urlAt.set(key, (i = urls.push(h) - 1));
+      return i;
+    });
+  }
+  if (urls.length > 0) table.preload = { urls, pages: preloadPages };
   return table;
 }

@@ -129,6 +129,7 @@ export function planPackages(pages: readonly PlanPage[], options: PlanOptions = 
       shared: refs,
       closure: page.items,
       critical: page.critical,
+      ...(page.preload ? { preload: page.preload } : {}),
       crossOrigin: page.crossOrigin,
     };
   });

@@ -48,10 +48,17 @@ export interface WorkerConfig {
  */
 export function testWorker(cfg: WorkerConfig = {}): string {
   return `self.__events = [];
+self.__fetches = [];
+// Registered before objpack's listener, so it sees every request the page sends the worker.
+self.addEventListener('fetch', (e) => {
+  const u = new URL(e.request.url);
+  self.__fetches.push({ url: u.pathname + u.search, mode: e.request.mode, destination: e.request.destination, credentials: e.request.credentials });
+});
 self.objpackOptions = Object.assign(${JSON.stringify(cfg.options ?? {})}, { onEvent: (e) => self.__events.push(e) });
 ${cfg.quota ? `Cache.prototype.put = function () { return Promise.reject(new DOMException('quota', 'QuotaExceededError')); };` : ''}
 self.addEventListener('message', (e) => {
   if (e.data === 'test:events') e.ports[0].postMessage(self.__events.splice(0));
+  if (e.data === 'test:fetches') e.ports[0].postMessage(self.__fetches.splice(0));
   if (e.data === 'test:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));
 });
 importScripts('/objpack-sw.js');
@@ -114,6 +121,26 @@ export async function swEvents(page: Page): Promise<ObjpackEvent[]> {
         const ch = new MessageChannel();
         ch.port1.onmessage = (e) => resolve(e.data as ObjpackEvent[]);
         navigator.serviceWorker.controller!.postMessage('test:events', [ch.port2]);
+      }),
+  );
+}
+
+/** A request the test worker saw (every fetch event, objpack's or not), since the last call. */
+export interface SeenFetch {
+  url: string;
+  mode: string;
+  destination: string;
+  credentials: string;
+}
+
+/** The fetch events the worker has seen since the last call (ask from any page it controls). */
+export async function swFetches(page: Page): Promise<SeenFetch[]> {
+  return page.evaluate(
+    () =>
+      new Promise<SeenFetch[]>((resolve) => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = (e) => resolve(e.data as SeenFetch[]);
+        navigator.serviceWorker.controller!.postMessage('test:fetches', [ch.port2]);
       }),
   );
 }

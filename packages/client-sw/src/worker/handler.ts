@@ -5,6 +5,7 @@ import { Delta } from './delta.js';
 import { htmlEntry } from './html-entry.js';
 import { objectHeaders, objectResponse } from './object-response.js';
 import { PackageRun } from './package-run.js';
+import { announcePreloads } from './preload-link.js';
 import { partialResponse } from './partial.js';
 import { carries, ofTable, type Binding, type BoundPackage } from './binding.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
@@ -188,12 +189,16 @@ export class ObjpackWorker {
       const body = slot.stream((_err, committed) => this.recover(url, table.buildId, resultingClientId, committed));
       // The page starts asking for its objects once its HTML is in: count that as activity for the write gate.
       void slot.done.then(() => (this.lastActivity = performance.now()), noop);
-      html = new Response(body, { status: 200, headers: objectHeaders(slot.entry, buildId) });
+      const headers = objectHeaders(slot.entry, buildId);
+      if (current && this.options.preload) announcePreloads(headers, table, route.key);
+      html = new Response(body, { status: 200, headers });
     } else {
       const record = await this.store.held(page.cacheName, route.page);
       const cached = record?.html ? await this.store.match([page.cacheName], record.html) : undefined;
       if (!cached) throw new ObjpackSwError(SwErrorCode.OBJECT_ABSENT, route.page);
-      html = cached;
+      // A cached Response's headers are immutable: copy them to announce the preloads.
+      const headers = new Headers(cached.headers);
+      html = this.options.preload && announcePreloads(headers, table, route.key) ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers }) : cached;
     }
     this.bindings.set(event.resultingClientId, { buildId, packages, createdAt: Date.now() });
     return html;

@@ -43,9 +43,9 @@ describe('clearSiteData', () => {
 describe('lookupRoute', () => {
   const table: RouteTable = { version: 1, buildId: 'b', packages: ['/_objpack/pages/index.html.objp', '/_objpack/shared/a.objp', '/_objpack/pages/x.html.objp'], pages: { '/': [0, 1], '/x.html': [2], '/bad/': [7] } };
   it('finds pages by path, /dir/ and /dir/index.html alike', () => {
-    expect(lookupRoute(table, '/')).toEqual({ page: '/_objpack/pages/index.html.objp', shared: ['/_objpack/shared/a.objp'], build: 'b' });
-    expect(lookupRoute(table, '/index.html')?.page).toBe('/_objpack/pages/index.html.objp');
-    expect(lookupRoute(table, '/x.html')).toEqual({ page: '/_objpack/pages/x.html.objp', shared: [], build: 'b' });
+    expect(lookupRoute(table, '/')).toEqual({ page: '/_objpack/pages/index.html.objp', shared: ['/_objpack/shared/a.objp'], build: 'b', key: '/' });
+    expect(lookupRoute(table, '/index.html')).toMatchObject({ page: '/_objpack/pages/index.html.objp', key: '/' });
+    expect(lookupRoute(table, '/x.html')).toEqual({ page: '/_objpack/pages/x.html.objp', shared: [], build: 'b', key: '/x.html' });
   });
   it('names the build a kept page package carries (packageBuilds), else the table build', () => {
     const kept: RouteTable = { ...table, packageBuilds: { '2': 'a' } };

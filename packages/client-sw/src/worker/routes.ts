@@ -14,6 +14,8 @@ export interface Route {
    * for a package an incremental build kept byte for byte (`packageBuilds`).
    */
   build: string;
+  /** The table's key for the page (`/guide/` for `/guide/index.html`), for the page's other records. */
+  key: string;
 }
 
 /**
@@ -86,15 +88,17 @@ export class Routes {
 
 /** The route for a URL path: exact, or `/dir/index.html` ↔ `/dir/` (same document, same base URL). */
 export function lookupRoute(table: RouteTable, pathname: string): Route | undefined {
-  let idx = table.pages[pathname];
-  if (!idx && pathname.endsWith('/index.html')) idx = table.pages[pathname.slice(0, -'index.html'.length)];
-  if (!idx && pathname.endsWith('/')) idx = table.pages[`${pathname}index.html`];
-  if (!idx || idx.length === 0) return undefined;
+  const keys = [pathname];
+  if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
+  if (pathname.endsWith('/')) keys.push(`${pathname}index.html`);
+  const key = keys.find((k) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0);
+  const idx = key === undefined ? undefined : table.pages[key];
+  if (key === undefined || !Array.isArray(idx) || idx.length === 0) return undefined;
   const paths = idx.map((i) => table.packages[i]);
   if (paths.some((p) => typeof p !== 'string')) return undefined;
   const [page, ...shared] = paths as string[];
   const build = table.packageBuilds?.[String(idx[0])];
-  return { page: page!, shared, build: typeof build === 'string' && build ? build : table.buildId };
+  return { page: page!, shared, build: typeof build === 'string' && build ? build : table.buildId, key };
 }
 
 function parseTable(json: unknown): RouteTable {

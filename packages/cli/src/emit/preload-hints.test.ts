@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PreloadHint, RouteTable } from '@objpack/format';
+import { describe, expect, test } from 'vitest';
+import { build } from '../build.js';
+import { fakeWorkerAssets, makeSite } from '../test-utils/site.js';
+import { MAX_CSS_IMAGES } from './preload-hints.js';
+
+const readRoutes = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
+const hintsOf = (t: RouteTable, page: string): Array<[string, PreloadHint]> => (t.preload?.pages[page] ?? []).map((i) => t.preload!.urls[i]!);
+
+/** benchmarks/browser's `deep` page: HTML → CSS → @import → fonts/backgrounds; HTML → module → import → import. */
+const DEEP: Record<string, string> = {
+  'deep/index.html': `<!doctype html><html><head><meta charset="utf-8"><title>depth 3</title>
+<link rel="stylesheet" href="/deep/css/site.css"><script type="module" src="/deep/js/app.js"></script></head>
+<body><h1>A realistic page</h1><div class="hero"></div><img src="/deep/img/c0.svg" alt=""><footer>end</footer></body></html>`,
+  'deep/css/site.css': '@import url("/deep/css/theme.css");\nbody{font-family:Body,sans-serif}.hero{height:120px;background:url(/deep/img/hero.svg)}',
+  'deep/css/theme.css': '@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) format("woff2")}@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) format("woff2")}h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}footer{background:url(/deep/img/foot.svg)}',
+  'deep/fonts/body.woff2': 'font',
+  'deep/fonts/head.woff2': 'font',
+  'deep/img/hero.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  'deep/img/card.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  'deep/img/foot.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  'deep/img/c0.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  'deep/js/app.js': "import { ui } from '/deep/js/ui.js';\nui();\n",
+  'deep/js/ui.js': "import { util } from '/deep/js/util.js';\nexport function ui() { document.body.dataset.ui = util(); }\n",
+  'deep/js/util.js': "export function util() { return 'ready'; }\n",
+};
+
+describe('routes.json preload lists', () => {
+  test('the deep page: render-blocking CSS, its fonts and images, and the module imports (what the browser benchmark announces)', async () => {
+    const root = await makeSite(DEEP);
+    const result = await build({ root, workerAssets: await fakeWorkerAssets() });
+    const routes = await readRoutes(root);
+    // Same list as benchmarks/browser/fixtures.mjs, which writes its packages by hand.
+    expect(hintsOf(routes, '/deep/')).toEqual([
+      ['/deep/css/site.css', 'style'], ['/deep/css/theme.css', 'style'], ['/deep/fonts/body.woff2', 'font'], ['/deep/fonts/head.woff2', 'font'],
+      ['/deep/js/ui.js', 'module'], ['/deep/js/util.js', 'module'],
+      ['/deep/img/card.svg', 'image'], ['/deep/img/foot.svg', 'image'], ['/deep/img/hero.svg', 'image'],
+    ]);
+    expect(result.manifest.pages['/deep/']!.preload).toEqual(hintsOf(routes, '/deep/'));
+  });
+
+  test('leaves out what a first load may skip, the entry scripts the HTML names, and caps CSS images', async () => {
+    const many = Array.from({ length: MAX_CSS_IMAGES + 3 }, (_, i) => `.i${i}{background:url(/img/b${i}.svg)}`).join('');
+    const root = await makeSite({
+      'index.html': `<!doctype html><html><head><link rel="stylesheet" href="/a.css"><link rel="stylesheet" href="/print.css" media="print">
+<script src="/sync.js"></script><script defer src="/defer.js"></script><script type="module" src="/m.js"></script></head>
+<body><img src="/img/lazy.svg" loading="lazy"><img srcset="/img/s1.svg 1x, /img/s2.svg 2x" src="/img/s1.svg"><video src="/v.mp4"></video></body></html>`,
+      'a.css': many,
+      'print.css': '@font-face{font-family:P;src:url(/p.woff2)}body{background:url(/img/print.svg)}',
+      'p.woff2': 'font',
+      'sync.js': 'var x = 1;',
+      'defer.js': 'var y = 1;',
+      'm.js': "import '/dep.js';\nimport('/lazy.js');\n",
+      'dep.js': 'export {};',
+      'lazy.js': 'export {};',
+      'v.mp4': 'video',
+      ...Object.fromEntries(['lazy', 's1', 's2', 'print', ...Array.from({ length: MAX_CSS_IMAGES + 3 }, (_, i) => `b${i}`)].map((n) => [`img/${n}.svg`, '<svg xmlns="http://www.w3.org/2000/svg"/>'])),
+    });
+    await build({ root, workerAssets: await fakeWorkerAssets() });
+    const hints = hintsOf(await readRoutes(root), '/');
+    expect(hints.filter(([, as]) => as !== 'image')).toEqual([['/a.css', 'style'], ['/sync.js', 'script'], ['/dep.js', 'module']]);
+    expect(hints.filter(([, as]) => as === 'image')).toEqual(Array.from({ length: MAX_CSS_IMAGES }, (_, i) => [`/img/b${i}.svg`, 'image']));
+  });
+
+  test('pages share one entry per URL in the table', async () => {
+    const page = '<!doctype html><link rel="stylesheet" href="/s.css"><p>x</p>';
+    const root = await makeSite({ 'index.html': page, 'b.html': page, 's.css': '@import "/t.css";', 't.css': 'p{color:red}' });
+    await build({ root, workerAssets: await fakeWorkerAssets() });
+    const routes = await readRoutes(root);
+    expect(routes.preload?.urls).toEqual([['/s.css', 'style'], ['/t.css', 'style']]);
+    expect(hintsOf(routes, '/b.html')).toEqual(hintsOf(routes, '/'));
+  });
+});
