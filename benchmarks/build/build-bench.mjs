@@ -2,7 +2,7 @@
 /**
  * Build benchmark (issue 3): a full `objpack build` of a generated SURGE-like site beside workbox-build's
  * generateSW on an identical copy, in the same run, each in its own child process (wall time and peak RSS
- * from the child), then an incremental rebuild after editing one page. Writes results/build-<date>.json.
+ * from the child), then an incremental rebuild after editing one page. Writes results/build-<pages>-<date>T<HHMM>.json.
  *
  *   flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs [--pages 10000] [--runs 2] [--dir DIR] [--concurrency N] [--keep]
  *
@@ -11,7 +11,7 @@
  * Each run records the 1-minute load average before and after it: the machines are shared.
  */
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +56,7 @@ const measure = (body) => `
 const objpackRun = (root, cache, concurrency) => measure(`
   const { build } = await import('objpack');
   const r = await build({ root: ${JSON.stringify(root)}, cache: ${cache}, report: true${concurrency ? `, concurrency: ${concurrency}` : ''} });
-  const extra = { pages: r.summary.pages, objects: r.summary.objects, written: r.written.length, reused: r.reused,
+  const extra = { pages: r.summary.pages, objects: r.summary.objects, written: r.written.length, reused: r.reused, patched: r.patched,
     packageMB: r.summary.packageBytes / 1e6, timingsMs: r.timings, shared: r.summary.packages.shared };`);
 
 const workboxRun = (root) => measure(`
@@ -91,15 +91,17 @@ export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, ba
       }
     }
     // Incremental: edit one page of an already built copy, rebuild with the cache.
+    // The edit goes in mid-page, as a writer's would: it moves the lines of the references below it.
     const edited = path.join(site(0), 'pages', 'p00042.html');
-    await appendFile(edited, '<p>edited</p>\n');
+    const insert = async (text) => writeFile(edited, (await readFile(edited, 'utf8')).replace('<main>\n', `<main>\n${text}`));
+    await insert('<p>edited,\nover two lines</p>\n');
     const incremental = await child(objpackRun(site(0), true, concurrency));
-    log(`  objpack incremental (1 page edited): ${(incremental.wallMs / 1000).toFixed(2)} s, ${incremental.extra.written} files written, load ${incremental.load1.map((l) => l.toFixed(2)).join('→')}`);
+    log(`  objpack incremental (1 page edited): ${(incremental.wallMs / 1000).toFixed(2)} s, ${incremental.extra.written} files written${incremental.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ${incremental.load1.map((l) => l.toFixed(2)).join('→')}`);
     // The first rebuild after a full build also absorbs the registration tags the full build injected;
     // a second edit shows the steady state of an edit-rebuild loop.
-    await appendFile(edited, '<p>edited again</p>\n');
+    await insert('<p>edited again</p>\n');
     const incremental2 = await child(objpackRun(site(0), true, concurrency));
-    log(`  objpack incremental (same page edited again): ${(incremental2.wallMs / 1000).toFixed(2)} s, ${incremental2.extra.written} files written, load ${incremental2.load1.map((l) => l.toFixed(2)).join('→')}`);
+    log(`  objpack incremental (same page edited again): ${(incremental2.wallMs / 1000).toFixed(2)} s, ${incremental2.extra.written} files written${incremental2.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ${incremental2.load1.map((l) => l.toFixed(2)).join('→')}`);
     const full = median(objpack.map((r) => r.wallMs));
     const wb = median(workbox.map((r) => r.wallMs));
     return {
@@ -125,7 +127,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const result = await runBuildBench({ pages: Number(values.pages ?? 10_000), runs: Number(values.runs ?? 2), keep: values.keep, ...(values.dir ? { base: path.resolve(values.dir) } : {}), ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) });
   await mkdir(RESULTS, { recursive: true });
   const fs = `${values.dir?.startsWith('/dev/shm') ? '-tmpfs' : ''}${values.concurrency ? `-c${values.concurrency}` : ''}`;
-  const file = path.join(RESULTS, `build-${result.site.pages}${fs}-${result.date.slice(0, 10)}.json`);
+  // Date and time (UTC, to the minute): runs on one day each keep their own file.
+  const stamp = `${result.date.slice(0, 10)}T${result.date.slice(11, 16).replace(':', '')}`;
+  const file = path.join(RESULTS, `build-${result.site.pages}${fs}-${stamp}.json`);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify({ file, pagesPerSecond: result.objpack.pagesPerSecond, peakRssMB: result.objpack.peakRssMB, ratioToWorkbox: result.ratioToWorkbox, incrementalFraction: result.incremental.fractionOfFull, incrementalAgainFraction: result.incrementalAgain.fractionOfFull }, null, 2)}\n`);
 }

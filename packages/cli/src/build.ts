@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE, PACKAGE_DIR, ROUTES_FILE, type BuildManifest } from '@objpack/format';
 import { DiscoverCodes, DiscoverError, isPage, type ClosureItem, type Diagnostic, type SiteFile, type SiteGraph } from './discover/index.js';
@@ -12,6 +12,8 @@ import { emit, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/emit.j
 import type { HostTarget } from './emit/host-config.js';
 import { injectRegister, REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { mapLimit } from './emit/map-limit.js';
+import { htmlBody } from './emit/write-package.js';
+import { preloadHints } from './emit/preload-hints.js';
 import { checkWorkerAssets, loadWorkerAssets, type WorkerAssets } from './emit/sw-assets.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
 import { digestFile, type FileDigest } from './discover/file-digest.js';
@@ -20,6 +22,11 @@ import type { PackagePlan, PlanObject, PlanOptions, PlanPage } from './plan/type
 import { renderReport } from './report/render-report.js';
 import { summarize, type BuildSummary } from './report/summary.js';
 import { traceClosures } from './plan/apply-trace.js';
+import { dropState, outputSignatures, saveState } from './incremental/build-state.js';
+import { captureState } from './incremental/capture-state.js';
+import { buildFingerprint } from './incremental/fingerprint.js';
+import { patchBuild } from './incremental/patch-build.js';
+import { parseOrigin } from './discover/site-origin.js';
 
 /** Options of {@link build}; the CLI flags and objpack.config.* map onto these one to one. */
 export interface BuildOptions extends PlanOptions {
@@ -75,6 +82,11 @@ export interface BuildResult {
   reused: number;
   /** HTML pages parsed by this build; the others' closures came from the cache. */
   pagesParsed: number;
+  /**
+   * True when only pages' HTML changed and the previous outputs were patched (incremental/patch-build.ts);
+   * `manifest` and `plan` are then read from the written files on first access.
+   */
+  patched: boolean;
   timings: Record<'discover' | 'trace' | 'hash' | 'plan' | 'write' | 'total', number>;
 }
 
@@ -107,6 +119,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const wantWorker = options.serviceWorker !== false;
   const workerAssets = wantWorker ? (options.workerAssets ? (await checkWorkerAssets(options.workerAssets), options.workerAssets) : await loadWorkerAssets()) : undefined;
   const inject = options.inject !== false && wantWorker;
+  const workerFiles = workerAssets ? [workerAssets.workerFile, workerAssets.registerFile, workerAssets.unregisterWorkerFile] : [];
+  const fingerprint = buildFingerprint({ options: { ...options }, exclude, inject, workerFiles });
+  if (inPlace && options.cache !== false && !options.trace) {
+    const patched = await patchBuild({ root, fingerprint, origin: options.origin, exclude, inject, report: options.report !== false, reportFile: REPORT_FILE, progress, t0 });
+    if (patched) return patched;
+  }
+  if (inPlace) dropState(root);
   const cache = options.cache === false ? BuildCache.empty() : await BuildCache.load(outDir);
 
   let graph: SiteGraph;
@@ -156,8 +175,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     t = performance.now();
     pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing });
     timings.hash = performance.now() - t;
-  } finally {
+  } catch (err) {
     await pool.close();
+    throw err;
   }
 
   t = performance.now();
@@ -167,9 +187,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   t = performance.now();
   const html = pages
-    .filter((p) => !inPlace || p.items[0]!.load)
-    .map((p) => ({ rel: p.file, key: p.items[0]!.sri, load: p.items[0]!.load ?? (() => readFile(p.items[0]!.file)) }));
+    .filter((p) => !inPlace || p.items[0]!.inject || p.items[0]!.load)
+    .map((p) => ({ rel: p.file, key: p.items[0]!.sri, load: () => htmlBody(p.items[0]!) }));
   let summary: BuildSummary | undefined;
+  // The pool stays up through the write phase: packages are encoded and written on its threads.
   const result = await emit({
     root,
     outDir,
@@ -187,8 +208,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
             return renderReport(manifest, plan, summary, diagnostics);
           },
     concurrency: options.concurrency,
+    writer: pool,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
-  });
+  }).finally(() => pool.close());
   timings.write = performance.now() - t;
   if (inPlace) rememberRewrittenPages(root, graph, new Set(result.written), cache, inject);
   await cache.save(outDir);
@@ -199,6 +221,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   summary ??= summarize(result.manifest, plan, graph, diagnostics);
   summary.warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   summary.errors = diagnostics.filter((d) => d.severity === 'error').length;
+  if (inPlace) {
+    const outputs = outputSignatures(root, [MANIFEST_FILE, ROUTES_FILE, REPORT_FILE, PUSH_MANIFEST_FILE, NGINX_FILE, '_headers', 'vercel.json', 'firebase.json', WORKER_PATH.slice(1), REGISTER_PATH.slice(1)]);
+    const state = captureState({ outDir: root, basePath: parseOrigin(options.origin).basePath, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics, written: result.written, outputs });
+    if (state) await saveState(root, state.state, state.rows);
+  }
   timings.total = performance.now() - t0;
   progress({ phase: 'done', done: 1, total: 1 });
   return {
@@ -213,6 +240,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     removed: result.removed,
     reused: result.reused,
     pagesParsed: graph.pagesParsed,
+    patched: false,
     timings,
   };
 }
@@ -313,12 +341,7 @@ async function preparePages(
     cache.setDigest(key, d);
     const o = planObject(item, f, d);
     o.bytes = d.sendBytes;
-    if (d.changed) {
-      o.load = async () => {
-        const text = await readFile(f.file, 'utf8');
-        return Buffer.from(injectRegister(text) ?? text);
-      };
-    }
+    if (d.changed) o.inject = true;
     return o;
   };
 
@@ -327,16 +350,20 @@ async function preparePages(
     const items: PlanObject[] = [];
     const critical: PlanPage['critical'] = [];
     const seen = new Set<string>();
+    const packed = new Set<ClosureItem>();
     for (const item of page.items.slice(1)) {
       if (OWN_PATHS.has(item.path) || seen.has(item.url)) continue;
       seen.add(item.url);
       const o = await objectFor(item, page.file);
       if (!o) continue;
       items.push(o);
+      packed.add(item);
       if (item.critical) critical.push({ path: item.url, as: item.as });
     }
     ctx.progress({ phase: 'hash', done: ++done, total });
-    return html ? { url: page.url, file: page.file, items: [html, ...items], critical, crossOrigin: page.crossOrigin } : undefined;
+    const preload = preloadHints(page.items, (item) => packed.has(item));
+    const planned: PlanPage | undefined = html ? { url: page.url, file: page.file, items: [html, ...items], critical, preload, crossOrigin: page.crossOrigin } : undefined;
+    return planned;
   });
   return pages.filter((p): p is PlanPage => p !== undefined);
 }

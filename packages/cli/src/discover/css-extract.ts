@@ -2,7 +2,9 @@
  * References in a stylesheet (or a style attribute), found with css-tree rather than regexes so comments,
  * strings and escapes are read as a browser reads them.
  */
-import { generate, parse, walk } from 'css-tree';
+// The one-file build of the same css-tree: its ~150 separate modules took 100–150 ms to load, a sixth of
+// an incremental rebuild's budget (issue 3) and a delay on every parser thread's start.
+import { generate, parse, walk } from 'css-tree/dist/csstree.esm';
 import type { CssNode, FunctionNode, List, WalkContext } from 'css-tree';
 
 export interface CssRef {

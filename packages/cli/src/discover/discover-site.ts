@@ -56,7 +56,7 @@ export async function discoverWith(parser: PageParser, root: string, options: Di
   onWalked?.(files);
   const pages = [...files.values()].filter(isPage);
   const pageHashes = new Map<string, string>();
-  const graph: SiteGraph = { root: walked.root, files, pages: [], diagnostics, pageHashes, pagesParsed: 0 };
+  const graph: SiteGraph = { root: walked.root, files, pages: [], diagnostics, pageHashes, pagesParsed: 0, walkDiagnostics: [...diagnostics], extracts: new Map() };
   if (pages.length === 0) {
     diagnostics.push(warning(DiscoverCodes.NO_PAGES, `No HTML pages in ${walked.root}: is this the built site's directory?`));
     return graph;
@@ -111,7 +111,9 @@ export async function discoverWith(parser: PageParser, root: string, options: Di
     if (!closure) return undefined;
     // Read the page's parse result too: caches that keep only what a build read (objpack's build cache)
     // must still have it when a stylesheet edit invalidates this closure next time.
-    if (cache?.get(`html${EXTRACT_VERSION}:${hash}`) === undefined) return undefined;
+    const extract = cache?.get(`html${EXTRACT_VERSION}:${hash}`) as PageExtract | undefined;
+    if (extract === undefined) return undefined;
+    graph.extracts?.set(page.rel, extract);
     // Re-read (from the parse cache) every stylesheet and module, so their own warnings are reported as in a full build.
     for (const [k, f] of deps.entries()) await (hit.depKinds[k] === 's' ? analyzer.sheet(f) : analyzer.module(f));
     for (const d of hit.diagnostics) {
@@ -154,6 +156,7 @@ export async function discoverWith(parser: PageParser, root: string, options: Di
       } else {
         const parsed = await extractOf(page, known);
         if (parsed) {
+          graph.extracts?.set(page.rel, parsed.extract);
           if (cache) pageHashes.set(page.rel, parsed.hash);
           const pageDiagnostics: Diagnostic[] = [];
           const closure = await assemblePage(ctx, page, parsed.extract, pageDiagnostics);

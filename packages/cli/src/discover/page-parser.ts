@@ -9,6 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { encodeJob, finishJob, fromWriteFailure, toWriteFailure } from '../emit/write-job.js';
+import type { Encoded, WriteDone, WriteFailure, WriteJob } from '../emit/write-job.js';
 import { digestFile } from './file-digest.js';
 import type { FileDigest } from './file-digest.js';
 import { jsReady } from './js-extract.js';
@@ -18,7 +20,8 @@ import { decodeHtml, pageHash } from './read-site-file.js';
 
 export type PageJob =
   | { id: number; kind: 'page'; file: string; hash: boolean; ignore?: string }
-  | { id: number; kind: 'digest'; file: string; sendBytes: number; stat: { size: number; mtimeMs: number; ino?: number } };
+  | { id: number; kind: 'digest'; file: string; sendBytes: number; stat: { size: number; mtimeMs: number; ino?: number } }
+  | { id: number; kind: 'write'; job: WriteJob };
 
 export type PageResult =
   | { id: number; hash: string; extract: PageExtract; error?: undefined }
@@ -26,14 +29,19 @@ export type PageResult =
 
 export type DigestResult = { id: number; digest: FileDigest; error?: undefined } | { id: number; error: { code?: string; message: string } };
 
+/** `done`, or `failure` (the job threw), or `error` (the pool could not run it). */
+export type WriteResult = { id: number; done?: Encoded; failure?: WriteFailure; error?: { code?: string; message: string } };
+
 /** Pages parsed on the calling thread before worker threads are started. */
 const IN_PROCESS_FIRST = 48;
 /** Jobs a worker holds at once: enough to never sit idle between messages, few enough to keep priorities. */
 const PER_WORKER = 2;
 
+type AnyResult = PageResult | DigestResult | WriteResult;
+
 interface Pending {
   job: PageJob;
-  done(r: PageResult | DigestResult): void;
+  done(r: AnyResult): void;
 }
 
 interface Slot {
@@ -45,6 +53,7 @@ export class PageParser {
   private readonly slots: Slot[] = [];
   private readonly pages: Pending[] = [];
   private readonly digests: Pending[] = [];
+  private readonly writes: Pending[] = [];
   private nextId = 0;
   private started = false;
   private closed = false;
@@ -68,7 +77,7 @@ export class PageParser {
       const slot: Slot = { worker, jobs: new Map() };
       // An idle thread must not keep the process alive (a caller that forgets close(), `node -e`); a busy one does.
       worker.unref();
-      worker.on('message', (r: PageResult | DigestResult) => {
+      worker.on('message', (r: AnyResult) => {
         if (this.closed) return; // close() answers what is in flight; an unref() here would end the process mid-terminate
         const p = slot.jobs.get(r.id);
         slot.jobs.delete(r.id);
@@ -117,7 +126,23 @@ export class PageParser {
     });
   }
 
-  private submit(job: PageJob, queue: Pending[]): Promise<PageResult | DigestResult> {
+  /**
+   * Encodes a package (and reads its page, see WriteJob) on a worker thread when there is one, then
+   * writes the files here. Failures reject with an ObjpackError (its own code, or OBJPACK_E_WRITE).
+   */
+  write(job: WriteJob): Promise<WriteDone> {
+    // Only what the worker reads, with each digest in its own 32-byte buffer: a Buffer.from() view into
+    // Node's 8 KB pool would be cloned with the whole pool.
+    const objects = job.objects.map((o) => ({ ...o, digest: Uint8Array.from(o.digest) }));
+    const pending: PageJob = { id: this.nextId++, kind: 'write', job: { ...job, objects } };
+    return (this.submit(pending, this.writes) as Promise<WriteResult>).then((r) => {
+      if (r.failure) throw fromWriteFailure(r.failure, job.target);
+      if (r.error || !r.done) throw fromWriteFailure(r.error ?? { message: 'no answer' }, job.target);
+      return finishJob(job, r.done);
+    });
+  }
+
+  private submit(job: PageJob, queue: Pending[]): Promise<AnyResult> {
     if (!this.started && job.id >= IN_PROCESS_FIRST) this.start();
     if (this.slots.length === 0) return runHere(job);
     return new Promise((done) => {
@@ -130,7 +155,7 @@ export class PageParser {
   dropDigests(unwanted: (file: string) => boolean): void {
     const keep: Pending[] = [];
     for (const p of this.digests.splice(0)) {
-      if (unwanted(p.job.file)) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'not needed' } });
+      if (p.job.kind === 'digest' && unwanted(p.job.file)) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'not needed' } });
       else keep.push(p);
     }
     this.digests.push(...keep);
@@ -140,7 +165,7 @@ export class PageParser {
   private pump(): void {
     for (const slot of this.slots) {
       while (slot.jobs.size < PER_WORKER) {
-        const next = this.pages.shift() ?? this.digests.shift();
+        const next = this.pages.shift() ?? this.digests.shift() ?? this.writes.shift();
         if (!next) return;
         if (slot.jobs.size === 0) slot.worker.ref();
         slot.jobs.set(next.job.id, next);
@@ -156,7 +181,7 @@ export class PageParser {
     // terminate() of an unref'd thread does not keep the loop alive: awaiting it could end the process.
     await Promise.all(slots.map((s) => (s.worker.ref(), s.worker.terminate())));
     // Nobody waits for what is still queued (a build that failed early): answer it without doing it.
-    for (const p of [...this.pages.splice(0), ...this.digests.splice(0)]) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
+    for (const p of [...this.pages.splice(0), ...this.digests.splice(0), ...this.writes.splice(0)]) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
   }
 
   /**
@@ -169,7 +194,7 @@ export class PageParser {
     if (i !== -1) this.slots.splice(i, 1);
     const orphans = [...slot.jobs.values()];
     slot.jobs.clear();
-    if (this.slots.length === 0) orphans.push(...this.pages.splice(0), ...this.digests.splice(0));
+    if (this.slots.length === 0) orphans.push(...this.pages.splice(0), ...this.digests.splice(0), ...this.writes.splice(0));
     for (const p of orphans) {
       if (this.closed) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
       else void runHere(p.job).then(p.done);
@@ -198,14 +223,21 @@ export function workerExecArgv(execArgv: readonly string[]): string[] {
 }
 
 /** Runs a job on the calling thread (also what the worker runs). */
-export async function runHere(job: PageJob): Promise<PageResult | DigestResult> {
+export async function runHere(job: PageJob): Promise<AnyResult> {
   const { id } = job;
   try {
     if (job.kind === 'digest') return { id, digest: await digestFile(job.file, job.sendBytes, job.stat) };
+    if (job.kind === 'write') return await encodeJob(job.job).then((done) => ({ id, done }), (err: unknown) => ({ id, failure: toWriteFailure(err) }));
     const bytes = await readFile(job.file);
     return { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes)) };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     return { id, error: { ...(e.code !== undefined ? { code: e.code } : {}), message: e.message } };
   }
+}
+
+/** Buffers a worker hands over instead of copying (an encoded package, in its own ArrayBuffer). */
+export function transferList(r: AnyResult): ArrayBuffer[] {
+  const buffer = 'done' in r && r.done && 'data' in r.done ? r.done.data?.buffer : undefined;
+  return buffer instanceof ArrayBuffer ? [buffer] : [];
 }

@@ -3,6 +3,7 @@
  * (percent-encoded, query kept); `path` fields are decoded URL paths without query and key `SiteGraph.files`.
  */
 import type { PreloadAs } from '@objpack/format';
+import type { PageExtract } from './page-extract.js';
 
 export type { PreloadAs };
 
@@ -108,4 +109,8 @@ export interface SiteGraph {
   pageHashes: Map<string, string>;
   /** Pages this run parsed (the rest came from the cache). */
   pagesParsed: number;
+  /** The file walk's own warnings (unreadable directories, escaping symlinks…), for incremental builds. */
+  walkDiagnostics?: Diagnostic[];
+  /** Each page's parse result (by site-relative file), for incremental builds to compare an edited page with. */
+  extracts?: Map<string, PageExtract>;
 }

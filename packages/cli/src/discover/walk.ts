@@ -8,8 +8,21 @@ import { DiscoverCodes, DiscoverError, warning } from './diagnostic-codes.js';
 import { parseOrigin } from './site-origin.js';
 import type { Diagnostic, DiscoverOptions, SiteFile } from './types.js';
 
+// By extension: a walk of 30,000 files asks about a dozen extensions (issue 3's incremental budget).
+const typeByExtension = new Map<string, string>();
+
 /** Content type of a site file by its name; unknown extensions are served as bytes. */
 export function contentTypeOf(rel: string): string {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0 || dot === name.length - 1) return typeOf(rel);
+  const ext = name.slice(dot + 1).toLowerCase();
+  let type = typeByExtension.get(ext);
+  if (type === undefined) typeByExtension.set(ext, (type = typeOf(rel)));
+  return type;
+}
+
+function typeOf(rel: string): string {
   const type = mime.getType(rel) ?? 'application/octet-stream';
   return type.startsWith('text/') || type === 'application/javascript' || type === 'application/json' || type === 'image/svg+xml'
     ? `${type}; charset=utf-8`
@@ -61,24 +74,27 @@ export async function walkFiles(
   // Synchronous calls: on a warm page cache a stat is a few microseconds, and a promise per file for
   // tens of thousands of files costs more than the system calls themselves.
   function visit(dirAbs: string, dirRel: string): void {
-    let entries: Dirent<Buffer>[];
+    let entries: Array<Dirent<string> | Dirent<Buffer>>;
     try {
-      entries = readdirSync(dirAbs, { withFileTypes: true, encoding: 'buffer' });
+      entries = readdirSync(dirAbs, { withFileTypes: true });
+      // A name that is not UTF-8 decodes with U+FFFD: only then is the directory listed again as bytes
+      // (names as Buffers cost the 30,000-file walk of an incremental rebuild a tenth of its time).
+      if (entries.some((e) => e.name.includes('\uFFFD'))) entries = readdirSync(dirAbs, { withFileTypes: true, encoding: 'buffer' });
     } catch (err) {
       diagnostics.push(warning(DiscoverCodes.UNREADABLE, `Cannot read directory: ${(err as Error).message}`, { file: dirRel || '.' }));
       return;
     }
     const subdirs: Array<[string, string]> = [];
     for (const entry of entries) {
-      if (!isUtf8(entry.name)) {
+      if (typeof entry.name !== 'string' && !isUtf8(entry.name)) {
         diagnostics.push(warning(DiscoverCodes.NON_UTF8_NAME, `Skipped a name that is not valid UTF-8 in ${dirRel || '.'}: ${entry.name.toString('latin1')}`, { file: dirRel || '.' }));
         continue;
       }
-      const name = entry.name.toString('utf8');
+      const name = typeof entry.name === 'string' ? entry.name : entry.name.toString('utf8');
       if (isHidden(name)) continue;
       const rel = dirRel ? `${dirRel}/${name}` : name;
       if (exclude.has(rel)) continue;
-      const abs = path.join(dirAbs, name);
+      const abs = dirAbs.endsWith(path.sep) ? dirAbs + name : dirAbs + path.sep + name;
       if (entry.isDirectory()) subdirs.push([abs, rel]);
       else if (entry.isFile()) addFile(abs, rel);
       else if (entry.isSymbolicLink()) followLink(abs, rel);
@@ -128,6 +144,7 @@ export async function walkFiles(
 
   visit(realRoot, '');
   // Directory listing order differs between file systems; a stable order keeps builds reproducible.
-  const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // (The default sort compares UTF-16 code units, as `<` does, without a call per comparison.)
+  const sorted = new Map([...files.keys()].sort().map((k) => [k, files.get(k)!]));
   return { root: realRoot, files: sorted };
 }

@@ -1,12 +1,15 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PACKAGE_DIR } from '@objpack/format';
 import type { StatLike } from '../discover/stat-key.js';
 import type { DiscoverCache } from '../discover/types.js';
 import type { FileDigest } from '../discover/file-digest.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 
 export const CACHE_FILE = `${PACKAGE_DIR}/.cache.json`;
+/** Package records a later build changed without loading this cache (incremental/patch-build.ts). */
+const STALE_FILE = `${PACKAGE_DIR}/.cache-updates.json`;
 const CACHE_VERSION = 1;
 
 /** What the previous build wrote for a package, so an unchanged package is neither re-encoded nor rewritten. */
@@ -46,7 +49,15 @@ export class BuildCache {
   static async load(outDir: string): Promise<BuildCache> {
     try {
       const data = JSON.parse(await readFile(path.join(outDir, CACHE_FILE), 'utf8')) as CacheData;
-      if (data?.version === CACHE_VERSION && data.digests && data.packages && data.discover) return new BuildCache(data);
+      if (data?.version === CACHE_VERSION && data.digests && data.packages && data.discover) {
+        const updates = readUpdates(outDir);
+        if (updates === 'all') data.packages = {};
+        else for (const [key, record] of Object.entries(updates)) {
+          if (record) data.packages[key] = record;
+          else delete data.packages[key];
+        }
+        return new BuildCache(data);
+      }
     } catch {
       // No cache or an unreadable one: build from scratch.
     }
@@ -94,5 +105,40 @@ export class BuildCache {
 
   async save(outDir: string): Promise<void> {
     await writeFileAtomic(path.join(outDir, CACHE_FILE), JSON.stringify(this.next));
+    rmSync(path.join(outDir, STALE_FILE), { force: true });
   }
+}
+
+/** Records newer than the cache; null = unknown. 'all' when the file exists but cannot be read (trust none). */
+type PackageUpdates = Record<string, CachedPackage | null>;
+
+function readUpdates(outDir: string): PackageUpdates | 'all' {
+  let text: string;
+  try {
+    text = readFileSync(path.join(outDir, STALE_FILE), 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? {} : 'all';
+  }
+  try {
+    const updates = JSON.parse(text) as unknown;
+    return updates && typeof updates === 'object' && !Array.isArray(updates) ? (updates as PackageUpdates) : 'all';
+  } catch {
+    return 'all';
+  }
+}
+
+/**
+ * Records what a build that did not load this cache (incremental/patch-build.ts) did to package files (or
+ * `file:<page>` HTML records): `null` before it rewrites one (a build killed mid-write leaves it unknown, so
+ * it is re-encoded), the new record once written. The next build that loads the cache applies them.
+ */
+export function updatePackages(outDir: string, updates: Readonly<PackageUpdates>): void {
+  if (Object.keys(updates).length === 0) return;
+  const before = readUpdates(outDir);
+  if (before === 'all') return;
+  const target = path.join(outDir, STALE_FILE);
+  mkdirSync(path.dirname(target), { recursive: true });
+  const tmp = tempPathFor(target);
+  writeFileSync(tmp, JSON.stringify({ ...before, ...updates }));
+  renameSync(tmp, target);
 }

@@ -14,7 +14,7 @@ import { REGISTER_PATH, WORKER_PATH } from './inject.js';
 import { buildManifest, routeTable } from './manifest.js';
 import { mapLimit } from './map-limit.js';
 import type { WorkerAssets } from './sw-assets.js';
-import { writePackage } from './write-package.js';
+import { localWriter, type PackageWriter, type WriteJob } from './write-job.js';
 
 export const REPORT_FILE = 'objpack-report.html';
 export const PUSH_MANIFEST_FILE = 'push-manifest.json';
@@ -37,6 +37,8 @@ export interface EmitInput {
   /** Renders objpack-report.html from the finished manifest. */
   report?(manifest: BuildManifest): string;
   concurrency?: number;
+  /** Where packages are encoded and written (worker threads); default this thread. */
+  writer?: PackageWriter;
   /** Called after each file is complete; a throw aborts the build (the previous output stays valid). */
   onFile?(rel: string, done: number, total: number): void;
 }
@@ -112,16 +114,39 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     cache.setPackage(url, { key, ...w, buildId: id });
     done(rel);
   };
-  await mapLimit(plan.shared, limit, (s) =>
-    put(s.url, s.key, '', () => writePackage(abs(decodeURIComponent(s.url.slice(1))), { buildId: '', sharedRefs: [], objects: s.objects })),
-  );
-  await mapLimit(plan.pages, limit, (p, i) =>
-    put(p.packageUrl, pageKeys[i]!, buildId, () => writePackage(abs(decodeURIComponent(p.packageUrl.slice(1))), { buildId, sharedRefs: p.shared, objects: p.objects })),
-  );
-  await mapLimit(input.html, limit, async (h) => {
+  // Objects with a `load` closure cannot cross to a worker thread: those packages are written here.
+  const write = (job: WriteJob) => (job.objects.some((o) => o.load) ? localWriter : (input.writer ?? localWriter)).write(job);
+  const htmlCurrent = (h: EmitInput['html'][number]) => {
     const prev = cache.package(`file:${h.rel}`);
-    const size = sizeOf(abs(h.rel));
-    if (prev && prev.key === h.key && size === prev.bytes) return void cache.setPackage(`file:${h.rel}`, prev);
+    return prev && prev.key === h.key && sizeOf(abs(h.rel)) === prev.bytes ? prev : undefined;
+  };
+  const htmlByRel = new Map(input.html.map((h) => [h.rel, h]));
+  /** Pages their package's job read, injected and staged in a temporary file (renamed after every package). */
+  const staged = new Map<string, { tmp: string; bytes: number; key: string }>();
+  await mapLimit(plan.shared, limit, (s) => put(s.url, s.key, '', () => write({ target: abs(decodeURIComponent(s.url.slice(1))), buildId: '', sharedRefs: [], objects: s.objects })));
+  try {
+    await mapLimit(plan.pages, limit, (p, i) =>
+      put(p.packageUrl, pageKeys[i]!, buildId, async () => {
+        const h = htmlByRel.get(p.file);
+        const withHtml = h && p.objects[0]?.sri === h.key && p.objects[0].rel === h.rel && !htmlCurrent(h) ? h : undefined;
+        const w = await write({ target: abs(decodeURIComponent(p.packageUrl.slice(1))), buildId, sharedRefs: p.shared, objects: p.objects, ...(withHtml ? { html: abs(withHtml.rel) } : {}) });
+        if (withHtml && w.htmlTemp !== undefined) staged.set(withHtml.rel, { tmp: w.htmlTemp, bytes: w.htmlBytes ?? 0, key: withHtml.key });
+        return { bytes: w.bytes, digest: w.digest };
+      }),
+    );
+    await mapLimit([...staged], limit, async ([rel, s]) => {
+      await rename(s.tmp, abs(rel));
+      cache.setPackage(`file:${rel}`, { key: s.key, bytes: s.bytes, digest: s.key });
+      done(rel);
+    });
+  } catch (err) {
+    await Promise.all([...staged.values()].map((s) => rm(s.tmp, { force: true })));
+    throw err;
+  }
+  await mapLimit(input.html, limit, async (h) => {
+    if (staged.has(h.rel)) return;
+    const prev = htmlCurrent(h);
+    if (prev) return void cache.setPackage(`file:${h.rel}`, prev);
     const body = await h.load();
     await writeFileAtomic(abs(h.rel), body);
     cache.setPackage(`file:${h.rel}`, { key: h.key, bytes: body.length, digest: h.key });

@@ -1,4 +1,4 @@
-import type { PreloadAs } from '@objpack/format';
+import type { PreloadAs, PreloadHint } from '@objpack/format';
 
 /** One object the planner places: a closure item with what the packages need to know about its bytes. */
 export interface PlanObject {
@@ -22,6 +22,8 @@ export interface PlanObject {
   sri: string;
   /** Produces the bytes when they are not the file's (the HTML after script injection); read lazily. */
   load?(): Promise<Uint8Array>;
+  /** HTML carried with the registration tag injected (the same as `load`, as data a worker thread can receive). */
+  inject?: boolean;
 }
 
 /** A page with its closure, in package order (items[0] is the HTML). */
@@ -31,6 +33,8 @@ export interface PlanPage {
   items: PlanObject[];
   /** Render-critical objects of this page, in order (for Link preload / 103 Early Hints). */
   critical: Array<{ path: string; as: PreloadAs }>;
+  /** What the service worker announces in a `Link` header when it answers this page (emit/preload-hints.ts). */
+  preload?: Array<[string, PreloadHint]>;
   crossOrigin: string[];
 }
 
@@ -76,6 +80,7 @@ export interface PlannedPage {
   /** The whole closure in package order (URLs), HTML first. */
   closure: PlanObject[];
   critical: Array<{ path: string; as: PreloadAs }>;
+  preload?: Array<[string, PreloadHint]>;
   crossOrigin: string[];
 }
 

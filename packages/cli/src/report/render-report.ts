@@ -1,14 +1,19 @@
 import type { BuildManifest } from '@objpack/format';
 import { DiscoverCodes, type Diagnostic } from '../discover/index.js';
-import type { PackagePlan } from '../plan/types.js';
 import type { BuildSummary } from './summary.js';
 import { barChart, escapeHtml, formatBytes } from './svg-bars.js';
 
 /** Pages charted individually; bigger sites show their largest closures. */
 const MAX_CHART_ROWS = 60;
 
+/** What the report reads of the manifest and the plan (an incremental build patches it from its state). */
+export type ReportManifest = Pick<BuildManifest, 'buildId'> & { packages: Readonly<Record<string, { bytes: number } | undefined>> };
+export interface ReportPlan {
+  shared: ReadonlyArray<{ url: string; pages: { readonly length: number }; objects: ReadonlyArray<{ url: string }> }>;
+}
+
 /** objpack-report.html: one self-contained file (inline CSS and SVG, no scripts) with the build's charts. */
-export function renderReport(manifest: BuildManifest, plan: PackagePlan, summary: BuildSummary, diagnostics: readonly Diagnostic[]): string {
+export function renderReport(manifest: ReportManifest, plan: ReportPlan, summary: BuildSummary, diagnostics: readonly Diagnostic[]): string {
   const pages = [...summary.perPage].sort((a, b) => b.closureBytes - a.closureBytes).slice(0, MAX_CHART_ROWS);
   const labels = pages.map((p) => p.url);
   const cut = summary.perPage.length > pages.length ? `<p class="note">The ${pages.length} largest of ${summary.perPage.length} pages.</p>` : '';

@@ -1,0 +1,33 @@
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { statSignature } from '../discover/stat-key.js';
+import { DEFAULT_PLAN_OPTIONS } from '../plan/plan-packages.js';
+import type { PlanOptions } from '../plan/types.js';
+
+/**
+ * Everything besides the site's files that the outputs depend on: the options, the worker files and this
+ * objpack itself (a reinstalled objpack may plan differently, so its state is not patched).
+ */
+export function buildFingerprint(input: { options: PlanOptions & Record<string, unknown>; exclude: readonly string[]; inject: boolean; workerFiles: readonly string[] }): string {
+  const { options } = input;
+  const sig = (file: string) => {
+    const st = statSync(file, { throwIfNoEntry: false });
+    return st ? statSignature({ bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino }) : '-';
+  };
+  const plan = Object.fromEntries(Object.keys(DEFAULT_PLAN_OPTIONS).map((k) => [k, options[k] ?? null]));
+  return JSON.stringify({
+    origin: options.origin ?? null,
+    exclude: input.exclude,
+    inject: input.inject,
+    serviceWorker: options.serviceWorker !== false,
+    unregister: options.unregister === true,
+    report: options.report !== false,
+    partialThreshold: options.partialThreshold ?? null,
+    targets: options.targets ?? [],
+    // A traced build's closures hold what a browser requested: a static build must not patch them.
+    trace: options.trace ?? false,
+    plan,
+    workers: input.workerFiles.map((f) => `${f}:${sig(f)}`),
+    objpack: sig(fileURLToPath(import.meta.url)),
+  });
+}

@@ -1,0 +1,260 @@
+/**
+ * The incremental fast path against the pipeline, on a generated 200-page SURGE-like site: after each edit
+ * the patched outputs must be byte-identical to what the pipeline writes from the same previous output,
+ * and equal (build ids aside) to a full build of a fresh copy with the same edits. Edits that change
+ * closures (a page gains a stylesheet, a CSS @import changes, a file is deleted) must fall back.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { BuildManifest, RouteTable } from '@objpack/format';
+import { build, type BuildResult } from '../build.js';
+import type { WorkerAssets } from '../emit/sw-assets.js';
+import { inspectPackage } from '../emit/inspect-package.js';
+import { REGISTER_TAG } from '../emit/inject.js';
+import { fakeWorkerAssets } from '../test-utils/site.js';
+import { listFiles, verifyOutput } from '../test-utils/verify-output.js';
+import { STATE_FILE, STATE_ROWS_FILE } from './build-state.js';
+
+const GENERATORS = new URL('../../../../fixtures/generators/index.mjs', import.meta.url).href;
+/** Files only a build reads back; they legitimately differ between two ways of reaching the same output. */
+const PRIVATE = new Set(['_objpack/.cache.json', STATE_FILE, STATE_ROWS_FILE, '_objpack/.cache-updates.json']);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'objpack-patch-'));
+const pristine = path.join(dir, 'pristine');
+let assets: WorkerAssets;
+let copies = 0;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(async () => {
+  const gen = (await import(GENERATORS)) as { generateSurgeSite(o: { pages: number; outDir: string }): Promise<unknown> };
+  await gen.generateSurgeSite({ pages: 200, outDir: pristine });
+  assets = await fakeWorkerAssets();
+});
+
+const run = (root: string, cache = true): Promise<BuildResult> => build({ root, cache, workerAssets: assets, concurrency: 1 });
+const copy = (from: string): string => {
+  const to = path.join(dir, `copy-${++copies}`);
+  cpSync(from, to, { recursive: true });
+  return to;
+};
+
+async function outputs(root: string): Promise<Map<string, Buffer>> {
+  const files = (await listFiles(root)).filter((f) => !PRIVATE.has(f));
+  return new Map(await Promise.all(files.map(async (f) => [f, await readFile(path.join(root, f))] as const)));
+}
+
+/** Byte-for-byte equality of everything but the build's private files. */
+async function expectSameBytes(a: string, b: string): Promise<void> {
+  const [x, y] = [await outputs(a), await outputs(b)];
+  expect([...x.keys()]).toEqual([...y.keys()]);
+  for (const [f, bytes] of x) expect(bytes.equals(y.get(f)!), f).toBe(true);
+}
+
+/** Equality up to build ids: what a full build writes vs what an incremental build kept or patched. */
+async function expectSameAsFullBuild(incremental: string, full: string): Promise<void> {
+  const [x, y] = [await outputs(incremental), await outputs(full)];
+  expect([...x.keys()]).toEqual([...y.keys()]);
+  const ids = (root: string) => {
+    const m = JSON.parse(readFileSync(path.join(root, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
+    return [m.buildId, ...Object.values(m.packages).flatMap((p) => (p.buildId ? [p.buildId] : []))];
+  };
+  const scrub = (text: string, root: string) => ids(root).reduce((t, id) => t.split(id).join('<id>'), text);
+  for (const [f, bytes] of x) {
+    const other = y.get(f)!;
+    if (f.endsWith('.objp')) {
+      const [p, q] = [await inspectPackage(path.join(incremental, f)), await inspectPackage(path.join(full, f))];
+      expect({ ...p, file: '', buildId: '' }, f).toEqual({ ...q, file: '', buildId: '' });
+    } else if (f === 'objpack-manifest.json') {
+      const norm = (b: Buffer) => {
+        const m = JSON.parse(b.toString('utf8')) as Omit<BuildManifest, 'buildId'> & { buildId?: string };
+        delete m.buildId;
+        // A page package's file digest covers the build id in its index (the packages are compared above).
+        for (const p of Object.values(m.packages)) {
+          delete p.buildId;
+          if (p.kind === 'page') p.digest = '';
+        }
+        return m;
+      };
+      expect(norm(bytes)).toEqual(norm(other));
+    } else if (f === '_objpack/routes.json') {
+      const norm = (b: Buffer) => {
+        const r = JSON.parse(b.toString('utf8')) as Omit<RouteTable, 'buildId'> & { buildId?: string };
+        delete r.buildId;
+        delete r.packageBuilds;
+        return r;
+      };
+      expect(norm(bytes)).toEqual(norm(other));
+    } else if (f === 'objpack-report.html') {
+      expect(scrub(bytes.toString('utf8'), incremental), f).toBe(scrub(other.toString('utf8'), full));
+    } else {
+      expect(bytes.equals(other), f).toBe(true);
+    }
+  }
+  await verifyOutput(incremental);
+}
+
+describe('incremental fast path (issue 3)', () => {
+  const edits: Array<(root: string) => void> = [];
+  /** Applies an edit to the built site and records it, so a fresh copy can be given the same history. */
+  const edit = (root: string, change: (root: string) => void) => {
+    change(root);
+    edits.push(change);
+  };
+  /** A full build (no cache) of a fresh copy of the generated site with every edit so far. */
+  const fullBuildWithEdits = async (): Promise<string> => {
+    const fresh = copy(pristine);
+    for (const change of edits) change(fresh);
+    const r = await run(fresh, false);
+    expect(r.patched).toBe(false);
+    return fresh;
+  };
+  /** The pipeline's own incremental build from the same previous output (fast path disabled by dropping the state). */
+  const pipelineFrom = async (before: string, change: (root: string) => void): Promise<BuildResult> => {
+    rmSync(path.join(before, STATE_FILE));
+    change(before);
+    const r = await run(before);
+    expect(r.patched).toBe(false);
+    return r;
+  };
+  const appendTo = (rel: string, text: string) => (root: string) => writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8') + text);
+
+  let site: string;
+  beforeAll(async () => {
+    site = copy(pristine);
+    await run(site, false);
+  });
+
+  test('an edited page is patched: same bytes as the pipeline, same outputs as a full build', async () => {
+    for (const text of ['<p>edited</p>\n', '<p>edited again</p>\n']) {
+      const before = copy(site);
+      const change = appendTo('pages/p00042.html', text);
+      edit(site, change);
+      const r = await run(site);
+      expect(r.patched).toBe(true);
+      expect(r.pagesParsed).toBe(1);
+      expect(r.written).toEqual(['_objpack/pages/pages/p00042.html.objp', 'objpack-report.html', '_objpack/routes.json', 'objpack-manifest.json']);
+      const pipeline = await pipelineFrom(before, change);
+      await expectSameBytes(site, before);
+      expect(r.buildId).toBe(pipeline.buildId);
+      expect(r.summary).toEqual(pipeline.summary);
+      expect(r.diagnostics).toEqual(pipeline.diagnostics);
+      expect(r.reused).toBe(pipeline.reused);
+      expect(r.plan.stats).toEqual(pipeline.plan.stats);
+      expect(r.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes]))).toEqual(pipeline.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes])));
+      await expectSameAsFullBuild(site, await fullBuildWithEdits());
+      // The result's lazily loaded parts are the written ones.
+      expect(r.manifest).toEqual(JSON.parse(readFileSync(path.join(site, 'objpack-manifest.json'), 'utf8')));
+      expect(r.plan.pages.find((p) => p.file === 'pages/p00042.html')?.objects[0]?.sri).toBe(r.manifest.objects['/pages/p00042.html']?.digest);
+    }
+  });
+
+  const insertAfterBody = (rel: string, text: string) => (root: string) =>
+    writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace('<body>\n', `<body>\n${text}`));
+
+  test('an edit that moves every reference of the page down is patched', async () => {
+    const before = copy(site);
+    const change = insertAfterBody('pages/p00044.html', '<p>a new\nparagraph of\nthree lines</p>\n');
+    edit(site, change);
+    const r = await run(site);
+    expect(r.patched).toBe(true);
+    const pipeline = await pipelineFrom(before, change);
+    await expectSameBytes(site, before);
+    expect(r.diagnostics).toEqual(pipeline.diagnostics);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test('a page with a warning is not patched once its lines move: the warning names the new line', async () => {
+    // The missing image is a reference change: the pipeline builds it and records the warning's line.
+    edit(site, insertAfterBody('pages/p00045.html', '<img src="/assets/img/missing.png" alt="">\n'));
+    expect((await run(site)).patched).toBe(false);
+    edit(site, insertAfterBody('pages/p00045.html', '<p>pushes the image down</p>\n'));
+    const r = await run(site);
+    expect(r.patched).toBe(false);
+    const missing = r.diagnostics.find((d) => d.file === 'pages/p00045.html' && d.ref === '/assets/img/missing.png');
+    const lines = readFileSync(path.join(site, 'pages/p00045.html'), 'utf8').split('\n');
+    expect(missing?.line).toBe(lines.findIndex((l) => l.includes('missing.png')) + 1);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test('a page regenerated without the registration tag is patched and gets the tag back', async () => {
+    const before = copy(site);
+    const rel = 'pages/p00043.html';
+    const change = (root: string) => writeFileSync(path.join(root, rel), `${readFileSync(path.join(pristine, rel), 'utf8')}<p>regenerated</p>\n`);
+    edit(site, change);
+    const r = await run(site);
+    expect(r.patched).toBe(true);
+    expect(r.written).toContain(rel);
+    expect(readFileSync(path.join(site, rel), 'utf8')).toContain(REGISTER_TAG);
+    await pipelineFrom(before, change);
+    await expectSameBytes(site, before);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+    // Its new signature is recorded: the next build has nothing to do.
+    expect((await run(site)).written).toEqual([]);
+  });
+
+  test('an unchanged site is a no-op and a touched page writes nothing', async () => {
+    const r = await run(site);
+    expect(r.patched).toBe(true);
+    expect(r.written).toEqual([]);
+    const now = new Date();
+    const { utimesSync } = await import('node:fs');
+    utimesSync(path.join(site, 'pages/p00007.html'), now, now);
+    const touched = await run(site);
+    expect(touched.patched).toBe(true);
+    expect(touched.written).toEqual([]);
+    expect(touched.buildId).toBe(r.buildId);
+  });
+
+  const fallbacks: Array<[string, (root: string) => void]> = [
+    ['a page adds a stylesheet', (root) => {
+      const rel = path.join(root, 'pages/p00010.html');
+      writeFileSync(rel, readFileSync(rel, 'utf8').replace('<head>', '<head><link rel="stylesheet" href="/assets/css/s00135.css">'));
+    }],
+    ['a stylesheet changes its @import', (root) => {
+      const rel = path.join(root, 'assets/css/s00135.css');
+      writeFileSync(rel, readFileSync(rel, 'utf8').replace('@import url("/assets/css/s00147.css");', '@import url("/assets/css/s00010.css");'));
+    }],
+    ['a file is deleted', (root) => unlinkSync(path.join(root, 'assets/img/i00175.png'))],
+    ['a page is deleted', (root) => unlinkSync(path.join(root, 'pages/p00150.html'))],
+  ];
+  test.each(fallbacks)('%s: falls back to the pipeline, then patches again', async (_name, change) => {
+    edit(site, change);
+    const r = await run(site);
+    expect(r.patched).toBe(false);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+    // The pipeline leaves a state the next page edit is patched from.
+    edit(site, appendTo('pages/p00042.html', '<p>and again</p>\n'));
+    const next = await run(site);
+    expect(next.patched).toBe(true);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test('a page edit that changes its references falls back', async () => {
+    edit(site, appendTo('pages/p00042.html', '<img src="/assets/img/i00001.png" alt="">\n'));
+    const r = await run(site);
+    expect(r.patched).toBe(false);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test('the pipeline after a patch does not keep a rewritten package on the strength of its old cache record', async () => {
+    const rel = 'pages/p00042.html';
+    const original = readFileSync(path.join(site, rel));
+    // Same length: the package the patch writes has the size the cache remembers for the original.
+    edit(site, (root) => writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace('<title>/pages/p', '<title>/pages/P')));
+    expect((await run(site)).patched).toBe(true);
+    edit(site, (root) => writeFileSync(path.join(root, rel), original));
+    rmSync(path.join(site, STATE_FILE));
+    expect((await run(site)).patched).toBe(false);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test('outputs touched since the last build are not patched', async () => {
+    await appendFile(path.join(site, '_objpack/routes.json'), ' ');
+    edit(site, appendTo('pages/p00042.html', '<p>once more</p>\n'));
+    const r = await run(site);
+    expect(r.patched).toBe(false);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+});

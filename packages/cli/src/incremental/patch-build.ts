@@ -1,0 +1,263 @@
+/**
+ * The incremental fast path (issue 3: one edited page of 10,000 rebuilt in ≤ 5 % of a full build). When the
+ * only files that changed since the last build are pages whose parse result is unchanged — their closures,
+ * warnings, the plan and every other package are then the same — the build re-encodes those pages'
+ * packages and patches the previous manifest, route table and report instead of running the pipeline.
+ * Anything else (a file added, deleted or changed that is not such a page, different options, outputs
+ * touched since) returns undefined and the caller runs the full pipeline, which is always correct.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
+import type { BuildProgress, BuildResult } from '../build.js';
+import { isPage } from '../discover/discover-site.js';
+import { jsReady } from '../discover/js-extract.js';
+import { extractPage } from '../discover/page-extract.js';
+import { decodeHtml } from '../discover/read-site-file.js';
+import type { Diagnostic, SiteFile } from '../discover/types.js';
+import { walkFiles } from '../discover/walk.js';
+import { writeFileAtomic } from '../emit/atomic-write.js';
+import { updatePackages } from '../emit/build-cache.js';
+import { removeStale, removeTempFiles } from '../emit/cleanup.js';
+import { injectRegister } from '../emit/inject.js';
+import { writePackage } from '../emit/write-package.js';
+import { contentKey } from '../plan/plan-packages.js';
+import type { PackagePlan, PlanObject } from '../plan/types.js';
+import { renderReport } from '../report/render-report.js';
+import type { BuildSummary } from '../report/summary.js';
+import { extractSignature, fileSnapshot, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ObjectRow, type PageRecord, type ReportShared } from './build-state.js';
+import { planFromState } from './plan-from-state.js';
+import { patchManifest, patchRoutes, type ObjectEdit, type PackageEdit } from './patch-manifest.js';
+
+/** More changed pages than this: the pipeline (threads, caches) is the better tool. */
+const MAX_PAGES = 64;
+
+export interface PatchInput {
+  root: string;
+  fingerprint: string;
+  origin?: string;
+  exclude: string[];
+  inject: boolean;
+  report: boolean;
+  /** Report file name (site-relative). */
+  reportFile: string;
+  progress(p: BuildProgress): void;
+  t0: number;
+}
+
+/** A changed page the patch handles. */
+interface Changed {
+  index: number;
+  file: SiteFile;
+  record: PageRecord;
+  html: ObjectRow;
+  body: Buffer;
+  /** The page lacked the registration tag: the build writes it back with the tag. */
+  rewrite: boolean;
+  objects: PlanObject[];
+  key: string;
+}
+
+export async function patchBuild(input: PatchInput): Promise<BuildResult | undefined> {
+  const state = loadState(input.root);
+  if (!state || state.fingerprint !== input.fingerprint) return undefined;
+  const rows = StateRows.open(input.root, state);
+  if (!rows) return undefined;
+  try {
+    return await patchWith(input, state, rows);
+  } finally {
+    rows.close();
+  }
+}
+
+async function patchWith(input: PatchInput, state: BuildState, rows: StateRows): Promise<BuildResult | undefined> {
+  const { root, t0 } = input;
+  const current = outputSignatures(root, Object.keys(state.outputs));
+  for (const [rel, sig] of Object.entries(state.outputs)) if (current[rel] !== sig) return undefined;
+
+  input.progress({ phase: 'discover', done: 0, total: 1 });
+  const walkDiagnostics: Diagnostic[] = [];
+  const { files } = await walkFiles(root, { origin: input.origin, exclude: input.exclude }, walkDiagnostics);
+  const snapshot = fileSnapshot(files);
+  if (snapshot.fileKeys !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics) return undefined;
+  const touched: SiteFile[] = [];
+  let i = 0;
+  for (const f of files.values()) {
+    const s = state.fileStats;
+    if (s[i] !== snapshot.fileStats[i] || s[i + 1] !== snapshot.fileStats[i + 1] || s[i + 2] !== snapshot.fileStats[i + 2]) {
+      if (!isPage(f) || touched.length === MAX_PAGES) return undefined;
+      touched.push(f);
+    }
+    i += 3;
+  }
+  const changed: Changed[] = [];
+  for (const f of touched) {
+    const c = await examine(state, rows, f, input.inject);
+    if (!c) return undefined;
+    changed.push(c);
+  }
+  const discoverMs = performance.now() - t0;
+
+  // Only pages whose HTML bytes changed get a new package; a touched page keeps its own.
+  const t1 = performance.now();
+  const pageKeys = [...state.pageKeys];
+  const rewritten = changed.filter((c) => c.key !== state.pageKeys[c.index]);
+  for (const c of rewritten) pageKeys[c.index] = c.key;
+  const buildId = createHash('sha256').update([...state.sharedKeys, ...pageKeys].join('\n')).digest('hex').slice(0, 16);
+  const hashMs = performance.now() - t1;
+
+  const t2 = performance.now();
+  const written: string[] = [];
+  const abs = (rel: string) => path.join(root, rel);
+  const htmlWrites = changed.filter((c) => c.rewrite);
+  const unknown = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));
+  updatePackages(root, unknown([...rewritten.map((c) => c.record.packageUrl), ...htmlWrites.map((c) => `file:${c.file.rel}`)]));
+  const pageBuilds = [...state.pageBuilds];
+  const fresh = new Map<number, { bytes: number; digest: string }>();
+  for (const c of rewritten) {
+    const rel = decodeURIComponent(c.record.packageUrl.slice(1));
+    fresh.set(c.index, await writePackage(abs(rel), { buildId, sharedRefs: c.record.shared, objects: c.objects }));
+    pageBuilds[c.index] = buildId;
+    written.push(rel);
+    input.progress({ phase: 'write', done: written.length, total: rewritten.length + htmlWrites.length + 3 });
+  }
+  for (const c of htmlWrites) {
+    await writeFileAtomic(c.file.file, c.body);
+    written.push(c.file.rel);
+  }
+  // The records the pipeline would have written (emit.ts), so its next run keeps these files.
+  updatePackages(root, {
+    ...Object.fromEntries(rewritten.map((c) => [c.record.packageUrl, { key: c.key, ...fresh.get(c.index)!, buildId }])),
+    ...Object.fromEntries(htmlWrites.map((c) => [`file:${c.file.rel}`, { key: c.objects[0]!.sri, bytes: c.body.length, digest: c.objects[0]!.sri }])),
+  });
+
+  const summary = JSON.parse(state.summary) as BuildSummary;
+  const diagnostics = JSON.parse(state.diagnostics) as Diagnostic[];
+  const overlay = { ...state.overlay };
+  if (buildId !== state.buildId) {
+    const edits: PackageEdit[] = [];
+    const objectEdits: Array<ObjectEdit & { at: number }> = [];
+    for (let k = 0; k < pageBuilds.length; k++) {
+      const before = state.pageBuilds[k] !== state.buildId ? state.pageBuilds[k] : undefined;
+      const after = pageBuilds[k] !== buildId ? pageBuilds[k] : undefined;
+      const w = fresh.get(k);
+      if (!w && before === after) continue;
+      edits.push({ url: state.packageUrls[k]!, buildId: after, ...(w ? { bytes: w.bytes, digest: w.digest } : {}) });
+    }
+    for (const c of rewritten) {
+      const w = fresh.get(c.index)!;
+      const html = c.objects[0]!;
+      const at = c.record.own[0]!;
+      objectEdits.push({ url: stripQuery(html.url), bytes: html.bytes, digest: html.sri, at });
+      // The report's numbers follow the page's new HTML and package sizes.
+      const oldHtml = planObjectOf(c.html);
+      const perPage = summary.perPage[c.index];
+      if (perPage) perPage.closureBytes += html.bytes - oldHtml.bytes;
+      summary.objectBytes += html.sendBytes - oldHtml.sendBytes;
+      summary.packageBytes += w.bytes - c.record.bytes;
+      overlay[at] = JSON.stringify(objectRow(html));
+      overlay[state.objectCount + c.index] = JSON.stringify({ ...c.record, bytes: w.bytes });
+    }
+    objectEdits.sort((a, b) => a.at - b.at);
+    const manifestText = patchManifest(readFileSync(abs(MANIFEST_FILE)), state.buildId, buildId, edits, objectEdits);
+    if (!manifestText) return undefined;
+    // Route table indexes: shared packages first, then page packages in plan order (manifest.ts routeTable).
+    const builds = new Map<number, string>();
+    const shared = state.sharedKeys.length;
+    for (let k = 0; k < pageBuilds.length; k++) builds.set(shared + k, pageBuilds[k]!);
+    const routes = patchRoutes(readFileSync(abs(ROUTES_FILE), 'utf8'), state.buildId, buildId, shared + pageBuilds.length, builds);
+    if (routes === undefined) return undefined;
+    if (input.report) {
+      const shared = JSON.parse(state.reportShared) as ReportShared[];
+      const html = renderReport(
+        { buildId, packages: Object.fromEntries(shared.map((s) => [s.url, { bytes: s.bytes }])) },
+        { shared: shared.map((s) => ({ url: s.url, pages: { length: s.pages }, objects: s.urls.map((url) => ({ url })) })) },
+        summary,
+        diagnostics,
+      );
+      await writeFileAtomic(abs(input.reportFile), html);
+      written.push(input.reportFile);
+    }
+    await writeFileAtomic(abs(ROUTES_FILE), routes);
+    written.push(ROUTES_FILE);
+    await writeFileAtomic(abs(MANIFEST_FILE), manifestText, { fsync: true });
+    written.push(MANIFEST_FILE);
+  }
+  // As the pipeline does after its manifest: package files no page uses and temporary files of killed builds go.
+  const keep = new Set([...state.packageUrls, ...(JSON.parse(state.reportShared) as ReportShared[]).map((s) => s.url)].map((u) => decodeURIComponent(u.slice(1))));
+  const removed = await removeStale(root, keep);
+  await removeTempFiles(root, new Set(['.', ...htmlWrites.map((c) => path.posix.dirname(c.file.rel))]));
+  const writeMs = performance.now() - t2;
+
+  // Pages written back with the tag are walked with their new signatures next time.
+  for (const c of htmlWrites) {
+    const st = statSync(c.file.file);
+    Object.assign(c.file, { bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
+  }
+  const next: BuildState = {
+    ...state,
+    ...(htmlWrites.length > 0 ? fileSnapshot(files) : snapshot),
+    buildId,
+    pageKeys,
+    pageBuilds,
+    overlay,
+    summary: JSON.stringify(summary),
+    outputs: { ...state.outputs, ...outputSignatures(root, written.filter((w) => w in state.outputs)) },
+  };
+  if (touched.length > 0) await saveState(root, next);
+
+  const timings = { discover: discoverMs, trace: 0, hash: hashMs, plan: 0, write: writeMs, total: performance.now() - t0 };
+  input.progress({ phase: 'done', done: 1, total: 1 });
+  let manifest: BuildManifest | undefined;
+  let plan: PackagePlan | undefined;
+  return {
+    buildId,
+    root,
+    outDir: root,
+    get manifest() {
+      return (manifest ??= JSON.parse(readFileSync(abs(MANIFEST_FILE), 'utf8')) as BuildManifest);
+    },
+    get plan() {
+      return (plan ??= planFromState(root, next));
+    },
+    summary,
+    diagnostics,
+    written,
+    removed,
+    reused: state.sharedKeys.length + state.pageKeys.length - rewritten.length,
+    pagesParsed: touched.length,
+    patched: true,
+    timings,
+  };
+}
+
+/** A changed page, or undefined if its parse result differs (its closure may have changed) or it is embedded. */
+async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: boolean): Promise<Changed | undefined> {
+  const index = state.pageFiles.indexOf(f.rel);
+  if (index < 0) return undefined;
+  const record = rows.page(index);
+  if (record.embedded) return undefined;
+  let source: Buffer;
+  try {
+    source = readFileSync(f.file);
+  } catch {
+    return undefined;
+  }
+  await jsReady;
+  if (extractSignature(extractPage(decodeHtml(source)), record.lines) !== record.extract) return undefined;
+  // The same HTML object the pipeline makes (build.ts htmlFor): the page with the tag, hashed.
+  const injected = inject ? injectRegister(source.toString('utf8')) : undefined;
+  const body = injected === undefined ? source : Buffer.from(injected);
+  const sum = createHash('sha256').update(body).digest('base64');
+  const html = rows.object(record.own[0]!);
+  const htmlObject: PlanObject = { ...planObjectOf(html), bytes: body.length, sendBytes: body.length, digest: Buffer.from(sum, 'base64'), sri: `sha256-${sum}`, load: async () => body };
+  const objects = [htmlObject, ...record.own.slice(1).map((k) => planObjectOf(rows.object(k)))];
+  const key = contentKey(objects, `${record.packageUrl}\n${record.shared.join('\n')}\n`);
+  return { index, file: f, record, html, body, rewrite: injected !== undefined, objects, key };
+}
+
+const stripQuery = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
