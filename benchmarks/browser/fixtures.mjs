@@ -57,7 +57,13 @@ function deepPage() {
 <body><h1>A realistic page</h1><div class="hero"></div>${imgs.join('')}<p>${'Body text. '.repeat(100)}</p><footer>end</footer>
 <!--${'-'.repeat(30 * 1024)}--></body></html>`;
   add('/deep/', 'text/html; charset=utf-8', Buffer.from(html));
-  return { path: '/deep/', files, closure: [...files.keys()].filter((p) => p !== '/deep/') };
+  // What \`objpack build\` lists for this page in routes.json's \`preload\` (packages/cli/src/emit/preload-hints.ts):
+  // render-blocking CSS with its @imports, fonts of that CSS, its images, and the static imports of the
+  // page's module (the module itself is in the HTML, where the browser finds it at once).
+  const preload = [['/deep/css/site.css', 'style'], ['/deep/css/theme.css', 'style'], ['/deep/fonts/body.woff2', 'font'],
+    ['/deep/fonts/head.woff2', 'font'], ['/deep/js/ui.js', 'module'], ['/deep/js/util.js', 'module'],
+    ['/deep/img/card.svg', 'image'], ['/deep/img/foot.svg', 'image'], ['/deep/img/hero.svg', 'image']];
+  return { path: '/deep/', files, closure: [...files.keys()].filter((p) => p !== '/deep/'), preload };
 }
 
 export const FIXTURES = { p4: () => filesPage(4), p16: () => filesPage(16), p32: () => filesPage(32), deep: deepPage };
@@ -78,6 +84,7 @@ export async function writeSite(root, names, format, bundles) {
   };
   const packages = [];
   const routePages = {};
+  const preload = { urls: [], pages: {} };
   for (const name of names) {
     const page = FIXTURES[name]();
     for (const [p, f] of page.files) await write(p, f.body);
@@ -87,21 +94,27 @@ export async function writeSite(root, names, format, bundles) {
     await write(pkgPath, pkg);
     packages.push(pkgPath);
     routePages[page.path] = [packages.length - 1];
+    if (page.preload) preload.pages[page.path] = page.preload.map((h) => preload.urls.push(h) - 1);
     pages[name] = { path: page.path, closure: page.closure, bytes: objects.reduce((n, o) => n + o.body.length, 0), packageBytes: pkg.length,
       digest: createHash('sha256').update(pkg).digest('hex').slice(0, 12) };
   }
-  await write('/_objpack/routes.json', JSON.stringify({ version: 1, buildId: 'bench', packages, pages: routePages }));
+  await write('/_objpack/routes.json', JSON.stringify({ version: 1, buildId: 'bench', packages, pages: routePages, preload }));
   await write('/objpack-sw.js', bundles.worker);
   await write('/objpack-register.js', bundles.register);
-  // The bench worker records the worker's own per-object cost, then is the shipped worker.
-  await write('/sw-bench.js', `self.__costs = [];
-self.objpackOptions = { routesMaxAgeMs: 3600000, onEvent: (e) => { if (e.type === 'object-served') self.__costs.push({ url: e.url, ms: e.ms, at: e.at }); } };
+  // The bench worker records the worker's own per-object cost, then is the shipped worker. The -nopreload
+  // one is the same with the Link preloads off (the A/B of that feature within one run).
+  for (const [name, extra] of [['sw-bench', ''], ['sw-bench-nopreload', ', preload: false']]) {
+    await write(`/${name}.js`, benchWorker(extra));
+    await write(`/install${name.slice('sw-bench'.length)}.html`, `<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/${name}.js" data-prefetch="off"></script>`);
+  }
+  await write('/warm.html', '<!doctype html><link rel="icon" href="data:,"><p>warm</p>');
+  return pages;
+}
+
+const benchWorker = (extraOptions) => `self.__costs = [];
+self.objpackOptions = { routesMaxAgeMs: 3600000${extraOptions}, onEvent: (e) => { if (e.type === 'object-served') self.__costs.push({ url: e.url, ms: e.ms, at: e.at }); } };
 self.addEventListener('message', (e) => {
   if (e.data === 'bench:costs') e.ports[0].postMessage(self.__costs.splice(0));
   if (e.data === 'bench:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));
 });
-importScripts('/objpack-sw.js');`);
-  await write('/install.html', '<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/sw-bench.js" data-prefetch="off"></script>');
-  await write('/warm.html', '<!doctype html><link rel="icon" href="data:,"><p>warm</p>');
-  return pages;
-}
+importScripts('/objpack-sw.js');`;

@@ -42,7 +42,7 @@ function pageCosts(served, timing) {
 /**
  * @param {import('playwright-core').Browser} browser
  * @param {{ origin: string, path: string, variant: string }} o
- * @returns {Promise<{ complete: number, lcp: number, load: number, objects: number, costs: number[], pageCosts: number[] }>}
+ * @returns {Promise<{ complete: number, lcp: number, load: number, objects: number, duplicates: number, costs: number[], pageCosts: number[] }>}
  */
 export async function measure(browser, { origin, path, variant }) {
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
@@ -51,7 +51,7 @@ export async function measure(browser, { origin, path, variant }) {
     const objpack = variant.startsWith('objpack');
     // Every variant starts from the same place: one warm connection to the server (the install page for
     // objpack, an empty page for the others), empty HTTP cache.
-    await page.goto(`${origin}${objpack ? '/install.html' : '/warm.html'}`);
+    await page.goto(`${origin}${objpack ? (variant === 'objpack-cold-nopreload' ? '/install-nopreload.html' : '/install.html') : '/warm.html'}`);
     if (objpack) await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
     if (variant === 'objpack-repeat') {
       await page.goto(`${origin}${path}`, { waitUntil: 'load', timeout: 120_000 });
@@ -79,7 +79,9 @@ export async function measure(browser, { origin, path, variant }) {
     const served = objpack
       ? await page.evaluate(() => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = (e) => r(e.data); navigator.serviceWorker.controller.postMessage('bench:costs', [c.port2]); }))
       : [];
-    return { ...m, costs: served.map((s) => s.ms), pageCosts: pageCosts(served, timing) };
+    // A preload the page did not use (wrong mode, say) would make the page ask the worker twice.
+    const duplicates = served.length - new Set(served.map((s) => s.url)).size;
+    return { ...m, duplicates, costs: served.map((s) => s.ms), pageCosts: pageCosts(served, timing) };
   } finally {
     await context.close();
   }

@@ -4,8 +4,8 @@
  *
  * The headline number (issue 5): page-complete time in Chromium through the userspace TCP delay proxy
  * (benchmarks/lib/delay-proxy.mjs, one process per server) for nginx HTTP/1.1, nginx HTTP/2 over TLS,
- * nginx HTTP/2 + Link preload, objpack with the worker installed and nothing cached (cold), and objpack
- * on a repeat visit. Variants run interleaved (shuffled order in every round) in a new browser context
+ * nginx HTTP/2 + Link preload, objpack with the worker installed and nothing cached (cold; also with the
+ * worker's Link preloads off, and with the worker stopped), and objpack on a repeat visit. Variants run interleaved (shuffled order in every round) in a new browser context
  * each, so machine noise spreads over all of them. Writes results/browser-page-complete.{json,md} and
  * results/plots/browser-*.svg.
  */
@@ -24,7 +24,7 @@ import { measure } from './measure.mjs';
 import { FIXTURES, writeSite } from './fixtures.mjs';
 import { startNginxPeers } from './nginx-tls.mjs';
 
-const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-stopped', 'objpack-repeat'];
+const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-nopreload', 'objpack-cold-stopped', 'objpack-repeat'];
 const HELP = `Usage: node benchmarks/browser/page-complete.mjs [--quick] [--runs N] [--rtt LIST] [--fixtures LIST] [--json]
   --quick        3 runs per cell (default 15)
   --rtt          round-trip times in ms (default 0,20,50,100,200)
@@ -86,6 +86,7 @@ try {
       'nginx-h2-preload': `https://127.0.0.1:${proxies.h2p.port}`,
       // objpack needs no server support: the same nginx HTTP/1.1 static host serves its packages.
       'objpack-cold': `http://127.0.0.1:${proxies.h1.port}`,
+      'objpack-cold-nopreload': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-cold-stopped': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-repeat': `http://127.0.0.1:${proxies.h1.port}`,
     };
@@ -98,7 +99,7 @@ try {
             const cell = (cells[key] ??= { fixture: fx, rtt, variant, samples: [], costs: [], pageCosts: [] });
             try {
               const m = await measure(browser, { origin: origins[variant], path: pages[fx].path, variant });
-              cell.samples.push({ complete: m.complete, lcp: m.lcp, load: m.load, objects: m.objects });
+              cell.samples.push({ complete: m.complete, lcp: m.lcp, load: m.load, objects: m.objects, duplicates: m.duplicates });
               cell.costs.push(...m.costs);
               cell.pageCosts.push(...m.pageCosts);
             } catch (err) {
@@ -123,6 +124,8 @@ const rows = Object.values(cells).map((c) => ({
   fixture: c.fixture, rtt: c.rtt, variant: c.variant, n: c.samples.length, errors: c.errors ?? 0,
   complete: summarize(c.samples.map((s) => s.complete)), lcp: summarize(c.samples.map((s) => s.lcp)), load: summarize(c.samples.map((s) => s.load)),
   objects: median(c.samples.map((s) => s.objects)),
+  // Objects the worker served twice to one page, summed over samples (0 when every preload was used).
+  duplicateServes: c.samples.reduce((n, s) => n + (s.duplicates ?? 0), 0),
   workerCostMs: c.costs.length ? { n: c.costs.length, ...summarize(c.costs), p90: round(quantile(c.costs, 0.9)) } : undefined,
   objectCostMs: c.pageCosts.length ? { n: c.pageCosts.length, ...summarize(c.pageCosts), p90: round(quantile(c.pageCosts, 0.9)) } : undefined,
 }));
@@ -138,6 +141,7 @@ const headline = cellOf('deep', 100, 'objpack-cold') && cellOf('deep', 100, 'ngi
   const local = rtts.includes(0) ? Math.min(...VARIANTS.map((v) => cellOf('deep', 0, v)?.complete.median ?? Infinity)) : undefined;
   return {
     objpackColdMs: o, nginxH2Ms: h2, ratioToH2: round(o / h2), floorMs, ratioToFloor: round(o / floorMs),
+    objpackColdNoPreloadMs: cellOf('deep', 100, 'objpack-cold-nopreload')?.complete.median,
     browserAtRtt0Ms: local, floorPlusBrowserMs: local === undefined ? undefined : round(floorMs + local),
     ratioToFloorPlusBrowser: local === undefined ? undefined : round(o / (floorMs + local)),
     target: 'objpack ≤ 0.5× nginx h2; ≤ 1.25× floor (1 RTT + transfer)',
@@ -150,6 +154,7 @@ const result = {
   notes: [
     'page-complete = navigation start → last same-origin responseEnd (PerformanceResourceTiming), median of runs; IQR = q3 − q1',
     'each sample: new browser context, one warm connection (install page for objpack, an empty page for nginx), empty HTTP cache',
+    'objpack-cold announces the page\'s preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false)',
     'objpack runs on the nginx HTTP/1.1 static host (no server support); nginx 1.22 cannot send 103 Early Hints, so the preload variant sends Link: rel=preload on the 200',
     'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or 2 (TLS) before its first bytes',
     'workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the worker) to the Response handed back (worker-side clock; excludes the browser\'s IPC)',
