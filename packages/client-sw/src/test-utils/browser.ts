@@ -163,6 +163,14 @@ export async function snapshot(page: Page): Promise<{ dom: string; shot: Buffer 
 }
 
 /** Names of objpack's caches and the URL paths in each, as the page sees them. */
+/**
+ * Cache names only. Polls for a deletion must use this, not `cacheContents()`: `caches.open()` creates the
+ * cache again when the worker deletes it between `keys()` and `open()`.
+ */
+export async function cacheNames(page: Page): Promise<string[]> {
+  return page.evaluate(() => caches.keys());
+}
+
 export async function cacheContents(page: Page): Promise<Record<string, string[]>> {
   return page.evaluate(async () => {
     const out: Record<string, string[]> = {};

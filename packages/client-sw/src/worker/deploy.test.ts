@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
-import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
+import { cacheContents, cacheNames, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { svg, testSite } from '../test-utils/site.js';
 
@@ -47,7 +47,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     // Once no page uses build 1, its caches go.
     await tab2.goto(`${suite.server.origin}/about/`);
     await pageDone(tab2);
-    await expect.poll(async () => Object.keys(await cacheContents(tab2)).filter((n) => n.includes('build-1')).length).toBe(0);
+    await expect.poll(async () => (await cacheNames(tab2)).filter((n) => n.includes('build-1')).length).toBe(0);
     const caches = await cacheContents(tab2);
     expect(Object.keys(caches).sort()).toEqual(['objpack-v1-build-build-2', 'objpack-v1-meta', `objpack-v1-shared-${v2site.sharedPackage.common}`]);
     expect(caches['objpack-v1-build-build-2']).not.toContain('/img/old.svg');
@@ -101,7 +101,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     expect(suite.server.take()).toEqual([v2site.pagePackage['/']]);
     expect((await swEvents(page)).filter((e) => e.type === 'routes-updated' || e.type === 'fallback')).toEqual([]);
     // Build 1's cache goes once no page uses it; build 2's holds both pages.
-    await expect.poll(async () => Object.keys(await cacheContents(page)).filter((n) => n.includes('build-build-1')).length).toBe(0);
+    await expect.poll(async () => (await cacheNames(page)).filter((n) => n.includes('build-build-1')).length).toBe(0);
     const held = (await cacheContents(page))['objpack-v1-build-build-2'];
     expect(held).toEqual(expect.arrayContaining(['/', '/img/home.svg', '/about/', '/img/about.svg']));
     // So the next visit is served from it without a request.
@@ -115,7 +115,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    const names = async () => Object.keys(await cacheContents(page)).filter((n) => n.startsWith('objpack-')).sort();
+    const names = async () => (await cacheNames(page)).filter((n) => n.startsWith('objpack-')).sort();
     expect((await names()).every((n) => n.startsWith('objpack-v1-'))).toBe(true);
     // Deploy: new content and a new worker script with another cache layout.
     serveSite(suite.server, suite.b, testSite(suite.b.register, 2), { options: { routesMaxAgeMs: 0, cachePrefix: 'objpack-v2' } });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, type WorkerConfig } from '../test-utils/browser.js';
+import { cacheContents, cacheNames, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, type WorkerConfig } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { serveBytes, stallAfter, TestServer } from '../test-utils/server.js';
 import { bodyOffset, flip, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
@@ -196,7 +196,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
     await reloaded;
     await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) === undefined)).toBe(true);
-    expect(Object.keys(await cacheContents(page)).filter((n) => n.startsWith('objpack-'))).toEqual([]);
+    expect((await cacheNames(page)).filter((n) => n.startsWith('objpack-'))).toEqual([]);
     suite.server.take();
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
@@ -209,7 +209,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
     suite.server.files.set('/logout', { type: 'application/json', body: Buffer.from('{}'), headers: { 'clear-site-data': '"storage"' } });
     expect((await allCached(page)).length).toBeGreaterThan(0);
     await page.evaluate(() => fetch('/logout').then((r) => r.text()));
-    await expect.poll(async () => Object.keys(await cacheContents(page)).filter((n) => n.startsWith('objpack-'))).toEqual([]);
+    await expect.poll(async () => (await cacheNames(page)).filter((n) => n.startsWith('objpack-'))).toEqual([]);
     await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) === undefined)).toBe(true);
     suite.server.take();
     await page.goto(`${suite.server.origin}/`);
