@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import { PageParser } from './discover/page-parser.js';
 import { BuildCache, CACHE_FILE } from './emit/build-cache.js';
 import { emit, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/emit.js';
 import type { HostTarget } from './emit/host-config.js';
-import { injectRegister, REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
+import { finalHtml, REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { mapLimit } from './emit/map-limit.js';
 import { htmlBody } from './emit/write-package.js';
 import { preloadHints } from './emit/preload-hints.js';
@@ -152,7 +151,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let t: number;
   try {
     try {
-      graph = await discoverWith(pool, root, { origin: options.origin, exclude, cache: cache.discover, hashIgnore: REGISTER_TAG, onProgress: (done, total) => progress({ phase: 'discover', done, total }) }, prehash);
+      graph = await discoverWith(pool, root, { origin: options.origin, exclude, cache: cache.discover, hashIgnore: REGISTER_TAG, finalHtml: inject ? 'inject' : 'plain', onProgress: (done, total) => progress({ phase: 'discover', done, total }) }, prehash);
     } catch (err) {
       throw fromDiscoverError(err);
     }
@@ -327,16 +326,19 @@ async function preparePages(
     const key = `${ctx.inject ? 'inject' : 'plain'}:${f.file}`;
     let d = cache.digest(key, f);
     if (!d) {
-      let source: Buffer;
-      try {
-        source = readFileSync(f.file);
-      } catch {
-        return undefined;
+      // Digested by the parser thread from the bytes it parsed, unless the page changed size since the walk.
+      let final = graph.finals?.get(f.rel);
+      if (final?.source !== f.bytes) {
+        let source: Buffer;
+        try {
+          source = readFileSync(f.file);
+        } catch {
+          return undefined;
+        }
+        const r = finalHtml(source, ctx.inject);
+        final = { sha256: r.sha256, bytes: r.body.length, source: source.length, changed: r.changed };
       }
-      const injected = ctx.inject ? injectRegister(source.toString('utf8')) : undefined;
-      const body = injected === undefined ? source : Buffer.from(injected);
-      const sum = createHash('sha256').update(body).digest('base64');
-      d = { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}), whole: sum, sendBytes: body.length, send: sum, changed: injected !== undefined };
+      d = { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}), whole: final.sha256, sendBytes: final.bytes, send: final.sha256, changed: final.changed };
     }
     cache.setDigest(key, d);
     const o = planObject(item, f, d);

@@ -9,7 +9,8 @@ import { DiscoverCodes, warning } from './diagnostic-codes.js';
 import { extractJs } from './js-extract.js';
 import type { JsExtract } from './js-extract.js';
 import { EXTRACT_VERSION } from './page-extract.js';
-import { contentHash, readSiteFile } from './read-site-file.js';
+import type { AssetResult } from './page-parser.js';
+import { contentHash, readFailure, readSiteFile } from './read-site-file.js';
 import { reportRef } from './report-ref.js';
 import { statKey as statKeyOf } from './stat-key.js';
 import type { UrlResolver } from './resolve-url.js';
@@ -59,10 +60,15 @@ export class AssetAnalyzer {
   /** Paths that could not be read: left out of every closure. */
   readonly gone = new Set<string>();
 
+  /**
+   * `remote` reads and parses on the build's thread pool: without a previous build's results, all ~7,000
+   * stylesheets and modules of a big site would be read and parsed on the thread that assembles closures.
+   */
   constructor(
     private readonly resolver: UrlResolver,
     private readonly diagnostics: Diagnostic[],
     private readonly cache: DiscoverCache | undefined,
+    private readonly remote?: (file: string, as: 'css' | 'js', hash: boolean) => Promise<AssetResult>,
   ) {}
 
   /** Whether this build parsed the file as a stylesheet or a module (classic scripts are never parsed). */
@@ -83,12 +89,25 @@ export class AssetAnalyzer {
   }
 
   /** Reads and parses a file through the cache; undefined if it could not be read. */
-  private async parsed<T>(file: SiteFile, kind: string, parse: (text: string) => T): Promise<T | undefined> {
+  private async parsed<T>(file: SiteFile, kind: 'css' | 'js', parse: (text: string) => T): Promise<T | undefined> {
     const statKey = statKeyOf(file.rel, file);
     const known = this.cache?.get(statKey);
     if (typeof known === 'string') {
       const hit = this.cache?.get(`${kind}${EXTRACT_VERSION}:${known}`);
       if (hit !== undefined) return hit as T;
+    }
+    if (this.remote && !this.cache?.warm) {
+      const r = await this.remote(file.file, kind, this.cache !== undefined);
+      if (r.error) {
+        this.diagnostics.push(readFailure(file.rel, Object.assign(new Error(r.error.message), r.error.code !== undefined ? { code: r.error.code } : {})));
+        this.gone.add(file.path);
+        return undefined;
+      }
+      if (this.cache) {
+        this.cache.set(`${kind}${EXTRACT_VERSION}:${r.hash}`, r.extract);
+        this.cache.set(statKey, r.hash);
+      }
+      return r.extract as T;
     }
     const bytes = await readSiteFile(file);
     if (!(bytes instanceof Uint8Array)) {

@@ -11,7 +11,7 @@ import { PageParser } from './page-parser.js';
 import { contentHash, pageHash, readFailure } from './read-site-file.js';
 import { UrlResolver } from './resolve-url.js';
 import { pageUrlPath, parseOrigin } from './site-origin.js';
-import type { Diagnostic, DiscoverOptions, PageClosure, SiteFile, SiteGraph } from './types.js';
+import type { Diagnostic, DiscoverOptions, PageClosure, PageFinal, SiteFile, SiteGraph } from './types.js';
 import { statKey, statSignature } from './stat-key.js';
 import { walkFiles } from './walk.js';
 
@@ -62,7 +62,9 @@ export async function discoverWith(parser: PageParser, root: string, options: Di
     return graph;
   }
   const resolver = new UrlResolver(files, site);
-  const analyzer = new AssetAnalyzer(resolver, diagnostics, options.cache);
+  const analyzer = new AssetAnalyzer(resolver, diagnostics, options.cache, (file, as, hash) => parser.asset(file, as, hash));
+  const finals = options.finalHtml !== undefined ? new Map<string, PageFinal>() : undefined;
+  if (finals) graph.finals = finals;
   const ctx: AssembleContext = { resolver, analyzer, reported: new Set(), subtrees: new Map() };
   const cache = options.cache;
   const results: Array<PageClosure | undefined> = new Array<PageClosure | undefined>(pages.length);
@@ -83,12 +85,13 @@ export async function discoverWith(parser: PageParser, root: string, options: Di
       if (hit !== undefined) return { extract: hit as PageExtract, hash: known };
     }
     graph.pagesParsed++;
-    const r = await parser.parse(page.file, cache !== undefined, options.hashIgnore);
+    const r = await parser.parse(page.file, cache !== undefined, options.hashIgnore, options.finalHtml);
     if (r.error) {
       diagnostics.push(readFailure(page.rel, Object.assign(new Error(r.error.message), { code: r.error.code })));
       analyzer.gone.add(page.path);
       return undefined;
     }
+    if (r.final) finals?.set(page.rel, r.final);
     if (cache) {
       cache.set(`html${EXTRACT_VERSION}:${r.hash}`, r.extract);
       cache.set(statKey(page.rel, page), r.hash);

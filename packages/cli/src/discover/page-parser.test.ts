@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsReady } from './js-extract.js';
+import { finalHtml } from '../emit/inject.js';
+import { extractCss } from './css-extract.js';
+import { extractJs, jsReady } from './js-extract.js';
 import { extractPage } from './page-extract.js';
 import { PageParser } from './page-parser.js';
 import { contentHash, decodeHtml } from './read-site-file.js';
@@ -11,6 +13,10 @@ import { contentHash, decodeHtml } from './read-site-file.js';
 const PAGES = ['html-elements/site/index.html', 'css-references/site/index.html', 'js-modules/site/index.html', 'bad-input/site/index.html'].map((p) =>
   fileURLToPath(new URL(`../../../../fixtures/closure/${p}`, import.meta.url)),
 );
+
+const fixture = (p: string) => fileURLToPath(new URL(`../../../../fixtures/closure/${p}`, import.meta.url));
+const ASSETS = ['css/base.css', 'css/print.css', 'css/nested/deep.css', 'css/site.css'].map((p) => fixture(`css-references/site/${p}`));
+const MODULES = ['js/a.js', 'js/b.js', 'js/lazy-dep.js'].map((p) => fixture(`js-modules/site/${p}`));
 
 // Tests run from TypeScript sources, where no compiled worker exists: compile it (dependencies stay
 // imports, resolved from the package's node_modules, as in the published build).
@@ -39,6 +45,32 @@ describe('PageParser worker threads', () => {
         const bytes = readFileSync(PAGES[i % PAGES.length] as string);
         expect(r).toEqual({ id: i, hash: contentHash(bytes), extract: extractPage(decodeHtml(bytes)) });
       });
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('parses stylesheets and modules, and digests pages\' final HTML, on threads exactly as in-process (batched answers)', async () => {
+    await jsReady;
+    const parser = await PageParser.create(3, workerUrl);
+    try {
+      const pages = await Promise.all(Array.from({ length: 60 }, (_, i) => parser.parse(PAGES[i % PAGES.length] as string, false, undefined, i % 2 ? 'inject' : 'plain')));
+      expect(parser.threads).toBe(2);
+      pages.forEach((r, i) => {
+        const bytes = readFileSync(PAGES[i % PAGES.length] as string);
+        const f = finalHtml(bytes, i % 2 === 1);
+        const final = r.error ? undefined : r.final;
+        expect(final).toEqual({ sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed });
+        expect(final?.changed).toBe(i % 2 === 1); // no fixture page loads the registration script yet
+      });
+      const assets = [...ASSETS.map((f) => [f, 'css'] as const), ...MODULES.map((f) => [f, 'js'] as const)];
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => parser.asset(assets[i % assets.length]![0], assets[i % assets.length]![1], true)));
+      results.forEach((r, i) => {
+        const [file, as] = assets[i % assets.length]!;
+        const bytes = readFileSync(file);
+        expect(r).toEqual({ id: r.id, hash: contentHash(bytes), extract: as === 'css' ? extractCss(bytes.toString('utf8')) : extractJs(bytes.toString('utf8')) });
+      });
+      expect((await parser.asset(path.join(dir, 'gone.css'), 'css', false)).error).toMatchObject({ code: 'ENOENT' });
     } finally {
       await parser.close();
     }

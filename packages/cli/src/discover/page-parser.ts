@@ -1,30 +1,39 @@
 /**
- * Reads and parses pages, and hashes site files, on worker threads (one per core, up to `concurrency`), or
+ * Reads and parses pages, stylesheets and modules, and hashes site files, on worker threads (one per core, up to `concurrency`), or
  * on the calling thread when there is one core or when running from TypeScript sources (tests), where no
  * compiled worker exists. Page parses go before file hashes: discovery waits on parses, hashes are needed
  * only once the closures are known.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { finalHtml } from '../emit/inject.js';
 import { encodeJob, finishJob, fromWriteFailure, toWriteFailure } from '../emit/write-job.js';
 import type { Encoded, WriteDone, WriteFailure, WriteJob } from '../emit/write-job.js';
+import { extractCss } from './css-extract.js';
+import type { CssExtract } from './css-extract.js';
 import { digestFile } from './file-digest.js';
 import type { FileDigest } from './file-digest.js';
-import { jsReady } from './js-extract.js';
+import { extractJs, jsReady } from './js-extract.js';
+import type { JsExtract } from './js-extract.js';
 import { extractPage } from './page-extract.js';
 import type { PageExtract } from './page-extract.js';
-import { decodeHtml, pageHash } from './read-site-file.js';
+import { contentHash, decodeHtml, pageHash } from './read-site-file.js';
+import type { PageFinal } from './types.js';
 
 export type PageJob =
-  | { id: number; kind: 'page'; file: string; hash: boolean; ignore?: string }
+  | { id: number; kind: 'page'; file: string; hash: boolean; ignore?: string; final?: 'inject' | 'plain' }
+  | { id: number; kind: 'asset'; file: string; as: 'css' | 'js'; hash: boolean }
   | { id: number; kind: 'digest'; file: string; sendBytes: number; stat: { size: number; mtimeMs: number; ino?: number } }
   | { id: number; kind: 'write'; job: WriteJob };
 
 export type PageResult =
-  | { id: number; hash: string; extract: PageExtract; error?: undefined }
+  | { id: number; hash: string; extract: PageExtract; final?: PageFinal; error?: undefined }
+  | { id: number; error: { code?: string; message: string } };
+
+export type AssetResult =
+  | { id: number; hash: string; extract: CssExtract | JsExtract; error?: undefined }
   | { id: number; error: { code?: string; message: string } };
 
 export type DigestResult = { id: number; digest: FileDigest; error?: undefined } | { id: number; error: { code?: string; message: string } };
@@ -34,10 +43,16 @@ export type WriteResult = { id: number; done?: Encoded; failure?: WriteFailure; 
 
 /** Pages parsed on the calling thread before worker threads are started. */
 const IN_PROCESS_FIRST = 48;
-/** Jobs a worker holds at once: enough to never sit idle between messages, few enough to keep priorities. */
+/** Batches a worker holds at once: enough to never sit idle between messages, few enough to keep priorities. */
 const PER_WORKER = 2;
+/**
+ * Jobs per message, by kind (a batch holds one kind, so a page's parse never waits behind file hashes).
+ * One message per job cost the calling thread ~1 s of a 10,000-page build in postMessage and 'message'
+ * events (CPU profile, issue 3), on the thread that bounds discovery.
+ */
+const BATCH = { page: 4, asset: 4, digest: 16, write: 4 } as const;
 
-type AnyResult = PageResult | DigestResult | WriteResult;
+type AnyResult = PageResult | AssetResult | DigestResult | WriteResult;
 
 interface Pending {
   job: PageJob;
@@ -47,10 +62,13 @@ interface Pending {
 interface Slot {
   worker: Worker;
   jobs: Map<number, Pending>;
+  /** Batches sent and not yet answered. */
+  batches: number;
 }
 
 export class PageParser {
   private readonly slots: Slot[] = [];
+  private readonly assets: Pending[] = [];
   private readonly pages: Pending[] = [];
   private readonly digests: Pending[] = [];
   private readonly writes: Pending[] = [];
@@ -74,16 +92,20 @@ export class PageParser {
       // A parser thread holds a couple of pages at a time: a small young generation makes it collect garbage
       // early instead of growing the build's resident memory.
       const worker = new Worker(this.url, { execArgv: workerExecArgv(process.execArgv), resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 } });
-      const slot: Slot = { worker, jobs: new Map() };
+      const slot: Slot = { worker, jobs: new Map(), batches: 0 };
       // An idle thread must not keep the process alive (a caller that forgets close(), `node -e`); a busy one does.
       worker.unref();
-      worker.on('message', (r: AnyResult) => {
+      worker.on('message', (rs: AnyResult[]) => {
         if (this.closed) return; // close() answers what is in flight; an unref() here would end the process mid-terminate
-        const p = slot.jobs.get(r.id);
-        slot.jobs.delete(r.id);
+        const answered: Array<[Pending | undefined, AnyResult]> = rs.map((r) => {
+          const p = slot.jobs.get(r.id);
+          slot.jobs.delete(r.id);
+          return [p, r];
+        });
+        slot.batches--;
         if (slot.jobs.size === 0) worker.unref();
         this.pump();
-        p?.done(r);
+        for (const [p, r] of answered) p?.done(r);
       });
       worker.on('error', () => this.retire(slot));
       worker.on('exit', () => this.retire(slot));
@@ -108,13 +130,23 @@ export class PageParser {
 
   /** Parallelism worth keeping in flight. */
   get width(): number {
-    return Math.max(1, this.wanted) * 4;
+    // Enough pages in flight to fill each thread's batches (see BATCH) while this thread assembles closures.
+    return this.wanted === 0 ? 4 : this.wanted * 8;
   }
 
-  /** Reads and parses a page; `hash` adds its content hash (see `pageHash` for `ignore`). */
-  parse(file: string, hash: boolean, ignore?: string): Promise<PageResult> {
-    const job: PageJob = { id: this.nextId++, kind: 'page', file, hash, ...(ignore !== undefined ? { ignore } : {}) };
+  /**
+   * Reads and parses a page; `hash` adds its content hash (see `pageHash` for `ignore`), `final` the digest
+   * of the HTML the build will ship (see finalHtml), from the same read.
+   */
+  parse(file: string, hash: boolean, ignore?: string, final?: 'inject' | 'plain'): Promise<PageResult> {
+    const job: PageJob = { id: this.nextId++, kind: 'page', file, hash, ...(ignore !== undefined ? { ignore } : {}), ...(final !== undefined ? { final } : {}) };
     return this.submit(job, this.pages) as Promise<PageResult>;
+  }
+
+  /** Reads and parses a stylesheet or a module (`hash`: with its content hash); it goes before pages. */
+  asset(file: string, as: 'css' | 'js', hash: boolean): Promise<AssetResult> {
+    const job: PageJob = { id: this.nextId++, kind: 'asset', file, as, hash };
+    return this.submit(job, this.assets) as Promise<AssetResult>;
   }
 
   /** Hashes a file (and the first `sendBytes` of it) on a worker thread when there is one. */
@@ -161,15 +193,19 @@ export class PageParser {
     this.digests.push(...keep);
   }
 
-  /** Hands queued jobs, pages first, to threads with room. */
+  /** Hands queued jobs in batches, stylesheets and modules first, then pages, to threads with room. */
   private pump(): void {
     for (const slot of this.slots) {
-      while (slot.jobs.size < PER_WORKER) {
-        const next = this.pages.shift() ?? this.digests.shift() ?? this.writes.shift();
-        if (!next) return;
+      while (slot.batches < PER_WORKER) {
+        const queue = [this.assets, this.pages, this.digests, this.writes].find((q) => q.length > 0);
+        if (!queue) return;
+        // Share a short queue between the threads rather than hand it all to the first.
+        const size = Math.min(BATCH[queue[0]!.job.kind], Math.ceil(queue.length / this.slots.length));
+        const batch = queue.splice(0, size);
         if (slot.jobs.size === 0) slot.worker.ref();
-        slot.jobs.set(next.job.id, next);
-        slot.worker.postMessage(next.job);
+        for (const p of batch) slot.jobs.set(p.job.id, p);
+        slot.batches++;
+        slot.worker.postMessage(batch.map((p) => p.job));
       }
     }
   }
@@ -181,7 +217,7 @@ export class PageParser {
     // terminate() of an unref'd thread does not keep the loop alive: awaiting it could end the process.
     await Promise.all(slots.map((s) => (s.worker.ref(), s.worker.terminate())));
     // Nobody waits for what is still queued (a build that failed early): answer it without doing it.
-    for (const p of [...this.pages.splice(0), ...this.digests.splice(0), ...this.writes.splice(0)]) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
+    for (const p of [...this.assets.splice(0), ...this.pages.splice(0), ...this.digests.splice(0), ...this.writes.splice(0)]) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
   }
 
   /**
@@ -194,7 +230,8 @@ export class PageParser {
     if (i !== -1) this.slots.splice(i, 1);
     const orphans = [...slot.jobs.values()];
     slot.jobs.clear();
-    if (this.slots.length === 0) orphans.push(...this.pages.splice(0), ...this.digests.splice(0), ...this.writes.splice(0));
+    slot.batches = 0;
+    if (this.slots.length === 0) orphans.push(...this.assets.splice(0), ...this.pages.splice(0), ...this.digests.splice(0), ...this.writes.splice(0));
     for (const p of orphans) {
       if (this.closed) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
       else void runHere(p.job).then(p.done);
@@ -228,8 +265,19 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
   try {
     if (job.kind === 'digest') return { id, digest: await digestFile(job.file, job.sendBytes, job.stat) };
     if (job.kind === 'write') return await encodeJob(job.job).then((done) => ({ id, done }), (err: unknown) => ({ id, failure: toWriteFailure(err) }));
-    const bytes = await readFile(job.file);
-    return { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes)) };
+    // Synchronous: on a parser thread nothing else waits, and readFile's four thread-pool round trips per
+    // file (open, fstat, read, close) showed as ~25 % of each thread's time in discovery (issue 3).
+    const bytes = readFileSync(job.file);
+    if (job.kind === 'asset') {
+      const text = bytes.toString('utf8');
+      return { id, hash: job.hash ? contentHash(bytes) : '', extract: job.as === 'css' ? extractCss(text) : extractJs(text) };
+    }
+    const r: PageResult = { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes)) };
+    if (job.final !== undefined) {
+      const f = finalHtml(bytes, job.final === 'inject');
+      r.final = { sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed };
+    }
+    return r;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     return { id, error: { ...(e.code !== undefined ? { code: e.code } : {}), message: e.message } };
@@ -237,7 +285,7 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
 }
 
 /** Buffers a worker hands over instead of copying (an encoded package, in its own ArrayBuffer). */
-export function transferList(r: AnyResult): ArrayBuffer[] {
+export function transferList(r: PageResult | AssetResult | DigestResult | WriteResult): ArrayBuffer[] {
   const buffer = 'done' in r && r.done && 'data' in r.done ? r.done.data?.buffer : undefined;
   return buffer instanceof ArrayBuffer ? [buffer] : [];
 }

@@ -1,4 +1,7 @@
-/** Worker thread: parses pages, hashes files and encodes packages, so that work uses every core. PageJob → result. */
+/**
+ * Worker thread: parses pages, stylesheets and modules, hashes files and encodes packages, so that work uses
+ * every core. A message is a batch of PageJobs; the answer, one message with their results.
+ */
 import { parentPort } from 'node:worker_threads';
 import { jsReady } from './js-extract.js';
 import { runHere, transferList } from './page-parser.js';
@@ -6,6 +9,6 @@ import type { PageJob } from './page-parser.js';
 
 await jsReady;
 const port = parentPort;
-port?.on('message', (job: PageJob) => {
-  void runHere(job).then((r) => port.postMessage(r, transferList(r)));
+port?.on('message', (jobs: PageJob[]) => {
+  void Promise.all(jobs.map(runHere)).then((rs) => port.postMessage(rs, rs.flatMap(transferList)));
 });

@@ -97,6 +97,16 @@ export interface DiscoverOptions {
   concurrency?: number;
   /** Markup to leave out of pages' content hashes (the build's registration tag), so injecting it keeps the cache valid. */
   hashIgnore?: string;
+  /** Also digest the HTML the build will ship for each parsed page (see finalHtml), into `SiteGraph.finals`. */
+  finalHtml?: 'inject' | 'plain';
+}
+
+/** A page's final HTML (see finalHtml) as discovery read it: `source` bytes read, `bytes` of final HTML. */
+export interface PageFinal {
+  sha256: string;
+  bytes: number;
+  source: number;
+  changed: boolean;
 }
 
 export interface SiteGraph {
@@ -113,4 +123,6 @@ export interface SiteGraph {
   walkDiagnostics?: Diagnostic[];
   /** Each page's parse result (by site-relative file), for incremental builds to compare an edited page with. */
   extracts?: Map<string, PageExtract>;
+  /** With `finalHtml`: each parsed page's final HTML digest, by site-relative file. */
+  finals?: Map<string, PageFinal>;
 }

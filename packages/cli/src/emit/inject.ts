@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SAXParser } from 'parse5-sax-parser';
 
 /** Where the worker registration script lives on the site. */
@@ -30,6 +31,17 @@ export function injectRegister(html: string): string | undefined {
   parser.end(html);
   if (at < 0) at = html.length;
   return `${html.slice(0, at)}${REGISTER_TAG}${html.slice(at)}`;
+}
+
+/**
+ * The HTML a build ships for a page read as `source`: with the registration tag when `inject` (and the page
+ * lacks it; `changed` says so), and its SHA-256 (base64). Discovery's parser threads compute it from the
+ * bytes they parse, so the build does not read and inject every page again on its main thread.
+ */
+export function finalHtml(source: Buffer, inject: boolean): { body: Buffer; sha256: string; changed: boolean } {
+  const injected = inject ? injectRegister(source.toString('utf8')) : undefined;
+  const body = injected === undefined ? source : Buffer.from(injected);
+  return { body, sha256: createHash('sha256').update(body).digest('base64'), changed: injected !== undefined };
 }
 
 // Tags that open the body when the document omits <body>; a script before them stays in the head.
