@@ -102,8 +102,9 @@ export async function writeSite(root, names, format, bundles) {
   await write('/objpack-sw.js', bundles.worker);
   await write('/objpack-register.js', bundles.register);
   // The bench worker records the worker's own per-object cost, then is the shipped worker. The -nopreload
-  // one is the same with the Link preloads off (the A/B of that feature within one run).
-  for (const [name, extra] of [['sw-bench', ''], ['sw-bench-nopreload', ', preload: false']]) {
+  // one is the same with the Link preloads off, the -late one answers navigations only once the package's
+  // index is in (earlyResponse: false, the behaviour before it became the default): the A/B of each feature.
+  for (const [name, extra] of [['sw-bench', ''], ['sw-bench-nopreload', ', preload: false'], ['sw-bench-late', ', earlyResponse: false']]) {
     await write(`/${name}.js`, benchWorker(extra));
     await write(`/install${name.slice('sw-bench'.length)}.html`, `<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/${name}.js" data-prefetch="off"></script>`);
   }

@@ -13,7 +13,11 @@ function pageMetrics() {
     // Epoch-based times, comparable with the worker's (both count from performance.timeOrigin).
     const timing = same.map((r) => ({ url: new URL(r.name).pathname + new URL(r.name).search, start: performance.timeOrigin + r.startTime, end: performance.timeOrigin + r.responseEnd }));
     let lcp = NaN;
-    const done = () => resolve({ complete, lcp, load: nav.loadEventStart, objects: same.length, timing });
+    const last = same.reduce((a, r) => (!a || r.responseEnd > a.responseEnd ? r : a), undefined);
+    // Where the time goes: the page's response headers and HTML, the first object request, the last object.
+    const phases = { htmlStart: nav.responseStart, htmlEnd: nav.responseEnd, firstRequest: Math.min(...same.map((r) => r.startTime)),
+      last: last ? new URL(last.name).pathname : '' };
+    const done = () => resolve({ complete, lcp, load: nav.loadEventStart, objects: same.length, timing, phases });
     try {
       new PerformanceObserver((list) => {
         const e = list.getEntries();
@@ -51,7 +55,8 @@ export async function measure(browser, { origin, path, variant }) {
     const objpack = variant.startsWith('objpack');
     // Every variant starts from the same place: one warm connection to the server (the install page for
     // objpack, an empty page for the others), empty HTTP cache.
-    await page.goto(`${origin}${objpack ? (variant === 'objpack-cold-nopreload' ? '/install-nopreload.html' : '/install.html') : '/warm.html'}`);
+    const install = { 'objpack-cold-nopreload': '/install-nopreload.html', 'objpack-cold-late': '/install-late.html' }[variant] ?? '/install.html';
+    await page.goto(`${origin}${objpack ? install : '/warm.html'}`);
     if (objpack) await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
     if (variant === 'objpack-repeat') {
       await page.goto(`${origin}${path}`, { waitUntil: 'load', timeout: 120_000 });

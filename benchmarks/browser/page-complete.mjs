@@ -24,7 +24,7 @@ import { measure } from './measure.mjs';
 import { FIXTURES, writeSite } from './fixtures.mjs';
 import { startNginxPeers } from './nginx-tls.mjs';
 
-const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-nopreload', 'objpack-cold-stopped', 'objpack-repeat'];
+const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-nopreload', 'objpack-cold-late', 'objpack-cold-stopped', 'objpack-repeat'];
 const HELP = `Usage: node benchmarks/browser/page-complete.mjs [--quick] [--runs N] [--rtt LIST] [--fixtures LIST] [--json]
   --quick        3 runs per cell (default 15)
   --rtt          round-trip times in ms (default 0,20,50,100,200)
@@ -87,6 +87,7 @@ try {
       // objpack needs no server support: the same nginx HTTP/1.1 static host serves its packages.
       'objpack-cold': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-cold-nopreload': `http://127.0.0.1:${proxies.h1.port}`,
+      'objpack-cold-late': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-cold-stopped': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-repeat': `http://127.0.0.1:${proxies.h1.port}`,
     };
@@ -99,7 +100,7 @@ try {
             const cell = (cells[key] ??= { fixture: fx, rtt, variant, samples: [], costs: [], pageCosts: [] });
             try {
               const m = await measure(browser, { origin: origins[variant], path: pages[fx].path, variant });
-              cell.samples.push({ complete: m.complete, lcp: m.lcp, load: m.load, objects: m.objects, duplicates: m.duplicates });
+              cell.samples.push({ complete: m.complete, lcp: m.lcp, load: m.load, objects: m.objects, duplicates: m.duplicates, phases: m.phases });
               cell.costs.push(...m.costs);
               cell.pageCosts.push(...m.pageCosts);
             } catch (err) {
@@ -119,6 +120,15 @@ try {
   await peers.close();
 }
 
+/** Medians of when the page got its response headers and its HTML, first asked for an object; the usual last object. */
+const phasesOf = (ps) => {
+  if (ps.length === 0) return undefined;
+  const lasts = new Map();
+  for (const p of ps) lasts.set(p.last, (lasts.get(p.last) ?? 0) + 1);
+  const [last, n] = [...lasts].sort((a, b) => b[1] - a[1])[0];
+  return { htmlStart: round(median(ps.map((p) => p.htmlStart))), htmlEnd: round(median(ps.map((p) => p.htmlEnd))),
+    firstRequest: round(median(ps.map((p) => p.firstRequest))), last: `${last} (${n}/${ps.length})` };
+};
 const summarize = (xs) => ({ median: round(median(xs)), q1: round(quantile(xs, 0.25)), q3: round(quantile(xs, 0.75)), iqr: round(quantile(xs, 0.75) - quantile(xs, 0.25)) });
 const rows = Object.values(cells).map((c) => ({
   fixture: c.fixture, rtt: c.rtt, variant: c.variant, n: c.samples.length, errors: c.errors ?? 0,
@@ -128,6 +138,7 @@ const rows = Object.values(cells).map((c) => ({
   duplicateServes: c.samples.reduce((n, s) => n + (s.duplicates ?? 0), 0),
   workerCostMs: c.costs.length ? { n: c.costs.length, ...summarize(c.costs), p90: round(quantile(c.costs, 0.9)) } : undefined,
   objectCostMs: c.pageCosts.length ? { n: c.pageCosts.length, ...summarize(c.pageCosts), p90: round(quantile(c.pageCosts, 0.9)) } : undefined,
+  phases: phasesOf(c.samples.map((s) => s.phases).filter(Boolean)),
 }));
 const cellOf = (fx, rtt, v) => rows.find((r) => r.fixture === fx && r.rtt === rtt && r.variant === v);
 const headline = cellOf('deep', 100, 'objpack-cold') && cellOf('deep', 100, 'nginx-h2-tls') ? (() => {
@@ -142,6 +153,7 @@ const headline = cellOf('deep', 100, 'objpack-cold') && cellOf('deep', 100, 'ngi
   return {
     objpackColdMs: o, nginxH2Ms: h2, ratioToH2: round(o / h2), floorMs, ratioToFloor: round(o / floorMs),
     objpackColdNoPreloadMs: cellOf('deep', 100, 'objpack-cold-nopreload')?.complete.median,
+    objpackColdLateMs: cellOf('deep', 100, 'objpack-cold-late')?.complete.median,
     browserAtRtt0Ms: local, floorPlusBrowserMs: local === undefined ? undefined : round(floorMs + local),
     ratioToFloorPlusBrowser: local === undefined ? undefined : round(o / (floorMs + local)),
     target: 'objpack ≤ 0.5× nginx h2; ≤ 1.25× floor (1 RTT + transfer)',
@@ -154,7 +166,7 @@ const result = {
   notes: [
     'page-complete = navigation start → last same-origin responseEnd (PerformanceResourceTiming), median of runs; IQR = q3 − q1',
     'each sample: new browser context, one warm connection (install page for objpack, an empty page for nginx), empty HTTP cache',
-    'objpack-cold announces the page\'s preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false)',
+    'objpack-cold announces the page\'s preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false); objpack-cold answers the navigation before the package arrives (earlyResponse, the default); objpack-cold-late waits for the package index (earlyResponse: false)',
     'objpack runs on the nginx HTTP/1.1 static host (no server support); nginx 1.22 cannot send 103 Early Hints, so the preload variant sends Link: rel=preload on the 200',
     'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or 2 (TLS) before its first bytes',
     'workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the worker) to the Response handed back (worker-side clock; excludes the browser\'s IPC)',
@@ -175,7 +187,9 @@ const md = [`# Browser page-complete (${result.date.slice(0, 16)}, ${runs} runs/
   '', 'Worker cost per object in the worker (ms, median / p90): ' +
     fixtures.map((fx) => { const all = rows.filter((r) => r.fixture === fx && r.workerCostMs); return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.workerCostMs.median}/${r.workerCostMs.p90}`).join(', ')}`; }).join('; '),
   '', 'Cost per object, last byte in the worker → page has it (ms, median / p90): ' +
-    fixtures.map((fx) => { const all = rows.filter((r) => r.fixture === fx && r.objectCostMs); return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.objectCostMs.median}/${r.objectCostMs.p90}`).join(', ')}`; }).join('; '), ''];
+    fixtures.map((fx) => { const all = rows.filter((r) => r.fixture === fx && r.objectCostMs); return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.objectCostMs.median}/${r.objectCostMs.p90}`).join(', ')}`; }).join('; '), '',
+  'Phases (median ms from navigation start: response headers / HTML complete / first object request; most frequent last object):', '',
+  ...rows.filter((r) => r.phases).map((r) => `- ${r.fixture} ${r.rtt} ms ${r.variant}: ${r.phases.htmlStart} / ${r.phases.htmlEnd} / ${r.phases.firstRequest}; last ${r.phases.last}`), ''];
 await writeFile(join(resultsDir, `${out}.md`), md.join('\n'));
 for (const fx of fixtures) {
   const svg = barChart({ title: `Page-complete, ${fx} (median ms, ${runs} runs)`, groups: rtts.map((r) => `${r} ms RTT`), unit: ' ms',

@@ -40,6 +40,14 @@ export interface ObjpackOptions {
    * and imported modules at once; the worker answers them from the package stream.
    */
   preload?: boolean;
+  /**
+   * Answer a page's navigation as soon as its package fetch has started (default true), with headers
+   * known from the route table (`text/html; charset=utf-8`, the `Link` preloads) and a body that streams
+   * the HTML once the package brings it: the browser sends the preloaded requests during the package's
+   * round trip. Any failure before the HTML's first byte turns the body into a one-line refresh, so the
+   * page ends exactly as without objpack.
+   */
+  earlyResponse?: boolean;
   /** Diagnostics hook; the library itself never prints. */
   onEvent?: (event: ObjpackEvent) => void;
 }
@@ -53,6 +61,7 @@ export interface ResolvedOptions {
   maxPrefetch: number;
   delta: boolean;
   preload: boolean;
+  earlyResponse: boolean;
   onEvent: (event: ObjpackEvent) => void;
 }
 
@@ -66,6 +75,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string): Resolved
     maxPrefetch: o.maxPrefetch ?? 8,
     delta: o.delta ?? true,
     preload: o.preload ?? true,
+    earlyResponse: o.earlyResponse ?? true,
     onEvent: o.onEvent ?? (() => {}),
   };
 }

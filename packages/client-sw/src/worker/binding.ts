@@ -9,6 +9,8 @@ export interface Binding {
   createdAt: number;
   /** The page has made requests, so its client is committed: once it is gone, so is the binding. */
   seen?: boolean;
+  /** Set while an early-answered page waits for its package's index, which may re-plan `packages` (a deploy). */
+  ready?: Promise<void>;
 }
 
 export interface BoundPackage {

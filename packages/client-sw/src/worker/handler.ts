@@ -4,7 +4,7 @@ import { resolveOptions, type ObjpackOptions, type ResolvedOptions } from '../op
 import { Delta } from './delta.js';
 import { htmlEntry } from './html-entry.js';
 import { objectHeaders, objectResponse } from './object-response.js';
-import { PackageRun } from './package-run.js';
+import { PackageRun, type Slot } from './package-run.js';
 import { announcePreloads } from './preload-link.js';
 import { partialResponse } from './partial.js';
 import { carries, ofTable, type Binding, type BoundPackage } from './binding.js';
@@ -13,6 +13,12 @@ import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type HeldRecord } from './store.js';
 
 const noop = () => {};
+// A meta refresh, not a script: it works under any Content-Security-Policy the page's headers carry.
+const REFRESH = '<!doctype html><meta http-equiv="refresh" content="0">';
+/** What the build writes for every `.html` page (`contentTypeOf` in the CLI): the early response's type. */
+const EARLY_CONTENT_TYPE = 'text/html; charset=utf-8';
+/** Table keys whose HTML entry the build types {@link EARLY_CONTENT_TYPE}: directory indexes and `.html`/`.htm`. */
+const earlyType = (key: string) => /(\/|\.html?)$/i.test(key);
 
 /** Quiet time before Cache Storage writes start: longer than the gaps between a loading page's requests. */
 const QUIET_MS = 150;
@@ -35,6 +41,10 @@ export class ObjpackWorker {
   private lastActivity = 0;
   /** Page path → build during which objpack failed for it: that page goes to the network until a new build. */
   private readonly bypass = new Map<string, string>();
+  /** Page path → build whose HTML entry's headers differ from an early response's: answered the usual way. */
+  private readonly late = new Map<string, string>();
+  /** Pages whose package was unreachable after an early answer: their reload goes to the network once. */
+  private readonly networkOnce = new Set<string>();
 
   constructor(
     private readonly scope: ServiceWorkerGlobalScope,
@@ -123,10 +133,20 @@ export class ObjpackWorker {
       return this.network(event.request);
     }
     const route = lookupRoute(table, url.pathname);
-    if (!route || this.bypass.get(url.pathname) === table.buildId) return this.network(event.request);
+    if (!route) return this.network(event.request);
+    const once = this.networkOnce.delete(url.pathname);
+    if (once || this.bypass.get(url.pathname) === table.buildId) {
+      // The page comes from the network, maybe from a newer build: its objects must too.
+      this.bindings.set(event.resultingClientId, { buildId: '', packages: [], createdAt: Date.now() });
+      const res = this.network(event.request);
+      return once ? res.catch(async (netErr) => (await this.offlineCopy(url.pathname)) ?? Promise.reject(netErr)) : res;
+    }
     try {
       const res = await this.serveRoute(event, url, table, route);
-      event.waitUntil(this.afterNavigation());
+      // After the page package's index (an early answer leaves before it): its response tells whether the
+      // host serves deltas, which the follow-up work needs.
+      const index = this.runs.get(route.page)?.index.catch(noop);
+      event.waitUntil(Promise.resolve(index).then(() => this.afterNavigation()));
       return res;
     } catch (err) {
       this.options.onEvent({ type: 'fallback', url: url.pathname, code: errorCode(err) });
@@ -165,26 +185,16 @@ export class ObjpackWorker {
   }
 
   private async serveRoute(event: FetchEvent, url: URL, table: RouteTable, route: Route): Promise<Response> {
-    let packages = await this.plan(table, route);
+    const packages = await this.plan(table, route);
     const page = packages[0]!;
-    let buildId = table.buildId;
+    if (page.run && this.options.earlyResponse && earlyType(route.key) && this.late.get(url.pathname) !== table.buildId) {
+      return this.earlyRoute(event, url, table, route, packages);
+    }
     let html: Response | undefined;
+    let bound: { buildId: string; packages: BoundPackage[] } = { buildId: table.buildId, packages };
     if (page.run) {
-      const index = await page.run.index;
-      const current = ofTable(table, route, index);
-      buildId = current ? table.buildId : index.buildId;
-      page.cacheName = this.store.buildName(buildId);
-      if (!current) {
-        // A deploy happened since our table: the package's own index names the build and its shared packages.
-        event.waitUntil(this.routes.refresh().catch(noop));
-        packages = [page, ...(await this.plan(table, route, index.sharedRefs)).slice(1)];
-      }
-      const entry = htmlEntry(index);
-      const slot = entry && page.run.slots.get(entry.name);
-      if (!entry || !slot) throw new ObjpackSwError(SwErrorCode.NO_HTML, route.page);
-      // Left out of a delta: the held copy is local, and its headers are the page's own.
-      if (slot.borrowed) await slot.done.catch(noop);
-      if (slot.state === 'failed') throw new ObjpackSwError(SwErrorCode.DECODE, route.page);
+      const { buildId, current, index } = (bound = await this.bindPage(event, table, route, packages));
+      const slot = await this.htmlSlot(page.run, index, route);
       const resultingClientId = event.resultingClientId;
       const body = slot.stream((_err, committed) => this.recover(url, table.buildId, resultingClientId, committed));
       // The page starts asking for its objects once its HTML is in: count that as activity for the write gate.
@@ -200,8 +210,94 @@ export class ObjpackWorker {
       const headers = new Headers(cached.headers);
       html = this.options.preload && announcePreloads(headers, table, route.key) ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers }) : cached;
     }
-    this.bindings.set(event.resultingClientId, { buildId, packages, createdAt: Date.now() });
+    this.bindings.set(event.resultingClientId, { buildId: bound.buildId, packages: bound.packages, createdAt: Date.now() });
     return html;
+  }
+
+  /** The page package's index is in: the build it names, and the page's packages (re-planned after a deploy). */
+  private async bindPage(event: FetchEvent, table: RouteTable, route: Route, packages: BoundPackage[]) {
+    const page = packages[0]!;
+    const index = await page.run!.index;
+    const current = ofTable(table, route, index);
+    const buildId = current ? table.buildId : index.buildId;
+    page.cacheName = this.store.buildName(buildId);
+    if (!current) {
+      // A deploy happened since our table: the package's own index names the build and its shared packages.
+      event.waitUntil(this.routes.refresh().catch(noop));
+      packages = [page, ...(await this.plan(table, route, index.sharedRefs)).slice(1)];
+    }
+    return { buildId, current, index, packages };
+  }
+
+  private async htmlSlot(run: PackageRun, index: PackageIndex, route: Route): Promise<Slot> {
+    const entry = htmlEntry(index);
+    const slot = entry && run.slots.get(entry.name);
+    if (!entry || !slot) throw new ObjpackSwError(SwErrorCode.NO_HTML, route.page);
+    // Left out of a delta: the held copy is local, and its headers are the page's own.
+    if (slot.borrowed) await slot.done.catch(noop);
+    if (slot.state === 'failed') throw new ObjpackSwError(SwErrorCode.DECODE, route.page);
+    return slot;
+  }
+
+  /**
+   * `earlyResponse`: the navigation is answered now, while the package is on its way, so the browser sends
+   * the `Link` preloads during that round trip and they wait here for their bytes. The headers are the ones
+   * the build gives every HTML entry; a page whose entry turns out to differ, and any failure before the
+   * HTML's first byte, gets a one-line refresh and goes the usual way (or to the network) on its reload.
+   */
+  private earlyRoute(event: FetchEvent, url: URL, table: RouteTable, route: Route, packages: BoundPackage[]): Response {
+    const run = packages[0]!.run!;
+    const clientId = event.resultingClientId;
+    const binding: Binding = { buildId: table.buildId, packages, createdAt: Date.now() };
+    const bound = this.bindPage(event, table, route, packages);
+    binding.ready = bound.then(
+      (b) => void ((binding.buildId = b.buildId), (binding.packages = b.packages)),
+      noop,
+    ).finally(() => (binding.ready = undefined));
+    this.bindings.set(clientId, binding);
+    event.waitUntil(run.finished);
+    const headers = new Headers({ 'content-type': EARLY_CONTENT_TYPE });
+    // Preloads of the table's build; after a deploy the page may not use them all (a wasted request, no harm).
+    if (this.options.preload) announcePreloads(headers, table, route.key);
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        if (!reader) {
+          try {
+            const slot = await this.htmlSlot(run, (await bound).index, route);
+            if (slot.entry.contentType !== EARLY_CONTENT_TYPE || slot.entry.headers.length > 0) {
+              // Headers already sent would be wrong: reload, and answer this page the usual way from now on.
+              this.late.set(url.pathname, table.buildId);
+              throw new ObjpackSwError(SwErrorCode.NO_HTML, `${route.page} ${slot.entry.contentType}`);
+            }
+            void slot.done.then(() => (this.lastActivity = performance.now()), noop);
+            reader = slot.stream((_err, committed) => this.recover(url, table.buildId, clientId, committed)).getReader();
+          } catch (err) {
+            controller.enqueue(this.earlyFailure(url, table, err));
+            controller.close();
+            return;
+          }
+        }
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader?.cancel(reason),
+    });
+    return new Response(body, { status: 200, headers });
+  }
+
+  /**
+   * No HTML byte reached an early-answered page: the same choice as a failed navigation (network, and a
+   * bypass unless the package was merely unreachable), made on the page's reload by a meta refresh.
+   */
+  private earlyFailure(url: URL, table: RouteTable, err: unknown): Uint8Array {
+    const code = errorCode(err);
+    this.options.onEvent({ type: 'fallback', url: url.pathname, code, detail: 'early-refresh' });
+    if (code === SwErrorCode.PACKAGE_NETWORK) this.networkOnce.add(url.pathname);
+    // A page whose entry only had other headers than an early response's is served the usual way instead.
+    else if (this.late.get(url.pathname) !== table.buildId) this.bypass.set(url.pathname, table.buildId);
+    return new TextEncoder().encode(REFRESH);
   }
 
   /**
@@ -212,8 +308,7 @@ export class ObjpackWorker {
   private recover(url: URL, buildId: string, clientId: string, committed: boolean): Uint8Array | undefined {
     this.bypass.set(url.pathname, buildId);
     this.options.onEvent({ type: 'fallback', url: url.pathname, code: SwErrorCode.DECODE, detail: committed ? 'navigate' : 'refresh' });
-    // A meta refresh, not a script: it works under any Content-Security-Policy the page's headers carry.
-    if (!committed) return new TextEncoder().encode('<!doctype html><meta http-equiv="refresh" content="0">');
+    if (!committed) return new TextEncoder().encode(REFRESH);
     const tryNavigate = async (attempt: number): Promise<void> => {
       const client = await this.scope.clients.get(clientId);
       if (client && 'navigate' in client) {
@@ -232,6 +327,7 @@ export class ObjpackWorker {
     try {
       const binding = this.bindings.get(event.clientId) ?? (await this.deriveBinding(event.clientId));
       if (binding) binding.seen = true;
+      if (binding?.ready) await binding.ready;
       const res = binding && (await this.fromBinding(binding, name, event.request.url));
       if (res) return res;
     } catch (err) {

@@ -1,0 +1,182 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, swFetches, type SeenFetch } from '../test-utils/browser.js';
+import { useChromiumSuite } from '../test-utils/chromium-suite.js';
+import { serveBytes, type Hook } from '../test-utils/server.js';
+import { bodyOffset, flip, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
+
+const early = { options: { earlyResponse: true } };
+const PRELOADED = ['/assets/site.css', '/assets/base.css', '/assets/app.js', '/assets/dep.js', '/assets/data.json', '/assets/bg.svg', '/img/home.svg'];
+// Chromium holds low-priority requests (images) back until the document's body is being parsed.
+const EARLY = PRELOADED.filter((u) => !u.endsWith('.svg'));
+
+function preloadSite(register: Buffer): SiteSpec {
+  const spec = testSite(register);
+  spec.preload = {
+    '/': [['/assets/site.css', 'style'], ['/assets/base.css', 'style'], ['/assets/app.js', 'module'], ['/assets/dep.js', 'module'],
+      ['/assets/data.json', 'fetch'], ['/assets/bg.svg', 'image'], ['/img/home.svg', 'image']],
+  };
+  return spec;
+}
+
+/** Holds a response back, headers included, until released. */
+function hold(): { hook: Hook; release: () => void; reached: Promise<void> } {
+  let release!: () => void;
+  let reached!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const reachedP = new Promise<void>((r) => (reached = r));
+  const hook: Hook = async (_req, res, file) => {
+    if (!file) return false;
+    reached();
+    await gate;
+    res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length });
+    res.end(file.body);
+    return true;
+  };
+  return { hook, release, reached: reachedP };
+}
+
+describe.skipIf(!CHROMIUM)('service worker in Chromium: earlyResponse answers the navigation before the package arrives', () => {
+  const suite = useChromiumSuite();
+
+  it('the preloaded objects reach the worker while no package byte has arrived; each reaches the page once', async () => {
+    const site = serveSite(suite.server, suite.b, preloadSite(suite.b.register), early);
+    const ref = await reference(suite.browser, `${suite.server.origin}/`);
+    const helper = await installWorker(suite.context, suite.server);
+    await swFetches(helper);
+    const holds = [site.pagePackage['/']!, site.sharedPackage.common!].map((pkg) => {
+      const h = hold();
+      suite.server.hooks.set(pkg, h.hook);
+      return h;
+    });
+    const page = await suite.context.newPage();
+    const nav = page.goto(`${suite.server.origin}/`);
+    nav.catch(() => {});
+    await Promise.all(holds.map((h) => h.reached));
+    const seen: SeenFetch[] = [];
+    for (let i = 0; i < 100 && !EARLY.every((u) => seen.some((f) => f.url === u)); i++) {
+      seen.push(...(await swFetches(helper)));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Both packages are still held back, headers and all: the requests came from the early Link header.
+    for (const u of EARLY) expect(seen.map((f) => f.url), u).toContain(u);
+    for (const h of holds) h.release();
+    const res = await nav;
+    expect(res?.status()).toBe(200);
+    expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=utf-8');
+    await pageDone(page);
+    const all = [...seen, ...(await swFetches(helper))];
+    for (const u of PRELOADED) expect(all.filter((f) => f.url === u).length, u).toBe(1);
+    expect(suite.server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
+    expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
+    const got = await snapshot(page);
+    expect(got.dom).toBe(ref.dom);
+    expect(got.shot.equals(ref.shot)).toBe(true);
+    // Stored like any other visit: the next one needs no request.
+    expect(Object.values(await cacheContents(page)).flat()).toEqual(expect.arrayContaining(['/', ...PRELOADED]));
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    expect(suite.server.take()).toEqual([]);
+  });
+
+  /** Breaks the site, loads `/` with early responses on; the page must end exactly as without objpack. */
+  async function loadBroken(breakIt: (site: BuiltSite) => void, spec = testSite(suite.b.register), stored = false): Promise<Page> {
+    const site = serveSite(suite.server, suite.b, spec, early);
+    const ref = await reference(suite.browser, `${suite.server.origin}/`);
+    const page = await installWorker(suite.context, suite.server);
+    breakIt(site);
+    suite.server.take();
+    await page.goto(`${suite.server.origin}/`).catch(() => {});
+    await pageDone(page);
+    const got = await snapshot(page);
+    expect(got.dom).toBe(ref.dom);
+    expect(got.shot.equals(ref.shot)).toBe(true);
+    if (!stored) expect(Object.values(await cacheContents(page)).flat()).not.toContain('/');
+    return page;
+  }
+  const breakPage = (bytes: (body: Buffer) => Buffer, destroy = false) => (site: BuiltSite) =>
+    suite.server.hooks.set(site.pagePackage['/']!, serveBytes(bytes, { destroy }));
+  const fallbackCodes = async (page: Page) => (await swEvents(page)).filter((e) => e.type === 'fallback' && e.url === '/').map((e) => e.code);
+
+  it('package 404: a refresh, then the page from the network', async () => {
+    const page = await loadBroken((site) => suite.server.files.delete(site.pagePackage['/']!));
+    expect(suite.server.take()).toEqual(expect.arrayContaining(['/', '/assets/site.css', '/img/home.svg']));
+    expect(await fallbackCodes(page)).toContain('OBJPSW_PACKAGE_HTTP');
+  });
+
+  it('corrupt index: the page from the network', async () => {
+    const page = await loadBroken(breakPage((body) => flip(body, bodyOffset(body, '/').headerBytes - 3)));
+    expect(await fallbackCodes(page)).toContain('OBJP_INDEX_CHECK');
+  });
+
+  it('not a package at all: the page from the network', async () => {
+    const page = await loadBroken(breakPage(() => Buffer.from('<html>oops, an error page</html>')));
+    expect(await fallbackCodes(page)).toContain('OBJP_BAD_MAGIC');
+  });
+
+  it('digest mismatch in the HTML: the page from the network', async () => {
+    const page = await loadBroken(breakPage((body) => flip(body, bodyOffset(body, '/').start + 40)));
+    expect(await fallbackCodes(page)).toContain('OBJPSW_DECODE');
+  });
+
+  it('truncated inside the HTML: the page from the network', async () => {
+    const page = await loadBroken(breakPage((body) => body.subarray(0, bodyOffset(body, '/').start + 100), true));
+    expect((await fallbackCodes(page)).length).toBeGreaterThan(0);
+  });
+
+  it('package unreachable (connection reset): the reload goes to the network once, later visits use objpack again', async () => {
+    let site!: BuiltSite;
+    const page = await loadBroken((s) => {
+      site = s;
+      suite.server.hooks.set(s.pagePackage['/']!, (_req, res) => (res.destroy(), true));
+    });
+    expect(await fallbackCodes(page)).toContain('OBJPSW_PACKAGE_NETWORK');
+    suite.server.hooks.clear();
+    suite.server.take();
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    expect(suite.server.take()).toContain(site.pagePackage['/']!);
+  });
+
+  it('an HTML entry with another content type than the early headers: one refresh, then served the usual way', async () => {
+    const spec = testSite(suite.b.register);
+    spec.files['/'] = { ...spec.files['/']!, type: 'text/html; charset=windows-1252' };
+    const page = await loadBroken(() => {}, spec, true);
+    expect((await swEvents(page)).some((e) => e.type === 'fallback' && e.detail === 'early-refresh')).toBe(true);
+    const res = await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=windows-1252');
+    expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
+  });
+
+  it('a deploy between table and package: the newer build\'s page and objects, never a mix', async () => {
+    const long = { options: { earlyResponse: true, routesMaxAgeMs: 3_600_000 } };
+    serveSite(suite.server, suite.b, testSite(suite.b.register), long);
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    const v2 = serveSite(suite.server, suite.b, testSite(suite.b.register, 2), long);
+    const ref = await reference(suite.browser, `${suite.server.origin}/about/`);
+    suite.server.take();
+    await page.goto(`${suite.server.origin}/about/`);
+    await pageDone(page);
+    const state = await page.evaluate(() => [document.querySelector('h1')!.textContent, document.getElementById('js')!.textContent, document.getElementById('json')!.textContent]);
+    expect(state).toEqual(['About v2', 'module v2', 'data v2']);
+    expect((await snapshot(page)).dom).toBe(ref.dom);
+    const requests = suite.server.take();
+    expect(requests).toEqual(expect.arrayContaining([v2.pagePackage['/about/'], v2.sharedPackage.common]));
+    expect(requests.filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
+  });
+
+  it('a page held in Cache Storage is answered from it (no early path, no request)', async () => {
+    serveSite(suite.server, suite.b, testSite(suite.b.register), early);
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    suite.server.take();
+    const res = await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    expect(suite.server.take()).toEqual([]);
+    expect((await res?.allHeaders())?.['x-objpack-digest']).toMatch(/^sha256-/);
+  });
+});
