@@ -15,4 +15,6 @@ export type {
 export {
   MANIFEST_FILE, ROUTES_FILE, PACKAGE_DIR, MANIFEST_VERSION,
   type BuildManifest, type ManifestPage, type ManifestObject, type ManifestPackage, type RouteTable, type PreloadAs, type PreloadHint,
+  type PreloadCors, type PreloadEntry,
 } from './manifest.js';
+export { MAX_LINK_HEADER_BYTES, preloadLinkEntry, preloadLinkValue, joinLinkValue, isAnnounced } from './link-value.js';

@@ -39,12 +39,12 @@ export interface ManifestPage {
   /** The page's closure in package order: URL paths (query kept), HTML first. */
   closure: string[];
   /** Render-critical objects, for Link preload / 103 Early Hints, in order. */
-  critical: Array<{ path: string; as: PreloadAs }>;
+  critical: Array<{ path: string; as: PreloadAs; cors?: PreloadCors }>;
   /**
    * What the service worker announces in a `Link` header when it answers this page: objects the browser
    * would find only after parsing CSS, `@import`s or modules (the route table's `preload`, see there).
    */
-  preload?: Array<[string, PreloadHint]>;
+  preload?: PreloadEntry[];
   /** Cross-origin hosts the page uses (for preconnect). */
   preconnect: string[];
 }
@@ -93,10 +93,20 @@ export interface RouteTable {
    * Objects the worker announces in a `Link` header when it answers a page's navigation, so that the browser
    * asks for them at once instead of after parsing the CSS, its `@import`s and the module graph. `urls`
    * lists each object once (URL path with query, and how the page requests it: a {@link PreloadAs} or
-   * `module` for `rel=modulepreload`); `pages` maps a page URL path to indices into `urls`, in order.
+   * `module` for `rel=modulepreload`, and the element's `crossorigin` state when it had one); `pages` maps
+   * a page URL path to indices into `urls`, in order.
    */
-  preload?: { urls: Array<[string, PreloadHint]>; pages: Record<string, number[]> };
+  preload?: { urls: PreloadEntry[]; pages: Record<string, number[]> };
 }
 
 /** How a page requests a preloaded object: a `Link: rel=preload` destination, or `module` (`rel=modulepreload`). */
 export type PreloadHint = PreloadAs | 'module';
+
+/**
+ * The CORS mode of the element that requests an object (its `crossorigin` attribute): `anonymous` for
+ * `crossorigin` / `crossorigin=anonymous` / any other value, `use-credentials`; absent without the attribute.
+ */
+export type PreloadCors = 'anonymous' | 'use-credentials';
+
+/** One announced object: URL path with query, how the page requests it, and the element's CORS mode if any. */
+export type PreloadEntry = [url: string, hint: PreloadHint] | [url: string, hint: PreloadHint, cors: PreloadCors];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, type BuildManifest, type ManifestPage } from '@objpack/format';
+import { MANIFEST_FILE, isAnnounced, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { encodePathForHeader } from './url-path.js';
 
@@ -36,16 +36,21 @@ const stripQuery = (p: string) => {
   return q === -1 ? p : p.slice(0, q);
 };
 
-/** `Link: </a.css>; rel=preload; as=style`. Paths are percent-encoded, so no CR/LF can reach the header. */
-export function preloadLink(path: string, as: string): string | null {
-  if (!/^[a-z]+$/.test(as) || !path.startsWith('/') || path.startsWith('//')) return null;
+/**
+ * `Link: </a.css>; rel=preload; as=style`, with the element's `crossorigin` state. Paths are
+ * percent-encoded first, so non-ASCII paths are announced and no CR/LF can reach the header; kinds that
+ * are never announced and unsafe paths give null.
+ */
+export function preloadLink(path: string, as: string, cors?: unknown): string | null {
+  if (!isAnnounced(as) || typeof path !== 'string') return null;
   let url: string;
   try {
     url = encodePathForHeader(path);
   } catch {
     return null; // lone surrogate: not a URL at all
   }
-  return `<${url}>; rel=preload; as=${as}${as === 'font' || as === 'fetch' ? '; crossorigin' : ''}`;
+  const mode: PreloadCors | undefined = cors === 'anonymous' || cors === 'use-credentials' ? cors : undefined;
+  return preloadLinkEntry(url, as, mode) ?? null;
 }
 
 function isPage(p: unknown): p is ManifestPage {
@@ -89,7 +94,7 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     const htmlPath = `/${page.file.replace(/^\/+/, '')}`;
     const links: string[] = [];
     for (const c of page.critical) {
-      const l = c && typeof c.path === 'string' ? preloadLink(c.path, String(c.as)) : null;
+      const l = c && typeof c.path === 'string' ? preloadLink(c.path, String(c.as), c.cors) : null;
       if (l) links.push(l);
     }
     const closure = new Set(page.closure.filter((p) => typeof p === 'string').map(stripQuery));

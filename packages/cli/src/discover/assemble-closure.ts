@@ -65,8 +65,9 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
 
   const pageSink: Sink = { buckets, visited, cross, shared: false };
 
-  function add(sink: Sink, bucket: Bucket, dep: Pick<Dep, 'url' | 'path' | 'line' | 'cond'>, as: PreloadAs, critical: boolean, from: string, cond?: string) {
+  function add(sink: Sink, bucket: Bucket, dep: Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors'>, as: PreloadAs, critical: boolean, from: string, cond?: string) {
     const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from, line: dep.line };
+    if (dep.cors !== undefined) item.cors = dep.cors;
     const c = cond ?? dep.cond;
     if (c !== undefined) item.conditional = c;
     sink.buckets[bucket].push(sink.shared ? Object.freeze(item) : item);
@@ -171,7 +172,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
   /** Resolves an HTML reference; reports unusable ones against the page and returns local hits. */
   const local = (raw: string, ref: HtmlRef, pageMode = false): Dep | undefined => {
     const r = resolver.resolve(raw, resolver.baseFor(docUrl, ref.base), pageMode);
-    if (r.kind === 'local') return { url: r.url, path: r.path, file: r.file, line: ref.line };
+    if (r.kind === 'local') return { url: r.url, path: r.path, file: r.file, line: ref.line, ...(ref.cors ? { cors: ref.cors } : {}) };
     if (r.kind === 'cross') cross.add(r.host);
     else reportRef(diagnostics, r, raw, page.rel, ref.line);
     return undefined;

@@ -15,6 +15,7 @@ import { reportRef } from './report-ref.js';
 import { statKey as statKeyOf } from './stat-key.js';
 import type { UrlResolver } from './resolve-url.js';
 import { encodePath } from './site-origin.js';
+import type { PreloadCors } from '@objpack/format';
 import type { Diagnostic, DiscoverCache, SiteFile } from './types.js';
 
 /** A resolved, existing local reference. */
@@ -26,6 +27,8 @@ export interface Dep {
   cond?: string;
   /** For @import: its media query list. */
   media?: string;
+  /** The referring element's `crossorigin` state (HTML references only). */
+  cors?: PreloadCors;
 }
 
 export interface SheetInfo {

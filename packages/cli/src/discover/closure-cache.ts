@@ -4,10 +4,11 @@
  * it (10,000 HTTP-Archive-like pages: ~100 MB of JSON as plain objects, a few MB as indexes).
  */
 import { decodePath } from './resolve-url.js';
+import type { PreloadCors } from '@objpack/format';
 import type { ClosureItem, Diagnostic, DiscoverCache, PageClosure, PreloadAs } from './types.js';
 
-/** [url, path ('' = decoded url), as, critical, from ('' = the page), line (-1 = none), conditional, traced] */
-type ItemRow = [string, string, PreloadAs, 0 | 1, string, number, string, 0 | 1];
+/** [url, path ('' = decoded url), as, critical, from ('' = the page), line (-1 = none), conditional, traced, cors ('' = none)] */
+type ItemRow = [string, string, PreloadAs, 0 | 1, string, number, string, 0 | 1, PreloadCors | ''];
 
 export interface CachedClosure {
   /** Indexes into the build's item table. */
@@ -68,11 +69,12 @@ export class ItemTable {
   private materialize(i: number, pageUrl: string): ClosureItem | undefined {
     const row = this.rows[i];
     if (!row) return undefined;
-    const [url, path, as, critical, from, line, conditional, traced] = row;
+    const [url, path, as, critical, from, line, conditional, traced, cors] = row;
     const item: ClosureItem = { url, path: path || (decodePath(url.split('?')[0] ?? url) ?? url), as, critical: critical === 1, from: from || pageUrl };
     if (line >= 0) item.line = line;
     if (conditional) item.conditional = conditional;
     if (traced) item.traced = true;
+    if (cors) item.cors = cors;
     if (from) this.shared[i] = Object.freeze(item);
     return item;
   }
@@ -93,6 +95,7 @@ export class ItemTable {
       item.line ?? -1,
       item.conditional ?? '',
       item.traced ? 1 : 0,
+      item.cors ?? '',
     ];
     const sig = row.join('\u0000');
     if (!this.index) this.index = new Map(this.rows.map((r, i) => [r.join('\u0000'), i]));

@@ -8,6 +8,7 @@
 import { Tokenizer, TokenizerMode, foreignContent, html } from 'parse5';
 import { skipPlainText } from './html-text-skip.js';
 import type { Token, TokenHandler } from 'parse5';
+import type { PreloadCors } from '@objpack/format';
 
 const $ = html.TAG_ID;
 const NS = html.NS;
@@ -32,6 +33,8 @@ export interface HtmlRef {
   as?: string;
   /** The browser may not fetch it on load: 'lazy', 'srcset-candidate', 'track', 'media'. */
   cond?: string;
+  /** The element's `crossorigin` state (links and scripts): its request is CORS, which a preload must match. */
+  cors?: PreloadCors;
 }
 
 export interface HtmlExtract {
@@ -46,6 +49,16 @@ const ICON_RELS = ['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', '
 function attr(token: Token.TagToken, name: string): string | undefined {
   for (const a of token.attrs) if (a.name === name) return a.value;
   return undefined;
+}
+
+/**
+ * The CORS settings attribute (https://html.spec.whatwg.org/#cors-settings-attributes): absent is no CORS,
+ * `use-credentials` is itself, any other value (empty, `anonymous`, invalid) is anonymous.
+ */
+function corsOf(token: Token.TagToken): { cors?: PreloadCors } {
+  const v = attr(token, 'crossorigin');
+  if (v === undefined) return {};
+  return { cors: v.trim().toLowerCase() === 'use-credentials' ? 'use-credentials' : 'anonymous' };
 }
 
 /**
@@ -289,11 +302,12 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     }
     if (href === undefined) return;
     const media = attr(token, 'media');
+    const cors = corsOf(token);
     if (rels.includes('stylesheet')) {
       if (attr(token, 'disabled') !== undefined) return; // disabled sheets are not fetched
-      push({ k: rels.includes('alternate') ? 'stylesheet-alt' : 'stylesheet', v: href, line, media });
-    } else if (rels.includes('modulepreload')) push({ k: 'modulepreload', v: href, line });
-    else if (rels.includes('preload')) push({ k: 'preload', v: href, line, as: attr(token, 'as')?.toLowerCase() ?? '', media });
+      push({ k: rels.includes('alternate') ? 'stylesheet-alt' : 'stylesheet', v: href, line, media, ...cors });
+    } else if (rels.includes('modulepreload')) push({ k: 'modulepreload', v: href, line, ...cors });
+    else if (rels.includes('preload')) push({ k: 'preload', v: href, line, as: attr(token, 'as')?.toLowerCase() ?? '', media, ...cors });
     else if (rels.includes('prefetch')) push({ k: 'prefetch', v: href, line });
     else if (rels.includes('manifest')) push({ k: 'manifest', v: href, line });
     else if (rels.some((r) => ICON_RELS.includes(r))) push({ k: 'icon', v: href, line });
@@ -304,7 +318,7 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     const type = (attr(token, 'type') ?? '').trim().toLowerCase();
     const src = attr(token, 'src');
     if (type === 'module') {
-      if (src !== undefined) push({ k: attr(token, 'async') !== undefined ? 'module-async' : 'module', v: src, line });
+      if (src !== undefined) push({ k: attr(token, 'async') !== undefined ? 'module-async' : 'module', v: src, line, ...corsOf(token) });
       else capture = { kind: 'module-inline', line, text: '', end: 'script' };
       return;
     }
@@ -315,7 +329,7 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     if (!CLASSIC_TYPES.has(type) && !type.includes('javascript')) return; // data blocks (JSON, templates)
     if (src === undefined || attr(token, 'nomodule') !== undefined) return; // module-capable browsers skip nomodule
     const kind = attr(token, 'async') !== undefined ? 'script-async' : attr(token, 'defer') !== undefined ? 'script-defer' : 'script';
-    push({ k: kind, v: src, line });
+    push({ k: kind, v: src, line, ...corsOf(token) });
   }
 
   tokenizer.write(source, true);

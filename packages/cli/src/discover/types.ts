@@ -2,7 +2,7 @@
  * The site graph discovery hands to the planner. URL fields are as the browser requests them
  * (percent-encoded, query kept); `path` fields are decoded URL paths without query and key `SiteGraph.files`.
  */
-import type { PreloadAs } from '@objpack/format';
+import type { PreloadAs, PreloadCors } from '@objpack/format';
 import type { PageExtract } from './page-extract.js';
 
 export type { PreloadAs };
@@ -43,6 +43,11 @@ export interface ClosureItem {
   conditional?: string;
   /** Added by `tracePages`: the browser requested it but static analysis did not find it. */
   traced?: boolean;
+  /**
+   * The `crossorigin` state of the HTML element that names the object (stylesheet, script, module,
+   * preload): its request is CORS, so a `Link` preload of it must say so or the browser fetches twice.
+   */
+  cors?: PreloadCors;
 }
 
 /** A page and the objects it needs, in package order. */

@@ -13,7 +13,15 @@ describe('Link headers and _headers', () => {
   });
   test('fonts are preloaded with crossorigin; odd characters cannot break out of <…>', () => {
     expect(preloadLink('/f.woff2', 'font')).toBe('</f.woff2>; rel=preload; as=font; crossorigin');
-    expect(preloadLink('/a>b "c".css', 'style')).toBe('</a%3Eb%20%22c%22.css>; rel=preload; as=style');
+    expect(preloadLink('/a>b"c".css', 'style')).toBe('</a%3Eb%22c%22.css>; rel=preload; as=style');
+    // Not a printable-ASCII path (the build's URLs are percent-encoded): left out, never a broken header.
+    expect(preloadLink('/a b.css', 'style')).toBeUndefined();
+    expect(preloadLink('/caf\u00e9.css', 'style')).toBeUndefined();
+  });
+  test("an element's crossorigin state reaches the _headers Link; documents and media are never preloaded", () => {
+    expect(linkHeader([{ path: '/a.css', as: 'style', cors: 'anonymous' }, { path: '/s.js', as: 'script', cors: 'use-credentials' }, { path: '/', as: 'document' }, { path: '/v.mp4', as: 'video' }]).value).toBe(
+      '</a.css>; rel=preload; as=style; crossorigin, </s.js>; rel=preload; as=script; crossorigin=use-credentials',
+    );
   });
   test('_headers: user rules are kept and objpack\'s block is replaced, never duplicated', () => {
     const rules = [{ path: '/', headers: [['Link', '</a.css>; rel=preload; as=style']] as Array<[string, string]> }];

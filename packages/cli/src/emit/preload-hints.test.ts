@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { PreloadHint, RouteTable } from '@objpack/format';
+import type { PreloadEntry, RouteTable } from '@objpack/format';
 import { describe, expect, test } from 'vitest';
 import { build } from '../build.js';
 import { fakeWorkerAssets, makeSite } from '../test-utils/site.js';
 import { MAX_CSS_IMAGES } from './preload-hints.js';
 
 const readRoutes = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
-const hintsOf = (t: RouteTable, page: string): Array<[string, PreloadHint]> => (t.preload?.pages[page] ?? []).map((i) => t.preload!.urls[i]!);
+const hintsOf = (t: RouteTable, page: string): PreloadEntry[] => (t.preload?.pages[page] ?? []).map((i) => t.preload!.urls[i]!);
 
 /** benchmarks/browser's `deep` page: HTML → CSS → @import → fonts/backgrounds; HTML → module → import → import. */
 const DEEP: Record<string, string> = {
@@ -71,5 +71,30 @@ describe('routes.json preload lists', () => {
     const routes = await readRoutes(root);
     expect(routes.preload?.urls).toEqual([['/s.css', 'style'], ['/t.css', 'style']]);
     expect(hintsOf(routes, '/b.html')).toEqual(hintsOf(routes, '/'));
+  });
+
+  test("crossorigin elements (Vite output) get preloads in their CORS mode; their module imports inherit it", async () => {
+    const root = await makeSite({
+      'index.html': `<!doctype html><html><head><link rel="stylesheet" crossorigin href="/a.css"><link rel="stylesheet" href="/plain.css">
+<script type="module" crossorigin src="/m.js"></script><script type="module" crossorigin="use-credentials" src="/u.js"></script>
+<script crossorigin="USE-credentials" src="/sync.js"></script></head><body><p>x</p></body></html>`,
+      'a.css': '@import "/imp.css";@font-face{font-family:F;src:url(/f.woff2)}body{font-family:F}',
+      'imp.css': 'p{color:red}',
+      'plain.css': 'p{margin:0}',
+      'f.woff2': 'font',
+      'm.js': "import '/dep.js';\n",
+      'dep.js': "import '/deep.js';\n",
+      'deep.js': 'export {};',
+      'u.js': "import '/udep.js';\n",
+      'udep.js': 'export {};',
+      'sync.js': 'var x = 1;',
+    });
+    await build({ root, workerAssets: await fakeWorkerAssets() });
+    const routes = await readRoutes(root);
+    // The @import of a CORS sheet is an ordinary no-CORS request, and a font is CORS anyway.
+    expect(hintsOf(routes, '/')).toEqual([
+      ['/a.css', 'style', 'anonymous'], ['/imp.css', 'style'], ['/plain.css', 'style'], ['/sync.js', 'script', 'use-credentials'], ['/f.woff2', 'font'],
+      ['/dep.js', 'module', 'anonymous'], ['/deep.js', 'module', 'anonymous'], ['/udep.js', 'module', 'use-credentials'],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { PreloadAs, PreloadHint } from '@objpack/format';
+import type { PreloadAs, PreloadCors, PreloadEntry } from '@objpack/format';
 
 /** One object the planner places: a closure item with what the packages need to know about its bytes. */
 export interface PlanObject {
@@ -32,9 +32,9 @@ export interface PlanPage {
   file: string;
   items: PlanObject[];
   /** Render-critical objects of this page, in order (for Link preload / 103 Early Hints). */
-  critical: Array<{ path: string; as: PreloadAs }>;
+  critical: Array<{ path: string; as: PreloadAs; cors?: PreloadCors }>;
   /** What the service worker announces in a `Link` header when it answers this page (emit/preload-hints.ts). */
-  preload?: Array<[string, PreloadHint]>;
+  preload?: PreloadEntry[];
   crossOrigin: string[];
 }
 
@@ -79,8 +79,8 @@ export interface PlannedPage {
   shared: string[];
   /** The whole closure in package order (URLs), HTML first. */
   closure: PlanObject[];
-  critical: Array<{ path: string; as: PreloadAs }>;
-  preload?: Array<[string, PreloadHint]>;
+  critical: Array<{ path: string; as: PreloadAs; cors?: PreloadCors }>;
+  preload?: PreloadEntry[];
   crossOrigin: string[];
 }
 

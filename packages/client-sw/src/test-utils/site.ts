@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Decoder, encodePackageSync, type EncoderObject, type PackageIndex, type PreloadHint, type RouteTable } from '@objpack/format';
+import { Decoder, encodePackageSync, type EncoderObject, type PackageIndex, type PreloadEntry, type RouteTable } from '@objpack/format';
 
 /** One file of a test site, served at its URL path. */
 export interface SiteFile {
@@ -24,7 +24,7 @@ export interface SiteSpec {
    */
   pageBuilds?: Record<string, string>;
   /** Page URL path → the objects the route table tells the worker to announce (`preload`). */
-  preload?: Record<string, Array<[string, PreloadHint]>>;
+  preload?: Record<string, PreloadEntry[]>;
 }
 
 export interface BuiltSite {
@@ -73,9 +73,9 @@ export function buildSite(spec: SiteSpec): BuiltSite {
   }
   const routes: RouteTable = { version: 1, buildId: spec.buildId, packages, pages, ...(Object.keys(packageBuilds).length > 0 ? { packageBuilds } : {}) };
   if (spec.preload) {
-    const urls: Array<[string, PreloadHint]> = [];
+    const urls: PreloadEntry[] = [];
     const at = new Map<string, number>();
-    const idx = (h: [string, PreloadHint]) => at.get(h[0]) ?? (at.set(h[0], urls.push(h) - 1), urls.length - 1);
+    const idx = (h: PreloadEntry) => at.get(h[0]) ?? (at.set(h[0], urls.push(h) - 1), urls.length - 1);
     routes.preload = { urls, pages: Object.fromEntries(Object.entries(spec.preload).map(([page, hints]) => [page, hints.map(idx)])) };
   }
   files.set('/_objpack/routes.json', { type: 'application/json', body: Buffer.from(JSON.stringify(routes)), headers: { 'cache-control': 'no-cache' } });

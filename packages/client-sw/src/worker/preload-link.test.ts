@@ -1,6 +1,6 @@
 import type { RouteTable } from '@objpack/format';
 import { describe, expect, it } from 'vitest';
-import { MAX_PRELOAD_HEADER_BYTES, preloadHeader, preloadsFor } from './preload-link.js';
+import { announcePreloads, MAX_PRELOAD_HEADER_BYTES, preloadHeader, preloadsFor } from './preload-link.js';
 import { lookupRoute } from './routes.js';
 
 const table = (preload: RouteTable['preload']): RouteTable => ({ version: 1, buildId: 'b', packages: ['/p.objp'], pages: { '/guide/': [0] }, preload });
@@ -38,5 +38,33 @@ describe('preloadsFor', () => {
       pages: { '/guide/': [0, 1, 2, 3, 3, 9] },
     });
     expect(preloadsFor(t, '/guide/')).toEqual([['/d.css', 'style']]);
+  });
+});
+
+describe('hardening against a bad routes.json', () => {
+  it('never reads a kind or a page from the prototype', () => {
+    const t = table({ urls: [['/a.css', 'toString' as 'style'], ['/b.css', 'constructor' as 'style'], ['/c.css', '__proto__' as 'style'], ['/d.css', 'style']], pages: { '/guide/': [0, 1, 2, 3] } });
+    expect(preloadsFor(t, '/guide/')).toEqual([['/d.css', 'style']]);
+    expect(preloadHeader([['/a.css', 'hasOwnProperty' as 'style']])).toBeUndefined();
+    const polluted = table({ urls: [['/d.css', 'style']], pages: {} });
+    Object.setPrototypeOf(polluted.preload!.pages, { '/guide/': [0] });
+    expect(preloadsFor(polluted, '/guide/')).toEqual([]);
+  });
+  it('skips URLs a header cannot carry instead of letting headers.append throw', () => {
+    const t = table({ urls: [['/\u4e2d.css', 'style'], ['/a\u0000.css', 'style'], ['/a b.css', 'style'], ['/caf\u00e9.css', 'style'], ['/ok.css', 'style']], pages: { '/guide/': [0, 1, 2, 3, 4] } });
+    const headers = new Headers();
+    expect(announcePreloads(headers, t, '/guide/')).toBe(true);
+    expect(headers.get('link')).toBe('</ok.css>; rel=preload; as=style');
+  });
+  it('a table that throws while read leaves the navigation alone', () => {
+    const t = table({ urls: [], pages: {} });
+    Object.defineProperty(t.preload, 'pages', { get: () => { throw new Error('bad'); } });
+    const headers = new Headers({ 'content-type': 'text/html' });
+    expect(announcePreloads(headers, t, '/guide/')).toBe(false);
+    expect([...headers.keys()]).toEqual(['content-type']);
+  });
+  it("carries the element's crossorigin state and drops unknown ones", () => {
+    const t = table({ urls: [['/a.css', 'style', 'anonymous'], ['/m.js', 'module', 'use-credentials'], ['/x.css', 'style', 'bogus' as 'anonymous']], pages: { '/guide/': [0, 1, 2] } });
+    expect(preloadHeader(preloadsFor(t, '/guide/'))).toBe('</a.css>; rel=preload; as=style; crossorigin, </m.js>; rel=modulepreload; crossorigin=use-credentials');
   });
 });

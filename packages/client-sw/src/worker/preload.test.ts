@@ -88,6 +88,28 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: Link preloads on the nav
     expect((await snapshot(page)).dom).toBe(ref!.dom);
   });
 
+  /** The test site with `<link rel=stylesheet crossorigin>` (as Vite writes it), announced with or without its mode. */
+  const corsSite = (announceCors: boolean) => {
+    const spec = fontSite(suite.b.register);
+    const home = spec.files['/']!;
+    spec.files['/'] = { ...home, body: Buffer.from(home.body.toString().replace('<link rel="stylesheet" href="/assets/site.css">', '<link rel="stylesheet" crossorigin href="/assets/site.css">')) };
+    spec.preload!['/'] = spec.preload!['/']!.map((h) => (h[0] === '/assets/site.css' && announceCors ? ['/assets/site.css', 'style', 'anonymous'] : h));
+    return spec;
+  };
+
+  it('a crossorigin stylesheet (Vite output) is announced in its CORS mode and requested once', async () => {
+    const { all, link } = await openStalled(suite, corsSite(true));
+    expect(link).toContain('</assets/site.css>; rel=preload; as=style; crossorigin');
+    expect(countOf(all, '/assets/site.css')).toBe(1);
+    expect(all.find((f) => f.url === '/assets/site.css')).toMatchObject({ mode: 'cors', credentials: 'same-origin' });
+  });
+
+  it('control: the same sheet announced without its mode is requested twice', async () => {
+    const control = await openStalled(suite, corsSite(false));
+    expect(control.link).toContain('</assets/site.css>; rel=preload; as=style,');
+    expect(countOf(control.all, '/assets/site.css')).toBe(2);
+  });
+
   it('announces them on a repeat visit served from Cache Storage too', async () => {
     const { page, helper } = await openStalled(suite, fontSite(suite.b.register));
     suite.server.take();
