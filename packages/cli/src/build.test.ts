@@ -37,6 +37,24 @@ describe('build (in place)', () => {
     expect(await readFile(path.join(root, 'objpack-report.html'), 'utf8')).toMatch(/<svg[^>]*>.*\/img\/missing\.png/s);
   });
 
+  test('a crossorigin stylesheet or script is announced with its request mode (else the browser fetches twice)', async () => {
+    const root = await makeSite({
+      'index.html': '<!doctype html><link rel="stylesheet" href="/a.css" crossorigin><link rel="stylesheet" href="/b.css"><script src="/c.js" crossorigin="use-credentials"></script>',
+      'a.css': 'a{}',
+      'b.css': 'b{}',
+      'c.js': '1',
+    });
+    await build(await opts(root));
+    const manifest = await verifyOutput(root);
+    expect(manifest.pages['/']!.critical).toEqual([
+      { path: '/a.css', as: 'style', cors: 'anonymous' },
+      { path: '/b.css', as: 'style' },
+      { path: '/c.js', as: 'script', cors: 'use-credentials' },
+    ]);
+    const headers = await readFile(path.join(root, '_headers'), 'utf8');
+    expect(headers).toContain('</a.css>; rel=preload; as=style; crossorigin, </b.css>; rel=preload; as=style, </c.js>; rel=preload; as=script; crossorigin=use-credentials');
+  });
+
   test('injects the registration tag once, on disk and in the package; rebuilding is idempotent', async () => {
     const root = await makeSite(SMALL_SITE);
     const first = await build(await opts(root));

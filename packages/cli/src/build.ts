@@ -1,23 +1,20 @@
-import { readFileSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE, PACKAGE_DIR, ROUTES_FILE, type BuildManifest } from '@objpack/format';
-import { DiscoverCodes, DiscoverError, isPage, type ClosureItem, type Diagnostic, type SiteFile, type SiteGraph } from './discover/index.js';
-import { statKey } from './discover/stat-key.js';
+import { DiscoverCodes, DiscoverError, isPage, type Diagnostic, type SiteFile, type SiteGraph } from './discover/index.js';
 import { discoverWith } from './discover/discover-site.js';
 import { PageParser } from './discover/page-parser.js';
 import { BuildCache, CACHE_FILE } from './emit/build-cache.js';
 import { emit, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/emit.js';
 import type { HostTarget } from './emit/host-config.js';
-import { finalHtml, REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
-import { mapLimit } from './emit/map-limit.js';
+import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { htmlBody } from './emit/write-package.js';
-import { preloadHints } from './emit/preload-hints.js';
 import { checkWorkerAssets, loadWorkerAssets, type WorkerAssets } from './emit/sw-assets.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
-import { digestFile, type FileDigest } from './discover/file-digest.js';
+import type { FileDigest } from './discover/file-digest.js';
 import { planPackages } from './plan/plan-packages.js';
-import type { PackagePlan, PlanObject, PlanOptions, PlanPage } from './plan/types.js';
+import type { PackagePlan, PlanOptions, PlanPage } from './plan/types.js';
+import { OWN_PATHS, preparePages, rememberRewrittenPages } from './prepare-pages.js';
 import { renderReport } from './report/render-report.js';
 import { summarize, type BuildSummary } from './report/summary.js';
 import { traceClosures } from './plan/apply-trace.js';
@@ -92,8 +89,7 @@ export interface BuildResult {
 export const DEFAULT_PARTIAL_THRESHOLD = 256 * 1024;
 
 /** Files the build writes; never crawled, never packaged. */
-const OWN_FILES = [PACKAGE_DIR, MANIFEST_FILE, REPORT_FILE, PUSH_MANIFEST_FILE, NGINX_FILE, WORKER_PATH.slice(1), REGISTER_PATH.slice(1)];
-const OWN_PATHS = new Set([WORKER_PATH, REGISTER_PATH]);
+export const OWN_FILES = [PACKAGE_DIR, MANIFEST_FILE, REPORT_FILE, PUSH_MANIFEST_FILE, NGINX_FILE, WORKER_PATH.slice(1), REGISTER_PATH.slice(1)];
 const OWN_REF = /(^|\/)objpack-(register|sw)\.js$/;
 
 /**
@@ -186,7 +182,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   t = performance.now();
   const html = pages
-    .filter((p) => !inPlace || p.items[0]!.inject || p.items[0]!.load)
+    .filter((p) => !inPlace || p.items[0]!.inject)
     .map((p) => ({ rel: p.file, key: p.items[0]!.sri, load: () => htmlBody(p.items[0]!) }));
   let summary: BuildSummary | undefined;
   // The pool stays up through the write phase: packages are encoded and written on its threads.
@@ -265,150 +261,6 @@ function fromDiscoverError(err: unknown): unknown {
     [DiscoverCodes.NO_PAGES]: ErrorCode.NO_PAGES,
   };
   return new ObjpackError(map[err.code] ?? ErrorCode.BUILD_ERRORS, `${err.code}: ${err.message}`, undefined, { cause: err });
-}
-
-const isMedia = (item: ClosureItem, f: SiteFile) => item.as === 'video' || item.as === 'audio' || /^(video|audio)\//.test(f.contentType);
-
-/** Turns closures into plan input: final HTML, digests (cached by size+mtime), partial media prefixes. */
-async function preparePages(
-  graph: SiteGraph,
-  ctx: {
-    cache: BuildCache;
-    inject: boolean;
-    partialThreshold: number;
-    concurrency: number;
-    diagnostics: Diagnostic[];
-    progress(p: BuildProgress): void;
-    /** Digests being computed on the thread pool, by absolute file. */
-    hashing: ReadonlyMap<string, Promise<FileDigest>>;
-  },
-): Promise<PlanPage[]> {
-  const { cache } = ctx;
-  const objects = new Map<string, Promise<PlanObject | undefined>>();
-  let done = 0;
-  const total = graph.pages.length;
-
-  const objectFor = (item: ClosureItem, page: string): Promise<PlanObject | undefined> => {
-    let p = objects.get(item.url);
-    if (!p) {
-      p = (async () => {
-        const f = graph.files.get(item.path);
-        if (!f) return undefined;
-        const send = isMedia(item, f) && f.bytes > ctx.partialThreshold ? ctx.partialThreshold : f.bytes;
-        let d = cache.digest(f.file, f, send);
-        if (!d) {
-          try {
-            const pending = ctx.hashing.get(f.file);
-            const early = pending && (await pending.catch(() => undefined));
-            d = early && early.sendBytes === Math.min(send, early.size) ? early : await digestFile(f.file, send, { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}) });
-          } catch (err) {
-            ctx.diagnostics.push({
-              code: WarningCode.OBJECT_VANISHED,
-              severity: 'warning',
-              message: `${f.rel} could not be read (${(err as NodeJS.ErrnoException).code ?? err}); left out of the packages`,
-              file: page,
-              ref: item.url,
-            });
-            return undefined;
-          }
-        }
-        cache.setDigest(f.file, d);
-        return planObject(item, f, d);
-      })();
-      objects.set(item.url, p);
-    }
-    return p;
-  };
-
-  const htmlFor = async (item: ClosureItem): Promise<PlanObject | undefined> => {
-    const f = graph.files.get(item.path);
-    if (!f) return undefined;
-    const key = `${ctx.inject ? 'inject' : 'plain'}:${f.file}`;
-    let d = cache.digest(key, f);
-    if (!d) {
-      // Digested by the parser thread from the bytes it parsed, unless the page changed size since the walk.
-      let final = graph.finals?.get(f.rel);
-      if (final?.source !== f.bytes) {
-        let source: Buffer;
-        try {
-          source = readFileSync(f.file);
-        } catch {
-          return undefined;
-        }
-        const r = finalHtml(source, ctx.inject);
-        final = { sha256: r.sha256, bytes: r.body.length, source: source.length, changed: r.changed };
-      }
-      d = { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}), whole: final.sha256, sendBytes: final.bytes, send: final.sha256, changed: final.changed };
-    }
-    cache.setDigest(key, d);
-    const o = planObject(item, f, d);
-    o.bytes = d.sendBytes;
-    if (d.changed) o.inject = true;
-    return o;
-  };
-
-  const pages = await mapLimit(graph.pages, ctx.concurrency, async (page) => {
-    const html = await htmlFor(page.items[0]!);
-    const items: PlanObject[] = [];
-    const critical: PlanPage['critical'] = [];
-    const seen = new Set<string>();
-    const packed = new Set<ClosureItem>();
-    for (const item of page.items.slice(1)) {
-      if (OWN_PATHS.has(item.path) || seen.has(item.url)) continue;
-      seen.add(item.url);
-      const o = await objectFor(item, page.file);
-      if (!o) continue;
-      items.push(o);
-      packed.add(item);
-      if (item.critical) critical.push({ path: item.url, as: item.as });
-    }
-    ctx.progress({ phase: 'hash', done: ++done, total });
-    const preload = preloadHints(page.items, (item) => packed.has(item));
-    const planned: PlanPage | undefined = html ? { url: page.url, file: page.file, items: [html, ...items], critical, preload, crossOrigin: page.crossOrigin } : undefined;
-    return planned;
-  });
-  return pages.filter((p): p is PlanPage => p !== undefined);
-}
-
-/**
- * A page the build rewrote in place (registration tag injected) has a new size, mtime and inode: map them to
- * what the build just computed, so the next build neither re-parses the page nor re-hashes it.
- */
-function rememberRewrittenPages(root: string, graph: SiteGraph, written: ReadonlySet<string>, cache: BuildCache, inject: boolean): void {
-  const discover = cache.discover;
-  for (const page of graph.pages) {
-    if (!written.has(page.file)) continue;
-    const f = graph.files.get(page.items[0]!.path);
-    const key = `${inject ? 'inject' : 'plain'}:${f?.file}`;
-    const before = cache.nextDigest(key);
-    const hash = graph.pageHashes.get(page.file);
-    if (!f || !before) continue;
-    let st;
-    try {
-      st = statSync(path.join(root, page.file));
-    } catch {
-      continue;
-    }
-    const now = { bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
-    if (now.bytes !== before.sendBytes) continue; // changed under us: let the next build look at it
-    cache.setDigest(key, { size: now.bytes, mtimeMs: now.mtimeMs, ino: now.ino, whole: before.send, sendBytes: now.bytes, send: before.send });
-    if (hash !== undefined) discover.set(statKey(page.file, now), hash);
-  }
-}
-
-function planObject(item: ClosureItem, f: SiteFile, d: FileDigest): PlanObject {
-  return {
-    url: item.url,
-    path: item.path,
-    file: f.file,
-    rel: f.rel,
-    bytes: f.bytes,
-    contentType: f.contentType,
-    as: item.as,
-    sendBytes: d.sendBytes,
-    digest: Buffer.from(d.send, 'base64'),
-    sri: `sha256-${d.whole}`,
-  };
 }
 
 export { CACHE_FILE, ROUTES_FILE };

@@ -9,7 +9,7 @@ import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 
 export const CACHE_FILE = `${PACKAGE_DIR}/.cache.json`;
 /** Package records a later build changed without loading this cache (incremental/patch-build.ts). */
-const STALE_FILE = `${PACKAGE_DIR}/.cache-updates.json`;
+export const STALE_FILE = `${PACKAGE_DIR}/.cache-updates.json`;
 const CACHE_VERSION = 1;
 
 /** What the previous build wrote for a package, so an unchanged package is neither re-encoded nor rewritten. */

@@ -114,8 +114,9 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     cache.setPackage(url, { key, ...w, buildId: id });
     done(rel);
   };
-  // Objects with a `load` closure cannot cross to a worker thread: those packages are written here.
-  const write = (job: WriteJob) => (job.objects.some((o) => o.load) ? localWriter : (input.writer ?? localWriter)).write(job);
+  // Plan objects from the pipeline carry no `load` closure (only the patch path's HTML does, and it writes
+  // its packages itself), so every job can cross to a worker thread.
+  const write = (job: WriteJob) => (input.writer ?? localWriter).write(job);
   const htmlCurrent = (h: EmitInput['html'][number]) => {
     const prev = cache.package(`file:${h.rel}`);
     return prev && prev.key === h.key && sizeOf(abs(h.rel)) === prev.bytes ? prev : undefined;

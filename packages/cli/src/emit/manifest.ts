@@ -1,7 +1,8 @@
-import { MANIFEST_VERSION, type BuildManifest, type ManifestPackage, type PreloadHint, type RouteTable } from '@objpack/format';
+import { MANIFEST_VERSION, type BuildManifest, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
 
-const stripQuery = (url: string) => {
+/** The URL without its query: the manifest's `objects` key. */
+export const stripQuery = (url: string): string => {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
 };
@@ -55,13 +56,13 @@ export function routeTable(manifest: BuildManifest): RouteTable {
   });
   if (Object.keys(packageBuilds).length > 0) table.packageBuilds = packageBuilds;
   // Each URL once (pages share their CSS, fonts and modules), pages as indices into that list.
-  const urls: Array<[string, PreloadHint]> = [];
+  const urls: PreloadEntry[] = [];
   const urlAt = new Map<string, number>();
   const preloadPages: Record<string, number[]> = {};
   for (const [url, p] of Object.entries(manifest.pages)) {
     if (!p.preload?.length) continue;
     preloadPages[url] = p.preload.map((h) => {
-      const key = `${h[1]} ${h[0]}`;
+      const key = `${h[1]} ${h[2] ?? ''} ${h[0]}`;
       let i = urlAt.get(key);
       if (i === undefined) urlAt.set(key, (i = urls.push(h) - 1));
       return i;

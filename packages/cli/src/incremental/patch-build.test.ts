@@ -4,19 +4,20 @@
  * and equal (build ids aside) to a full build of a fresh copy with the same edits. Edits that change
  * closures (a page gains a stylesheet, a CSS @import changes, a file is deleted) must fall back.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BuildManifest, RouteTable } from '@objpack/format';
-import { build, type BuildResult } from '../build.js';
+import { build, OWN_FILES, type BuildResult } from '../build.js';
 import type { WorkerAssets } from '../emit/sw-assets.js';
 import { inspectPackage } from '../emit/inspect-package.js';
 import { REGISTER_TAG } from '../emit/inject.js';
 import { fakeWorkerAssets } from '../test-utils/site.js';
 import { listFiles, verifyOutput } from '../test-utils/verify-output.js';
-import { STATE_FILE, STATE_ROWS_FILE } from './build-state.js';
+import { loadState, outputSignatures, saveState, STATE_FILE, STATE_ROWS_FILE } from './build-state.js';
+import { patchBuild } from './patch-build.js';
 
 const GENERATORS = new URL('../../../../fixtures/generators/index.mjs', import.meta.url).href;
 /** Files only a build reads back; they legitimately differ between two ways of reaching the same output. */
@@ -255,6 +256,72 @@ describe('incremental fast path (issue 3)', () => {
     edit(site, appendTo('pages/p00042.html', '<p>once more</p>\n'));
     const r = await run(site);
     expect(r.patched).toBe(false);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  const pageRel = 'pages/p00042.html';
+  const packageOf = (root: string, rel: string) => path.join(root, '_objpack/pages', `${rel}.objp`);
+
+  test('a patch killed after writing a package, then the edit reverted: the package gets the reverted HTML', async () => {
+    const original = readFileSync(path.join(site, pageRel));
+    // What a patch killed after its package write leaves: the new package, the old state, manifest, route
+    // table and report (same inodes and mtimes), and the null mark it wrote first.
+    const kept = [STATE_FILE, 'objpack-manifest.json', '_objpack/routes.json', 'objpack-report.html'];
+    kept.forEach((f, i) => linkSync(path.join(site, f), path.join(dir, `kept-${i}`)));
+    // Same length: the package keeps its size, so only the null mark tells the next build.
+    edit(site, (root) => writeFileSync(path.join(root, pageRel), readFileSync(path.join(root, pageRel), 'utf8').replace('<title>/pages/p', '<title>/pages/Q')));
+    expect((await run(site)).patched).toBe(true);
+    kept.forEach((f, i) => renameSync(path.join(dir, `kept-${i}`), path.join(site, f)));
+    writeFileSync(path.join(site, '_objpack/.cache-updates.json'), JSON.stringify({ [`/_objpack/pages/${pageRel}.objp`]: null }));
+    edit(site, (root) => writeFileSync(path.join(root, pageRel), original));
+    const r = await run(site);
+    expect(r.patched).toBe(false);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test('an unreadable .cache-updates.json is not patched', async () => {
+    writeFileSync(path.join(site, '_objpack/.cache-updates.json'), '{"cut');
+    edit(site, appendTo(pageRel, '<p>after a cut file</p>\n'));
+    expect((await run(site)).patched).toBe(false);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test('a deleted shared package is written again', async () => {
+    const shared = readdirSync(path.join(site, '_objpack/shared'));
+    expect(shared.length).toBeGreaterThan(0);
+    unlinkSync(path.join(site, '_objpack/shared', shared[0]!));
+    edit(site, appendTo(pageRel, '<p>shared gone</p>\n'));
+    expect((await run(site)).patched).toBe(false);
+    expect(existsSync(path.join(site, '_objpack/shared', shared[0]!))).toBe(true);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test("a touched page's deleted package is written again", async () => {
+    unlinkSync(packageOf(site, 'pages/p00007.html'));
+    const now = new Date();
+    const { utimesSync } = await import('node:fs');
+    utimesSync(path.join(site, 'pages/p00007.html'), now, now);
+    expect((await run(site)).patched).toBe(false);
+    expect(existsSync(packageOf(site, 'pages/p00007.html'))).toBe(true);
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
+  test.each(['objpack-manifest.json', '_objpack/routes.json'])('a %s the patch cannot edit falls back before anything is written', async (rel) => {
+    expect((await run(site)).patched).toBe(true);
+    // Same content, another layout; the state is told it is the build's own output.
+    const file = path.join(site, rel);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, rel.endsWith('routes.json') ? JSON.stringify(JSON.parse(text), null, 1) : JSON.stringify(JSON.parse(text)));
+    const state = loadState(site)!;
+    await saveState(site, { ...state, outputs: { ...state.outputs, ...outputSignatures(site, [rel]) } });
+    edit(site, appendTo(pageRel, '<p>odd layout</p>\n'));
+    const pkg = statSync(packageOf(site, pageRel));
+    const patched = await patchBuild({ root: site, fingerprint: state.fingerprint, exclude: OWN_FILES, inject: true, report: true, reportFile: 'objpack-report.html', progress: () => undefined, t0: 0 });
+    expect(patched).toBeUndefined();
+    const after = statSync(packageOf(site, pageRel));
+    expect([after.ino, after.mtimeMs, after.size]).toEqual([pkg.ino, pkg.mtimeMs, pkg.size]);
+    expect(existsSync(path.join(site, '_objpack/.cache-updates.json'))).toBe(false);
+    expect((await run(site)).patched).toBe(false);
     await expectSameAsFullBuild(site, await fullBuildWithEdits());
   });
 });

@@ -18,9 +18,10 @@ import { decodeHtml } from '../discover/read-site-file.js';
 import type { Diagnostic, SiteFile } from '../discover/types.js';
 import { walkFiles } from '../discover/walk.js';
 import { writeFileAtomic } from '../emit/atomic-write.js';
-import { updatePackages } from '../emit/build-cache.js';
+import { STALE_FILE, updatePackages } from '../emit/build-cache.js';
 import { removeStale, removeTempFiles } from '../emit/cleanup.js';
-import { injectRegister } from '../emit/inject.js';
+import { finalHtml } from '../emit/inject.js';
+import { stripQuery } from '../emit/manifest.js';
 import { writePackage } from '../emit/write-package.js';
 import { contentKey } from '../plan/plan-packages.js';
 import type { PackagePlan, PlanObject } from '../plan/types.js';
@@ -28,7 +29,7 @@ import { renderReport } from '../report/render-report.js';
 import type { BuildSummary } from '../report/summary.js';
 import { extractSignature, fileSnapshot, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ObjectRow, type PageRecord, type ReportShared } from './build-state.js';
 import { planFromState } from './plan-from-state.js';
-import { patchManifest, patchRoutes, type ObjectEdit, type PackageEdit } from './patch-manifest.js';
+import { patchManifest, patchRoutes, type PackageEdit } from './patch-manifest.js';
 
 /** More changed pages than this: the pipeline (threads, caches) is the better tool. */
 const MAX_PAGES = 64;
@@ -75,6 +76,8 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   const { root, t0 } = input;
   const current = outputSignatures(root, Object.keys(state.outputs));
   for (const [rel, sig] of Object.entries(state.outputs)) if (current[rel] !== sig) return undefined;
+  // A patch killed mid-write leaves null marks: the files it was writing are unknown to the state.
+  if (unfinished(root)) return undefined;
 
   input.progress({ phase: 'discover', done: 0, total: 1 });
   const walkDiagnostics: Diagnostic[] = [];
@@ -97,6 +100,8 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     if (!c) return undefined;
     changed.push(c);
   }
+  const reportShared = JSON.parse(state.reportShared) as ReportShared[];
+  if (!packagesIntact(root, reportShared, changed)) return undefined;
   const discoverMs = performance.now() - t0;
 
   // Only pages whose HTML bytes changed get a new package; a touched page keeps its own.
@@ -111,33 +116,16 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   const written: string[] = [];
   const abs = (rel: string) => path.join(root, rel);
   const htmlWrites = changed.filter((c) => c.rewrite);
-  const unknown = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));
-  updatePackages(root, unknown([...rewritten.map((c) => c.record.packageUrl), ...htmlWrites.map((c) => `file:${c.file.rel}`)]));
   const pageBuilds = [...state.pageBuilds];
-  const fresh = new Map<number, { bytes: number; digest: string }>();
-  for (const c of rewritten) {
-    const rel = decodeURIComponent(c.record.packageUrl.slice(1));
-    fresh.set(c.index, await writePackage(abs(rel), { buildId, sharedRefs: c.record.shared, objects: c.objects }));
-    pageBuilds[c.index] = buildId;
-    written.push(rel);
-    input.progress({ phase: 'write', done: written.length, total: rewritten.length + htmlWrites.length + 3 });
-  }
-  for (const c of htmlWrites) {
-    await writeFileAtomic(c.file.file, c.body);
-    written.push(c.file.rel);
-  }
-  // The records the pipeline would have written (emit.ts), so its next run keeps these files.
-  updatePackages(root, {
-    ...Object.fromEntries(rewritten.map((c) => [c.record.packageUrl, { key: c.key, ...fresh.get(c.index)!, buildId }])),
-    ...Object.fromEntries(htmlWrites.map((c) => [`file:${c.file.rel}`, { key: c.objects[0]!.sri, bytes: c.body.length, digest: c.objects[0]!.sri }])),
-  });
-
+  for (const c of rewritten) pageBuilds[c.index] = buildId;
   const summary = JSON.parse(state.summary) as BuildSummary;
   const diagnostics = JSON.parse(state.diagnostics) as Diagnostic[];
   const overlay = { ...state.overlay };
-  if (buildId !== state.buildId) {
+
+  // Every edit is checked against the manifest and route table before any file is written: a shape the
+  // patch cannot edit falls back to the pipeline with nothing touched.
+  const manifestEdits = (fresh: ReadonlyMap<number, { bytes: number; digest: string }>) => {
     const edits: PackageEdit[] = [];
-    const objectEdits: Array<ObjectEdit & { at: number }> = [];
     for (let k = 0; k < pageBuilds.length; k++) {
       const before = state.pageBuilds[k] !== state.buildId ? state.pageBuilds[k] : undefined;
       const after = pageBuilds[k] !== buildId ? pageBuilds[k] : undefined;
@@ -145,11 +133,45 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
       if (!w && before === after) continue;
       edits.push({ url: state.packageUrls[k]!, buildId: after, ...(w ? { bytes: w.bytes, digest: w.digest } : {}) });
     }
+    const objectEdits = rewritten
+      .map((c) => ({ url: stripQuery(c.objects[0]!.url), bytes: c.objects[0]!.bytes, digest: c.objects[0]!.sri, at: c.record.own[0]! }))
+      .sort((a, b) => a.at - b.at);
+    return patchManifest(manifestSource!, state.buildId, buildId, edits, objectEdits);
+  };
+  let manifestSource: Buffer | undefined;
+  let routes: string | undefined;
+  if (buildId !== state.buildId) {
+    manifestSource = readFileSync(abs(MANIFEST_FILE));
+    if (!manifestEdits(new Map(rewritten.map((c) => [c.index, { bytes: c.record.bytes, digest: c.objects[0]!.sri }])))) return undefined;
+    // Route table indexes: shared packages first, then page packages in plan order (manifest.ts routeTable).
+    const builds = new Map<number, string>();
+    const shared = state.sharedKeys.length;
+    for (let k = 0; k < pageBuilds.length; k++) builds.set(shared + k, pageBuilds[k]!);
+    routes = patchRoutes(readFileSync(abs(ROUTES_FILE), 'utf8'), state.buildId, buildId, shared + pageBuilds.length, builds);
+    if (routes === undefined) return undefined;
+  }
+
+  // Null marks first: a patch killed from here on leaves them, and the next build re-encodes these files
+  // (patchWith refuses while any is left). They are replaced by records only once the state is saved.
+  const unknown = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));
+  updatePackages(root, unknown([...rewritten.map((c) => c.record.packageUrl), ...htmlWrites.map((c) => `file:${c.file.rel}`)]));
+  const fresh = new Map<number, { bytes: number; digest: string }>();
+  for (const c of rewritten) {
+    const rel = decodeURIComponent(c.record.packageUrl.slice(1));
+    fresh.set(c.index, await writePackage(abs(rel), { buildId, sharedRefs: c.record.shared, objects: c.objects }));
+    written.push(rel);
+    input.progress({ phase: 'write', done: written.length, total: rewritten.length + htmlWrites.length + 3 });
+  }
+  for (const c of htmlWrites) {
+    await writeFileAtomic(c.file.file, c.body);
+    written.push(c.file.rel);
+  }
+
+  if (manifestSource && routes !== undefined) {
     for (const c of rewritten) {
       const w = fresh.get(c.index)!;
       const html = c.objects[0]!;
       const at = c.record.own[0]!;
-      objectEdits.push({ url: stripQuery(html.url), bytes: html.bytes, digest: html.sri, at });
       // The report's numbers follow the page's new HTML and package sizes.
       const oldHtml = planObjectOf(c.html);
       const perPage = summary.perPage[c.index];
@@ -159,20 +181,13 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
       overlay[at] = JSON.stringify(objectRow(html));
       overlay[state.objectCount + c.index] = JSON.stringify({ ...c.record, bytes: w.bytes });
     }
-    objectEdits.sort((a, b) => a.at - b.at);
-    const manifestText = patchManifest(readFileSync(abs(MANIFEST_FILE)), state.buildId, buildId, edits, objectEdits);
-    if (!manifestText) return undefined;
-    // Route table indexes: shared packages first, then page packages in plan order (manifest.ts routeTable).
-    const builds = new Map<number, string>();
-    const shared = state.sharedKeys.length;
-    for (let k = 0; k < pageBuilds.length; k++) builds.set(shared + k, pageBuilds[k]!);
-    const routes = patchRoutes(readFileSync(abs(ROUTES_FILE), 'utf8'), state.buildId, buildId, shared + pageBuilds.length, builds);
-    if (routes === undefined) return undefined;
+    const manifestText = manifestEdits(fresh);
+    // Checked above with the same keys: only the values differ.
+    if (!manifestText) throw new Error('patchBuild: manifest shape changed during the patch');
     if (input.report) {
-      const shared = JSON.parse(state.reportShared) as ReportShared[];
       const html = renderReport(
-        { buildId, packages: Object.fromEntries(shared.map((s) => [s.url, { bytes: s.bytes }])) },
-        { shared: shared.map((s) => ({ url: s.url, pages: { length: s.pages }, objects: s.urls.map((url) => ({ url })) })) },
+        { buildId, packages: Object.fromEntries(reportShared.map((s) => [s.url, { bytes: s.bytes }])) },
+        { shared: reportShared.map((s) => ({ url: s.url, pages: { length: s.pages }, objects: s.urls.map((url) => ({ url })) })) },
         summary,
         diagnostics,
       );
@@ -185,7 +200,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     written.push(MANIFEST_FILE);
   }
   // As the pipeline does after its manifest: package files no page uses and temporary files of killed builds go.
-  const keep = new Set([...state.packageUrls, ...(JSON.parse(state.reportShared) as ReportShared[]).map((s) => s.url)].map((u) => decodeURIComponent(u.slice(1))));
+  const keep = new Set([...state.packageUrls, ...reportShared.map((s) => s.url)].map((u) => decodeURIComponent(u.slice(1))));
   const removed = await removeStale(root, keep);
   await removeTempFiles(root, new Set(['.', ...htmlWrites.map((c) => path.posix.dirname(c.file.rel))]));
   const writeMs = performance.now() - t2;
@@ -206,6 +221,11 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     outputs: { ...state.outputs, ...outputSignatures(root, written.filter((w) => w in state.outputs)) },
   };
   if (touched.length > 0) await saveState(root, next);
+  // The records the pipeline would have written (emit.ts), so its next run keeps these files.
+  updatePackages(root, {
+    ...Object.fromEntries(rewritten.map((c) => [c.record.packageUrl, { key: c.key, ...fresh.get(c.index)!, buildId }])),
+    ...Object.fromEntries(htmlWrites.map((c) => [`file:${c.file.rel}`, { key: c.objects[0]!.sri, bytes: c.body.length, digest: c.objects[0]!.sri }])),
+  });
 
   const timings = { discover: discoverMs, trace: 0, hash: hashMs, plan: 0, write: writeMs, total: performance.now() - t0 };
   input.progress({ phase: 'done', done: 1, total: 1 });
@@ -247,17 +267,33 @@ async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: 
   await jsReady;
   if (extractSignature(extractPage(decodeHtml(source)), record.lines) !== record.extract) return undefined;
   // The same HTML object the pipeline makes (build.ts htmlFor): the page with the tag, hashed.
-  const injected = inject ? injectRegister(source.toString('utf8')) : undefined;
-  const body = injected === undefined ? source : Buffer.from(injected);
-  const sum = createHash('sha256').update(body).digest('base64');
+  const { body, sha256: sum, changed } = finalHtml(source, inject);
   const html = rows.object(record.own[0]!);
   const htmlObject: PlanObject = { ...planObjectOf(html), bytes: body.length, sendBytes: body.length, digest: Buffer.from(sum, 'base64'), sri: `sha256-${sum}`, load: async () => body };
   const objects = [htmlObject, ...record.own.slice(1).map((k) => planObjectOf(rows.object(k)))];
   const key = contentKey(objects, `${record.packageUrl}\n${record.shared.join('\n')}\n`);
-  return { index, file: f, record, html, body, rewrite: injected !== undefined, objects, key };
+  return { index, file: f, record, html, body, rewrite: changed, objects, key };
 }
 
-const stripQuery = (url: string) => {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-};
+
+/** True when `.cache-updates.json` cannot be read or holds a null mark: a patch did not finish. */
+function unfinished(root: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path.join(root, STALE_FILE), 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  try {
+    const marks = JSON.parse(text) as unknown;
+    return !marks || typeof marks !== 'object' || Array.isArray(marks) || Object.values(marks).some((m) => m === null);
+  } catch {
+    return true;
+  }
+}
+
+/** Every shared package, and the changed pages' own packages, still exist with the sizes the build wrote. */
+function packagesIntact(root: string, shared: readonly ReportShared[], changed: readonly Changed[]): boolean {
+  const sizeIs = (url: string, bytes: number) => statSync(path.join(root, decodeURIComponent(url.slice(1))), { throwIfNoEntry: false })?.size === bytes;
+  return shared.every((s) => sizeIs(s.url, s.bytes)) && changed.every((c) => sizeIs(c.record.packageUrl, c.record.bytes));
+}
