@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, swFetches, type SeenFetch } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
-import { serveBytes, type Hook } from '../test-utils/server.js';
+import { serveBytes, stallAfter, type Hook } from '../test-utils/server.js';
 import { bodyOffset, flip, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
 
 const early = { options: { earlyResponse: true } };
@@ -79,14 +79,14 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: earlyResponse answers th
     expect(suite.server.take()).toEqual([]);
   });
 
-  /** Breaks the site, loads `/` with early responses on; the page must end exactly as without objpack. */
-  async function loadBroken(breakIt: (site: BuiltSite) => void, spec = testSite(suite.b.register), stored = false): Promise<Page> {
+  /** Breaks the site, loads `path` with early responses on; the page must end exactly as without objpack. */
+  async function loadBroken(breakIt: (site: BuiltSite) => void, spec = testSite(suite.b.register), stored = false, path = '/'): Promise<Page> {
     const site = serveSite(suite.server, suite.b, spec, early);
     const ref = await reference(suite.browser, `${suite.server.origin}/`);
     const page = await installWorker(suite.context, suite.server);
     breakIt(site);
     suite.server.take();
-    await page.goto(`${suite.server.origin}/`).catch(() => {});
+    await page.goto(`${suite.server.origin}${path}`).catch(() => {});
     await pageDone(page);
     const got = await snapshot(page);
     expect(got.dom).toBe(ref.dom);
@@ -96,53 +96,108 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: earlyResponse answers th
   }
   const breakPage = (bytes: (body: Buffer) => Buffer, destroy = false) => (site: BuiltSite) =>
     suite.server.hooks.set(site.pagePackage['/']!, serveBytes(bytes, { destroy }));
-  const fallbackCodes = async (page: Page) => (await swEvents(page)).filter((e) => e.type === 'fallback' && e.url === '/').map((e) => e.code);
+  /** The worker's fallbacks for `/` since the last call, as `code detail`. */
+  const fallbacks = async (page: Page) =>
+    (await swEvents(page)).filter((e) => e.type === 'fallback' && e.url === '/').map((e) => `${e.code} ${e.detail ?? ''}`.trim());
+  const navigations = (log: string[]) => log.filter((p) => p === '/').length;
 
   it('package 404: a refresh, then the page from the network', async () => {
     const page = await loadBroken((site) => suite.server.files.delete(site.pagePackage['/']!));
-    expect(suite.server.take()).toEqual(expect.arrayContaining(['/', '/assets/site.css', '/img/home.svg']));
-    expect(await fallbackCodes(page)).toContain('OBJPSW_PACKAGE_HTTP');
+    const log = suite.server.take();
+    expect(log).toEqual(expect.arrayContaining(['/', '/assets/site.css', '/img/home.svg']));
+    expect(navigations(log)).toBe(1);
+    // Answered early (before the package said 404), so the way back is the refresh.
+    expect(await fallbacks(page)).toContain('OBJPSW_PACKAGE_HTTP early-refresh');
+  });
+
+  it('package 404 on a URL with a #fragment: the refresh still reloads the page (not a jump within a blank one)', async () => {
+    const page = await loadBroken((site) => suite.server.files.delete(site.pagePackage['/']!), undefined, false, '/#part');
+    expect(navigations(suite.server.take())).toBe(1);
+    expect(await fallbacks(page)).toContain('OBJPSW_PACKAGE_HTTP early-refresh');
   });
 
   it('corrupt index: the page from the network', async () => {
     const page = await loadBroken(breakPage((body) => flip(body, bodyOffset(body, '/').headerBytes - 3)));
-    expect(await fallbackCodes(page)).toContain('OBJP_INDEX_CHECK');
+    expect(await fallbacks(page)).toContain('OBJP_INDEX_CHECK early-refresh');
   });
 
   it('not a package at all: the page from the network', async () => {
     const page = await loadBroken(breakPage(() => Buffer.from('<html>oops, an error page</html>')));
-    expect(await fallbackCodes(page)).toContain('OBJP_BAD_MAGIC');
+    expect(await fallbacks(page)).toContain('OBJP_BAD_MAGIC early-refresh');
   });
 
   it('digest mismatch in the HTML: the page from the network', async () => {
     const page = await loadBroken(breakPage((body) => flip(body, bodyOffset(body, '/').start + 40)));
-    expect(await fallbackCodes(page)).toContain('OBJPSW_DECODE');
+    // The HTML's last chunk waits for its digest: no byte of it reached the page, which is refreshed
+    // (before the stream started, or from it).
+    expect((await fallbacks(page)).some((f) => /^OBJPSW_DECODE (early-)?refresh$/.test(f))).toBe(true);
   });
 
   it('truncated inside the HTML: the page from the network', async () => {
     const page = await loadBroken(breakPage((body) => body.subarray(0, bodyOffset(body, '/').start + 100), true));
-    expect((await fallbackCodes(page)).length).toBeGreaterThan(0);
+    expect((await fallbacks(page)).some((f) => / (early-)?refresh$/.test(f))).toBe(true);
   });
 
-  it('package unreachable (connection reset): the reload goes to the network once, later visits use objpack again', async () => {
+  it('package unreachable (connection reset): the reload goes to the network once; while it stays down, no early answers', async () => {
     let site!: BuiltSite;
     const page = await loadBroken((s) => {
       site = s;
       suite.server.hooks.set(s.pagePackage['/']!, (_req, res) => (res.destroy(), true));
     });
-    expect(await fallbackCodes(page)).toContain('OBJPSW_PACKAGE_NETWORK');
-    suite.server.hooks.clear();
+    expect(await fallbacks(page)).toContain('OBJPSW_PACKAGE_NETWORK early-refresh');
     suite.server.take();
+    // Still down: the worker tries the package, then answers from the network, without a refresh.
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    expect(suite.server.take()).toContain(site.pagePackage['/']!);
+    const log = suite.server.take();
+    expect(navigations(log)).toBe(1);
+    expect(log).toContain(site.pagePackage['/']!);
+    expect(await fallbacks(page)).toEqual(['OBJPSW_PACKAGE_NETWORK']);
+    // Back up: the package serves the page again.
+    suite.server.hooks.clear();
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    const back = suite.server.take();
+    expect(back).toContain(site.pagePackage['/']!);
+    expect(navigations(back)).toBe(0);
+    expect(await fallbacks(page)).toEqual([]);
+  });
+
+  it('a tab closed while its HTML streams: the package still completes and is stored for the next visit', async () => {
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register), early);
+    const helper = await installWorker(suite.context, suite.server);
+    const pkg = site.pagePackage['/']!;
+    const html = bodyOffset(suite.server.files.get(pkg)!.body, '/');
+    const stall = stallAfter(html.start + Math.floor(html.size / 2));
+    suite.server.hooks.set(pkg, stall.hook);
+    const page = await suite.context.newPage();
+    page.goto(`${suite.server.origin}/`).catch(() => {});
+    await stall.reached;
+    await new Promise((r) => setTimeout(r, 200));
+    await page.close();
+    stall.release();
+    await helper.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = resolve;
+          navigator.serviceWorker.controller!.postMessage('test:settled', [ch.port2]);
+        }),
+    );
+    suite.server.hooks.clear();
+    expect((await swEvents(helper)).filter((e) => e.type === 'fallback')).toEqual([]);
+    expect(Object.values(await cacheContents(helper)).flat()).toContain('/');
+    suite.server.take();
+    await helper.goto(`${suite.server.origin}/`);
+    await pageDone(helper);
+    expect(suite.server.take()).toEqual([]);
   });
 
   it('an HTML entry with another content type than the early headers: one refresh, then served the usual way', async () => {
     const spec = testSite(suite.b.register);
     spec.files['/'] = { ...spec.files['/']!, type: 'text/html; charset=windows-1252' };
     const page = await loadBroken(() => {}, spec, true);
-    expect((await swEvents(page)).some((e) => e.type === 'fallback' && e.detail === 'early-refresh')).toBe(true);
+    expect(await fallbacks(page)).toContain('OBJPSW_NO_HTML early-refresh');
     const res = await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=windows-1252');

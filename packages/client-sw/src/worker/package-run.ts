@@ -41,7 +41,7 @@ export class Slot {
   data(bytes: Uint8Array): void {
     this.state = 'receiving';
     this.chunks.push(bytes);
-    for (const l of this.listeners) l.data(bytes);
+    this.each((l) => l.data(bytes));
   }
 
   /** All bytes are in: one buffer of them (verification comes next). */
@@ -55,7 +55,7 @@ export class Slot {
     this.state = 'done';
     this.doneAt = performance.now();
     this.settle.resolve(bytes);
-    for (const l of this.listeners) l.end();
+    this.each((l) => l.end());
     return bytes;
   }
 
@@ -63,7 +63,7 @@ export class Slot {
     if (this.state === 'done' || this.state === 'failed') return;
     this.state = 'failed';
     this.settle.reject(err);
-    for (const l of this.listeners) l.fail(err);
+    this.each((l) => l.fail(err));
   }
 
   /**
@@ -73,43 +73,66 @@ export class Slot {
    * recovers; `committed` says whether any byte already reached it).
    */
   stream(onFail: (err: unknown, committed: boolean) => Uint8Array | undefined): ReadableStream<Uint8Array> {
+    let listener: Listener | undefined;
+    // The reader may go away (tab closed, navigation cancelled): from then on nothing is enqueued, and the
+    // package run that feeds this slot goes on for the other readers and Cache Storage.
+    let open = true;
+    const detach = () => {
+      open = false;
+      if (listener) this.listeners.delete(listener);
+    };
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         let held: Uint8Array | undefined;
         let committed = false;
-        const push = (b: Uint8Array) => {
-          if (held) {
-            controller.enqueue(held);
-            committed = true;
+        const guarded = (f: () => void) => {
+          if (!open) return;
+          try {
+            f();
+          } catch {
+            detach();
           }
-          held = b;
         };
-        const end = () => {
-          if (held) controller.enqueue(held);
-          controller.close();
-        };
-        const fail = (err: unknown) => {
-          const tail = onFail(err, committed);
-          if (tail) controller.enqueue(tail);
-          controller.close();
-        };
+        const push = (b: Uint8Array) =>
+          guarded(() => {
+            if (held) {
+              controller.enqueue(held);
+              committed = true;
+            }
+            held = b;
+          });
+        const end = () =>
+          guarded(() => {
+            if (held) controller.enqueue(held);
+            controller.close();
+            detach();
+          });
+        const fail = (err: unknown) =>
+          guarded(() => {
+            const tail = onFail(err, committed);
+            if (tail) controller.enqueue(tail);
+            controller.close();
+            detach();
+          });
         for (const c of this.chunks) push(c);
         if (this.state === 'done') return end();
         if (this.state === 'failed') return fail(undefined);
-        const l: Listener = {
-          data: push,
-          end: () => {
-            this.listeners.delete(l);
-            end();
-          },
-          fail: (err) => {
-            this.listeners.delete(l);
-            fail(err);
-          },
-        };
-        this.listeners.add(l);
+        listener = { data: push, end, fail };
+        this.listeners.add(listener);
       },
+      cancel: detach,
     });
+  }
+
+  /** Calls every listener; one that throws (a reader gone wrong) never stops the others or the package run. */
+  private each(call: (l: Listener) => void): void {
+    for (const l of [...this.listeners]) {
+      try {
+        call(l);
+      } catch {
+        this.listeners.delete(l);
+      }
+    }
   }
 }
 

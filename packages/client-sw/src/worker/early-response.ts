@@ -1,0 +1,88 @@
+import type { RouteTable } from '@objpack/format';
+import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
+import type { Binding, BoundPackage } from './binding.js';
+import type { ObjpackWorker } from './handler.js';
+import { bindPage, htmlSlot, recover } from './navigation.js';
+import { announcePreloads } from './preload-link.js';
+import { refreshTo } from './refresh.js';
+import type { Route } from './routes.js';
+
+const noop = () => {};
+/** What the build writes for every `.html` page (`contentTypeOf` in the CLI): the early response's type. */
+const EARLY_CONTENT_TYPE = 'text/html; charset=utf-8';
+/** How long navigations skip the early answer after a package was unreachable (ms). */
+const EARLY_BACKOFF_MS = 60_000;
+/** Table keys whose HTML entry the build types {@link EARLY_CONTENT_TYPE}: directory indexes and `.html`/`.htm`. */
+export const earlyType = (key: string) => /(\/|\.html?)$/i.test(key);
+
+/** Whether this navigation may be answered before its package's first byte. */
+export function earlyAllowed(w: ObjpackWorker, url: URL, table: RouteTable, route: Route): boolean {
+  if (!w.options.earlyResponse || !earlyType(route.key) || w.late.get(url.pathname) === table.buildId) return false;
+  // navigator.onLine false is reliable (true is not): no early answer that can only end in a refresh.
+  return Date.now() >= w.earlyOffUntil && (w.scope as { navigator?: { onLine?: boolean } }).navigator?.onLine !== false;
+}
+
+/**
+ * `earlyResponse`: the navigation is answered now, while the package is on its way, so the browser sends
+ * the `Link` preloads during that round trip and they wait here for their bytes. The headers are the ones
+ * the build gives every HTML entry; a page whose entry turns out to differ, and any failure before the
+ * HTML's first byte, gets a one-line refresh and goes the usual way (or to the network) on its reload.
+ */
+export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table: RouteTable, route: Route, packages: BoundPackage[]): Response {
+  const run = packages[0]!.run!;
+  const clientId = event.resultingClientId;
+  const binding: Binding = { buildId: table.buildId, packages, createdAt: Date.now() };
+  const bound = bindPage(w, event, table, route, packages);
+  binding.ready = bound.then(
+    (b) => void ((binding.buildId = b.buildId), (binding.packages = b.packages)),
+    noop,
+  ).finally(() => (binding.ready = undefined));
+  w.bindings.set(clientId, binding);
+  event.waitUntil(run.finished);
+  const headers = new Headers({ 'content-type': EARLY_CONTENT_TYPE });
+  // Preloads of the table's build; after a deploy the page may not use them all (a wasted request, no harm).
+  if (w.options.preload) announcePreloads(headers, table, route.key);
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      if (!reader) {
+        try {
+          const slot = await htmlSlot(run, (await bound).index, route);
+          if (slot.entry.contentType !== EARLY_CONTENT_TYPE || slot.entry.headers.length > 0) {
+            // Headers already sent would be wrong: reload, and answer this page the usual way from now on.
+            w.late.set(url.pathname, table.buildId);
+            throw new ObjpackSwError(SwErrorCode.NO_HTML, `${route.page} ${slot.entry.contentType}`);
+          }
+          void slot.done.then(() => (w.lastActivity = performance.now()), noop);
+          reader = slot.stream((_err, committed) => recover(w, url, table.buildId, clientId, committed)).getReader();
+        } catch (err) {
+          controller.enqueue(earlyFailure(w, url, table, err));
+          controller.close();
+          return;
+        }
+      }
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader?.cancel(reason),
+  });
+  return new Response(body, { status: 200, headers });
+}
+
+/**
+ * No HTML byte reached an early-answered page: the same choice as a failed navigation (network, and a
+ * bypass unless the package was merely unreachable), made on the page's reload by a meta refresh.
+ */
+function earlyFailure(w: ObjpackWorker, url: URL, table: RouteTable, err: unknown): Uint8Array {
+  const code = errorCode(err);
+  w.options.onEvent({ type: 'fallback', url: url.pathname, code, detail: 'early-refresh' });
+  if (code === SwErrorCode.PACKAGE_NETWORK) {
+    w.networkOnce.add(url.pathname);
+    // Offline or the host is down: answering early would cost every page a refresh on top of the network.
+    w.earlyOffUntil = Date.now() + EARLY_BACKOFF_MS;
+  }
+  // A page whose entry only had other headers than an early response's is served the usual way instead.
+  else if (w.late.get(url.pathname) !== table.buildId) w.bypass.set(url.pathname, table.buildId);
+  return refreshTo(url);
+}

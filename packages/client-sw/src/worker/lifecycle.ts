@@ -1,0 +1,50 @@
+import type { ObjpackWorker } from './handler.js';
+import { lookupRoute } from './routes.js';
+
+const noop = () => {};
+
+/** Install: fetch the route table, then take over at once (the worker holds no state an old one needs). */
+export function install(w: ObjpackWorker, event: ExtendableEvent): void {
+  event.waitUntil(w.routes.refresh().catch(noop).then(() => w.scope.skipWaiting()));
+}
+
+/** Activate: drop caches of another objpack version's layout, then control open pages. */
+export function activate(w: ObjpackWorker, event: ExtendableEvent): void {
+  event.waitUntil(
+    (async () => {
+      // Caches of another objpack version's layout are unreadable to this one.
+      for (const name of await caches.keys()) {
+        if (name.startsWith('objpack-') && !w.store.owns(name)) await caches.delete(name);
+      }
+      await w.scope.clients.claim();
+    })().catch(noop),
+  );
+}
+
+/** Messages from the register snippet: `objpack:prefetch` with the URLs of likely next pages. */
+export function message(w: ObjpackWorker, event: ExtendableMessageEvent): void {
+  const data = event.data as { type?: string; urls?: unknown } | null;
+  if (data?.type === 'objpack:prefetch' && Array.isArray(data.urls)) {
+    event.waitUntil(prefetch(w, data.urls.filter((u): u is string => typeof u === 'string')));
+  }
+}
+
+/** Fetches (without serving) the packages of pages the user is likely to open next. */
+export async function prefetch(w: ObjpackWorker, urls: readonly string[]): Promise<void> {
+  const table = await w.routes.current();
+  if (!table) return;
+  const jobs: Array<Promise<boolean>> = [];
+  for (const u of urls.slice(0, w.options.maxPrefetch)) {
+    let url: URL;
+    try {
+      url = new URL(u, w.origin);
+    } catch {
+      continue;
+    }
+    const route = url.origin === w.origin ? lookupRoute(table, url.pathname) : undefined;
+    if (!route || w.bypass.get(url.pathname) === table.buildId) continue;
+    w.options.onEvent({ type: 'prefetch', url: url.pathname });
+    for (const p of await w.plan(table, route)) if (p.run) jobs.push(p.run.finished);
+  }
+  await Promise.all(jobs);
+}

@@ -1,0 +1,69 @@
+import { errorCode } from '../errors.js';
+import type { Binding } from './binding.js';
+import type { ObjpackWorker } from './handler.js';
+import { objectResponse } from './object-response.js';
+import { partialResponse } from './partial.js';
+import { objectName } from './requests.js';
+import { lookupRoute } from './routes.js';
+
+/** Answers a page's request for an object from the packages the page was served from, else the network. */
+export async function subresource(w: ObjpackWorker, event: FetchEvent): Promise<Response> {
+  const name = objectName(event.request.url);
+  try {
+    const binding = w.bindings.get(event.clientId) ?? (await deriveBinding(w, event.clientId));
+    if (binding) binding.seen = true;
+    if (binding?.ready) await binding.ready;
+    const res = binding && (await fromBinding(w, binding, name, event.request.url));
+    if (res) return res;
+  } catch (err) {
+    w.options.onEvent({ type: 'fallback', url: name, code: errorCode(err) });
+  }
+  return w.network(event.request);
+}
+
+async function fromBinding(w: ObjpackWorker, binding: Binding, name: string, url: string): Promise<Response | undefined> {
+  for (const p of binding.packages) {
+    if (p.run) {
+      const index = await p.run.index.catch(() => undefined);
+      const slot = index && p.run.slots.get(name);
+      if (slot) {
+        const requestedAt = performance.now();
+        // A failed or corrupt object is never served: the network answers instead.
+        const bytes = await slot.done.catch(() => undefined);
+        if (!bytes) return undefined;
+        const res = slot.entry.partial ? partialResponse(slot.entry, bytes, url, p.run.buildId) : objectResponse(slot.entry, bytes, p.run.buildId);
+        const now = performance.now();
+        w.options.onEvent({
+          type: 'object-served', url: name, ms: now - Math.max(slot.doneAt, requestedAt), detail: slot.doneAt >= requestedAt ? 'waited' : 'ready',
+          at: performance.timeOrigin + slot.receivedAt,
+        });
+        return res;
+      }
+      if (index) continue;
+    }
+    // A held package's record lists its objects: no storage round trip for names it does not carry.
+    if (p.names && !p.names.has(name)) continue;
+    const cached = await w.store.match([p.cacheName], name);
+    if (cached) return cached;
+  }
+  return undefined;
+}
+
+/** After a worker restart the bindings are gone: rebuild one from the page's URL and the current table. */
+async function deriveBinding(w: ObjpackWorker, clientId: string): Promise<Binding | undefined> {
+  if (!clientId) return undefined;
+  const [client, table] = await Promise.all([w.scope.clients.get(clientId), w.routes.current()]);
+  if (!client || !table) return undefined;
+  const route = lookupRoute(table, new URL(client.url).pathname);
+  if (!route) {
+    w.bindings.set(clientId, { buildId: '', packages: [], createdAt: Date.now() });
+    return undefined;
+  }
+  const packages = [
+    { path: route.page, cacheName: w.store.buildName(table.buildId), run: w.runs.get(route.page) },
+    ...route.shared.map((path) => ({ path, cacheName: w.store.sharedName(path), run: w.runs.get(path) })),
+  ];
+  const binding = { buildId: table.buildId, packages, createdAt: Date.now() };
+  w.bindings.set(clientId, binding);
+  return binding;
+}
