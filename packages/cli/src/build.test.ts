@@ -55,6 +55,25 @@ describe('build (in place)', () => {
     expect(headers).toContain('</a.css>; rel=preload; as=style; crossorigin, </b.css>; rel=preload; as=style, </c.js>; rel=preload; as=script; crossorigin=use-credentials');
   });
 
+  test('a windows-1252 page keeps its bytes on disk and in its package, and is not labelled UTF-8', async () => {
+    const legacy = Buffer.concat([Buffer.from('<!doctype html><meta charset="windows-1252"><title>Caf'), Buffer.from([0xe9]), Buffer.from('</title><img src="/a.png">')]);
+    const root = await makeSite({ 'index.html': legacy, 'utf8.html': '<!doctype html><title>café</title>', 'a.png': 'png' });
+    await build(await opts(root));
+    const manifest = await verifyOutput(root);
+    const onDisk = await readFile(path.join(root, 'index.html'));
+    expect(onDisk.equals(Buffer.from(legacy.toString('latin1').replace('<img', `${REGISTER_TAG}<img`), 'latin1'))).toBe(true);
+    expect(manifest.objects['/']!.contentType).toBe('text/html');
+    expect(manifest.objects['/utf8.html']!.contentType).toBe('text/html; charset=utf-8');
+    // The worker answers navigations before the package's index: the route table names the odd page's type.
+    expect(JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')).htmlTypes).toEqual({ '/': 'text/html' });
+    const pkg = await inspectPackage(path.join(root, manifest.pages['/']!.package.slice(1)));
+    expect(pkg.objects[0]).toMatchObject({ name: '/', contentType: 'text/html', size: onDisk.length });
+    // Again from the build cache: the same type.
+    await writeFiles(root, { 'a.png': 'png2' });
+    await build(await opts(root));
+    expect((await verifyOutput(root)).objects['/']!.contentType).toBe('text/html');
+  });
+
   test('injects the registration tag once, on disk and in the package; rebuilding is idempotent', async () => {
     const root = await makeSite(SMALL_SITE);
     const first = await build(await opts(root));

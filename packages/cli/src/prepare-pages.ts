@@ -72,7 +72,8 @@ export async function preparePages(
     if (!f) return undefined;
     const key = `${ctx.inject ? 'inject' : 'plain'}:${f.file}`;
     let d = cache.digest(key, f);
-    if (!d) {
+    // A cache written before pages had their own content type: look again.
+    if (!d || d.type === undefined) {
       // Digested by the parser thread from the bytes it parsed, unless the page changed size since the walk.
       let final = graph.finals?.get(f.rel);
       if (final?.source !== f.bytes) {
@@ -83,13 +84,14 @@ export async function preparePages(
           return undefined;
         }
         const r = finalHtml(source, ctx.inject);
-        final = { sha256: r.sha256, bytes: r.body.length, source: source.length, changed: r.changed };
+        final = { sha256: r.sha256, bytes: r.body.length, source: source.length, changed: r.changed, type: r.contentType };
       }
-      d = { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}), whole: final.sha256, sendBytes: final.bytes, send: final.sha256, changed: final.changed };
+      d = { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}), whole: final.sha256, sendBytes: final.bytes, send: final.sha256, changed: final.changed, type: final.type };
     }
     cache.setDigest(key, d);
     const o = planObject(item, f, d);
     o.bytes = d.sendBytes;
+    o.contentType = d.type!;
     if (d.changed) o.inject = true;
     return o;
   };
@@ -138,7 +140,7 @@ export function rememberRewrittenPages(root: string, graph: SiteGraph, written: 
     }
     const now = { bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
     if (now.bytes !== before.sendBytes) continue; // changed under us: let the next build look at it
-    cache.setDigest(key, { size: now.bytes, mtimeMs: now.mtimeMs, ino: now.ino, whole: before.send, sendBytes: now.bytes, send: before.send });
+    cache.setDigest(key, { size: now.bytes, mtimeMs: now.mtimeMs, ino: now.ino, whole: before.send, sendBytes: now.bytes, send: before.send, ...(before.type !== undefined ? { type: before.type } : {}) });
     if (hash !== undefined) discover.set(statKey(page.file, now), hash);
   }
 }

@@ -97,6 +97,12 @@ export interface RouteTable {
    * a page URL path to indices into `urls`, in order.
    */
   preload?: { urls: PreloadEntry[]; pages: Record<string, number[]> };
+  /**
+   * Page URL path → the `Content-Type` of its HTML entry, listed only where it is not
+   * `text/html; charset=utf-8` (a page in a legacy encoding goes out as `text/html`): a worker that answers
+   * navigations before the package's index arrives needs it to send the right headers.
+   */
+  htmlTypes?: Record<string, string>;
 }
 
 /** How a page requests a preloaded object: a `Link: rel=preload` destination, or `module` (`rel=modulepreload`). */

@@ -14,6 +14,8 @@ export interface FileDigest {
   send: string;
   /** HTML only: the carried bytes differ from the file (a registration tag was injected). */
   changed?: boolean;
+  /** HTML only: the page's `Content-Type` (UTF-8 or not, from its bytes). */
+  type?: string;
 }
 
 const SMALL = 1 << 20;

@@ -60,7 +60,7 @@ describe('PageParser worker threads', () => {
         const bytes = readFileSync(PAGES[i % PAGES.length] as string);
         const f = finalHtml(bytes, i % 2 === 1);
         const final = r.error ? undefined : r.final;
-        expect(final).toEqual({ sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed });
+        expect(final).toEqual({ sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed, type: f.contentType });
         expect(final?.changed).toBe(i % 2 === 1); // no fixture page loads the registration script yet
       });
       const assets = [...ASSETS.map((f) => [f, 'css'] as const), ...MODULES.map((f) => [f, 'js'] as const)];

@@ -275,7 +275,7 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
     const r: PageResult = { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes)) };
     if (job.final !== undefined) {
       const f = finalHtml(bytes, job.final === 'inject');
-      r.final = { sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed };
+      r.final = { sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed, type: f.contentType };
     }
     return r;
   } catch (err) {

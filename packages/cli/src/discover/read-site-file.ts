@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { isUtf16, metaCharset } from './html-charset.js';
 import type { Diagnostic, SiteFile } from './types.js';
 
 /** Content hash used as the DiscoverCache key (fast, not a security boundary). */
@@ -41,11 +42,9 @@ export function readFailure(rel: string, err: unknown): Diagnostic {
  */
 export function decodeHtml(bytes: Uint8Array): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
-  if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) return new TextDecoder(bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le').decode(bytes);
+  if (isUtf16(bytes)) return new TextDecoder(bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le').decode(bytes);
   if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).toString('latin1');
-  const label = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(head)?.[1];
-  for (const candidate of [label, 'windows-1252']) {
+  for (const candidate of [metaCharset(bytes), 'windows-1252']) {
     if (!candidate) continue;
     try {
       return new TextDecoder(candidate).decode(bytes);

@@ -112,6 +112,8 @@ export interface PageFinal {
   bytes: number;
   source: number;
   changed: boolean;
+  /** The page's `Content-Type` (see htmlContentType). */
+  type: string;
 }
 
 export interface SiteGraph {

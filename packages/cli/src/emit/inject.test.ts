@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { injectRegister, REGISTER_TAG } from './inject.js';
+import { htmlContentType } from '../discover/html-charset.js';
+import { finalHtml, injectRegister, REGISTER_TAG } from './inject.js';
 
 describe('injectRegister', () => {
   test('goes at the end of <head>, ignoring a </head> inside comments and scripts', () => {
@@ -21,5 +22,35 @@ describe('injectRegister', () => {
   test('malformed HTML still gets exactly one tag', () => {
     const out = injectRegister('<html><head><title>x</head><body><div><p>unclosed')!;
     expect(out.split(REGISTER_TAG)).toHaveLength(2);
+  });
+});
+
+describe('finalHtml: pages in other encodings keep their bytes and their encoding', () => {
+  const win1252 = Buffer.concat([Buffer.from('<!doctype html><html><head><meta charset="windows-1252"><title>Caf'), Buffer.from([0xe9]), Buffer.from('</title></head><body>na'), Buffer.from([0xef]), Buffer.from('ve</body></html>')]);
+
+  test('a windows-1252 page gets the tag with every other byte unchanged, served as plain text/html', () => {
+    const f = finalHtml(win1252, true);
+    expect(f.changed).toBe(true);
+    const at = win1252.indexOf('</head>');
+    expect(f.body.equals(Buffer.concat([win1252.subarray(0, at), Buffer.from(REGISTER_TAG), win1252.subarray(at)]))).toBe(true);
+    expect(f.contentType).toBe('text/html');
+  });
+
+  test('UTF-8 pages, declared or not, are labelled UTF-8; a UTF-8 page declaring another charset is not', () => {
+    expect(finalHtml(Buffer.from('<p>café</p>'), true).contentType).toBe('text/html; charset=utf-8');
+    expect(finalHtml(Buffer.from('<meta charset=UTF-8><p>café</p>'), false).contentType).toBe('text/html; charset=utf-8');
+    expect(finalHtml(Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"><p>plain</p>'), false).contentType).toBe('text/html');
+  });
+
+  test('a non-UTF-8 page with no declaration is not labelled (the browser guesses as it would without objpack)', () => {
+    expect(htmlContentType(Buffer.from([0x3c, 0x70, 0x3e, 0xe9]))).toBe('text/html');
+  });
+
+  test('UTF-16 pages are left as they are', () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<html><head></head></html>', 'utf16le')]);
+    const f = finalHtml(utf16, true);
+    expect(f.changed).toBe(false);
+    expect(f.body.equals(utf16)).toBe(true);
+    expect(f.contentType).toBe('text/html');
   });
 });

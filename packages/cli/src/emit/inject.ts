@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SAXParser } from 'parse5-sax-parser';
+import { htmlContentType, isUtf16 } from '../discover/html-charset.js';
 
 /** Where the worker registration script lives on the site. */
 export const REGISTER_PATH = '/objpack-register.js';
@@ -34,14 +35,28 @@ export function injectRegister(html: string): string | undefined {
 }
 
 /**
- * The HTML a build ships for a page read as `source`: with the registration tag when `inject` (and the page
- * lacks it; `changed` says so), and its SHA-256 (base64). Discovery's parser threads compute it from the
- * bytes they parse, so the build does not read and inject every page again on its main thread.
+ * The page's bytes with the registration tag, or undefined when it already has it or cannot take it. The
+ * bytes are read as latin1 (one character per byte, exact both ways): offsets are byte offsets, the tag and
+ * HTML's syntax are ASCII in every ASCII-compatible encoding, and a windows-1252 or Shift_JIS page keeps
+ * every byte it had (decoding it as UTF-8 would replace its non-ASCII bytes with U+FFFD). UTF-16 pages
+ * are left as they are.
  */
-export function finalHtml(source: Buffer, inject: boolean): { body: Buffer; sha256: string; changed: boolean } {
-  const injected = inject ? injectRegister(source.toString('utf8')) : undefined;
-  const body = injected === undefined ? source : Buffer.from(injected);
-  return { body, sha256: createHash('sha256').update(body).digest('base64'), changed: injected !== undefined };
+export function injectBytes(source: Buffer): Buffer | undefined {
+  if (isUtf16(source)) return undefined;
+  const injected = injectRegister(source.toString('latin1'));
+  return injected === undefined ? undefined : Buffer.from(injected, 'latin1');
+}
+
+/**
+ * The HTML a build ships for a page read as `source`: with the registration tag when `inject` (and the page
+ * lacks it; `changed` says so), its SHA-256 (base64) and the content type it is served with. Discovery's
+ * parser threads compute it from the bytes they parse, so the build does not read and inject every page
+ * again on its main thread.
+ */
+export function finalHtml(source: Buffer, inject: boolean): { body: Buffer; sha256: string; changed: boolean; contentType: string } {
+  const injected = inject ? injectBytes(source) : undefined;
+  const body = injected ?? source;
+  return { body, sha256: createHash('sha256').update(body).digest('base64'), changed: injected !== undefined, contentType: htmlContentType(source) };
 }
 
 // Tags that open the body when the document omits <body>; a script before them stays in the head.

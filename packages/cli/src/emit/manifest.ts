@@ -43,6 +43,9 @@ export function buildManifest(
 }
 
 /** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */
+/** What nearly every page is served as; the route table lists the others (`htmlTypes`). */
+const UTF8_HTML = 'text/html; charset=utf-8';
+
 export function routeTable(manifest: BuildManifest): RouteTable {
   const list = Object.keys(manifest.packages);
   const at = new Map(list.map((u, i) => [u, i]));
@@ -69,5 +72,11 @@ export function routeTable(manifest: BuildManifest): RouteTable {
     });
   }
   if (urls.length > 0) table.preload = { urls, pages: preloadPages };
+  const htmlTypes: Record<string, string> = {};
+  for (const url of Object.keys(manifest.pages)) {
+    const type = manifest.objects[url]?.contentType;
+    if (type !== undefined && type !== UTF8_HTML) htmlTypes[url] = type;
+  }
+  if (Object.keys(htmlTypes).length > 0) table.htmlTypes = htmlTypes;
   return table;
 }

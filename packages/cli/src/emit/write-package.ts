@@ -5,7 +5,7 @@ import { fileSource, nodeSha256 } from '@objpack/format/node';
 import { ErrorCode, ObjpackError } from '../errors.js';
 import type { PlanObject } from '../plan/types.js';
 import { writeFileAtomic, writeSmallAtomic } from './atomic-write.js';
-import { injectRegister } from './inject.js';
+import { injectBytes } from './inject.js';
 
 const READ_WHOLE = 256 * 1024;
 /** Packages up to this size are assembled in memory and written with one call. */
@@ -16,8 +16,7 @@ export async function htmlBody(o: PlanObject): Promise<Uint8Array> {
   if (o.load) return o.load();
   const source = readFileSync(o.file);
   if (!o.inject) return source;
-  const text = source.toString('utf8');
-  return Buffer.from(injectRegister(text) ?? text);
+  return injectBytes(source) ?? source;
 }
 
 function encoderObject(o: PlanObject): EncoderObject {

@@ -23,6 +23,8 @@ export interface SiteSpec {
    * from an earlier build (the route table then lists it in `packageBuilds`).
    */
   pageBuilds?: Record<string, string>;
+  /** Leave `htmlTypes` out of the route table (a table that does not tell pages' types, or gets one wrong). */
+  omitHtmlTypes?: boolean;
   /** Page URL path → the objects the route table tells the worker to announce (`preload`). */
   preload?: Record<string, PreloadEntry[]>;
 }
@@ -78,6 +80,9 @@ export function buildSite(spec: SiteSpec): BuiltSite {
     const idx = (h: PreloadEntry) => at.get(h[0]) ?? (at.set(h[0], urls.push(h) - 1), urls.length - 1);
     routes.preload = { urls, pages: Object.fromEntries(Object.entries(spec.preload).map(([page, hints]) => [page, hints.map(idx)])) };
   }
+  // As the build does: pages that are not UTF-8 HTML are named with their type.
+  const htmlTypes = Object.fromEntries(Object.keys(spec.pages).map((p) => [p, spec.files[p]!.type]).filter(([, t]) => t !== 'text/html; charset=utf-8'));
+  if (!spec.omitHtmlTypes && Object.keys(htmlTypes).length > 0) routes.htmlTypes = htmlTypes;
   files.set('/_objpack/routes.json', { type: 'application/json', body: Buffer.from(JSON.stringify(routes)), headers: { 'cache-control': 'no-cache' } });
   return { files, routes, pagePackage, sharedPackage };
 }

@@ -139,7 +139,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       await page.goto(`${proxy!.origin}/`);
       await pageDone(page);
       // (routes.json is revalidated after every navigation here: routesMaxAgeMs 0.)
-      expect(proxy!.requests().filter((r) => r.path !== '/_objpack/routes.json')).toEqual([{ path: site2.pagePackage['/']!, have: true }]);
+      const seen = proxy!.requests().filter((r) => r.path !== '/_objpack/routes.json');
+      if (seen.length !== 1) console.log('DEBUG', JSON.stringify(await swEvents(page)));
+      expect(seen).toEqual([{ path: site2.pagePackage['/']!, have: true }]);
       expect(proxy!.bytes()).toBeLessThan(site2.files.get(site2.pagePackage['/']!)!.body.length - 30_000);
       const got = await snapshot(page);
       expect(got.dom).toBe(ref.dom);

@@ -8,7 +8,7 @@ import { refreshTo } from './refresh.js';
 import type { Route } from './routes.js';
 
 const noop = () => {};
-/** What the build writes for every `.html` page (`contentTypeOf` in the CLI): the early response's type. */
+/** What the build writes for a UTF-8 page (the route table's `htmlTypes` names the others): the early response's type. */
 const EARLY_CONTENT_TYPE = 'text/html; charset=utf-8';
 /** How long navigations skip the early answer after a package was unreachable (ms). */
 const EARLY_BACKOFF_MS = 60_000;
@@ -39,7 +39,8 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
   ).finally(() => (binding.ready = undefined));
   w.bindings.set(clientId, binding);
   event.waitUntil(run.finished);
-  const headers = new Headers({ 'content-type': EARLY_CONTENT_TYPE });
+  const type = route.htmlType ?? EARLY_CONTENT_TYPE;
+  const headers = new Headers({ 'content-type': type });
   // Preloads of the table's build; after a deploy the page may not use them all (a wasted request, no harm).
   if (w.options.preload) announcePreloads(headers, table, route.key);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -48,7 +49,7 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
       if (!reader) {
         try {
           const slot = await htmlSlot(run, (await bound).index, route);
-          if (slot.entry.contentType !== EARLY_CONTENT_TYPE || slot.entry.headers.length > 0) {
+          if (slot.entry.contentType !== type || slot.entry.headers.length > 0) {
             // Headers already sent would be wrong: reload, and answer this page the usual way from now on.
             w.late.set(url.pathname, table.buildId);
             throw new ObjpackSwError(SwErrorCode.NO_HTML, `${route.page} ${slot.entry.contentType}`);

@@ -193,8 +193,27 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: earlyResponse answers th
     expect(suite.server.take()).toEqual([]);
   });
 
+  it('a page in another encoding, named in the route table: answered early with its own type, no refresh', async () => {
+    const spec = testSite(suite.b.register);
+    spec.files['/'] = { ...spec.files['/']!, type: 'text/html; charset=windows-1252' };
+    const site = serveSite(suite.server, suite.b, spec, early);
+    const ref = await reference(suite.browser, `${suite.server.origin}/`);
+    const page = await installWorker(suite.context, suite.server);
+    const res = await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=windows-1252');
+    expect(await fallbacks(page)).toEqual([]);
+    const log = suite.server.take();
+    expect(navigations(log)).toBe(0);
+    expect(log).toContain(site.pagePackage['/']!);
+    const got = await snapshot(page);
+    expect(got.dom).toBe(ref.dom);
+    expect(got.shot.equals(ref.shot)).toBe(true);
+  });
+
   it('an HTML entry with another content type than the early headers: one refresh, then served the usual way', async () => {
     const spec = testSite(suite.b.register);
+    spec.omitHtmlTypes = true;
     spec.files['/'] = { ...spec.files['/']!, type: 'text/html; charset=windows-1252' };
     const page = await loadBroken(() => {}, spec, true);
     expect(await fallbacks(page)).toContain('OBJPSW_NO_HTML early-refresh');

@@ -16,6 +16,8 @@ export interface Route {
   build: string;
   /** The table's key for the page (`/guide/` for `/guide/index.html`), for the page's other records. */
   key: string;
+  /** The HTML entry's `Content-Type` when the table says it is not UTF-8 HTML (`htmlTypes`). */
+  htmlType?: string;
 }
 
 /**
@@ -98,7 +100,13 @@ export function lookupRoute(table: RouteTable, pathname: string): Route | undefi
   if (paths.some((p) => typeof p !== 'string')) return undefined;
   const [page, ...shared] = paths as string[];
   const build = table.packageBuilds?.[String(idx[0])];
-  return { page: page!, shared, build: typeof build === 'string' && build ? build : table.buildId, key };
+  const types = table.htmlTypes;
+  const htmlType = types && typeof types === 'object' && Object.hasOwn(types, key) ? types[key] : undefined;
+  return {
+    page: page!, shared, build: typeof build === 'string' && build ? build : table.buildId, key,
+    // Printable ASCII only: it becomes a response header.
+    ...(typeof htmlType === 'string' && /^[\x20-\x7e]+$/.test(htmlType) ? { htmlType } : {}),
+  };
 }
 
 function parseTable(json: unknown): RouteTable {
