@@ -14,13 +14,11 @@ import { pageUrlPath, parseOrigin } from './site-origin.js';
 import type { Diagnostic, DiscoverOptions, PageClosure, PageFinal, SiteFile, SiteGraph } from './types.js';
 import { statKey, statSignature } from './stat-key.js';
 import { walkFiles } from './walk.js';
+import { isPage } from './is-page.js';
 
 const HOST_CONFIGS = new Set(['_headers', '_redirects', 'vercel.json', 'firebase.json', 'netlify.toml']);
 
-/** Pages are the HTML files of the site. */
-export function isPage(file: SiteFile): boolean {
-  return /\.html?$/i.test(file.rel);
-}
+export { isPage };
 
 /**
  * Lists every servable file under `root` (dotfiles, escaping symlinks and non-UTF-8 names excluded).

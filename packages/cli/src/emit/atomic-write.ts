@@ -20,7 +20,7 @@ export function tempPathFor(target: string): string {
  */
 export async function writeFileAtomic(
   target: string,
-  data: string | Uint8Array | AsyncIterable<Uint8Array>,
+  data: string | Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>,
   options: { fsync?: boolean } = {},
 ): Promise<number> {
   if (!options.fsync && (typeof data === 'string' || data instanceof Uint8Array)) return writeSmallAtomic(target, data);
@@ -34,8 +34,17 @@ export async function writeFileAtomic(
         const buf = typeof data === 'string' ? Buffer.from(data) : data;
         await fh.writeFile(buf);
         bytes = buf.length;
+      } else if (Array.isArray(data)) {
+        // Parts of a patched file as they are (one system call for them all, no copy into one buffer).
+        const parts = data as readonly Uint8Array[];
+        const total = parts.reduce((n, p) => n + p.length, 0);
+        let done = (await fh.writev(parts as Uint8Array[])).bytesWritten;
+        // A short write (rare: signals, full pipes) finishes with the rest, joined.
+        if (done < total) done += (await fh.write(Buffer.concat(parts).subarray(done))).bytesWritten;
+        if (done !== total) throw new Error(`short write to ${target}`);
+        bytes = total;
       } else {
-        for await (const chunk of data) {
+        for await (const chunk of data as AsyncIterable<Uint8Array>) {
           await fh.write(chunk);
           bytes += chunk.length;
         }

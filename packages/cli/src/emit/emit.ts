@@ -14,11 +14,10 @@ import { REGISTER_PATH, WORKER_PATH } from './inject.js';
 import { buildManifest, routeTable } from './manifest.js';
 import { mapLimit } from './map-limit.js';
 import type { WorkerAssets } from './sw-assets.js';
+import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
 import { localWriter, type PackageWriter, type WriteJob } from './write-job.js';
 
-export const REPORT_FILE = 'objpack-report.html';
-export const PUSH_MANIFEST_FILE = 'push-manifest.json';
-export const NGINX_FILE = 'objpack-nginx.conf';
+export { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE };
 
 export interface EmitInput {
   root: string;

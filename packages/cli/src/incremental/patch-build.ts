@@ -11,7 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
 import type { BuildProgress, BuildResult } from '../build.js';
-import { isPage } from '../discover/discover-site.js';
+import { isPage } from '../discover/is-page.js';
 import { jsReady } from '../discover/js-extract.js';
 import { extractPage } from '../discover/page-extract.js';
 import { decodeHtml } from '../discover/read-site-file.js';
@@ -29,7 +29,7 @@ import { renderReport } from '../report/render-report.js';
 import type { BuildSummary } from '../report/summary.js';
 import { extractSignature, fileSnapshot, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ObjectRow, type PageRecord, type ReportShared } from './build-state.js';
 import { planFromState } from './plan-from-state.js';
-import { patchManifest, patchRoutes, type PackageEdit } from './patch-manifest.js';
+import { locateManifest, patchManifest, patchRoutes, type ManifestSpans, type PackageEdit } from './patch-manifest.js';
 
 /** More changed pages than this: the pipeline (threads, caches) is the better tool. */
 const MAX_PAGES = 64;
@@ -124,25 +124,31 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
 
   // Every edit is checked against the manifest and route table before any file is written: a shape the
   // patch cannot edit falls back to the pipeline with nothing touched.
+  // Kept pages whose package build id changes: after a full build, all of them (the first patch names the
+  // old build in each one's entry); afterwards none. Their entries are found once, before any write.
+  const edited: number[] = [];
+  const rewrittenAt = new Set(rewritten.map((c) => c.index));
+  for (let k = 0; k < pageBuilds.length; k++) {
+    const before = state.pageBuilds[k] !== state.buildId ? state.pageBuilds[k] : undefined;
+    const after = pageBuilds[k] !== buildId ? pageBuilds[k] : undefined;
+    if (rewrittenAt.has(k) || before !== after) edited.push(k);
+  }
+  const objectEdits = rewritten.map((c) => ({ c, url: stripQuery(c.objects[0]!.url), at: c.record.own[0]! })).sort((a, b) => a.at - b.at);
+  let located: ManifestSpans | undefined;
   const manifestEdits = (fresh: ReadonlyMap<number, { bytes: number; digest: string }>) => {
-    const edits: PackageEdit[] = [];
-    for (let k = 0; k < pageBuilds.length; k++) {
-      const before = state.pageBuilds[k] !== state.buildId ? state.pageBuilds[k] : undefined;
-      const after = pageBuilds[k] !== buildId ? pageBuilds[k] : undefined;
+    const edits: PackageEdit[] = edited.map((k) => {
       const w = fresh.get(k);
-      if (!w && before === after) continue;
-      edits.push({ url: state.packageUrls[k]!, buildId: after, ...(w ? { bytes: w.bytes, digest: w.digest } : {}) });
-    }
-    const objectEdits = rewritten
-      .map((c) => ({ url: stripQuery(c.objects[0]!.url), bytes: c.objects[0]!.bytes, digest: c.objects[0]!.sri, at: c.record.own[0]! }))
-      .sort((a, b) => a.at - b.at);
-    return patchManifest(manifestSource!, state.buildId, buildId, edits, objectEdits);
+      return { url: state.packageUrls[k]!, buildId: pageBuilds[k] !== buildId ? pageBuilds[k] : undefined, ...(w ? { bytes: w.bytes, digest: w.digest } : {}) };
+    });
+    const objects = objectEdits.map((o) => ({ url: o.url, bytes: o.c.objects[0]!.bytes, digest: o.c.objects[0]!.sri }));
+    return patchManifest(located!, buildId, edits, objects);
   };
   let manifestSource: Buffer | undefined;
   let routes: string | undefined;
   if (buildId !== state.buildId) {
     manifestSource = readFileSync(abs(MANIFEST_FILE));
-    if (!manifestEdits(new Map(rewritten.map((c) => [c.index, { bytes: c.record.bytes, digest: c.objects[0]!.sri }])))) return undefined;
+    located = locateManifest(manifestSource, state.buildId, edited.map((k) => state.packageUrls[k]!), objectEdits.map((o) => o.url));
+    if (!located || !manifestEdits(new Map(rewritten.map((c) => [c.index, { bytes: c.record.bytes, digest: c.objects[0]!.sri }])))) return undefined;
     // Route table indexes: shared packages first, then page packages in plan order (manifest.ts routeTable).
     const builds = new Map<number, string>();
     const shared = state.sharedKeys.length;
@@ -267,8 +273,10 @@ async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: 
   await jsReady;
   if (extractSignature(extractPage(decodeHtml(source)), record.lines) !== record.extract) return undefined;
   // The same HTML object the pipeline makes (build.ts htmlFor): the page with the tag, hashed.
-  const { body, sha256: sum, changed } = finalHtml(source, inject);
+  const { body, sha256: sum, changed, contentType } = finalHtml(source, inject);
   const html = rows.object(record.own[0]!);
+  // The page changed encoding: its manifest entry changes too, which the pipeline handles.
+  if (contentType !== html[5]) return undefined;
   const htmlObject: PlanObject = { ...planObjectOf(html), bytes: body.length, sendBytes: body.length, digest: Buffer.from(sum, 'base64'), sri: `sha256-${sum}`, load: async () => body };
   const objects = [htmlObject, ...record.own.slice(1).map((k) => planObjectOf(rows.object(k)))];
   const key = contentKey(objects, `${record.packageUrl}\n${record.shared.join('\n')}\n`);

@@ -19,43 +19,92 @@ export interface ObjectEdit {
   digest: string;
 }
 
+/** Where the entries a patch edits are in the manifest text (found once, applied after the writes). */
+export interface ManifestSpans {
+  text: Buffer;
+  /** Offset and length of the old build id line. */
+  idAt: number;
+  idEnd: number;
+  /** Per package edit, then per object edit, in that order: [start, end) of the entry's text. */
+  spans: Array<[number, number]>;
+}
+
 /**
- * The patched manifest, or undefined if the text does not have the expected shape (the caller falls back to
- * a full build). `edits` must be in manifest order (the plan's page order).
+ * Finds the entries of `packages` (page package URLs, in manifest order) and `objects` (object URLs, in
+ * manifest order), or undefined if the text does not have the expected shape (the caller falls back to
+ * a full build).
  */
-export function patchManifest(text: Buffer, oldId: string, newId: string, edits: readonly PackageEdit[], objects: readonly ObjectEdit[]): Buffer | undefined {
+export function locateManifest(text: Buffer, oldId: string, packages: readonly string[], objects: readonly string[]): ManifestSpans | undefined {
   const head = Buffer.from(`{\n  "version": `);
   const idLine = Buffer.from(`\n  "buildId": ${JSON.stringify(oldId)},\n`);
   const packagesAt = text.indexOf('\n  "packages": {\n');
   const objectsAt = text.indexOf('\n  "objects": {\n', packagesAt);
   const idAt = text.indexOf(idLine);
   if (text.subarray(0, head.length).compare(head) !== 0 || idAt < 0 || idAt > 64 || packagesAt < 0 || objectsAt < 0) return undefined;
-  const parts: Buffer[] = [text.subarray(0, idAt), Buffer.from(`\n  "buildId": ${JSON.stringify(newId)},\n`)];
+  const spans: Array<[number, number]> = [];
   let cursor = idAt + idLine.length;
-  const edit = (from: number, to: number, key: string, change: (entry: string) => string | undefined): boolean => {
+  const find = (from: number, to: number, key: string): boolean => {
     const start = text.indexOf(`\n    ${JSON.stringify(key)}: {\n`, from);
     if (start < 0 || start >= to) return false;
     const end = text.indexOf('\n    }', start + 1);
     if (end < 0 || end > to) return false;
-    const entry = change(text.subarray(start, end).toString('utf8'));
-    if (entry === undefined) return false;
-    parts.push(text.subarray(cursor, start), Buffer.from(entry));
+    spans.push([start, end]);
     cursor = end;
     return true;
   };
-  for (const e of edits) {
-    const ok = edit(cursor, objectsAt, e.url, (entry) => {
+  for (const url of packages) if (!find(cursor, objectsAt, url)) return undefined;
+  for (const url of objects) if (!find(Math.max(cursor, objectsAt), text.length, url)) return undefined;
+  return { text, idAt, idEnd: idAt + idLine.length, spans };
+}
+
+/**
+ * The patched manifest as the parts of its text (written as they are: no 18 MB copy), or undefined if an
+ * entry does not have the expected fields. `edits` and `objects` are those `located` was found for, in order.
+ */
+export function patchManifest(located: ManifestSpans, newId: string, edits: readonly PackageEdit[], objects: readonly ObjectEdit[]): Buffer[] | undefined {
+  const { text, spans } = located;
+  if (spans.length !== edits.length + objects.length) return undefined;
+  const parts: Buffer[] = [text.subarray(0, located.idAt), Buffer.from(`\n  "buildId": ${JSON.stringify(newId)},\n`)];
+  let cursor = located.idEnd;
+  const edit = (span: [number, number], change: (entry: string) => string | undefined): boolean => {
+    const entry = change(text.subarray(span[0], span[1]).toString('utf8'));
+    if (entry === undefined) return false;
+    parts.push(text.subarray(cursor, span[0]), Buffer.from(entry));
+    cursor = span[1];
+    return true;
+  };
+  // An entry whose only change is its build id (every kept page, on the first patch after a full build)
+  // is edited as bytes: its last line is or is not the build id; one shared buffer carries the new one.
+  const idLines = new Map<string, Buffer>();
+  const idPrefix = Buffer.from('\n      "buildId": "');
+  const setId = (span: [number, number], id: string | undefined) => {
+    const last = text.lastIndexOf(10, span[1] - 1);
+    const hasId = last > span[0] && text.subarray(last, last + idPrefix.length).equals(idPrefix);
+    parts.push(text.subarray(cursor, hasId ? last - 1 : span[1]));
+    if (id !== undefined) {
+      let line = idLines.get(id);
+      if (!line) idLines.set(id, (line = Buffer.from(`,\n      "buildId": ${JSON.stringify(id)}`)));
+      parts.push(line);
+    }
+    cursor = span[1];
+  };
+  for (const [i, e] of edits.entries()) {
+    if (e.bytes === undefined) {
+      setId(spans[i]!, e.buildId);
+      continue;
+    }
+    const ok = edit(spans[i]!, (entry) => {
       let out: string | undefined = entry.replace(/,\n {6}"buildId": "[^"]*"$/, '');
       if (e.bytes !== undefined) out = setFields(out, e.bytes, e.digest!);
       return out === undefined ? undefined : e.buildId === undefined ? out : `${out},\n      "buildId": ${JSON.stringify(e.buildId)}`;
     });
     if (!ok) return undefined;
   }
-  for (const o of objects) {
-    if (!edit(Math.max(cursor, objectsAt), text.length, o.url, (entry) => setFields(entry, o.bytes, o.digest))) return undefined;
+  for (const [i, o] of objects.entries()) {
+    if (!edit(spans[edits.length + i]!, (entry) => setFields(entry, o.bytes, o.digest))) return undefined;
   }
   parts.push(text.subarray(cursor));
-  return Buffer.concat(parts);
+  return parts;
 }
 
 /** Replaces the `"bytes"` and `"digest"` lines of an entry (they follow each other in every entry kind). */
@@ -70,7 +119,7 @@ function setFields(entry: string | undefined, bytes: number, digest: string): st
  * The route table (`JSON.stringify(routeTable(manifest))`, one line) with a new build id and the build ids
  * of kept page packages, by index into `packages` — edited as text, as the manifest is: the table of a
  * 10,000-page site is 1.5 MB. Key order as `routeTable` writes it: version, buildId, packages, pages, then
- * packageBuilds (only values without braces), then anything else (preload). Undefined if the text does not
+ * packageBuilds (only values without braces), then anything else (preload, htmlTypes). Undefined if the text does not
  * look like that.
  */
 export function patchRoutes(text: string, oldId: string, newId: string, packageCount: number, builds: ReadonlyMap<number, string>): string | undefined {
@@ -89,8 +138,8 @@ export function patchRoutes(text: string, oldId: string, newId: string, packageC
   if (from >= 0) {
     to = text.indexOf('}', from) + 1;
   } else {
-    const preload = text.indexOf(',"preload":{');
-    from = to = preload >= 0 ? preload : text.length - 1;
+    const after = [text.indexOf(',"preload":{'), text.indexOf(',"htmlTypes":{')].filter((i) => i >= 0);
+    from = to = after.length > 0 ? Math.min(...after) : text.length - 1;
   }
   if (!text.endsWith('}') || to <= 0) return undefined;
   return `${text.slice(0, idAt)},"buildId":${JSON.stringify(newId)},"packages":[${text.slice(idAt + idField.length, from)}${field}${text.slice(to)}`;

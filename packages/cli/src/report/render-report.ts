@@ -1,5 +1,6 @@
 import type { BuildManifest } from '@objpack/format';
-import { DiscoverCodes, type Diagnostic } from '../discover/index.js';
+import { DiscoverCodes } from '../discover/diagnostic-codes.js';
+import type { Diagnostic } from '../discover/types.js';
 import type { BuildSummary } from './summary.js';
 import { barChart, escapeHtml, formatBytes } from './svg-bars.js';
 

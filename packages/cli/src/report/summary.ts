@@ -1,5 +1,6 @@
 import type { BuildManifest } from '@objpack/format';
-import { DiscoverCodes, type Diagnostic, type PageClosure, type SiteGraph } from '../discover/index.js';
+import { DiscoverCodes } from '../discover/diagnostic-codes.js';
+import type { Diagnostic, PageClosure, SiteGraph } from '../discover/types.js';
 import type { PackagePlan } from '../plan/types.js';
 
 /** Per-page numbers behind the summary table and the report's charts. */
