@@ -1,5 +1,6 @@
 import { utimesSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { Decoder, type PackageIndex } from '@objpack/format';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { build, type BuildOptions } from './build.js';
@@ -11,6 +12,14 @@ import { listFiles, verifyOutput } from './test-utils/verify-output.js';
 
 const opts = async (root: string, extra: Partial<BuildOptions> = {}): Promise<BuildOptions> => ({ root, workerAssets: await fakeWorkerAssets(), ...extra });
 const count = (s: string, sub: string) => s.split(sub).length - 1;
+/** The index entries of a package file. */
+const decodeAll = async (file: string): Promise<PackageIndex['entries']> => {
+  let index: PackageIndex | undefined;
+  const d = new Decoder({ onIndex: (i) => void (index = i) });
+  d.push(await readFile(file));
+  d.end();
+  return index!.entries;
+};
 
 describe('build (in place)', () => {
   test('writes decodable packages, manifest, routes, headers, push manifest, report and worker', async () => {
@@ -72,6 +81,24 @@ describe('build (in place)', () => {
     await writeFiles(root, { 'a.png': 'png2' });
     await build(await opts(root));
     expect((await verifyOutput(root)).objects['/']!.contentType).toBe('text/html');
+  });
+
+  test("pages carry the host's headers from the user's _headers into their packages; an edit to them rewrites the packages", async () => {
+    const root = await makeSite({ 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>', _headers: '/*\n  Content-Security-Policy: default-src \'self\'\n' });
+    await build(await opts(root));
+    let manifest = await verifyOutput(root);
+    const csp: Array<[string, string]> = [['content-security-policy', "default-src 'self'"]];
+    expect(manifest.objects['/']!.headers).toEqual(csp);
+    expect(JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')).htmlHeaders).toEqual({ sets: [csp], pages: { '/': 0, '/b.html': 0 } });
+    const pkg = path.join(root, manifest.pages['/']!.package.slice(1));
+    expect((await decodeAll(pkg))[0]!.headers).toEqual(csp);
+    // The user's rules survive next to objpack's block.
+    expect(await readFile(path.join(root, '_headers'), 'utf8')).toMatch(/^\/\*\n {2}Content-Security-Policy: default-src 'self'\n/);
+    await writeFile(path.join(root, '_headers'), (await readFile(path.join(root, '_headers'), 'utf8')).replace("'self'", "'none'"));
+    const r = await build(await opts(root));
+    manifest = await verifyOutput(root);
+    expect(r.written).toContain(manifest.pages['/']!.package.slice(1));
+    expect((await decodeAll(pkg))[0]!.headers).toEqual([['content-security-policy', "default-src 'none'"]]);
   });
 
   test('injects the registration tag once, on disk and in the package; rebuilding is idempotent', async () => {

@@ -29,6 +29,7 @@ export const WarningCode = {
   TRACE_UNAVAILABLE: 'OBJPACK_W_TRACE_UNAVAILABLE',
   OBJECT_VANISHED: 'OBJPACK_W_OBJECT_VANISHED',
   HOST_CONFIG_LIMIT: 'OBJPACK_W_HOST_CONFIG_LIMIT',
+  HOST_HEADERS: 'OBJPACK_W_HOST_HEADERS',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];
 

@@ -12,6 +12,7 @@ import { emit } from './emit/emit.js';
 import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
+import { loadSiteHeaders } from './emit/site-headers.js';
 import { htmlBody } from './emit/write-package.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
 import { dropState, outputSignatures, saveState } from './incremental/build-state.js';
@@ -94,7 +95,9 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     timings.trace = performance.now() - t;
 
     t = performance.now();
-    pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing });
+    const siteHeaders = await loadSiteHeaders(root);
+    diagnostics.push(...siteHeaders.diagnostics);
+    pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing, pageHeaders: siteHeaders.forPage });
     timings.hash = performance.now() - t;
   } catch (err) {
     await pool.close();

@@ -26,6 +26,8 @@ export async function preparePages(
     concurrency: number;
     diagnostics: Diagnostic[];
     progress(p: BuildProgress): void;
+    /** Response headers the site's host config gives a page (by URL path). */
+    pageHeaders?: (url: string) => Array<[string, string]>;
     /** Digests being computed on the thread pool, by absolute file. */
     hashing: ReadonlyMap<string, Promise<FileDigest>>;
   },
@@ -92,6 +94,8 @@ export async function preparePages(
     const o = planObject(item, f, d);
     o.bytes = d.sendBytes;
     o.contentType = d.type!;
+    const headers = ctx.pageHeaders?.(item.url);
+    if (headers && headers.length > 0) o.headers = headers;
     if (d.changed) o.inject = true;
     return o;
   };

@@ -27,6 +27,8 @@ export interface ManifestObject {
   digest: string;
   contentType: string;
   as: PreloadAs;
+  /** Pages only: the response headers the site's host config gives the page (CSP, COOP/COEP…), as carried in its package. */
+  headers?: Array<[string, string]>;
 }
 
 export interface ManifestPage {
@@ -103,6 +105,11 @@ export interface RouteTable {
    * navigations before the package's index arrives needs it to send the right headers.
    */
   htmlTypes?: Record<string, string>;
+  /**
+   * The response headers of pages whose HTML entry carries any (from the site's `_headers`): `sets` lists
+   * each distinct list once, `pages` maps a page URL path to its index. An early answer sends them.
+   */
+  htmlHeaders?: { sets: Array<Array<[string, string]>>; pages: Record<string, number> };
 }
 
 /** How a page requests a preloaded object: a `Link: rel=preload` destination, or `module` (`rel=modulepreload`). */

@@ -44,11 +44,15 @@ export const HEADERS_END = '# objpack:end';
  */
 export function netlifyHeaders(rules: readonly HeaderRule[], existing = ''): string {
   const block = [HEADERS_BEGIN, ...rules.flatMap((r) => [r.path, ...r.headers.map(([k, v]) => `  ${k}: ${v}`)]), HEADERS_END].join('\n');
+  const head = userPart(existing).trimEnd();
+  return `${head ? `${head}\n\n` : ''}${block}\n`;
+}
+
+/** A `_headers` text without objpack's marked block: the user's own rules. */
+export function userPart(existing: string): string {
   const start = existing.indexOf(HEADERS_BEGIN);
   const end = existing.indexOf(HEADERS_END, start);
-  const user = start >= 0 && end >= 0 ? existing.slice(0, start) + existing.slice(end + HEADERS_END.length).replace(/^\n/, '') : existing;
-  const head = user.trimEnd();
-  return `${head ? `${head}\n\n` : ''}${block}\n`;
+  return start >= 0 && end >= 0 ? existing.slice(0, start) + existing.slice(end + HEADERS_END.length).replace(/^\n/, '') : existing;
 }
 
 /** prpl-server's multi-file push manifest: page URL pattern → { resource: { type, weight } }. */

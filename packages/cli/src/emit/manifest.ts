@@ -37,7 +37,7 @@ export function buildManifest(
   }
   const objects: BuildManifest['objects'] = {};
   for (const o of plan.objects.values()) {
-    objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as };
+    objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
   }
   return { version: MANIFEST_VERSION, buildId, pages, packages, objects };
 }
@@ -78,5 +78,18 @@ export function routeTable(manifest: BuildManifest): RouteTable {
     if (type !== undefined && type !== UTF8_HTML) htmlTypes[url] = type;
   }
   if (Object.keys(htmlTypes).length > 0) table.htmlTypes = htmlTypes;
+  // Pages of one site mostly share one header list: each distinct list once.
+  const sets: Array<Array<[string, string]>> = [];
+  const setAt = new Map<string, number>();
+  const headerPages: Record<string, number> = {};
+  for (const url of Object.keys(manifest.pages)) {
+    const headers = manifest.objects[url]?.headers;
+    if (!headers?.length) continue;
+    const key = JSON.stringify(headers);
+    let i = setAt.get(key);
+    if (i === undefined) setAt.set(key, (i = sets.push(headers) - 1));
+    headerPages[url] = i;
+  }
+  if (sets.length > 0) table.htmlHeaders = { sets, pages: headerPages };
   return table;
 }

@@ -32,6 +32,7 @@ function encoderObject(o: PlanObject): EncoderObject {
   return {
     name: o.url,
     contentType: o.contentType,
+    ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}),
     body,
     size: o.sendBytes,
     ...(partial ? { totalSize: o.bytes } : {}),

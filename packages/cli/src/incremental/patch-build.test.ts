@@ -31,6 +31,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
   const gen = (await import(GENERATORS)) as { generateSurgeSite(o: { pages: number; outDir: string }): Promise<unknown> };
   await gen.generateSurgeSite({ pages: 200, outDir: pristine });
+  // Host headers for every page and more for some: the patch must carry them as the pipeline does.
+  writeFileSync(path.join(pristine, '_headers'), "/*\n  Content-Security-Policy: default-src 'self'\n/pages/p0004*\n  X-Frame-Options: DENY\n");
   assets = await fakeWorkerAssets();
 });
 
@@ -148,6 +150,7 @@ describe('incremental fast path (issue 3)', () => {
       // The result's lazily loaded parts are the written ones.
       expect(r.manifest).toEqual(JSON.parse(readFileSync(path.join(site, 'objpack-manifest.json'), 'utf8')));
       expect(r.plan.pages.find((p) => p.file === 'pages/p00042.html')?.objects[0]?.sri).toBe(r.manifest.objects['/pages/p00042.html']?.digest);
+      expect(r.manifest.objects['/pages/p00042.html']?.headers).toEqual([['content-security-policy', "default-src 'self'"], ['x-frame-options', 'DENY']]);
     }
   });
 

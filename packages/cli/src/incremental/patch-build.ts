@@ -21,6 +21,7 @@ import { writeFileAtomic } from '../emit/atomic-write.js';
 import { STALE_FILE, updatePackages } from '../emit/build-cache.js';
 import { removeStale, removeTempFiles } from '../emit/cleanup.js';
 import { finalHtml } from '../emit/inject.js';
+import { loadSiteHeaders } from '../emit/site-headers.js';
 import { stripQuery } from '../emit/manifest.js';
 import { writePackage } from '../emit/write-package.js';
 import { contentKey } from '../plan/plan-packages.js';
@@ -95,8 +96,10 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     i += 3;
   }
   const changed: Changed[] = [];
+  // `_headers` and `netlify.toml` are unchanged (an edit to either is not a page edit): same headers as then.
+  const siteHeaders = touched.length > 0 ? await loadSiteHeaders(root) : undefined;
   for (const f of touched) {
-    const c = await examine(state, rows, f, input.inject);
+    const c = await examine(state, rows, f, input.inject, siteHeaders!.forPage);
     if (!c) return undefined;
     changed.push(c);
   }
@@ -259,7 +262,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
 }
 
 /** A changed page, or undefined if its parse result differs (its closure may have changed) or it is embedded. */
-async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: boolean): Promise<Changed | undefined> {
+async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: boolean, pageHeaders: (url: string) => Array<[string, string]>): Promise<Changed | undefined> {
   const index = state.pageFiles.indexOf(f.rel);
   if (index < 0) return undefined;
   const record = rows.page(index);
@@ -277,7 +280,11 @@ async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: 
   const html = rows.object(record.own[0]!);
   // The page changed encoding: its manifest entry changes too, which the pipeline handles.
   if (contentType !== html[5]) return undefined;
-  const htmlObject: PlanObject = { ...planObjectOf(html), bytes: body.length, sendBytes: body.length, digest: Buffer.from(sum, 'base64'), sri: `sha256-${sum}`, load: async () => body };
+  const headers = pageHeaders(record.url);
+  const htmlObject: PlanObject = {
+    ...planObjectOf(html), bytes: body.length, sendBytes: body.length, digest: Buffer.from(sum, 'base64'), sri: `sha256-${sum}`, load: async () => body,
+    ...(headers.length > 0 ? { headers } : {}),
+  };
   const objects = [htmlObject, ...record.own.slice(1).map((k) => planObjectOf(rows.object(k)))];
   const key = contentKey(objects, `${record.packageUrl}\n${record.shared.join('\n')}\n`);
   return { index, file: f, record, html, body, rewrite: changed, objects, key };

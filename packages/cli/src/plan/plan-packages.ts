@@ -152,7 +152,7 @@ export function contentKey(objects: readonly PlanObject[], extra = ''): string {
   const h = createHash('sha256');
   h.update(extra);
   for (const o of objects) {
-    h.update(`${o.url}\0${o.contentType}\0${o.sendBytes}\0${o.bytes}\0`);
+    h.update(`${o.url}\0${o.contentType}\0${o.sendBytes}\0${o.bytes}\0${o.headers ? JSON.stringify(o.headers) : ''}\0`);
     h.update(o.digest);
     h.update('\n');
   }

@@ -24,6 +24,8 @@ export interface PlanObject {
   load?(): Promise<Uint8Array>;
   /** HTML carried with the registration tag injected (the same as `load`, as data a worker thread can receive). */
   inject?: boolean;
+  /** HTML only: response headers from the site's host config (`_headers`), carried in the package. */
+  headers?: Array<[string, string]>;
 }
 
 /** A page with its closure, in package order (items[0] is the HTML). */

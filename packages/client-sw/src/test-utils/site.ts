@@ -40,6 +40,10 @@ export interface BuiltSite {
 
 const OBJP = 'application/vnd.objpack';
 
+/** A page file's own headers as the build carries them: lower-case names, sorted. */
+const pageHeaders = (f: SiteFile): Array<[string, string]> =>
+  Object.entries(f.headers ?? {}).map(([k, v]): [string, string] => [k.toLowerCase(), v]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+
 /** What `objpack build` would write for the spec: the files, one package per page, shared packages, routes. */
 export function buildSite(spec: SiteSpec): BuiltSite {
   const files = new Map(Object.entries(spec.files));
@@ -48,7 +52,9 @@ export function buildSite(spec: SiteSpec): BuiltSite {
     if (!f) throw new Error(`test site: no file ${name}`);
     const prefix = spec.partial?.[name];
     if (prefix !== undefined) return { name, contentType: f.type, body: f.body.subarray(0, prefix), totalSize: f.body.length };
-    return { name, contentType: f.type, body: f.body };
+    // As the build does: a page's host headers (from `_headers`) go into its HTML entry.
+    const headers = Object.hasOwn(spec.pages, name) ? pageHeaders(f) : [];
+    return { name, contentType: f.type, body: f.body, ...(headers.length > 0 ? { headers } : {}) };
   };
   const packages: string[] = [];
   const sharedPackage: Record<string, string> = {};
@@ -83,6 +89,16 @@ export function buildSite(spec: SiteSpec): BuiltSite {
   // As the build does: pages that are not UTF-8 HTML are named with their type.
   const htmlTypes = Object.fromEntries(Object.keys(spec.pages).map((p) => [p, spec.files[p]!.type]).filter(([, t]) => t !== 'text/html; charset=utf-8'));
   if (!spec.omitHtmlTypes && Object.keys(htmlTypes).length > 0) routes.htmlTypes = htmlTypes;
+  const sets: Array<Array<[string, string]>> = [];
+  const headerPages: Record<string, number> = {};
+  for (const page of Object.keys(spec.pages)) {
+    const h = pageHeaders(spec.files[page]!);
+    if (h.length === 0) continue;
+    let i = sets.findIndex((s) => JSON.stringify(s) === JSON.stringify(h));
+    if (i < 0) i = sets.push(h) - 1;
+    headerPages[page] = i;
+  }
+  if (sets.length > 0) routes.htmlHeaders = { sets, pages: headerPages };
   files.set('/_objpack/routes.json', { type: 'application/json', body: Buffer.from(JSON.stringify(routes)), headers: { 'cache-control': 'no-cache' } });
   return { files, routes, pagePackage, sharedPackage };
 }

@@ -41,6 +41,8 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
   event.waitUntil(run.finished);
   const type = route.htmlType ?? EARLY_CONTENT_TYPE;
   const headers = new Headers({ 'content-type': type });
+  // The page's own headers (CSP, COOP/COEP…) as the table lists them; the package's entry must agree.
+  for (const [name, value] of route.htmlHeaders ?? []) headers.append(name, value);
   // Preloads of the table's build; after a deploy the page may not use them all (a wasted request, no harm).
   if (w.options.preload) announcePreloads(headers, table, route.key);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -49,7 +51,7 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
       if (!reader) {
         try {
           const slot = await htmlSlot(run, (await bound).index, route);
-          if (slot.entry.contentType !== type || slot.entry.headers.length > 0) {
+          if (slot.entry.contentType !== type || !sameHeaders(slot.entry.headers, route.htmlHeaders ?? [])) {
             // Headers already sent would be wrong: reload, and answer this page the usual way from now on.
             w.late.set(url.pathname, table.buildId);
             throw new ObjpackSwError(SwErrorCode.NO_HTML, `${route.page} ${slot.entry.contentType}`);
@@ -69,6 +71,11 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
     cancel: (reason) => reader?.cancel(reason),
   });
   return new Response(body, { status: 200, headers });
+}
+
+/** The entry's headers are exactly the ones the early answer sent (names as the build writes them: lower case). */
+function sameHeaders(entry: ReadonlyArray<readonly [string, string]>, sent: ReadonlyArray<readonly [string, string]>): boolean {
+  return entry.length === sent.length && entry.every(([n, v], i) => n.toLowerCase() === sent[i]![0] && v === sent[i]![1]);
 }
 
 /**

@@ -211,6 +211,25 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: earlyResponse answers th
     expect(got.shot.equals(ref.shot)).toBe(true);
   });
 
+  it("a page's host headers (COOP/COEP from _headers) travel with it: cross-origin isolated as without objpack", async () => {
+    const spec = testSite(suite.b.register);
+    spec.files['/'] = { ...spec.files['/']!, headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } };
+    serveSite(suite.server, suite.b, spec, early);
+    const ref = await suite.browser.newPage();
+    await ref.goto(`${suite.server.origin}/`);
+    expect(await ref.evaluate(() => crossOriginIsolated)).toBe(true);
+    await ref.close();
+    const page = await installWorker(suite.context, suite.server);
+    for (const visit of ['early answer', 'from Cache Storage']) {
+      const res = await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      expect((await res?.allHeaders())?.['cross-origin-embedder-policy'], visit).toBe('require-corp');
+      expect(await page.evaluate(() => crossOriginIsolated), visit).toBe(true);
+      expect(await fallbacks(page), visit).toEqual([]);
+      expect(navigations(suite.server.take()), visit).toBe(0);
+    }
+  });
+
   it('an HTML entry with another content type than the early headers: one refresh, then served the usual way', async () => {
     const spec = testSite(suite.b.register);
     spec.omitHtmlTypes = true;

@@ -18,6 +18,8 @@ export interface Route {
   key: string;
   /** The HTML entry's `Content-Type` when the table says it is not UTF-8 HTML (`htmlTypes`). */
   htmlType?: string;
+  /** The HTML entry's own headers (`htmlHeaders`: CSP, COOP/COEP… from the site's host config). */
+  htmlHeaders?: Array<[string, string]>;
 }
 
 /**
@@ -106,7 +108,17 @@ export function lookupRoute(table: RouteTable, pathname: string): Route | undefi
     page: page!, shared, build: typeof build === 'string' && build ? build : table.buildId, key,
     // Printable ASCII only: it becomes a response header.
     ...(typeof htmlType === 'string' && /^[\x20-\x7e]+$/.test(htmlType) ? { htmlType } : {}),
+    ...htmlHeadersOf(table, key),
   };
+}
+
+/** The page's header list from the table, if it has a well-formed one (names are tokens, values printable). */
+function htmlHeadersOf(table: RouteTable, key: string): { htmlHeaders?: Array<[string, string]> } {
+  const h = table.htmlHeaders;
+  if (!h || typeof h !== 'object' || !Array.isArray(h.sets) || !h.pages || typeof h.pages !== 'object' || !Object.hasOwn(h.pages, key)) return {};
+  const list: unknown = h.sets[h.pages[key]!];
+  const ok = Array.isArray(list) && list.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && /^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(e[0]) && typeof e[1] === 'string' && /^[\t\x20-\x7e]*$/.test(e[1]));
+  return ok ? { htmlHeaders: list as Array<[string, string]> } : {};
 }
 
 function parseTable(json: unknown): RouteTable {

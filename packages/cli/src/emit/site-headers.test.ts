@@ -1,0 +1,52 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { makeSite } from '../test-utils/site.js';
+import { HEADERS_BEGIN, HEADERS_END } from './host-config.js';
+import { loadSiteHeaders } from './site-headers.js';
+
+describe('loadSiteHeaders', () => {
+  test("the user's _headers rules, merged per page; objpack's own block and transfer headers left out", async () => {
+    const root = await makeSite({
+      _headers: [
+        '# security',
+        '/*',
+        '  X-Frame-Options: DENY',
+        '  Content-Security-Policy: default-src \'self\'',
+        '  Cache-Control: no-cache',
+        '/blog/*',
+        '  X-Frame-Options: SAMEORIGIN',
+        '  Set-Cookie: a=b',
+        '/docs/:page',
+        '  Referrer-Policy: no-referrer',
+        HEADERS_BEGIN,
+        '/blog/a/',
+        '  Link: </a.css>; rel=preload; as=style',
+        '  X-From-Objpack: 1',
+        HEADERS_END,
+        '',
+      ].join('\n'),
+    });
+    const h = await loadSiteHeaders(root);
+    expect(h.diagnostics).toEqual([]);
+    expect(h.forPage('/')).toEqual([['content-security-policy', "default-src 'self'"], ['x-frame-options', 'DENY']]);
+    // A later matching rule wins, as on Netlify's dev server.
+    expect(h.forPage('/blog/a/')).toEqual([['content-security-policy', "default-src 'self'"], ['x-frame-options', 'SAMEORIGIN']]);
+    expect(h.forPage('/docs/intro')).toContainEqual(['referrer-policy', 'no-referrer']);
+    expect(h.forPage('/docs/a/b')).not.toContainEqual(['referrer-policy', 'no-referrer']);
+  });
+
+  test('netlify.toml [[headers]] count too; no config at all gives nothing', async () => {
+    const root = await makeSite({ 'netlify.toml': '[[headers]]\n  for = "/app/*"\n  [headers.values]\n    Cross-Origin-Opener-Policy = "same-origin"\n' });
+    expect((await loadSiteHeaders(root)).forPage('/app/x.html')).toEqual([['cross-origin-opener-policy', 'same-origin']]);
+    expect((await loadSiteHeaders(await makeSite({ 'index.html': '' }))).forPage('/')).toEqual([]);
+  });
+
+  test('a malformed file is a warning, not a failed build', async () => {
+    const root = await makeSite({ _headers: '/*\n  : no name\n  X-Ok: yes\n' });
+    const h = await loadSiteHeaders(root);
+    expect(h.diagnostics.map((d) => d.code)).toContain('OBJPACK_W_HOST_HEADERS');
+    await writeFile(path.join(root, '_headers'), '/*\n  X-Ok: yes\n');
+    expect((await loadSiteHeaders(root)).forPage('/')).toEqual([['x-ok', 'yes']]);
+  });
+});
