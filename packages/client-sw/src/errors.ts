@@ -15,6 +15,7 @@ export const SwErrorCode = {
   ABORTED: 'OBJPSW_ABORTED',
   RANGE_REST: 'OBJPSW_RANGE_REST',
   DELTA: 'OBJPSW_DELTA',
+  PACKAGE_STALLED: 'OBJPSW_PACKAGE_STALLED',
 } as const;
 
 export type SwErrorCode = (typeof SwErrorCode)[keyof typeof SwErrorCode];

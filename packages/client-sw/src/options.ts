@@ -48,6 +48,12 @@ export interface ObjpackOptions {
    * page ends exactly as without objpack.
    */
   earlyResponse?: boolean;
+  /**
+   * Give up on a package that sends nothing (no headers, no body byte) for this long (ms, default 10 s):
+   * its page and objects go to the network. A host that accepts the connection and then stalls would
+   * otherwise leave an early-answered page blank.
+   */
+  packageStallMs?: number;
   /** Diagnostics hook; the library itself never prints. */
   onEvent?: (event: ObjpackEvent) => void;
 }
@@ -62,6 +68,7 @@ export interface ResolvedOptions {
   delta: boolean;
   preload: boolean;
   earlyResponse: boolean;
+  packageStallMs: number;
   onEvent: (event: ObjpackEvent) => void;
 }
 
@@ -76,6 +83,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string): Resolved
     delta: o.delta ?? true,
     preload: o.preload ?? true,
     earlyResponse: o.earlyResponse ?? true,
+    packageStallMs: o.packageStallMs ?? 10_000,
     onEvent: o.onEvent ?? (() => {}),
   };
 }

@@ -85,7 +85,7 @@ function sameHeaders(entry: ReadonlyArray<readonly [string, string]>, sent: Read
 function earlyFailure(w: ObjpackWorker, url: URL, table: RouteTable, err: unknown): Uint8Array {
   const code = errorCode(err);
   w.options.onEvent({ type: 'fallback', url: url.pathname, code, detail: 'early-refresh' });
-  if (code === SwErrorCode.PACKAGE_NETWORK) {
+  if (code === SwErrorCode.PACKAGE_NETWORK || code === SwErrorCode.PACKAGE_STALLED) {
     w.networkOnce.add(url.pathname);
     // Offline or the host is down: answering early would cost every page a refresh on top of the network.
     w.earlyOffUntil = Date.now() + EARLY_BACKOFF_MS;

@@ -163,6 +163,41 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: earlyResponse answers th
     expect(await fallbacks(page)).toEqual([]);
   });
 
+  for (const earlyResponse of [true, false]) {
+    it(`a package that stalls (headers never come), earlyResponse ${earlyResponse}: given up after packageStallMs, the page from the network`, async () => {
+      const spec = testSite(suite.b.register);
+      const site = serveSite(suite.server, suite.b, spec, { options: { earlyResponse, packageStallMs: 400 } });
+      const ref = await reference(suite.browser, `${suite.server.origin}/`);
+      const page = await installWorker(suite.context, suite.server);
+      const stuck = hold();
+      suite.server.hooks.set(site.pagePackage['/']!, stuck.hook);
+      await page.goto(`${suite.server.origin}/`).catch(() => {});
+      await pageDone(page);
+      const got = await snapshot(page);
+      expect(got.dom).toBe(ref.dom);
+      expect(got.shot.equals(ref.shot)).toBe(true);
+      expect(await fallbacks(page)).toContain(earlyResponse ? 'OBJPSW_PACKAGE_STALLED early-refresh' : 'OBJPSW_PACKAGE_STALLED');
+      expect(navigations(suite.server.take())).toBe(1);
+      stuck.release();
+    });
+  }
+
+  it('a package that stalls inside the HTML: given up, the page from the network', async () => {
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register), { options: { packageStallMs: 400 } });
+    const ref = await reference(suite.browser, `${suite.server.origin}/`);
+    const page = await installWorker(suite.context, suite.server);
+    const pkg = site.pagePackage['/']!;
+    const stuck = stallAfter(bodyOffset(suite.server.files.get(pkg)!.body, '/').start + 50);
+    suite.server.hooks.set(pkg, stuck.hook);
+    await page.goto(`${suite.server.origin}/`).catch(() => {});
+    await pageDone(page);
+    const got = await snapshot(page);
+    expect(got.dom).toBe(ref.dom);
+    expect(got.shot.equals(ref.shot)).toBe(true);
+    expect((await swEvents(page)).some((e) => e.type === 'fallback' && e.code === 'OBJPSW_PACKAGE_STALLED')).toBe(true);
+    stuck.release();
+  });
+
   it('a tab closed while its HTML streams: the package still completes and is stored for the next visit', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register), early);
     const helper = await installWorker(suite.context, suite.server);

@@ -37,7 +37,9 @@ export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): P
     return res;
   } catch (err) {
     w.options.onEvent({ type: 'fallback', url: url.pathname, code: errorCode(err) });
-    if (errorCode(err) !== SwErrorCode.PACKAGE_NETWORK) w.bypass.set(url.pathname, table.buildId);
+    // Unreachable or stalled: this attempt goes to the network, the next visit tries the package again.
+    const transient = errorCode(err) === SwErrorCode.PACKAGE_NETWORK || errorCode(err) === SwErrorCode.PACKAGE_STALLED;
+    if (!transient) w.bypass.set(url.pathname, table.buildId);
     // The page comes from the network, maybe from a newer build: its objects must too.
     w.bindings.set(event.resultingClientId, { buildId: '', packages: [], createdAt: Date.now() });
     return w.network(event.request).catch(async (netErr) => (await w.offlineCopy(url.pathname)) ?? Promise.reject(netErr));

@@ -242,9 +242,32 @@ export class PackageRun {
 
   private async attempt(want: HavePlan | undefined): Promise<boolean> {
     const { spec } = this;
+    // A watchdog over the transfer: no headers or no byte for packageStallMs aborts the run.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stalled = false;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        stalled = true;
+        this.ctrl.abort();
+      }, spec.options.packageStallMs);
+    };
+    const disarm = () => clearTimeout(timer);
+    const why = (err: unknown) => (stalled ? new ObjpackSwError(SwErrorCode.PACKAGE_STALLED, spec.path, { cause: err }) : err);
+    try {
+      return await this.transfer(want, { arm, disarm, why });
+    } finally {
+      disarm();
+    }
+  }
+
+  private async transfer(want: HavePlan | undefined, { arm, disarm, why }: { arm(): void; disarm(): void; why(err: unknown): unknown }): Promise<boolean> {
+    const { spec } = this;
+    arm();
     const fetched = await fetchPackage(spec.path, spec.origin, spec.options, this.ctrl.signal, {
       revalidate: spec.kind === 'page', have: want?.header, observe: spec.observe,
-    });
+    }).catch((err: unknown) => Promise.reject(why(err)));
+    arm();
     const { response } = fetched;
     const plan = fetched.delta ? want : undefined;
     if (want) spec.options.onEvent({ type: 'delta', url: spec.path, detail: plan ? `delta ${want.claims.size}` : 'full' });
@@ -329,6 +352,7 @@ export class PackageRun {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
+        arm();
         // In slices, yielding once the index is in: the navigation answers with the HTML before the rest
         // of a large first chunk is cut into objects.
         for (let at = 0; at < value.length; at += SLICE) {
@@ -342,8 +366,10 @@ export class PackageRun {
       decoder.end();
     } catch (err) {
       reader.cancel().catch(() => {});
-      throw err;
+      throw why(err);
     }
+    // The transfer is over: verification and Cache Storage writes take their own time.
+    disarm();
     await Promise.all(checks);
     // Never leave a request waiting on an object that will not come: it goes to the network instead.
     for (const slot of this.slots.values()) {
