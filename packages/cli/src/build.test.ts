@@ -65,14 +65,18 @@ describe('build (in place)', () => {
   });
 
   test('a windows-1252 page keeps its bytes on disk and in its package, and is not labelled UTF-8', async () => {
-    const legacy = Buffer.concat([Buffer.from('<!doctype html><meta charset="windows-1252"><title>Caf'), Buffer.from([0xe9]), Buffer.from('</title><img src="/a.png">')]);
-    const root = await makeSite({ 'index.html': legacy, 'utf8.html': '<!doctype html><title>café</title>', 'a.png': 'png' });
+    const legacy = Buffer.concat([Buffer.from('<!doctype html><meta charset="windows-1252"><title>Caf'), Buffer.from([0xe9]), Buffer.from('</title><link rel="stylesheet" href="/l.css"><link rel="stylesheet" href="/u.css"><img src="/a.png">')]);
+    const latin1Css = Buffer.concat([Buffer.from('@charset "iso-8859-1"; a::after { content: "caf'), Buffer.from([0xe9]), Buffer.from('" }')]);
+    const root = await makeSite({ 'index.html': legacy, 'utf8.html': '<!doctype html><title>café</title>', 'a.png': 'png', 'l.css': latin1Css, 'u.css': 'a::after { content: "café" }' });
     await build(await opts(root));
     const manifest = await verifyOutput(root);
     const onDisk = await readFile(path.join(root, 'index.html'));
     expect(onDisk.equals(Buffer.from(legacy.toString('latin1').replace('<img', `${REGISTER_TAG}<img`), 'latin1'))).toBe(true);
     expect(manifest.objects['/']!.contentType).toBe('text/html');
     expect(manifest.objects['/utf8.html']!.contentType).toBe('text/html; charset=utf-8');
+    // Stylesheets likewise: only bytes that are UTF-8 are labelled so.
+    expect(manifest.objects['/l.css']!.contentType).toBe('text/css');
+    expect(manifest.objects['/u.css']!.contentType).toBe('text/css; charset=utf-8');
     // The worker answers navigations before the package's index: the route table names the odd page's type.
     expect(JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')).htmlTypes).toEqual({ '/': 'text/html' });
     const pkg = await inspectPackage(path.join(root, manifest.pages['/']!.package.slice(1)));

@@ -45,6 +45,8 @@ export async function preparePages(
         if (!f) return undefined;
         const send = isMedia(item, f) && f.bytes > ctx.partialThreshold ? ctx.partialThreshold : f.bytes;
         let d = cache.digest(f.file, f, send);
+        // A digest cached before files were checked for UTF-8: a text file is read once more.
+        if (d && d.utf8 === undefined && LABELLED_UTF8.test(f.contentType) && f.bytes <= 1 << 20) d = undefined;
         if (!d) {
           try {
             const pending = ctx.hashing.get(f.file);
@@ -149,14 +151,20 @@ export function rememberRewrittenPages(root: string, graph: SiteGraph, written: 
   }
 }
 
+/** Types the walk labels UTF-8 (text, JS, JSON, SVG): a file whose bytes are not UTF-8 loses the label. */
+const LABELLED_UTF8 = /;\s*charset=utf-8$/i;
+
 function planObject(item: ClosureItem, f: SiteFile, d: FileDigest): PlanObject {
+  // As a server with no charset setting sends it: the browser then decodes by BOM, `@charset` or the
+  // page's encoding, exactly as without objpack; a UTF-8 label would garble a latin-1 stylesheet.
+  const contentType = d.utf8 === false ? f.contentType.replace(LABELLED_UTF8, '') : f.contentType;
   return {
     url: item.url,
     path: item.path,
     file: f.file,
     rel: f.rel,
     bytes: f.bytes,
-    contentType: f.contentType,
+    contentType,
     as: item.as,
     sendBytes: d.sendBytes,
     digest: Buffer.from(d.send, 'base64'),

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 
@@ -16,6 +17,8 @@ export interface FileDigest {
   changed?: boolean;
   /** HTML only: the page's `Content-Type` (UTF-8 or not, from its bytes). */
   type?: string;
+  /** Whether the file's bytes are valid UTF-8 (files up to 1 MB; larger ones are not checked). */
+  utf8?: boolean;
 }
 
 const SMALL = 1 << 20;
@@ -39,11 +42,14 @@ export async function digestFile(file: string, sendBytes: number, stat: { size: 
     }
     seen += chunk.length;
   };
+  let utf8: boolean | undefined;
   if (stat.size <= SMALL) {
-    feed(readFileSync(file));
+    const bytes = readFileSync(file);
+    utf8 = isUtf8(bytes);
+    feed(bytes);
   } else {
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) feed(chunk as Buffer);
   }
   const w = whole.digest('base64');
-  return { size: seen, mtimeMs: stat.mtimeMs, ...(stat.ino !== undefined ? { ino: stat.ino } : {}), whole: w, sendBytes: Math.min(sendBytes, seen), send: sendDigest ?? w };
+  return { size: seen, mtimeMs: stat.mtimeMs, ...(stat.ino !== undefined ? { ino: stat.ino } : {}), whole: w, sendBytes: Math.min(sendBytes, seen), send: sendDigest ?? w, ...(utf8 !== undefined ? { utf8 } : {}) };
 }
