@@ -57,11 +57,12 @@ function deepPage() {
 <body><h1>A realistic page</h1><div class="hero"></div>${imgs.join('')}<p>${'Body text. '.repeat(100)}</p><footer>end</footer>
 <!--${'-'.repeat(30 * 1024)}--></body></html>`;
   add('/deep/', 'text/html; charset=utf-8', Buffer.from(html));
-  // What \`objpack build\` lists for this page in routes.json's \`preload\` (packages/cli/src/emit/preload-hints.ts):
-  // render-blocking CSS with its @imports, fonts of that CSS, its images, and the static imports of the
-  // page's module (the module itself is in the HTML, where the browser finds it at once).
+  // What \`objpack build\` lists for this page in routes.json's \`preload\` (packages/cli/src/emit/preload-hints.ts,
+  // checked by its test on the same page): render-blocking CSS with its @imports, fonts of that CSS, the
+  // page's module and its static imports, the page's own (not lazy) images, the CSS's images.
   const preload = [['/deep/css/site.css', 'style'], ['/deep/css/theme.css', 'style'], ['/deep/fonts/body.woff2', 'font'],
-    ['/deep/fonts/head.woff2', 'font'], ['/deep/js/ui.js', 'module'], ['/deep/js/util.js', 'module'],
+    ['/deep/fonts/head.woff2', 'font'], ['/deep/js/app.js', 'module'], ['/deep/js/ui.js', 'module'], ['/deep/js/util.js', 'module'],
+    ...Array.from({ length: 10 }, (_, i) => [`/deep/img/c${i}.svg`, 'image']),
     ['/deep/img/card.svg', 'image'], ['/deep/img/foot.svg', 'image'], ['/deep/img/hero.svg', 'image']];
   return { path: '/deep/', files, closure: [...files.keys()].filter((p) => p !== '/deep/'), preload };
 }

@@ -5,7 +5,7 @@ describe('preloadLinkEntry', () => {
   it('gives each kind the mode of the request the page will make', () => {
     expect(preloadLinkEntry('/a.css', 'style')).toBe('</a.css>; rel=preload; as=style');
     expect(preloadLinkEntry('/s.js', 'script')).toBe('</s.js>; rel=preload; as=script');
-    expect(preloadLinkEntry('/i.svg', 'image')).toBe('</i.svg>; rel=preload; as=image');
+    expect(preloadLinkEntry('/i.svg', 'image')).toBe('</i.svg>; rel=preload; as=image; fetchpriority=high');
     expect(preloadLinkEntry('/f.woff2', 'font')).toBe('</f.woff2>; rel=preload; as=font; crossorigin');
     expect(preloadLinkEntry('/d.json', 'fetch')).toBe('</d.json>; rel=preload; as=fetch; crossorigin');
     expect(preloadLinkEntry('/m.js', 'module')).toBe('</m.js>; rel=modulepreload');

@@ -12,7 +12,9 @@ export const MAX_LINK_HEADER_BYTES = 8000;
 const LINK = new Map<PreloadHint, string>([
   ['style', 'rel=preload; as=style'],
   ['script', 'rel=preload; as=script'],
-  ['image', 'rel=preload; as=image'],
+  // High: Chromium holds low-priority image requests back until the body is being parsed; the worker
+  // answers them from the package, so the request should be waiting there when the bytes arrive.
+  ['image', 'rel=preload; as=image; fetchpriority=high'],
   ['font', 'rel=preload; as=font'],
   ['fetch', 'rel=preload; as=fetch'],
   ['module', 'rel=modulepreload'],

@@ -4,7 +4,7 @@ import type { PreloadEntry, RouteTable } from '@objpack/format';
 import { describe, expect, test } from 'vitest';
 import { build } from '../build.js';
 import { fakeWorkerAssets, makeSite } from '../test-utils/site.js';
-import { MAX_CSS_IMAGES } from './preload-hints.js';
+import { MAX_CONTENT_IMAGES, MAX_CSS_IMAGES } from './preload-hints.js';
 
 const readRoutes = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
 const hintsOf = (t: RouteTable, page: string): PreloadEntry[] => (t.preload?.pages[page] ?? []).map((i) => t.preload!.urls[i]!);
@@ -13,7 +13,7 @@ const hintsOf = (t: RouteTable, page: string): PreloadEntry[] => (t.preload?.pag
 const DEEP: Record<string, string> = {
   'deep/index.html': `<!doctype html><html><head><meta charset="utf-8"><title>depth 3</title>
 <link rel="stylesheet" href="/deep/css/site.css"><script type="module" src="/deep/js/app.js"></script></head>
-<body><h1>A realistic page</h1><div class="hero"></div><img src="/deep/img/c0.svg" alt=""><footer>end</footer></body></html>`,
+<body><h1>A realistic page</h1><div class="hero"></div>${Array.from({ length: 10 }, (_, i) => `<div class="card"><img src="/deep/img/c${i}.svg" width="8" height="8" alt=""></div>`).join('')}<footer>end</footer></body></html>`,
   'deep/css/site.css': '@import url("/deep/css/theme.css");\nbody{font-family:Body,sans-serif}.hero{height:120px;background:url(/deep/img/hero.svg)}',
   'deep/css/theme.css': '@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) format("woff2")}@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) format("woff2")}h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}footer{background:url(/deep/img/foot.svg)}',
   'deep/fonts/body.woff2': 'font',
@@ -21,32 +21,33 @@ const DEEP: Record<string, string> = {
   'deep/img/hero.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
   'deep/img/card.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
   'deep/img/foot.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
-  'deep/img/c0.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`deep/img/c${i}.svg`, '<svg xmlns="http://www.w3.org/2000/svg"/>'])),
   'deep/js/app.js': "import { ui } from '/deep/js/ui.js';\nui();\n",
   'deep/js/ui.js': "import { util } from '/deep/js/util.js';\nexport function ui() { document.body.dataset.ui = util(); }\n",
   'deep/js/util.js': "export function util() { return 'ready'; }\n",
 };
 
 describe('routes.json preload lists', () => {
-  test('the deep page: render-blocking CSS, its fonts and images, and the module imports (what the browser benchmark announces)', async () => {
+  test('the deep page: render-blocking CSS, its fonts and images, the modules, the page\'s images (what the browser benchmark announces)', async () => {
     const root = await makeSite(DEEP);
     const result = await build({ root, workerAssets: await fakeWorkerAssets() });
     const routes = await readRoutes(root);
     // Same list as benchmarks/browser/fixtures.mjs, which writes its packages by hand.
     expect(hintsOf(routes, '/deep/')).toEqual([
       ['/deep/css/site.css', 'style'], ['/deep/css/theme.css', 'style'], ['/deep/fonts/body.woff2', 'font'], ['/deep/fonts/head.woff2', 'font'],
-      ['/deep/js/ui.js', 'module'], ['/deep/js/util.js', 'module'],
-      ['/deep/img/card.svg', 'image'], ['/deep/img/foot.svg', 'image'], ['/deep/img/hero.svg', 'image'],
+      ['/deep/js/app.js', 'module'], ['/deep/js/ui.js', 'module'], ['/deep/js/util.js', 'module'],
+      ...Array.from({ length: 10 }, (_, i): PreloadEntry => [`/deep/img/c${i}.svg`, 'image']), ['/deep/img/card.svg', 'image'], ['/deep/img/foot.svg', 'image'], ['/deep/img/hero.svg', 'image'],
     ]);
     expect(result.manifest.pages['/deep/']!.preload).toEqual(hintsOf(routes, '/deep/'));
   });
 
-  test('leaves out what a first load may skip, the entry scripts the HTML names, and caps CSS images', async () => {
+  test('leaves out what a first load may skip and classic entry scripts; caps CSS and content images', async () => {
     const many = Array.from({ length: MAX_CSS_IMAGES + 3 }, (_, i) => `.i${i}{background:url(/img/b${i}.svg)}`).join('');
+    const content = Array.from({ length: MAX_CONTENT_IMAGES + 2 }, (_, i) => `<img src="/img/c${i}.svg">`).join('');
     const root = await makeSite({
       'index.html': `<!doctype html><html><head><link rel="stylesheet" href="/a.css"><link rel="stylesheet" href="/print.css" media="print">
 <script src="/sync.js"></script><script defer src="/defer.js"></script><script type="module" src="/m.js"></script></head>
-<body><img src="/img/lazy.svg" loading="lazy"><img srcset="/img/s1.svg 1x, /img/s2.svg 2x" src="/img/s1.svg"><video src="/v.mp4"></video></body></html>`,
+<body><img src="/img/lazy.svg" loading="lazy"><img srcset="/img/s1.svg 1x, /img/s2.svg 2x" src="/img/s1.svg"><video src="/v.mp4"></video>${content}</body></html>`,
       'a.css': many,
       'print.css': '@font-face{font-family:P;src:url(/p.woff2)}body{background:url(/img/print.svg)}',
       'p.woff2': 'font',
@@ -56,12 +57,16 @@ describe('routes.json preload lists', () => {
       'dep.js': 'export {};',
       'lazy.js': 'export {};',
       'v.mp4': 'video',
-      ...Object.fromEntries(['lazy', 's1', 's2', 'print', ...Array.from({ length: MAX_CSS_IMAGES + 3 }, (_, i) => `b${i}`)].map((n) => [`img/${n}.svg`, '<svg xmlns="http://www.w3.org/2000/svg"/>'])),
+      ...Object.fromEntries(['lazy', 's1', 's2', 'print', ...Array.from({ length: MAX_CSS_IMAGES + 3 }, (_, i) => `b${i}`), ...Array.from({ length: MAX_CONTENT_IMAGES + 2 }, (_, i) => `c${i}`)].map((n) => [`img/${n}.svg`, '<svg xmlns="http://www.w3.org/2000/svg"/>'])),
     });
     await build({ root, workerAssets: await fakeWorkerAssets() });
     const hints = hintsOf(await readRoutes(root), '/');
-    expect(hints.filter(([, as]) => as !== 'image')).toEqual([['/a.css', 'style'], ['/sync.js', 'script'], ['/dep.js', 'module']]);
-    expect(hints.filter(([, as]) => as === 'image')).toEqual(Array.from({ length: MAX_CSS_IMAGES }, (_, i) => [`/img/b${i}.svg`, 'image']));
+    // The module script (it imports) is announced as a module; the classic defer script is found in the HTML.
+    expect(hints.filter(([, as]) => as !== 'image')).toEqual([['/a.css', 'style'], ['/sync.js', 'script'], ['/m.js', 'module'], ['/dep.js', 'module']]);
+    const images = hints.filter(([, as]) => as === 'image').map(([u]) => u);
+    expect(images.filter((u) => u.startsWith('/img/b'))).toEqual(Array.from({ length: MAX_CSS_IMAGES }, (_, i) => `/img/b${i}.svg`));
+    // Not lazy ones, not srcset candidates (the browser picks one), at most MAX_CONTENT_IMAGES.
+    expect(images.filter((u) => !u.startsWith('/img/b'))).toEqual(Array.from({ length: MAX_CONTENT_IMAGES }, (_, i) => `/img/c${i}.svg`));
   });
 
   test('pages share one entry per URL in the table', async () => {
@@ -94,7 +99,8 @@ describe('routes.json preload lists', () => {
     // The @import of a CORS sheet is an ordinary no-CORS request, and a font is CORS anyway.
     expect(hintsOf(routes, '/')).toEqual([
       ['/a.css', 'style', 'anonymous'], ['/imp.css', 'style'], ['/plain.css', 'style'], ['/sync.js', 'script', 'use-credentials'], ['/f.woff2', 'font'],
-      ['/dep.js', 'module', 'anonymous'], ['/deep.js', 'module', 'anonymous'], ['/udep.js', 'module', 'use-credentials'],
+      ['/m.js', 'module', 'anonymous'], ['/dep.js', 'module', 'anonymous'], ['/deep.js', 'module', 'anonymous'],
+      ['/u.js', 'module', 'use-credentials'], ['/udep.js', 'module', 'use-credentials'],
     ]);
   });
 });

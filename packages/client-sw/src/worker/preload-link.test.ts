@@ -9,7 +9,7 @@ describe('preloadHeader', () => {
   it('gives each kind the mode and credentials of the request the page will make', () => {
     expect(preloadHeader([['/a.css', 'style'], ['/f.woff2', 'font'], ['/m.js', 'module'], ['/s.js', 'script'], ['/i.svg', 'image'], ['/d.json', 'fetch']])).toBe(
       '</a.css>; rel=preload; as=style, </f.woff2>; rel=preload; as=font; crossorigin, </m.js>; rel=modulepreload, ' +
-        '</s.js>; rel=preload; as=script, </i.svg>; rel=preload; as=image, </d.json>; rel=preload; as=fetch; crossorigin',
+        '</s.js>; rel=preload; as=script, </i.svg>; rel=preload; as=image; fetchpriority=high, </d.json>; rel=preload; as=fetch; crossorigin',
     );
   });
   it('never announces documents or media, and keeps URLs as the page requests them', () => {
