@@ -51,7 +51,7 @@ export interface ObjpackOptions {
   /**
    * Give up on a package that sends nothing (no headers, no body byte) for this long (ms, default 10 s):
    * its page and objects go to the network. A host that accepts the connection and then stalls would
-   * otherwise leave an early-answered page blank.
+   * otherwise leave an early-answered page blank. 0 or `Infinity` switches the watchdog off.
    */
   packageStallMs?: number;
   /** Diagnostics hook; the library itself never prints. */
@@ -72,6 +72,11 @@ export interface ResolvedOptions {
   onEvent: (event: ObjpackEvent) => void;
 }
 
+const stallMs = (v: number | undefined): number => {
+  if (v === undefined) return 10_000;
+  return Number.isFinite(v) && v > 0 && v <= 2 ** 31 - 1 ? v : 0;
+};
+
 export function resolveOptions(o: ObjpackOptions = {}, origin: string): ResolvedOptions {
   return {
     routesUrl: new URL(o.routesUrl ?? '/_objpack/routes.json', origin).href,
@@ -83,7 +88,8 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string): Resolved
     delta: o.delta ?? true,
     preload: o.preload ?? true,
     earlyResponse: o.earlyResponse ?? true,
-    packageStallMs: o.packageStallMs ?? 10_000,
+    // setTimeout takes at most 2^31−1 ms (beyond, browsers fire at once): 0, Infinity or more means no watchdog.
+    packageStallMs: stallMs(o.packageStallMs),
     onEvent: o.onEvent ?? (() => {}),
   };
 }

@@ -109,16 +109,21 @@ export async function assemblePackage(
     if (!r || !('entry' in r)) continue; // vanished since the build: the page still loads it over the network
     const digest = await entryDigest(r.entry);
     const b64 = toBase64(digest);
-    if (held(b64)) continue;
+    const rec = site.manifest.objects[stripQuery(name)];
+    const headers = rec?.headers && rec.headers.length > 0 ? rec.headers : undefined;
+    // An entry with its own headers (a page's CSP, COOP/COEP) is always sent: the client's held copy has
+    // the headers of the build it came from, which may differ with the same bytes.
+    if (held(b64) && !headers) continue;
     total += r.entry.size;
     if (total > maxBytes) throw new ServeError('SERVE_DYNAMIC', `package for ${info.url} would exceed ${maxBytes} bytes`, { path: info.url });
     const body = await bodyOf(r.entry);
     if (body.length !== r.entry.size) throw new ServeError('SERVE_DYNAMIC', `${name} changed while being packaged`, { path: name });
-    const rec = site.manifest.objects[stripQuery(name)];
-    objects.push({ name, contentType: rec?.contentType ?? r.entry.contentType, body, digest });
+    objects.push({ name, contentType: rec?.contentType ?? r.entry.contentType, ...(headers ? { headers } : {}), body, digest });
     names.push(name);
-    tag.update(`${name}\0${b64}\0`);
+    tag.update(`${name}\0${b64}\0${headers ? JSON.stringify(headers) : ''}\0`);
   }
+  // The package's index names the build: a validator of another build's package must not match.
+  tag.update(site.manifest.buildId);
   const bytes = encodePackageSync({ buildId: site.manifest.buildId, sharedRefs: info.page.shared, objects });
   return { bytes, etag: `"d-${tag.digest('base64url').slice(0, 27)}"`, objects: names };
 }

@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { Decoder } from '@objpack/format';
+import { Decoder, type BuildManifest } from '@objpack/format';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type ObjpackServer, type ServeOptions } from './index.js';
 import { get, raw } from './test-utils/http.js';
@@ -214,6 +214,24 @@ describe('dynamic packages', () => {
     }
     expect(s.stats().packages.delta).toBe(2);
     expect(s.stats().packages.assembled).toBe(1); // the second came from the cache
+  });
+
+  it("a page's own headers (from _headers) travel in dynamic packages, and its HTML is never left out of a delta", async () => {
+    const manifestFile = join(site.root, 'objpack-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
+    const csp: Array<[string, string]> = [['content-security-policy', "default-src 'self'"]];
+    manifest.objects['/index.html']!.headers = csp;
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    const s = await start();
+    const have = [b64Digest(site.files['/index.html']!), b64Digest(site.files['/app.js']!)];
+    const r = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'x-objpack-have': have.join(', ') } });
+    expect(r.headers['x-objpack-dynamic']).toBe('delta');
+    const entries = new Map<string, ReadonlyArray<readonly [string, string]>>();
+    const d = new Decoder({ onObjectStart: (e) => entries.set(e.name, e.headers) });
+    d.push(r.body);
+    d.end();
+    expect([...entries.keys()]).toEqual(['/index.html', '/logo.png', '/font.woff2']);
+    expect(entries.get('/index.html')).toEqual(csp);
   });
 
   it('assembles a fresh package for a page whose files changed since the build', async () => {

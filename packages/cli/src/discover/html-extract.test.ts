@@ -30,13 +30,13 @@ describe('extractHtml', () => {
     expect(refs(html)).toEqual([['img', 'real.png', 2]]);
   });
 
-  it("records the crossorigin state of stylesheets, preloads and scripts (https://html.spec.whatwg.org/#cors-settings-attributes)", () => {
+  it("records the crossorigin state of stylesheets, preloads, scripts and images (https://html.spec.whatwg.org/#cors-settings-attributes)", () => {
     const r = extractHtml(`<link rel=stylesheet crossorigin href=/a.css><link rel=stylesheet href=/b.css><link rel=modulepreload crossorigin=use-credentials href=/p.js>
 <link rel=preload as=font crossorigin=anonymous href=/f.woff2><script type=module crossorigin src=/m.js></script><script crossorigin=" Use-Credentials " src=/s.js></script>
 <script type=module crossorigin=bogus src=/x.js></script><img crossorigin src=/i.png>`).refs;
     expect(r.map((x) => [x.v, x.cors])).toEqual([
       ['/a.css', 'anonymous'], ['/b.css', undefined], ['/p.js', 'use-credentials'], ['/f.woff2', 'anonymous'], ['/m.js', 'anonymous'],
-      ['/s.js', 'use-credentials'], ['/x.js', 'anonymous'], ['/i.png', undefined],
+      ['/s.js', 'use-credentials'], ['/x.js', 'anonymous'], ['/i.png', 'anonymous'],
     ]);
   });
 

@@ -220,7 +220,7 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
         const srcset = attr(token, 'srcset');
         const src = attr(token, 'src');
         if (srcset !== undefined) push({ k: 'srcset', v: srcset, line, cond: lazy ?? 'srcset-candidate' });
-        if (src !== undefined) push({ k: 'img', v: src, line, cond: lazy ?? (srcset !== undefined || pictureDepth > 0 ? 'srcset-candidate' : undefined) });
+        if (src !== undefined) push({ k: 'img', v: src, line, cond: lazy ?? (srcset !== undefined || pictureDepth > 0 ? 'srcset-candidate' : undefined), ...corsOf(token) });
         break;
       }
       case $.SOURCE: {

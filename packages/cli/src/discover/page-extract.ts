@@ -11,7 +11,7 @@ import { extractJs } from './js-extract.js';
 import type { JsExtract } from './js-extract.js';
 
 /** Bump when extraction changes, so cached results from an older objpack are not reused. */
-export const EXTRACT_VERSION = 2;
+export const EXTRACT_VERSION = 3;
 
 export interface PageExtract extends HtmlExtract {
   /** Parsed inline CSS/JS, by index into `refs`. */

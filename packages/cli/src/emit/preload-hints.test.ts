@@ -82,7 +82,8 @@ describe('routes.json preload lists', () => {
     const root = await makeSite({
       'index.html': `<!doctype html><html><head><link rel="stylesheet" crossorigin href="/a.css"><link rel="stylesheet" href="/plain.css">
 <script type="module" crossorigin src="/m.js"></script><script type="module" crossorigin="use-credentials" src="/u.js"></script>
-<script crossorigin="USE-credentials" src="/sync.js"></script></head><body><p>x</p></body></html>`,
+<script crossorigin="USE-credentials" src="/sync.js"></script></head><body><p>x</p><img crossorigin src="/c.png"></body></html>`,
+      'c.png': 'png',
       'a.css': '@import "/imp.css";@font-face{font-family:F;src:url(/f.woff2)}body{font-family:F}',
       'imp.css': 'p{color:red}',
       'plain.css': 'p{margin:0}',
@@ -100,7 +101,7 @@ describe('routes.json preload lists', () => {
     expect(hintsOf(routes, '/')).toEqual([
       ['/a.css', 'style', 'anonymous'], ['/imp.css', 'style'], ['/plain.css', 'style'], ['/sync.js', 'script', 'use-credentials'], ['/f.woff2', 'font'],
       ['/m.js', 'module', 'anonymous'], ['/dep.js', 'module', 'anonymous'], ['/deep.js', 'module', 'anonymous'],
-      ['/u.js', 'module', 'use-credentials'], ['/udep.js', 'module', 'use-credentials'],
+      ['/u.js', 'module', 'use-credentials'], ['/udep.js', 'module', 'use-credentials'], ['/c.png', 'image', 'anonymous'],
     ]);
   });
 });

@@ -57,7 +57,7 @@ export function preloadHints(items: readonly ClosureItem[], kept: (item: Closure
       out.push([item.url, 'image']);
     } else if (item.as === 'image' && from?.as === 'document' && contentImages < MAX_CONTENT_IMAGES) {
       contentImages++;
-      out.push([item.url, 'image']);
+      out.push(entry(item.url, 'image', item.cors));
     } else if (item.as === 'script' && from?.as === 'document' && importers.has(item.url)) out.push(entry(item.url, 'module', item.cors));
   }
   return out;

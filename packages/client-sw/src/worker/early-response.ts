@@ -2,7 +2,7 @@ import type { RouteTable } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { Binding, BoundPackage } from './binding.js';
 import type { ObjpackWorker } from './handler.js';
-import { bindPage, htmlSlot, recover } from './navigation.js';
+import { bindPage, htmlSlot, recover, transient } from './navigation.js';
 import { announcePreloads } from './preload-link.js';
 import { refreshTo } from './refresh.js';
 import type { Route } from './routes.js';
@@ -17,7 +17,9 @@ export const earlyType = (key: string) => /(\/|\.html?)$/i.test(key);
 
 /** Whether this navigation may be answered before its package's first byte. */
 export function earlyAllowed(w: ObjpackWorker, url: URL, table: RouteTable, route: Route): boolean {
-  if (!w.options.earlyResponse || !earlyType(route.key) || w.late.get(url.pathname) === table.buildId) return false;
+  if (!w.options.earlyResponse || !earlyType(route.key) || w.late.get(route.key) === table.buildId) return false;
+  // Under a CSP sandbox (without scripts) the failure path's meta refresh would be blocked: no early answer.
+  if (route.htmlHeaders?.some(([n, v]) => n === 'content-security-policy' && /(^|;)\s*sandbox\b/i.test(v))) return false;
   // navigator.onLine false is reliable (true is not): no early answer that can only end in a refresh.
   return Date.now() >= w.earlyOffUntil && (w.scope as { navigator?: { onLine?: boolean } }).navigator?.onLine !== false;
 }
@@ -46,20 +48,23 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
   // Preloads of the table's build; after a deploy the page may not use them all (a wasted request, no harm).
   if (w.options.preload) announcePreloads(headers, table, route.key);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     pull: async (controller) => {
       if (!reader) {
         try {
           const slot = await htmlSlot(run, (await bound).index, route);
+          // The page went away while the package was on its way: attach no reader to the slot.
+          if (cancelled) return;
           if (slot.entry.contentType !== type || !sameHeaders(slot.entry.headers, route.htmlHeaders ?? [])) {
             // Headers already sent would be wrong: reload, and answer this page the usual way from now on.
-            w.late.set(url.pathname, table.buildId);
+            w.late.set(route.key, table.buildId);
             throw new ObjpackSwError(SwErrorCode.NO_HTML, `${route.page} ${slot.entry.contentType}`);
           }
           void slot.done.then(() => (w.lastActivity = performance.now()), noop);
-          reader = slot.stream((_err, committed) => recover(w, url, table.buildId, clientId, committed)).getReader();
+          reader = slot.stream((err, committed) => recover(w, url, table.buildId, clientId, committed, err)).getReader();
         } catch (err) {
-          controller.enqueue(earlyFailure(w, url, table, err));
+          controller.enqueue(earlyFailure(w, url, table, route, err));
           controller.close();
           return;
         }
@@ -68,7 +73,10 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
       if (done) controller.close();
       else controller.enqueue(value);
     },
-    cancel: (reason) => reader?.cancel(reason),
+    cancel: (reason) => {
+      cancelled = true;
+      return reader?.cancel(reason);
+    },
   });
   return new Response(body, { status: 200, headers });
 }
@@ -82,15 +90,15 @@ function sameHeaders(entry: ReadonlyArray<readonly [string, string]>, sent: Read
  * No HTML byte reached an early-answered page: the same choice as a failed navigation (network, and a
  * bypass unless the package was merely unreachable), made on the page's reload by a meta refresh.
  */
-function earlyFailure(w: ObjpackWorker, url: URL, table: RouteTable, err: unknown): Uint8Array {
+function earlyFailure(w: ObjpackWorker, url: URL, table: RouteTable, route: Route, err: unknown): Uint8Array {
   const code = errorCode(err);
   w.options.onEvent({ type: 'fallback', url: url.pathname, code, detail: 'early-refresh' });
-  if (code === SwErrorCode.PACKAGE_NETWORK || code === SwErrorCode.PACKAGE_STALLED) {
+  if (transient(code)) {
     w.networkOnce.add(url.pathname);
     // Offline or the host is down: answering early would cost every page a refresh on top of the network.
     w.earlyOffUntil = Date.now() + EARLY_BACKOFF_MS;
   }
   // A page whose entry only had other headers than an early response's is served the usual way instead.
-  else if (w.late.get(url.pathname) !== table.buildId) w.bypass.set(url.pathname, table.buildId);
+  else if (w.late.get(route.key) !== table.buildId) w.bypass.set(url.pathname, table.buildId);
   return refreshTo(url);
 }

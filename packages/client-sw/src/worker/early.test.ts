@@ -116,6 +116,13 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: earlyResponse answers th
     expect(await fallbacks(page)).toContain('OBJPSW_PACKAGE_HTTP early-refresh');
   });
 
+  it('a page under a CSP sandbox is not answered early (its meta refresh could be blocked): a failure goes the late way', async () => {
+    const spec = testSite(suite.b.register);
+    spec.files['/'] = { ...spec.files['/']!, headers: { 'Content-Security-Policy': 'sandbox allow-scripts allow-same-origin' } };
+    const page = await loadBroken((site) => suite.server.files.delete(site.pagePackage['/']!), spec);
+    expect(await fallbacks(page)).toEqual(['OBJPSW_PACKAGE_HTTP']);
+  });
+
   it('corrupt index: the page from the network', async () => {
     const page = await loadBroken(breakPage((body) => flip(body, bodyOffset(body, '/').headerBytes - 3)));
     expect(await fallbacks(page)).toContain('OBJP_INDEX_CHECK early-refresh');

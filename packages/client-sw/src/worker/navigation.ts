@@ -13,6 +13,9 @@ import { lookupRoute, type Route } from './routes.js';
 
 const noop = () => {};
 
+/** Failures of the transfer, not of the build: the next visit tries the package again. */
+export const transient = (code: string) => code === SwErrorCode.PACKAGE_NETWORK || code === SwErrorCode.PACKAGE_STALLED;
+
 /** Answers a navigation to a page of the table: from its packages, or from the network when objpack cannot. */
 export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): Promise<Response> {
   const table = await w.routes.current().catch(() => undefined);
@@ -39,8 +42,7 @@ export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): P
   } catch (err) {
     w.options.onEvent({ type: 'fallback', url: url.pathname, code: errorCode(err) });
     // Unreachable or stalled: this attempt goes to the network, the next visit tries the package again.
-    const transient = errorCode(err) === SwErrorCode.PACKAGE_NETWORK || errorCode(err) === SwErrorCode.PACKAGE_STALLED;
-    if (!transient) w.bypass.set(url.pathname, table.buildId);
+    if (!transient(errorCode(err))) w.bypass.set(url.pathname, table.buildId);
     // The page comes from the network, maybe from a newer build: its objects must too.
     w.bindings.set(event.resultingClientId, { buildId: '', packages: [], createdAt: Date.now() });
     return w.network(event.request).catch(async (netErr) => (await w.offlineCopy(url.pathname)) ?? Promise.reject(netErr));
@@ -59,7 +61,7 @@ async function serveRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table: 
     const { buildId, current, index } = (bound = await bindPage(w, event, table, route, packages));
     const slot = await htmlSlot(page.run, index, route);
     const resultingClientId = event.resultingClientId;
-    const body = slot.stream((_err, committed) => recover(w, url, table.buildId, resultingClientId, committed));
+    const body = slot.stream((err, committed) => recover(w, url, table.buildId, resultingClientId, committed, err));
     // The page starts asking for its objects once its HTML is in: count that as activity for the write gate.
     void slot.done.then(() => (w.lastActivity = performance.now()), noop);
     const headers = objectHeaders(slot.entry, buildId);
@@ -108,9 +110,12 @@ export async function htmlSlot(run: PackageRun, index: PackageIndex, route: Rout
  * network from now on and reload it, so it ends up exactly as without objpack: if no byte reached the
  * page yet, the document is a one-line refresh; otherwise the partial page is closed and navigated.
  */
-export function recover(w: ObjpackWorker, url: URL, buildId: string, clientId: string, committed: boolean): Uint8Array | undefined {
-  w.bypass.set(url.pathname, buildId);
-  w.options.onEvent({ type: 'fallback', url: url.pathname, code: SwErrorCode.DECODE, detail: committed ? 'navigate' : 'refresh' });
+export function recover(w: ObjpackWorker, url: URL, buildId: string, clientId: string, committed: boolean, err?: unknown): Uint8Array | undefined {
+  // A package cut off or stalled on the way says nothing about the build: only this load goes to the network.
+  const code = errorCode(err);
+  if (transient(code)) w.networkOnce.add(url.pathname);
+  else w.bypass.set(url.pathname, buildId);
+  w.options.onEvent({ type: 'fallback', url: url.pathname, code: transient(code) ? code : SwErrorCode.DECODE, detail: committed ? 'navigate' : 'refresh' });
   if (!committed) return refreshTo(url);
   const tryNavigate = async (attempt: number): Promise<void> => {
     const client = await w.scope.clients.get(clientId);

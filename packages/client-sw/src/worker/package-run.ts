@@ -121,6 +121,7 @@ export class PackageRun {
     let stalled = false;
     const arm = () => {
       clearTimeout(timer);
+      if (spec.options.packageStallMs === 0) return;
       timer = setTimeout(() => {
         stalled = true;
         this.ctrl.abort();
