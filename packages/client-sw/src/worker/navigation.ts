@@ -106,9 +106,10 @@ export async function htmlSlot(run: PackageRun, index: PackageIndex, route: Rout
 }
 
 /**
- * The HTML failed after the response was handed over (digest mismatch, cut stream). Send this page to the
- * network from now on and reload it, so it ends up exactly as without objpack: if no byte reached the
- * page yet, the document is a one-line refresh; otherwise the partial page is closed and navigated.
+ * The HTML failed after the response was handed over (digest mismatch, cut or stalled stream). Send this
+ * page to the network (for this build, or only this once when the transfer failed) and reload it, so it
+ * ends up exactly as without objpack: if no byte reached the page yet, the document is a one-line refresh;
+ * otherwise the partial page is closed and navigated.
  */
 export function recover(w: ObjpackWorker, url: URL, buildId: string, clientId: string, committed: boolean, err?: unknown): Uint8Array | undefined {
   // A package cut off or stalled on the way says nothing about the build: only this load goes to the network.
