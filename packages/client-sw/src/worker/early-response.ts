@@ -6,6 +6,7 @@ import { bindPage, htmlSlot, recover, transient } from './navigation.js';
 import { announcePreloads } from './preload-link.js';
 import { refreshTo } from './refresh.js';
 import type { Route } from './routes.js';
+import type { Slot } from './slot.js';
 
 const noop = () => {};
 /** What the build writes for a UTF-8 page (the route table's `htmlTypes` names the others): the early response's type. */
@@ -48,12 +49,13 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
   // Preloads of the table's build; after a deploy the page may not use them all (a wasted request, no harm).
   if (w.options.preload) announcePreloads(headers, table, route.key);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let html: Slot | undefined;
   let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     pull: async (controller) => {
       if (!reader) {
         try {
-          const slot = await htmlSlot(run, (await bound).index, route);
+          const slot = (html = await htmlSlot(run, (await bound).index, route));
           // The page went away while the package was on its way: attach no reader to the slot.
           if (cancelled) return;
           if (slot.entry.contentType !== type || !sameHeaders(slot.entry.headers, route.htmlHeaders ?? [])) {
@@ -69,9 +71,13 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
           return;
         }
       }
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
+      // Once the HTML is verified all its chunks are queued: hand them over and close in this turn, not one
+      // chunk per pull (each pull waits its turn behind the worker's other work).
+      do {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        controller.enqueue(value);
+      } while (html?.state === 'done' && !cancelled);
     },
     cancel: (reason) => {
       cancelled = true;

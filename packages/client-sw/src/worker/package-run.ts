@@ -187,6 +187,8 @@ export class PackageRun {
       // Web Crypto answers in a later task, after the rest of a large network chunk has been decoded;
       // the HTML holds its page back until verified, so it is hashed right here (≈ 0.5 ms per 35 KB).
       const ok = slot.urgent ? digestEquals(sha256(bytes), entry.digest) : await verify(bytes, entry.digest);
+      // The page's HTML is whole: let it go out before the rest of a large chunk is decoded.
+      if (slot.urgent) fresh = true;
       if (ok) return store(entry, slot.end(bytes));
       corrupt = true;
       const err = new FormatError('OBJP_DIGEST_MISMATCH', entry.name, entry.name);
@@ -228,8 +230,8 @@ export class PackageRun {
         const { done, value } = await reader.read();
         if (done) break;
         arm();
-        // In slices, yielding once the index is in: the navigation answers with the HTML before the rest
-        // of a large first chunk is cut into objects.
+        // In slices, yielding once the index is in and once the HTML is whole: the navigation gets its HTML
+        // before the rest of a large first chunk is cut into objects.
         for (let at = 0; at < value.length; at += SLICE) {
           decoder.push(at === 0 && value.length <= SLICE ? value : value.subarray(at, at + SLICE));
           if (fresh) {
