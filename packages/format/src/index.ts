@@ -13,8 +13,9 @@ export type {
   DecoderLimits, DecoderHandlers, DecoderOptions,
 } from './types.js';
 export {
-  MANIFEST_FILE, ROUTES_FILE, PACKAGE_DIR, MANIFEST_VERSION,
+  MANIFEST_FILE, ROUTES_FILE, PACKAGE_DIR, MANIFEST_VERSION, UTF8_HTML,
   type BuildManifest, type ManifestPage, type ManifestObject, type ManifestPackage, type RouteTable, type PreloadAs, type PreloadHint,
   type PreloadCors, type PreloadEntry,
 } from './manifest.js';
+export { isHeaderName, isHeaderValue } from './header-field.js';
 export { MAX_LINK_HEADER_BYTES, preloadLinkEntry, preloadLinkValue, joinLinkValue, isAnnounced } from './link-value.js';

@@ -79,6 +79,9 @@ export interface BuildManifest {
 }
 
 /** Compact page → packages table for the service worker (indices into `packages`). */
+/** The type of a UTF-8 page's HTML entry: what a worker may send before the entry arrives (else `htmlTypes`). */
+export const UTF8_HTML = 'text/html; charset=utf-8';
+
 export interface RouteTable {
   version: typeof MANIFEST_VERSION;
   buildId: string;

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { UTF8_HTML } from '@objpack/format';
 
 /** The `<meta charset>` (or `http-equiv` content) label in the first 1024 bytes, as a browser's prescan finds it. */
 export function metaCharset(bytes: Uint8Array): string | undefined {
@@ -20,5 +21,5 @@ const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf
 export function htmlContentType(bytes: Uint8Array): string {
   if (isUtf16(bytes)) return 'text/html';
   const label = metaCharset(bytes);
-  return isUtf8(bytes) && (label === undefined || UTF8_LABELS.has(label)) ? 'text/html; charset=utf-8' : 'text/html';
+  return isUtf8(bytes) && (label === undefined || UTF8_LABELS.has(label)) ? UTF8_HTML : 'text/html';
 }

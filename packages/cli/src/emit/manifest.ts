@@ -1,4 +1,4 @@
-import { MANIFEST_VERSION, type BuildManifest, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
+import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
 
 /** The URL without its query: the manifest's `objects` key. */
@@ -43,9 +43,6 @@ export function buildManifest(
 }
 
 /** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */
-/** What nearly every page is served as; the route table lists the others (`htmlTypes`). */
-const UTF8_HTML = 'text/html; charset=utf-8';
-
 export function routeTable(manifest: BuildManifest): RouteTable {
   const list = Object.keys(manifest.packages);
   const at = new Map(list.map((u, i) => [u, i]));
@@ -72,24 +69,22 @@ export function routeTable(manifest: BuildManifest): RouteTable {
     });
   }
   if (urls.length > 0) table.preload = { urls, pages: preloadPages };
+  // What a worker answering early must send: the HTML entry's type where it is not UTF-8 HTML, and its
+  // headers (pages of one site mostly share one list: each distinct list once).
   const htmlTypes: Record<string, string> = {};
-  for (const url of Object.keys(manifest.pages)) {
-    const type = manifest.objects[url]?.contentType;
-    if (type !== undefined && type !== UTF8_HTML) htmlTypes[url] = type;
-  }
-  if (Object.keys(htmlTypes).length > 0) table.htmlTypes = htmlTypes;
-  // Pages of one site mostly share one header list: each distinct list once.
   const sets: Array<Array<[string, string]>> = [];
   const setAt = new Map<string, number>();
   const headerPages: Record<string, number> = {};
   for (const url of Object.keys(manifest.pages)) {
-    const headers = manifest.objects[url]?.headers;
-    if (!headers?.length) continue;
-    const key = JSON.stringify(headers);
+    const html = manifest.objects[url];
+    if (html && html.contentType !== UTF8_HTML) htmlTypes[url] = html.contentType;
+    if (!html?.headers?.length) continue;
+    const key = JSON.stringify(html.headers);
     let i = setAt.get(key);
-    if (i === undefined) setAt.set(key, (i = sets.push(headers) - 1));
+    if (i === undefined) setAt.set(key, (i = sets.push(html.headers) - 1));
     headerPages[url] = i;
   }
+  if (Object.keys(htmlTypes).length > 0) table.htmlTypes = htmlTypes;
   if (sets.length > 0) table.htmlHeaders = { sets, pages: headerPages };
   return table;
 }

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
+import { isHeaderName, isHeaderValue } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
@@ -19,9 +20,6 @@ const NOT_CARRIED = new Set([
   'cache-control', 'expires', 'age', 'date', 'etag', 'last-modified', 'vary', 'link', 'set-cookie', 'connection',
   'keep-alive',
 ]);
-// RFC 9110 token for names; values printable ASCII and tabs (a CR or LF would split the header).
-const NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-const VALUE = /^[\t\x20-\x7e]*$/;
 
 /** The headers the site's host config gives each page, for pages served from packages. */
 export interface SiteHeaders {
@@ -75,7 +73,7 @@ export async function loadSiteHeaders(root: string): Promise<SiteHeaders> {
         if (!rule.forRegExp.test(url)) continue;
         for (const [rawName, value] of Object.entries(rule.values)) {
           const name = rawName.toLowerCase();
-          if (NOT_CARRIED.has(name) || name.startsWith('x-objpack-') || !NAME.test(name) || typeof value !== 'string' || !VALUE.test(value)) continue;
+          if (NOT_CARRIED.has(name) || name.startsWith('x-objpack-') || !isHeaderName(name) || !isHeaderValue(value)) continue;
           merged.delete(name);
           merged.set(name, value);
         }

@@ -1,4 +1,4 @@
-import type { RouteTable } from '@objpack/format';
+import { UTF8_HTML, type RouteTable } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { Binding, BoundPackage } from './binding.js';
 import type { ObjpackWorker } from './handler.js';
@@ -9,11 +9,9 @@ import type { Route } from './routes.js';
 import type { Slot } from './slot.js';
 
 const noop = () => {};
-/** What the build writes for a UTF-8 page (the route table's `htmlTypes` names the others): the early response's type. */
-const EARLY_CONTENT_TYPE = 'text/html; charset=utf-8';
 /** How long navigations skip the early answer after a package was unreachable (ms). */
 const EARLY_BACKOFF_MS = 60_000;
-/** Table keys whose HTML entry the build types {@link EARLY_CONTENT_TYPE}: directory indexes and `.html`/`.htm`. */
+/** Table keys whose HTML entry the build types {@link UTF8_HTML}: directory indexes and `.html`/`.htm`. */
 export const earlyType = (key: string) => /(\/|\.html?)$/i.test(key);
 
 /** Whether this navigation may be answered before its package's first byte. */
@@ -42,7 +40,7 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
   ).finally(() => (binding.ready = undefined));
   w.bindings.set(clientId, binding);
   event.waitUntil(run.finished);
-  const type = route.htmlType ?? EARLY_CONTENT_TYPE;
+  const type = route.htmlType ?? UTF8_HTML;
   const headers = new Headers({ 'content-type': type });
   // The page's own headers (CSP, COOP/COEP…) as the table lists them; the package's entry must agree.
   for (const [name, value] of route.htmlHeaders ?? []) headers.append(name, value);

@@ -1,4 +1,4 @@
-import type { RouteTable } from '@objpack/format';
+import { isHeaderName, isHeaderValue, type RouteTable } from '@objpack/format';
 import { ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Store } from './store.js';
@@ -106,8 +106,8 @@ export function lookupRoute(table: RouteTable, pathname: string): Route | undefi
   const htmlType = types && typeof types === 'object' && Object.hasOwn(types, key) ? types[key] : undefined;
   return {
     page: page!, shared, build: typeof build === 'string' && build ? build : table.buildId, key,
-    // Printable ASCII only: it becomes a response header.
-    ...(typeof htmlType === 'string' && /^[\x20-\x7e]+$/.test(htmlType) ? { htmlType } : {}),
+    // It becomes a response header.
+    ...(isHeaderValue(htmlType) && htmlType !== '' ? { htmlType } : {}),
     ...htmlHeadersOf(table, key),
   };
 }
@@ -117,7 +117,7 @@ function htmlHeadersOf(table: RouteTable, key: string): { htmlHeaders?: Array<[s
   const h = table.htmlHeaders;
   if (!h || typeof h !== 'object' || !Array.isArray(h.sets) || !h.pages || typeof h.pages !== 'object' || !Object.hasOwn(h.pages, key)) return {};
   const list: unknown = h.sets[h.pages[key]!];
-  const ok = Array.isArray(list) && list.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && /^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(e[0]) && typeof e[1] === 'string' && /^[\t\x20-\x7e]*$/.test(e[1]));
+  const ok = Array.isArray(list) && list.every((e) => Array.isArray(e) && e.length === 2 && isHeaderName(e[0]) && isHeaderValue(e[1]));
   return ok ? { htmlHeaders: list as Array<[string, string]> } : {};
 }
 
