@@ -2,7 +2,7 @@
 /**
  * Build benchmark (issue 3): a full `objpack build` of a generated SURGE-like site beside workbox-build's
  * generateSW on an identical copy, in the same run, each in its own child process (wall time and peak RSS
- * from the child), then an incremental rebuild after editing one page. Writes results/build-<pages>-<date>T<HHMM>.json.
+ * from the child), then an incremental rebuild after editing one page of each built copy. Writes results/build-<pages>-<date>T<HHMM>.json.
  *
  *   flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs [--pages 10000] [--runs 2] [--dir DIR] [--concurrency N] [--keep]
  *
@@ -90,18 +90,28 @@ export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, ba
         log(`  ${name}: ${(r.wallMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s), peak RSS ${r.maxRssMB.toFixed(0)} MB, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`);
       }
     }
-    // Incremental: edit one page of an already built copy, rebuild with the cache.
+    // Incremental: edit one page of each built copy and rebuild with the cache (one sample per full build:
+    // a single half-second child process on a shared machine is too noisy to hold against a 5 % target).
     // The edit goes in mid-page, as a writer's would: it moves the lines of the references below it.
-    const edited = path.join(site(0), 'pages', 'p00042.html');
-    const insert = async (text) => writeFile(edited, (await readFile(edited, 'utf8')).replace('<main>\n', `<main>\n${text}`));
-    await insert('<p>edited,\nover two lines</p>\n');
-    const incremental = await child(objpackRun(site(0), true, concurrency));
-    log(`  objpack incremental (1 page edited): ${(incremental.wallMs / 1000).toFixed(2)} s, ${incremental.extra.written} files written${incremental.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ${incremental.load1.map((l) => l.toFixed(2)).join('→')}`);
+    const edit = async (i, text) => {
+      const edited = path.join(site(i), 'pages', 'p00042.html');
+      await writeFile(edited, (await readFile(edited, 'utf8')).replace('<main>\n', `<main>\n${text}`));
+    };
+    const logIncremental = (what, r) => log(`  objpack incremental (${what}): ${(r.wallMs / 1000).toFixed(2)} s, ${r.extra.written} files written${r.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`);
+    const incremental = [];
+    for (let i = 0; i < runs; i++) {
+      await edit(i, '<p>edited,\nover two lines</p>\n');
+      incremental.push(await child(objpackRun(site(i), true, concurrency)));
+      logIncremental(`1 page edited, copy ${i}`, incremental.at(-1));
+    }
     // The first rebuild after a full build also absorbs the registration tags the full build injected;
-    // a second edit shows the steady state of an edit-rebuild loop.
-    await insert('<p>edited again</p>\n');
-    const incremental2 = await child(objpackRun(site(0), true, concurrency));
-    log(`  objpack incremental (same page edited again): ${(incremental2.wallMs / 1000).toFixed(2)} s, ${incremental2.extra.written} files written${incremental2.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ${incremental2.load1.map((l) => l.toFixed(2)).join('→')}`);
+    // further edits show the steady state of an edit-rebuild loop.
+    const again = [];
+    for (let k = 0; k < Math.max(2, runs); k++) {
+      await edit(0, `<p>edited again ${k}</p>\n`);
+      again.push(await child(objpackRun(site(0), true, concurrency)));
+      logIncremental('same page edited again', again.at(-1));
+    }
     const full = median(objpack.map((r) => r.wallMs));
     const wb = median(workbox.map((r) => r.wallMs));
     return {
@@ -113,8 +123,8 @@ export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, ba
       objpack: { runs: objpack, medianWallMs: full, pagesPerSecond: pages / (full / 1000), peakRssMB: Math.max(...objpack.map((r) => r.maxRssMB)) },
       workbox: { runs: workbox, medianWallMs: wb, peakRssMB: Math.max(...workbox.map((r) => r.maxRssMB)) },
       ratioToWorkbox: full / wb,
-      incremental: { ...incremental, fractionOfFull: incremental.wallMs / full },
-      incrementalAgain: { ...incremental2, fractionOfFull: incremental2.wallMs / full },
+      incremental: { runs: incremental, medianWallMs: median(incremental.map((r) => r.wallMs)), fractionOfFull: median(incremental.map((r) => r.wallMs)) / full, allPatched: incremental.every((r) => r.extra.patched) },
+      incrementalAgain: { runs: again, medianWallMs: median(again.map((r) => r.wallMs)), fractionOfFull: median(again.map((r) => r.wallMs)) / full, allPatched: again.every((r) => r.extra.patched) },
       targets: { pagesPerSecond: 1000, peakRssMB: 512, ratioToWorkbox: 2, incrementalFraction: 0.05 },
     };
   } finally {

@@ -5,7 +5,9 @@
 export { build, DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 export { loadConfig, type ObjpackConfig } from './config.js';
 export { ErrorCode, ExitCode, ObjpackError, WarningCode, isObjpackError, DiscoverCodes } from './errors.js';
-export { discoverSite, pageClosure, tracePages } from './discover/index.js';
+export { discoverSite } from './discover/on-demand.js';
+export { pageClosure } from './discover/page-closure.js';
+export { tracePages } from './discover/trace-pages.js';
 export type { ClosureItem, Diagnostic, DiscoverOptions, PageClosure, SiteFile, SiteGraph } from './discover/index.js';
 export { planPackages, expectedExtraCopies, DEFAULT_PLAN_OPTIONS } from './plan/plan-packages.js';
 export type { PackagePlan, PlanOptions, PlanObject, PlanPage, PlannedPage, PlannedShared } from './plan/types.js';

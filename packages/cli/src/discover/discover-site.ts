@@ -10,15 +10,16 @@ import type { PageExtract } from './page-extract.js';
 import { PageParser } from './page-parser.js';
 import { contentHash, pageHash, readFailure } from './read-site-file.js';
 import { UrlResolver } from './resolve-url.js';
-import { pageUrlPath, parseOrigin } from './site-origin.js';
+import { parseOrigin } from './site-origin.js';
 import type { Diagnostic, DiscoverOptions, PageClosure, PageFinal, SiteFile, SiteGraph } from './types.js';
 import { statKey, statSignature } from './stat-key.js';
 import { walkFiles } from './walk.js';
 import { isPage } from './is-page.js';
+import { pageClosure } from './page-closure.js';
 
 const HOST_CONFIGS = new Set(['_headers', '_redirects', 'vercel.json', 'firebase.json', 'netlify.toml']);
 
-export { isPage };
+export { isPage, pageClosure };
 
 /**
  * Lists every servable file under `root` (dotfiles, escaping symlinks and non-UTF-8 names excluded).
@@ -201,20 +202,4 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   if (fa !== fb) return fa < fb ? -1 : 1;
   if ((a.line ?? 0) !== (b.line ?? 0)) return (a.line ?? 0) - (b.line ?? 0);
   return a.code < b.code ? -1 : a.code > b.code ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
-}
-
-/** Finds a page by URL ('/guide/'), clean URL ('/guide'), file URL ('/guide/index.html') or file ('guide/index.html'). */
-export function pageClosure(graph: SiteGraph, pageUrl: string): PageClosure | undefined {
-  const exact = graph.pages.find((p) => p.url === pageUrl);
-  if (exact) return exact;
-  const stripped = pageUrl.replace(/[?#].*$/, '');
-  let decoded = stripped;
-  try {
-    decoded = decodeURIComponent(stripped);
-  } catch {
-    // keep the raw form
-  }
-  const rel = decoded.replace(/^\/+/, '');
-  const candidates = new Set([rel, `${rel}index.html`, `${rel}/index.html`, `${rel}.html`, rel === '' ? 'index.html' : rel]);
-  return graph.pages.find((p) => candidates.has(p.file) || p.url === pageUrlPath(p.file) && p.url === stripped);
 }

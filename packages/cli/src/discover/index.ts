@@ -3,7 +3,8 @@
  * (HTML → CSS → fonts/images, JS modules, media…), in the order the page needs the bytes.
  */
 export type { ClosureItem, Diagnostic, DiscoverCache, DiscoverOptions, PageClosure, PreloadAs, SiteFile, SiteGraph } from './types.js';
-export { discoverSite, isPage, pageClosure, walkSite } from './discover-site.js';
+export { discoverSite, isPage, walkSite } from './discover-site.js';
+export { pageClosure } from './page-closure.js';
 export { tracePages, launchChromium, recordPage, chromiumPath, CHROMIUM_ARGS } from './trace-pages.js';
 export type { TraceOptions, TraceResult, PageRecording } from './trace-pages.js';
 export { serveFiles } from './static-server.js';

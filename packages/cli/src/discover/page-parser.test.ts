@@ -7,7 +7,7 @@ import { finalHtml } from '../emit/inject.js';
 import { extractCss } from './css-extract.js';
 import { extractJs, jsReady } from './js-extract.js';
 import { extractPage } from './page-extract.js';
-import { PageParser } from './page-parser.js';
+import { INLINE_PARSERS, PageParser } from './page-parser.js';
 import { contentHash, decodeHtml } from './read-site-file.js';
 
 const PAGES = ['html-elements/site/index.html', 'css-references/site/index.html', 'js-modules/site/index.html', 'bad-input/site/index.html'].map((p) =>
@@ -43,7 +43,7 @@ describe('PageParser worker threads', () => {
       expect(parser.threads).toBe(2);
       results.forEach((r, i) => {
         const bytes = readFileSync(PAGES[i % PAGES.length] as string);
-        expect(r).toEqual({ id: i, hash: contentHash(bytes), extract: extractPage(decodeHtml(bytes)) });
+        expect(r).toEqual({ id: i, hash: contentHash(bytes), extract: extractPage(decodeHtml(bytes), INLINE_PARSERS) });
       });
     } finally {
       await parser.close();
@@ -82,7 +82,7 @@ describe('PageParser worker threads', () => {
     const parser = await PageParser.create(3, pathToFileURL(crashing));
     try {
       const results = await Promise.all(Array.from({ length: 60 }, (_, i) => parser.parse(PAGES[i % PAGES.length] as string, false)));
-      for (const [i, r] of results.entries()) expect(r).toEqual({ id: i, hash: '', extract: extractPage(decodeHtml(readFileSync(PAGES[i % PAGES.length] as string))) });
+      for (const [i, r] of results.entries()) expect(r).toEqual({ id: i, hash: '', extract: extractPage(decodeHtml(readFileSync(PAGES[i % PAGES.length] as string)), INLINE_PARSERS) });
       expect(parser.threads).toBe(0);
     } finally {
       await parser.close();

@@ -18,7 +18,7 @@ import type { FileDigest } from './file-digest.js';
 import { extractJs, jsReady } from './js-extract.js';
 import type { JsExtract } from './js-extract.js';
 import { extractPage } from './page-extract.js';
-import type { PageExtract } from './page-extract.js';
+import type { InlineParsers, PageExtract } from './page-extract.js';
 import { contentHash, decodeHtml, pageHash } from './read-site-file.js';
 import type { PageFinal } from './types.js';
 
@@ -41,7 +41,11 @@ export type DigestResult = { id: number; digest: FileDigest; error?: undefined }
 /** `done`, or `failure` (the job threw), or `error` (the pool could not run it). */
 export type WriteResult = { id: number; done?: Encoded; failure?: WriteFailure; error?: { code?: string; message: string } };
 
+/** A parser thread loads every parser up front (pages' inline CSS and module scripts). */
+export const INLINE_PARSERS: InlineParsers = { css: extractCss, js: extractJs };
+
 /** Pages parsed on the calling thread before worker threads are started. */
+
 const IN_PROCESS_FIRST = 48;
 /** Batches a worker holds at once: enough to never sit idle between messages, few enough to keep priorities. */
 const PER_WORKER = 2;
@@ -272,7 +276,7 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
       const text = bytes.toString('utf8');
       return { id, hash: job.hash ? contentHash(bytes) : '', extract: job.as === 'css' ? extractCss(text) : extractJs(text) };
     }
-    const r: PageResult = { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes)) };
+    const r: PageResult = { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes), INLINE_PARSERS) };
     if (job.final !== undefined) {
       const f = finalHtml(bytes, job.final === 'inject');
       r.final = { sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed, type: f.contentType };

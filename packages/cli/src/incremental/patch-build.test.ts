@@ -242,6 +242,25 @@ describe('incremental fast path (issue 3)', () => {
     await expectSameAsFullBuild(site, await fullBuildWithEdits());
   });
 
+  test('a page with inline CSS and a module script: patched while their references stay, not once they change', async () => {
+    // The fast path loads the inline parsers only for such pages; they must still see the references.
+    const rel = 'pages/p00046.html';
+    const replaceIn = (from: string, to: string) => (root: string) => writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace(from, to));
+    edit(site, insertAfterBody(rel, '<style>.hero { background: url(/assets/img/i00000.png) }</style>\n<p style="background: url(/assets/img/i00004.png)">x</p>\n<script type="module">import "/assets/js/m00003.js";</script>\n'));
+    expect((await run(site)).patched).toBe(false);
+    const before = copy(site);
+    const change = insertAfterBody(rel, '<p>text only</p>\n');
+    edit(site, change);
+    expect((await run(site)).patched).toBe(true);
+    await pipelineFrom(before, change);
+    await expectSameBytes(site, before);
+    for (const [from, to] of [['i00000.png', 'i00006.png'], ['i00004.png', 'i00013.png'], ['m00003.js', 'm00007.js']] as const) {
+      edit(site, replaceIn(from, to));
+      expect((await run(site)).patched, `${from} → ${to}`).toBe(false);
+    }
+    await expectSameAsFullBuild(site, await fullBuildWithEdits());
+  });
+
   test('the pipeline after a patch does not keep a rewritten package on the strength of its old cache record', async () => {
     const rel = 'pages/p00042.html';
     const original = readFileSync(path.join(site, rel));

@@ -12,8 +12,7 @@ import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
 import type { BuildProgress, BuildResult } from '../build.js';
 import { isPage } from '../discover/is-page.js';
-import { jsReady } from '../discover/js-extract.js';
-import { extractPage } from '../discover/page-extract.js';
+import { extractPageLazily } from '../discover/page-extract.js';
 import { decodeHtml } from '../discover/read-site-file.js';
 import type { Diagnostic, SiteFile } from '../discover/types.js';
 import { walkFiles } from '../discover/walk.js';
@@ -273,8 +272,7 @@ async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: 
   } catch {
     return undefined;
   }
-  await jsReady;
-  if (extractSignature(extractPage(decodeHtml(source)), record.lines) !== record.extract) return undefined;
+  if (extractSignature(await extractPageLazily(decodeHtml(source)), record.lines) !== record.extract) return undefined;
   // The same HTML object the pipeline makes (build.ts htmlFor): the page with the tag, hashed.
   const { body, sha256: sum, changed, contentType } = finalHtml(source, inject);
   const html = rows.object(record.own[0]!);
