@@ -1,6 +1,7 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Decoder, type PackageIndex } from '@objpack/format';
+import { serve } from '@objpack/serve';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { build, type BuildOptions } from './build.js';
@@ -96,6 +97,13 @@ describe('build (in place)', () => {
     expect(JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')).htmlHeaders).toEqual({ sets: [csp], pages: { '/': 0, '/b.html': 0 } });
     const pkg = path.join(root, manifest.pages['/']!.package.slice(1));
     expect((await decodeAll(pkg))[0]!.headers).toEqual(csp);
+    // objpack serve sends them with the page as the host would.
+    const server = await serve({ root, port: 0 });
+    try {
+      expect((await fetch(new URL('/b.html', server.url))).headers.get('content-security-policy')).toBe("default-src 'self'");
+    } finally {
+      await server.close();
+    }
     // The user's rules survive next to objpack's block.
     expect(await readFile(path.join(root, '_headers'), 'utf8')).toMatch(/^\/\*\n {2}Content-Security-Policy: default-src 'self'\n/);
     await writeFile(path.join(root, '_headers'), (await readFile(path.join(root, '_headers'), 'utf8')).replace("'self'", "'none'"));

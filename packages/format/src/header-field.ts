@@ -12,3 +12,14 @@ export function isHeaderName(name: unknown): name is string {
 export function isHeaderValue(value: unknown): value is string {
   return typeof value === 'string' && /^[\t\x20-\x7e]*$/.test(value);
 }
+
+/**
+ * Host-config headers a page's record never carries: they describe the bytes or the transfer, or objpack
+ * sets them itself (the worker's response and `objpack serve` have their own); `set-cookie` cannot be set
+ * by a service worker's response at all.
+ */
+export const NOT_CARRIED_HEADERS: ReadonlySet<string> = new Set([
+  'content-type', 'content-length', 'content-encoding', 'content-range', 'transfer-encoding', 'accept-ranges',
+  'cache-control', 'expires', 'age', 'date', 'etag', 'last-modified', 'vary', 'link', 'set-cookie', 'connection',
+  'keep-alive',
+]);

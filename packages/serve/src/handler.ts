@@ -21,7 +21,7 @@ const AS_FILE: PackageRequest = { vary: 'X-Objpack-Have', contentLocation: false
 const AS_PAGE_STATIC: PackageRequest = { vary: PAGE_VARY, contentLocation: true };
 const AS_FILE_STATIC: PackageRequest = { vary: '', contentLocation: false };
 const NOT_FOUND_EXTRA = { 'cache-control': 'no-cache' } as const;
-/** Extra headers of a page's HTML response (Vary, Link), built once per index entry. */
+/** Extra headers of a page's HTML response (host headers, Vary, Link), built once per index entry. */
 const pageExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
 
 /** The request listener: routing only; every answer is decided from the start-up index. */
@@ -60,7 +60,8 @@ function trackConnection(ctx: Context, req: Req, res: Res): ConnState | undefine
 function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo): Readonly<Record<string, string>> | null {
   let extra = pageExtras.get(entry);
   if (extra === undefined) {
-    const x: Record<string, string> = {};
+    // The host config's headers for this page (CSP, COOP/COEP…), as a host serving `_headers` sends them.
+    const x: Record<string, string> = { ...page.hostHeaders };
     if (ctx.o.packages) x.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
     if (ctx.o.earlyHints && page.links.length > 0) x.link = page.links.join(', ');
     extra = Object.keys(x).length > 0 ? x : null;

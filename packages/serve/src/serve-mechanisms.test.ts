@@ -234,6 +234,42 @@ describe('dynamic packages', () => {
     expect(entries.get('/index.html')).toEqual(csp);
   });
 
+  it("a page's host headers (from _headers) go on its HTML response; unsafe or server-owned ones are dropped", async () => {
+    const manifestFile = join(site.root, 'objpack-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
+    manifest.objects['/index.html']!.headers = [
+      ['content-security-policy', "default-src 'self'"],
+      ['cross-origin-opener-policy', 'same-origin'],
+      ['permissions-policy', 'camera=()'],
+      ['permissions-policy', 'geolocation=()'],
+      ['x-injected', 'a\r\nset-cookie: x=1'],
+      ['Bad Name', 'x'],
+      ['cache-control', 'no-store'],
+      ['content-type', 'text/plain'],
+      ['x-objpack-build', 'forged'],
+    ] as Array<[string, string]>;
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    const s = await start();
+    for (const path of ['/', '/index.html']) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const r = await get(s.url, path, { method });
+        expect(r.status, `${method} ${path}`).toBe(200);
+        expect(r.headers['content-security-policy']).toBe("default-src 'self'");
+        expect(r.headers['cross-origin-opener-policy']).toBe('same-origin');
+        expect(r.headers['permissions-policy']).toBe('camera=(), geolocation=()');
+        expect(r.headers['x-injected']).toBeUndefined();
+        expect(r.headers['set-cookie']).toBeUndefined();
+        expect(r.headers['content-type']).toMatch(/^text\/html/);
+        expect(r.headers['cache-control']).not.toBe('no-store');
+        expect(r.headers['x-objpack-build']).toBeUndefined();
+        expect(r.headers.vary).toContain('Accept');
+      }
+    }
+    // Other pages and objects are untouched.
+    expect((await get(s.url, '/guide/')).headers['content-security-policy']).toBeUndefined();
+    expect((await get(s.url, '/app.js')).headers['content-security-policy']).toBeUndefined();
+  });
+
   it('assembles a fresh package for a page whose files changed since the build', async () => {
     const s = await start();
     expect(s.stats().index.stalePages).toBe(0);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, isAnnounced, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
+import { MANIFEST_FILE, NOT_CARRIED_HEADERS, isAnnounced, isHeaderName, isHeaderValue, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { encodePathForHeader } from './url-path.js';
 
@@ -17,6 +17,11 @@ export interface PageInfo {
   closure: ReadonlySet<string>;
   /** Objects the page package carries, in order (from the manifest's package record). */
   packageObjects: readonly string[];
+  /**
+   * The response headers the site's host config gives the page (`_headers`, `netlify.toml`: CSP,
+   * COOP/COEP…), as the build recorded them for its HTML entry; null when none.
+   */
+  hostHeaders: Readonly<Record<string, string>> | null;
 }
 
 export interface SiteManifest {
@@ -51,6 +56,22 @@ export function preloadLink(path: string, as: string, cors?: unknown): string | 
   }
   const mode: PreloadCors | undefined = cors === 'anonymous' || cors === 'use-credentials' ? cors : undefined;
   return preloadLinkEntry(url, as, mode) ?? null;
+}
+
+/**
+ * A page's recorded host headers as response headers: names and values checked again (the manifest is a
+ * file on disk), headers this server sets itself left out, repeated names joined as a list (RFC 9110 §5.3).
+ */
+export function hostHeaders(recorded: unknown): Readonly<Record<string, string>> | null {
+  if (!Array.isArray(recorded)) return null;
+  const out: Record<string, string> = {};
+  for (const h of recorded as unknown[]) {
+    if (!Array.isArray(h) || h.length !== 2) continue;
+    const [name, value] = h as [unknown, unknown];
+    if (!isHeaderName(name) || !isHeaderValue(value) || NOT_CARRIED_HEADERS.has(name) || name.startsWith('x-objpack-')) continue;
+    out[name] = name in out ? `${out[name]}, ${value}` : value;
+  }
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 function isPage(p: unknown): p is ManifestPage {
@@ -100,7 +121,10 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     const closure = new Set(page.closure.filter((p) => typeof p === 'string').map(stripQuery));
     closure.delete(htmlPath);
     closure.delete(url);
-    const info: PageInfo = { url, page, htmlPath, links, closure, packageObjects: packageObjects.get(page.package) ?? page.closure };
+    const info: PageInfo = {
+      url, page, htmlPath, links, closure, packageObjects: packageObjects.get(page.package) ?? page.closure,
+      hostHeaders: hostHeaders(manifest.objects[htmlPath]?.headers),
+    };
     pages.set(url, info);
     if (!pages.has(htmlPath)) pages.set(htmlPath, info);
     byPackage.set(page.package, info);

@@ -3,23 +3,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
-import { isHeaderName, isHeaderValue } from '@objpack/format';
+import { isHeaderName, isHeaderValue, NOT_CARRIED_HEADERS } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
 
 /** One response header of a page, name in lower case. */
 export type PageHeader = [name: string, value: string];
-
-/**
- * Headers a host adds that describe the bytes or the transfer, or that objpack sets itself: the worker's
- * response has its own. `set-cookie` cannot be set by a service worker's response at all.
- */
-const NOT_CARRIED = new Set([
-  'content-type', 'content-length', 'content-encoding', 'content-range', 'transfer-encoding', 'accept-ranges',
-  'cache-control', 'expires', 'age', 'date', 'etag', 'last-modified', 'vary', 'link', 'set-cookie', 'connection',
-  'keep-alive',
-]);
 
 /** The headers the site's host config gives each page, for pages served from packages. */
 export interface SiteHeaders {
@@ -73,7 +63,7 @@ export async function loadSiteHeaders(root: string): Promise<SiteHeaders> {
         if (!rule.forRegExp.test(url)) continue;
         for (const [rawName, value] of Object.entries(rule.values)) {
           const name = rawName.toLowerCase();
-          if (NOT_CARRIED.has(name) || name.startsWith('x-objpack-') || !isHeaderName(name) || !isHeaderValue(value)) continue;
+          if (NOT_CARRIED_HEADERS.has(name) || name.startsWith('x-objpack-') || !isHeaderName(name) || !isHeaderValue(value)) continue;
           merged.delete(name);
           merged.set(name, value);
         }
