@@ -78,6 +78,18 @@ describe('build (in place)', () => {
     // Stylesheets likewise: only bytes that are UTF-8 are labelled so.
     expect(manifest.objects['/l.css']!.contentType).toBe('text/css');
     expect(manifest.objects['/u.css']!.contentType).toBe('text/css; charset=utf-8');
+    // Files over 1 MB (read in chunks): a euro sign across the first chunk boundary is still UTF-8, a
+    // latin-1 byte far into the file is not.
+    const pad = (n: number) => `/*${'x'.repeat(n - 4)}*/`;
+    await writeFiles(root, {
+      'big-u.js': Buffer.from(`${pad((1 << 20) - 1 - 'const euro = "'.length)}const euro = "€";\n`), // bytes 1 MiB − 1 … 1 MiB + 1
+      'big-l.js': Buffer.concat([Buffer.from(`${pad(3 << 19)}const s = "caf`), Buffer.from([0xe9]), Buffer.from('";\n')]),
+      'big.html': '<!doctype html><title>big</title><script src="/big-u.js"></script><script src="/big-l.js"></script>',
+    });
+    await build(await opts(root));
+    const withBig = await verifyOutput(root);
+    expect(withBig.objects['/big-u.js']!.contentType).toBe('text/javascript; charset=utf-8');
+    expect(withBig.objects['/big-l.js']!.contentType).toBe('text/javascript');
     // The worker answers navigations before the package's index: the route table names the odd page's type.
     expect(JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')).htmlTypes).toEqual({ '/': 'text/html' });
     const pkg = await inspectPackage(path.join(root, manifest.pages['/']!.package.slice(1)));

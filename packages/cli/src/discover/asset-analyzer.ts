@@ -10,7 +10,7 @@ import { extractJs } from './js-extract.js';
 import type { JsExtract } from './js-extract.js';
 import { EXTRACT_VERSION } from './page-extract.js';
 import type { AssetResult } from './page-parser.js';
-import { contentHash, readFailure, readSiteFile } from './read-site-file.js';
+import { contentHash, decodeCss, readFailure, readSiteFile } from './read-site-file.js';
 import { reportRef } from './report-ref.js';
 import { statKey as statKeyOf } from './stat-key.js';
 import type { UrlResolver } from './resolve-url.js';
@@ -124,7 +124,7 @@ export class AssetAnalyzer {
       this.cache?.set(statKey, hash);
       return cached as T;
     }
-    const result = parse(bytes.toString('utf8'));
+    const result = parse(kind === 'css' ? decodeCss(bytes) : bytes.toString('utf8'));
     if (this.cache) {
       this.cache.set(`${kind}${EXTRACT_VERSION}:${hash}`, result);
       this.cache.set(statKey, hash);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscoverCodes, DiscoverError } from './diagnostic-codes.js';
+import { decodeCss } from './read-site-file.js';
 import { discoverSite, pageClosure, walkSite } from './discover-site.js';
 import type { DiscoverCache } from './types.js';
 
@@ -127,14 +128,48 @@ describe('walking the file system safely', () => {
 
 describe('page encodings', () => {
   it('reads a windows-1252 page with its <meta charset>, so non-ASCII references still resolve', async () => {
-    write('latin.html', Buffer.from('<meta charset="windows-1252"><img src="caf\xe9.png"><img src="na\xefve.png">', 'latin1'));
+    // 0x8A is Š in windows-1252 (Node 20's own decoder gives the C1 control U+008A).
+    write('latin.html', Buffer.from('<meta charset="windows-1252"><img src="caf\xe9.png"><img src="na\xefve.png"><img src="\x8akoda.png">', 'latin1'));
     write('café.png', 'x');
     write('naïve.png', 'x');
+    write('Škoda.png', 'x');
     write('utf16.html', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<img src="café.png">', 'utf16le')]));
     const g = await discoverSite(site);
-    expect(pageClosure(g, '/latin.html')?.items.map((i) => i.url)).toEqual(['/latin.html', '/caf%C3%A9.png', '/na%C3%AFve.png']);
+    expect(pageClosure(g, '/latin.html')?.items.map((i) => i.url)).toEqual(['/latin.html', '/caf%C3%A9.png', '/na%C3%AFve.png', '/%C5%A0koda.png']);
     expect(pageClosure(g, '/utf16.html')?.items.map((i) => i.path)).toEqual(['/utf16.html', '/café.png']);
     expect(g.diagnostics).toEqual([]);
+  });
+
+  it('reads stylesheets as a browser does: BOM, @charset, else UTF-8 or windows-1252 by their bytes', async () => {
+    write('café.png', 'x');
+    write('naïve.png', 'x');
+    write('über.png', 'x');
+    write('日本.png', 'x');
+    write('charset.css', Buffer.from('@charset "iso-8859-1";\na { background: url(caf\xe9.png) }', 'latin1'));
+    write('nolabel.css', Buffer.from('a { background: url(na\xefve.png) } b { background: url(\x80.png) }', 'latin1'));
+    write('€.png', 'x');
+    write('bom.css', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a { background: url(über.png) }')]));
+    write('utf8.css', '@charset "iso-8859-1";\na { background: url(日本.png) }');
+    write('sheets.html', '<link rel="stylesheet" href="charset.css"><link rel="stylesheet" href="nolabel.css"><link rel="stylesheet" href="bom.css"><link rel="stylesheet" href="utf8.css">');
+    const g = await discoverSite(site);
+    const paths = pageClosure(g, '/sheets.html')?.items.map((i) => i.path);
+    for (const p of ['/café.png', '/naïve.png', '/€.png', '/über.png', '/日本.png']) expect(paths).toContain(p);
+    expect(g.diagnostics).toEqual([]);
+  });
+});
+
+describe('decodeCss', () => {
+  it('follows CSS Syntax §3.2', () => {
+    const latin = (s: string) => Buffer.from(s, 'latin1');
+    expect(decodeCss(latin('@charset "iso-8859-1"; a{content:"\xe9"}'))).toBe('@charset "iso-8859-1"; a{content:"é"}');
+    // A sheet claiming UTF-16 without a BOM is UTF-8; an unknown label falls back to windows-1252 (0x80 = €).
+    expect(decodeCss(latin('@charset "utf-16"; a{content:"\x80"}'))).toBe('@charset "utf-16"; a{content:"\ufffd"}');
+    expect(decodeCss(latin('@charset "no-such"; a{content:"\x80"}'))).toBe('@charset "no-such"; a{content:"€"}');
+    // Not at the very start, or with single quotes: not a charset rule.
+    expect(decodeCss(latin(' @charset "utf-8"; a{content:"\xe9"}'))).toBe(' @charset "utf-8"; a{content:"é"}');
+    expect(decodeCss(latin("@charset 'koi8-r'; a{content:\"\xe9\"}"))).toBe("@charset 'koi8-r'; a{content:\"é\"}");
+    expect(decodeCss(latin('@charset "koi8-r"; a{content:"\xe9"}'))).toBe('@charset "koi8-r"; a{content:"И"}');
+    expect(decodeCss(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('\0a', 'latin1')]))).toBe('a');
   });
 });
 

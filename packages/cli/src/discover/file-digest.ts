@@ -1,6 +1,6 @@
-import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
+import { Utf8Check } from './utf8-check.js';
 
 /** Digests of one file: the whole object, and the carried prefix when only a prefix is packaged. */
 export interface FileDigest {
@@ -17,7 +17,7 @@ export interface FileDigest {
   changed?: boolean;
   /** HTML only: the page's `Content-Type` (UTF-8 or not, from its bytes). */
   type?: string;
-  /** Whether the file's bytes are valid UTF-8 (files up to 1 MB; larger ones are not checked). */
+  /** Whether the file's bytes are valid UTF-8. */
   utf8?: boolean;
 }
 
@@ -42,14 +42,17 @@ export async function digestFile(file: string, sendBytes: number, stat: { size: 
     }
     seen += chunk.length;
   };
-  let utf8: boolean | undefined;
+  const utf8 = new Utf8Check();
   if (stat.size <= SMALL) {
     const bytes = readFileSync(file);
-    utf8 = isUtf8(bytes);
+    utf8.push(bytes);
     feed(bytes);
   } else {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) feed(chunk as Buffer);
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+      utf8.push(chunk as Buffer);
+      feed(chunk as Buffer);
+    }
   }
   const w = whole.digest('base64');
-  return { size: seen, mtimeMs: stat.mtimeMs, ...(stat.ino !== undefined ? { ino: stat.ino } : {}), whole: w, sendBytes: Math.min(sendBytes, seen), send: sendDigest ?? w, ...(utf8 !== undefined ? { utf8 } : {}) };
+  return { size: seen, mtimeMs: stat.mtimeMs, ...(stat.ino !== undefined ? { ino: stat.ino } : {}), whole: w, sendBytes: Math.min(sendBytes, seen), send: sendDigest ?? w, utf8: utf8.end() };
 }

@@ -19,7 +19,7 @@ import { extractJs, jsReady } from './js-extract.js';
 import type { JsExtract } from './js-extract.js';
 import { extractPage } from './page-extract.js';
 import type { InlineParsers, PageExtract } from './page-extract.js';
-import { contentHash, decodeHtml, pageHash } from './read-site-file.js';
+import { contentHash, decodeCss, decodeHtml, pageHash } from './read-site-file.js';
 import type { PageFinal } from './types.js';
 
 export type PageJob =
@@ -273,8 +273,7 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
     // file (open, fstat, read, close) showed as ~25 % of each thread's time in discovery (issue 3).
     const bytes = readFileSync(job.file);
     if (job.kind === 'asset') {
-      const text = bytes.toString('utf8');
-      return { id, hash: job.hash ? contentHash(bytes) : '', extract: job.as === 'css' ? extractCss(text) : extractJs(text) };
+      return { id, hash: job.hash ? contentHash(bytes) : '', extract: job.as === 'css' ? extractCss(decodeCss(bytes)) : extractJs(bytes.toString('utf8')) };
     }
     const r: PageResult = { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes), INLINE_PARSERS) };
     if (job.final !== undefined) {

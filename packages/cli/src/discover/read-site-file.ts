@@ -47,10 +47,50 @@ export function decodeHtml(bytes: Uint8Array): string {
   for (const candidate of [metaCharset(bytes), 'windows-1252']) {
     if (!candidate) continue;
     try {
-      return new TextDecoder(candidate).decode(bytes);
+      return decodeLegacy(new TextDecoder(candidate), bytes);
     } catch {
       // unknown label: try the next
     }
   }
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return decodeLegacy(new TextDecoder('windows-1252'), bytes);
+}
+
+/** WHATWG's windows-1252 index for 0x80–0x9F (the five unassigned bytes map to the C1 controls). */
+const CP1252_HIGH = '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178';
+
+/**
+ * `decoder.decode(bytes)`, except that Node 20's windows-1252 (also what `latin1` and `iso-8859-1` mean
+ * on the web) decodes 0x80–0x9F as C1 controls: `€` became U+0080, so `Š.png` was a missing file. Correct
+ * decoders produce no C1 control there but the five the index maps to themselves, so the fix is a no-op.
+ */
+function decodeLegacy(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array): string {
+  const text = decoder.decode(bytes);
+  return decoder.encoding === 'windows-1252' ? text.replace(/[\x80-\x9f]/g, (c: string) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!) : text;
+}
+
+/**
+ * Decodes a stylesheet as CSS Syntax §3.2 does: a BOM, else a leading `@charset "…";` rule, else (where the
+ * browser would use the linking page's encoding) UTF-8 when the bytes are UTF-8 and windows-1252 when not.
+ * `url(café.png)` in a latin-1 sheet names `caf%C3%A9.png` (URL paths are UTF-8), not a U+FFFD file.
+ */
+export function decodeCss(bytes: Uint8Array): string {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
+  if (isUtf16(bytes)) return new TextDecoder(bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le').decode(bytes);
+  if (isUtf8(bytes)) return buf.toString('utf8');
+  // `@charset "x";` exactly, as bytes, within the first 1024 (CSS Syntax §3.2 step 2).
+  const head = buf.subarray(0, 1024).toString('latin1');
+  const label = /^@charset "([\x21\x23-\x7e]*)";/.exec(head)?.[1];
+  for (const candidate of [label, 'windows-1252']) {
+    if (!candidate) continue;
+    try {
+      const decoder = new TextDecoder(candidate);
+      // A sheet that claims UTF-16 without a BOM is read as UTF-8 (the same step).
+      if (decoder.encoding.startsWith('utf-16')) return buf.toString('utf8');
+      return decodeLegacy(decoder, bytes);
+    } catch {
+      // unknown label: try the next
+    }
+  }
+  return decodeLegacy(new TextDecoder('windows-1252'), bytes);
 }

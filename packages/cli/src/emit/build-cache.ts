@@ -10,7 +10,8 @@ import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 export const CACHE_FILE = `${PACKAGE_DIR}/.cache.json`;
 /** Package records a later build changed without loading this cache (incremental/patch-build.ts). */
 export const STALE_FILE = `${PACKAGE_DIR}/.cache-updates.json`;
-const CACHE_VERSION = 1;
+/** Bump when a record's meaning changes. 2: files over 1 MB are checked for UTF-8 too (`FileDigest.utf8`). */
+const CACHE_VERSION = 2;
 
 /** What the previous build wrote for a package, so an unchanged package is neither re-encoded nor rewritten. */
 export interface CachedPackage {
