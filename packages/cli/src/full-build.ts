@@ -4,7 +4,7 @@ import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
 import { discoverWith } from './discover/discover-site.js';
 import type { FileDigest } from './discover/file-digest.js';
 import { isPage } from './discover/is-page.js';
-import { PageParser } from './discover/page-parser.js';
+import { ThreadPool } from './pool/thread-pool.js';
 import { parseOrigin } from './discover/site-origin.js';
 import type { Diagnostic, SiteFile, SiteGraph } from './discover/types.js';
 import { BuildCache } from './emit/build-cache.js';
@@ -52,7 +52,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
 
   let graph: SiteGraph;
   const partialThreshold = options.partialThreshold ?? DEFAULT_PARTIAL_THRESHOLD;
-  const pool = await PageParser.create(options.concurrency === undefined ? undefined : Math.min(4, options.concurrency));
+  const pool = await ThreadPool.create(options.concurrency === undefined ? undefined : Math.min(4, options.concurrency));
   // Files the cache cannot vouch for are hashed on the pool's threads while discovery runs (behind the
   // page parses), so the hash phase mostly finds its digests done.
   const hashing = new Map<string, Promise<FileDigest>>();

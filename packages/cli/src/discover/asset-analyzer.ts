@@ -9,7 +9,7 @@ import { DiscoverCodes, warning } from './diagnostic-codes.js';
 import { extractJs } from './js-extract.js';
 import type { JsExtract } from './js-extract.js';
 import { EXTRACT_VERSION } from './page-extract.js';
-import type { AssetResult } from './page-parser.js';
+import type { AssetResult } from '../pool/pool-jobs.js';
 import { contentHash, decodeCss, readFailure, readSiteFile } from './read-site-file.js';
 import { reportRef } from './report-ref.js';
 import { statKey as statKeyOf } from './stat-key.js';

@@ -7,7 +7,7 @@ import type { CachedClosure } from './closure-cache.js';
 import { DiscoverCodes, warning } from './diagnostic-codes.js';
 import { EXTRACT_VERSION } from './page-extract.js';
 import type { PageExtract } from './page-extract.js';
-import { PageParser } from './page-parser.js';
+import { ThreadPool } from '../pool/thread-pool.js';
 import { contentHash, pageHash, readFailure } from './read-site-file.js';
 import { UrlResolver } from './resolve-url.js';
 import { parseOrigin } from './site-origin.js';
@@ -35,11 +35,11 @@ export async function walkSite(root: string, options: DiscoverOptions = {}): Pro
  * origin throws DiscoverError.
  */
 export async function discoverSite(root: string, options: DiscoverOptions = {}): Promise<SiteGraph> {
-  const parser = await PageParser.create(options.concurrency);
+  const pool = await ThreadPool.create(options.concurrency);
   try {
-    return await discoverWith(parser, root, options);
+    return await discoverWith(pool, root, options);
   } finally {
-    await parser.close();
+    await pool.close();
   }
 }
 
@@ -47,7 +47,7 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
  * discoverSite on a thread pool the caller owns (and closes); `onWalked` sees the file list before any page
  * is parsed (the build queues file hashes on the same pool, behind the parses).
  */
-export async function discoverWith(parser: PageParser, root: string, options: DiscoverOptions, onWalked?: (files: ReadonlyMap<string, SiteFile>) => void): Promise<SiteGraph> {
+export async function discoverWith(pool: ThreadPool, root: string, options: DiscoverOptions, onWalked?: (files: ReadonlyMap<string, SiteFile>) => void): Promise<SiteGraph> {
   const diagnostics: Diagnostic[] = [];
   const site = parseOrigin(options.origin);
   const walked = await walkFiles(root, options, diagnostics);
@@ -61,7 +61,7 @@ export async function discoverWith(parser: PageParser, root: string, options: Di
     return graph;
   }
   const resolver = new UrlResolver(files, site);
-  const analyzer = new AssetAnalyzer(resolver, diagnostics, options.cache, (file, as, hash) => parser.asset(file, as, hash));
+  const analyzer = new AssetAnalyzer(resolver, diagnostics, options.cache, (file, as, hash) => pool.asset(file, as, hash));
   const finals = options.finalHtml !== undefined ? new Map<string, PageFinal>() : undefined;
   if (finals) graph.finals = finals;
   const ctx: AssembleContext = { resolver, analyzer, reported: new Set(), subtrees: new Map() };
@@ -84,7 +84,7 @@ export async function discoverWith(parser: PageParser, root: string, options: Di
       if (hit !== undefined) return { extract: hit as PageExtract, hash: known };
     }
     graph.pagesParsed++;
-    const r = await parser.parse(page.file, cache !== undefined, options.hashIgnore, options.finalHtml);
+    const r = await pool.parse(page.file, cache !== undefined, options.hashIgnore, options.finalHtml);
     if (r.error) {
       diagnostics.push(readFailure(page.rel, Object.assign(new Error(r.error.message), { code: r.error.code })));
       analyzer.gone.add(page.path);
@@ -184,7 +184,7 @@ export async function discoverWith(parser: PageParser, root: string, options: Di
     }
   }
 
-  await Promise.all(Array.from({ length: Math.min(parser.width, pages.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(pool.width, pages.length) }, lane));
   table?.save();
   for (const path of analyzer.gone) files.delete(path);
   graph.pages = results.filter((p): p is PageClosure => p !== undefined);

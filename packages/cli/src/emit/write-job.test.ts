@@ -7,7 +7,7 @@ import { decodeStream } from '@objpack/format';
 import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../build.js';
-import { PageParser } from '../discover/page-parser.js';
+import { ThreadPool } from '../pool/thread-pool.js';
 import { ErrorCode, ObjpackError } from '../errors.js';
 import type { PlanObject } from '../plan/types.js';
 import { fakeWorkerAssets, makeSite, SMALL_SITE, writeFiles } from '../test-utils/site.js';
@@ -16,7 +16,7 @@ import { TEMP_MARK } from './atomic-write.js';
 import { REGISTER_TAG, injectRegister } from './inject.js';
 import type { WriteJob } from './write-job.js';
 
-// Tests run from TypeScript sources, where no compiled worker exists: compile it, as page-parser.test does.
+// Tests run from TypeScript sources, where no compiled worker exists: compile it, as thread-pool.test does.
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();
 
@@ -37,13 +37,13 @@ async function entries(file: string): Promise<Map<string, string>> {
 
 describe('package writes on worker threads', () => {
   let dir: string;
-  let pool: PageParser;
+  let pool: ThreadPool;
   beforeAll(async () => {
     mkdirSync(CACHE, { recursive: true });
     dir = mkdtempSync(path.join(CACHE, 'objpack-write-'));
-    const outfile = path.join(dir, 'page-worker.mjs');
-    await esbuild({ entryPoints: [fileURLToPath(new URL('../discover/page-worker.ts', import.meta.url))], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
-    pool = await PageParser.create(3, pathToFileURL(outfile));
+    const outfile = path.join(dir, 'pool-worker.mjs');
+    await esbuild({ entryPoints: [fileURLToPath(new URL('../pool/pool-worker.ts', import.meta.url))], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
+    pool = await ThreadPool.create(3, pathToFileURL(outfile));
     // Threads start after the first few jobs: warm the pool so the writes below cross to a worker.
     const page = path.join(dir, 'warm.html');
     writeFileSync(page, '<p>warm</p>');

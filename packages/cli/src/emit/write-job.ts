@@ -34,7 +34,7 @@ export interface WriteFailure {
   file?: string;
 }
 
-/** Where write jobs run: worker threads (discover/page-parser.ts) or, by default, this thread. */
+/** Where write jobs run: worker threads (pool/thread-pool.ts) or, by default, this thread. */
 export interface PackageWriter {
   write(job: WriteJob): Promise<WriteDone>;
 }

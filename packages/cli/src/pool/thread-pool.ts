@@ -1,51 +1,22 @@
 /**
- * Reads and parses pages, stylesheets and modules, and hashes site files, on worker threads (one per core, up to `concurrency`), or
- * on the calling thread when there is one core or when running from TypeScript sources (tests), where no
- * compiled worker exists. Page parses go before file hashes: discovery waits on parses, hashes are needed
- * only once the closures are known.
+ * The build's thread pool: reads and parses pages, stylesheets and modules, hashes site files and encodes
+ * packages (pool-jobs.ts) on worker threads (one per core, up to `concurrency`), or on the calling thread
+ * when there is one core or when running from TypeScript sources (tests), where no compiled worker exists.
+ * Page parses go before file hashes: discovery waits on parses, hashes are needed only once the closures
+ * are known.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { finalHtml } from '../emit/inject.js';
-import { encodeJob, finishJob, fromWriteFailure, toWriteFailure } from '../emit/write-job.js';
-import type { Encoded, WriteDone, WriteFailure, WriteJob } from '../emit/write-job.js';
-import { extractCss } from './css-extract.js';
-import type { CssExtract } from './css-extract.js';
-import { digestFile } from './file-digest.js';
-import type { FileDigest } from './file-digest.js';
-import { extractJs, jsReady } from './js-extract.js';
-import type { JsExtract } from './js-extract.js';
-import { extractPage } from './page-extract.js';
-import type { InlineParsers, PageExtract } from './page-extract.js';
-import { contentHash, decodeCss, decodeHtml, pageHash } from './read-site-file.js';
-import type { PageFinal } from './types.js';
-
-export type PageJob =
-  | { id: number; kind: 'page'; file: string; hash: boolean; ignore?: string; final?: 'inject' | 'plain' }
-  | { id: number; kind: 'asset'; file: string; as: 'css' | 'js'; hash: boolean }
-  | { id: number; kind: 'digest'; file: string; sendBytes: number; stat: { size: number; mtimeMs: number; ino?: number } }
-  | { id: number; kind: 'write'; job: WriteJob };
-
-export type PageResult =
-  | { id: number; hash: string; extract: PageExtract; final?: PageFinal; error?: undefined }
-  | { id: number; error: { code?: string; message: string } };
-
-export type AssetResult =
-  | { id: number; hash: string; extract: CssExtract | JsExtract; error?: undefined }
-  | { id: number; error: { code?: string; message: string } };
-
-export type DigestResult = { id: number; digest: FileDigest; error?: undefined } | { id: number; error: { code?: string; message: string } };
-
-/** `done`, or `failure` (the job threw), or `error` (the pool could not run it). */
-export type WriteResult = { id: number; done?: Encoded; failure?: WriteFailure; error?: { code?: string; message: string } };
-
-/** A parser thread loads every parser up front (pages' inline CSS and module scripts). */
-export const INLINE_PARSERS: InlineParsers = { css: extractCss, js: extractJs };
+import type { FileDigest } from '../discover/file-digest.js';
+import { jsReady } from '../discover/js-extract.js';
+import { finishJob, fromWriteFailure } from '../emit/write-job.js';
+import type { WriteDone, WriteJob } from '../emit/write-job.js';
+import { runHere } from './pool-jobs.js';
+import type { AnyResult, AssetResult, DigestResult, PageJob, PageResult, WriteResult } from './pool-jobs.js';
 
 /** Pages parsed on the calling thread before worker threads are started. */
-
 const IN_PROCESS_FIRST = 48;
 /** Batches a worker holds at once: enough to never sit idle between messages, few enough to keep priorities. */
 const PER_WORKER = 2;
@@ -55,8 +26,6 @@ const PER_WORKER = 2;
  * events (CPU profile, issue 3), on the thread that bounds discovery.
  */
 const BATCH = { page: 4, asset: 4, digest: 16, write: 4 } as const;
-
-type AnyResult = PageResult | AssetResult | DigestResult | WriteResult;
 
 interface Pending {
   job: PageJob;
@@ -70,7 +39,7 @@ interface Slot {
   batches: number;
 }
 
-export class PageParser {
+export class ThreadPool {
   private readonly slots: Slot[] = [];
   private readonly assets: Pending[] = [];
   private readonly pages: Pending[] = [];
@@ -121,10 +90,10 @@ export class PageParser {
    * `concurrency` counts threads including the calling one, which resolves references and assembles
    * closures while the others parse: 1 → no worker, N → N − 1 parser threads (default: one parser per core, ≤ 4).
    */
-  static async create(concurrency?: number, workerUrl = new URL('./page-worker.js', import.meta.url)): Promise<PageParser> {
+  static async create(concurrency?: number, workerUrl = new URL('./pool-worker.js', import.meta.url)): Promise<ThreadPool> {
     await jsReady;
     const n = Math.max(1, Math.min(concurrency ?? Math.min(availableParallelism() + 1, 5), 16));
-    return new PageParser(n - 1, workerUrl);
+    return new ThreadPool(n - 1, workerUrl);
   }
 
   /** Threads parsing besides the calling one (0 when parsing in-process). */
@@ -261,34 +230,4 @@ export function workerExecArgv(execArgv: readonly string[]): string[] {
     out.push(a);
   }
   return out;
-}
-
-/** Runs a job on the calling thread (also what the worker runs). */
-export async function runHere(job: PageJob): Promise<AnyResult> {
-  const { id } = job;
-  try {
-    if (job.kind === 'digest') return { id, digest: await digestFile(job.file, job.sendBytes, job.stat) };
-    if (job.kind === 'write') return await encodeJob(job.job).then((done) => ({ id, done }), (err: unknown) => ({ id, failure: toWriteFailure(err) }));
-    // Synchronous: on a parser thread nothing else waits, and readFile's four thread-pool round trips per
-    // file (open, fstat, read, close) showed as ~25 % of each thread's time in discovery (issue 3).
-    const bytes = readFileSync(job.file);
-    if (job.kind === 'asset') {
-      return { id, hash: job.hash ? contentHash(bytes) : '', extract: job.as === 'css' ? extractCss(decodeCss(bytes)) : extractJs(bytes.toString('utf8')) };
-    }
-    const r: PageResult = { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes), INLINE_PARSERS) };
-    if (job.final !== undefined) {
-      const f = finalHtml(bytes, job.final === 'inject');
-      r.final = { sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed, type: f.contentType };
-    }
-    return r;
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return { id, error: { ...(e.code !== undefined ? { code: e.code } : {}), message: e.message } };
-  }
-}
-
-/** Buffers a worker hands over instead of copying (an encoded package, in its own ArrayBuffer). */
-export function transferList(r: PageResult | AssetResult | DigestResult | WriteResult): ArrayBuffer[] {
-  const buffer = 'done' in r && r.done && 'data' in r.done ? r.done.data?.buffer : undefined;
-  return buffer instanceof ArrayBuffer ? [buffer] : [];
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // run the built dist exactly as a user's `node -e` or script would.
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const GENERATORS = fileURLToPath(new URL('../../../../fixtures/generators/index.mjs', import.meta.url));
-const built = existsSync(path.join(DIST, 'discover/page-worker.js'));
+const built = existsSync(path.join(DIST, 'pool/pool-worker.js'));
 if (!built) console.warn('SKIPPED worker lifetime tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
 
 /** Runs an ES module body with `node --input-type=module -e`; the timeout only turns a hang into a failure. */
@@ -40,8 +40,8 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
 
   test('a pool nobody closes does not keep the process alive once idle', () => {
     const r = runEval(`
-      import { PageParser } from ${JSON.stringify(path.join(DIST, 'discover/page-parser.js'))};
-      const p = await PageParser.create(3);
+      import { ThreadPool } from ${JSON.stringify(path.join(DIST, 'pool/thread-pool.js'))};
+      const p = await ThreadPool.create(3);
       const rs = await Promise.all(Array.from({ length: 80 }, (_, i) => p.parse(${JSON.stringify(site)} + '/pages/p' + String(i + 1).padStart(5, '0') + '.html', true)));
       console.log(p.threads, rs.filter((x) => x.extract).length);`);
     expect(r.signal, 'hung').toBeNull();
@@ -52,10 +52,10 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
   test('closing the pool while hashes are in flight and queued ends cleanly (no unsettled await, exit 13)', () => {
     const r = runEval(`
       import { readdirSync } from 'node:fs';
-      import { PageParser } from ${JSON.stringify(path.join(DIST, 'discover/page-parser.js'))};
+      import { ThreadPool } from ${JSON.stringify(path.join(DIST, 'pool/thread-pool.js'))};
       const dir = ${JSON.stringify(site)} + '/assets/img';
       const files = readdirSync(dir).map((n) => dir + '/' + n);
-      const p = await PageParser.create(3);
+      const p = await ThreadPool.create(3);
       const jobs = [];
       for (let i = 0; i < 400; i++) jobs.push(p.digest(files[i % files.length], 1e9, { size: 0, mtimeMs: 0 }).then(() => 'done', (e) => e.code));
       await new Promise((r) => setTimeout(r, 20));
@@ -83,7 +83,7 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
 
 describe('workerExecArgv', () => {
   test('drops the flags about the parent\'s own entry point, keeps the rest', async () => {
-    const { workerExecArgv } = await import('./page-parser.js');
+    const { workerExecArgv } = await import('./thread-pool.js');
     expect(workerExecArgv(['--input-type=module', '-e', 'code', '--max-old-space-size=512'])).toEqual(['--max-old-space-size=512']);
     expect(workerExecArgv(['--input-type', 'module', '--eval', 'x', '--enable-source-maps', '-p', 'y'])).toEqual(['--enable-source-maps']);
   });

@@ -4,11 +4,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalHtml } from '../emit/inject.js';
-import { extractCss } from './css-extract.js';
-import { extractJs, jsReady } from './js-extract.js';
-import { extractPage } from './page-extract.js';
-import { INLINE_PARSERS, PageParser } from './page-parser.js';
-import { contentHash, decodeHtml } from './read-site-file.js';
+import { extractCss } from '../discover/css-extract.js';
+import { extractJs, jsReady } from '../discover/js-extract.js';
+import { extractPage } from '../discover/page-extract.js';
+import { INLINE_PARSERS } from './pool-jobs.js';
+import { ThreadPool } from './thread-pool.js';
+import { contentHash, decodeHtml } from '../discover/read-site-file.js';
 
 const PAGES = ['html-elements/site/index.html', 'css-references/site/index.html', 'js-modules/site/index.html', 'bad-input/site/index.html'].map((p) =>
   fileURLToPath(new URL(`../../../../fixtures/closure/${p}`, import.meta.url)),
@@ -22,21 +23,21 @@ const MODULES = ['js/a.js', 'js/b.js', 'js/lazy-dep.js'].map((p) => fixture(`js-
 // imports, resolved from the package's node_modules, as in the published build).
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
 
-describe('PageParser worker threads', () => {
+describe('ThreadPool worker threads', () => {
   let dir: string;
   let workerUrl: URL;
   beforeAll(async () => {
     mkdirSync(CACHE, { recursive: true });
     dir = mkdtempSync(path.join(CACHE, 'objpack-worker-'));
-    const outfile = path.join(dir, 'page-worker.mjs');
-    await build({ entryPoints: [fileURLToPath(new URL('./page-worker.ts', import.meta.url))], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
+    const outfile = path.join(dir, 'pool-worker.mjs');
+    await build({ entryPoints: [fileURLToPath(new URL('./pool-worker.ts', import.meta.url))], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
     workerUrl = pathToFileURL(outfile);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('parses pages on 2 threads exactly as in-process, with content hashes', async () => {
     await jsReady;
-    const parser = await PageParser.create(3, workerUrl);
+    const parser = await ThreadPool.create(3, workerUrl);
     try {
       expect(parser.threads).toBe(0); // started lazily, after the first few pages
       const results = await Promise.all(Array.from({ length: 60 }, (_, i) => parser.parse(PAGES[i % PAGES.length] as string, true)));
@@ -52,7 +53,7 @@ describe('PageParser worker threads', () => {
 
   it('parses stylesheets and modules, and digests pages\' final HTML, on threads exactly as in-process (batched answers)', async () => {
     await jsReady;
-    const parser = await PageParser.create(3, workerUrl);
+    const parser = await ThreadPool.create(3, workerUrl);
     try {
       const pages = await Promise.all(Array.from({ length: 60 }, (_, i) => parser.parse(PAGES[i % PAGES.length] as string, false, undefined, i % 2 ? 'inject' : 'plain')));
       expect(parser.threads).toBe(2);
@@ -79,7 +80,7 @@ describe('PageParser worker threads', () => {
   it('parses on the calling thread when a worker dies, instead of hanging', async () => {
     const crashing = path.join(dir, 'crashing-worker.mjs');
     writeFileSync(crashing, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => { throw new Error('boom'); });\n");
-    const parser = await PageParser.create(3, pathToFileURL(crashing));
+    const parser = await ThreadPool.create(3, pathToFileURL(crashing));
     try {
       const results = await Promise.all(Array.from({ length: 60 }, (_, i) => parser.parse(PAGES[i % PAGES.length] as string, false)));
       for (const [i, r] of results.entries()) expect(r).toEqual({ id: i, hash: '', extract: extractPage(decodeHtml(readFileSync(PAGES[i % PAGES.length] as string)), INLINE_PARSERS) });
@@ -90,7 +91,7 @@ describe('PageParser worker threads', () => {
   });
 
   it('reports a missing file as an error result, not a crash', async () => {
-    const parser = await PageParser.create(2, workerUrl);
+    const parser = await ThreadPool.create(2, workerUrl);
     try {
       const results = await Promise.all(Array.from({ length: 60 }, () => parser.parse(path.join(dir, 'gone.html'), false)));
       expect(parser.threads).toBe(1);

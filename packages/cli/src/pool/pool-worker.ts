@@ -3,9 +3,9 @@
  * every core. A message is a batch of PageJobs; the answer, one message with their results.
  */
 import { parentPort } from 'node:worker_threads';
-import { jsReady } from './js-extract.js';
-import { runHere, transferList } from './page-parser.js';
-import type { PageJob } from './page-parser.js';
+import { jsReady } from '../discover/js-extract.js';
+import { runHere, transferList } from './pool-jobs.js';
+import type { PageJob } from './pool-jobs.js';
 
 await jsReady;
 const port = parentPort;
