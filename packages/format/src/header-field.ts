@@ -14,12 +14,18 @@ export function isHeaderValue(value: unknown): value is string {
 }
 
 /**
- * Host-config headers a page's record never carries: they describe the bytes or the transfer, or objpack
- * sets them itself (the worker's response and `objpack serve` have their own); `set-cookie` cannot be set
- * by a service worker's response at all.
+ * Host-config headers a page's record never carries: they describe the bytes or the transfer, belong to
+ * the connection (HTTP/2 refuses them outright: an h2 response with `TE` throws), or objpack sets them
+ * itself (the worker's response and `objpack serve` have their own); `set-cookie` cannot be set by a
+ * service worker's response at all. Includes every header the package encoder refuses (validate.ts).
  */
 export const NOT_CARRIED_HEADERS: ReadonlySet<string> = new Set([
   'content-type', 'content-length', 'content-encoding', 'content-range', 'transfer-encoding', 'accept-ranges',
   'cache-control', 'expires', 'age', 'date', 'etag', 'last-modified', 'vary', 'link', 'set-cookie', 'connection',
-  'keep-alive',
+  'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection', 'http2-settings', 'host',
 ]);
+
+/** Whether a host-config header (name in lower case) is one a page carries: valid, and not one of the above or objpack's own. */
+export function isCarriedHeader(name: string, value: unknown): boolean {
+  return isHeaderName(name) && isHeaderValue(value) && !NOT_CARRIED_HEADERS.has(name) && !name.startsWith('x-objpack-');
+}

@@ -17,5 +17,5 @@ export {
   type BuildManifest, type ManifestPage, type ManifestObject, type ManifestPackage, type RouteTable, type PreloadAs, type PreloadHint,
   type PreloadCors, type PreloadEntry,
 } from './manifest.js';
-export { isHeaderName, isHeaderValue, NOT_CARRIED_HEADERS } from './header-field.js';
+export { isCarriedHeader, isHeaderName, isHeaderValue, NOT_CARRIED_HEADERS } from './header-field.js';
 export { MAX_LINK_HEADER_BYTES, preloadLinkEntry, preloadLinkValue, joinLinkValue, isAnnounced } from './link-value.js';

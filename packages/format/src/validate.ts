@@ -6,7 +6,8 @@ import { FormatError } from './errors.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
-const FORBIDDEN_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']);
+/** Headers an entry may not carry (a subset of NOT_CARRIED_HEADERS, header-field.ts: what the build leaves out). */
+export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']);
 
 /**
  * Throws OBJP_INVALID_NAME unless `name` is a safe same-origin URL path (optionally with a query) in the

@@ -40,7 +40,7 @@ export function sendFile(ctx: Context, req: Req, res: Res, e: FileEntry, so: Sen
     const inm = h['if-none-match'];
     const ims = h['if-modified-since'];
     if (inm !== undefined || ims !== undefined) {
-      if (notModified(ctx, res, e, head.obj, one(inm), one(ims), ae)) return;
+      if (notModified(ctx, res, e, head.obj, so.headers, one(inm), one(ims), ae)) return;
     }
     const rangeHeader = h.range;
     if (rangeHeader !== undefined && ifRangeHolds(one(h['if-range']), e.etag, head.obj['last-modified'] ?? '')) {
@@ -66,7 +66,7 @@ function writeHeadFast(res: Res, status: number, head: Head | readonly string[])
 }
 
 /** Answers 304 when a validator matches; false when the full response must be sent. */
-function notModified(ctx: Context, res: Res, e: FileEntry, base: Head, inm: string | undefined, ims: string | undefined, ae: string | undefined): boolean {
+function notModified(ctx: Context, res: Res, e: FileEntry, base: Head, extra: SendOptions['headers'], inm: string | undefined, ims: string | undefined, ae: string | undefined): boolean {
   const onTheFly = ctx.o.compress && ctx.compress.eligible(e);
   const etags = [e.etag];
   if (e.compressible) {
@@ -84,9 +84,10 @@ function notModified(ctx: Context, res: Res, e: FileEntry, base: Head, inm: stri
     if (sibling) etag = sibling.etag;
     else if (coding && ctx.compress.peek(e, coding)) etag = withSuffix(e.etag, coding === 'br' ? 'br' : 'gz');
   }
-  const head: Record<string, string> = { etag, 'cache-control': base['cache-control'] ?? 'no-cache', 'last-modified': base['last-modified'] ?? '' };
+  // The caller's extras too (a page's Vary, Link and host headers such as its CSP): a cache updates its
+  // stored headers from a 304 (RFC 9111 §4.3.4), so a changed `_headers` reaches revalidating clients.
+  const head: Record<string, string> = { ...extra, etag, 'cache-control': base['cache-control'] ?? 'no-cache', 'last-modified': base['last-modified'] ?? '' };
   if (base.vary) head.vary = base.vary;
-  if (base.link) head.link = base.link;
   res.writeHead(304, head);
   res.end();
   return true;

@@ -237,7 +237,9 @@ describe('dynamic packages', () => {
   it("a page's host headers (from _headers) go on its HTML response; unsafe or server-owned ones are dropped", async () => {
     const manifestFile = join(site.root, 'objpack-manifest.json');
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
-    manifest.objects['/index.html']!.headers = [
+    // Keyed by the page's URL, as the build keys a page's HTML object.
+    manifest.objects['/'] = { ...manifest.objects['/index.html']! };
+    manifest.objects['/']!.headers = [
       ['content-security-policy', "default-src 'self'"],
       ['cross-origin-opener-policy', 'same-origin'],
       ['permissions-policy', 'camera=()'],
@@ -247,6 +249,9 @@ describe('dynamic packages', () => {
       ['cache-control', 'no-store'],
       ['content-type', 'text/plain'],
       ['x-objpack-build', 'forged'],
+      ['te', 'gzip'],
+      ['upgrade', 'h2c'],
+      ['constructor', 'x'],
     ] as Array<[string, string]>;
     writeFileSync(manifestFile, JSON.stringify(manifest));
     const s = await start();
@@ -262,9 +267,20 @@ describe('dynamic packages', () => {
         expect(r.headers['content-type']).toMatch(/^text\/html/);
         expect(r.headers['cache-control']).not.toBe('no-store');
         expect(r.headers['x-objpack-build']).toBeUndefined();
+        expect(r.headers.te).toBeUndefined();
+        expect(r.headers.upgrade).toBeUndefined();
+        expect(r.headers.constructor).toBe('x');
         expect(r.headers.vary).toContain('Accept');
       }
     }
+    // A revalidation carries them too (a cache updates its stored headers from a 304), as does a range.
+    const first = await get(s.url, '/');
+    const again = await get(s.url, '/', { headers: { 'if-none-match': first.headers.etag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers['content-security-policy']).toBe("default-src 'self'");
+    const range = await get(s.url, '/', { headers: { range: 'bytes=0-3' } });
+    expect(range.status).toBe(206);
+    expect(range.headers['content-security-policy']).toBe("default-src 'self'");
     // Other pages and objects are untouched.
     expect((await get(s.url, '/guide/')).headers['content-security-policy']).toBeUndefined();
     expect((await get(s.url, '/app.js')).headers['content-security-policy']).toBeUndefined();

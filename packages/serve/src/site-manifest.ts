@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, NOT_CARRIED_HEADERS, isAnnounced, isHeaderName, isHeaderValue, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
+import { MANIFEST_FILE, isAnnounced, isCarriedHeader, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { encodePathForHeader } from './url-path.js';
 
@@ -64,14 +64,15 @@ export function preloadLink(path: string, as: string, cors?: unknown): string | 
  */
 export function hostHeaders(recorded: unknown): Readonly<Record<string, string>> | null {
   if (!Array.isArray(recorded)) return null;
-  const out: Record<string, string> = {};
+  const out = new Map<string, string>();
   for (const h of recorded as unknown[]) {
     if (!Array.isArray(h) || h.length !== 2) continue;
     const [name, value] = h as [unknown, unknown];
-    if (!isHeaderName(name) || !isHeaderValue(value) || NOT_CARRIED_HEADERS.has(name) || name.startsWith('x-objpack-')) continue;
-    out[name] = name in out ? `${out[name]}, ${value}` : value;
+    if (typeof name !== 'string' || !isCarriedHeader(name, value)) continue;
+    const before = out.get(name);
+    out.set(name, before === undefined ? (value as string) : `${before}, ${value as string}`);
   }
-  return Object.keys(out).length > 0 ? out : null;
+  return out.size > 0 ? Object.fromEntries(out) : null;
 }
 
 function isPage(p: unknown): p is ManifestPage {
@@ -123,7 +124,8 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     closure.delete(url);
     const info: PageInfo = {
       url, page, htmlPath, links, closure, packageObjects: packageObjects.get(page.package) ?? page.closure,
-      hostHeaders: hostHeaders(manifest.objects[htmlPath]?.headers),
+      // The build keys a page's HTML object by the page's URL ('/guide/'); by file name as a fallback.
+      hostHeaders: hostHeaders(manifest.objects[url]?.headers ?? manifest.objects[htmlPath]?.headers),
     };
     pages.set(url, info);
     if (!pages.has(htmlPath)) pages.set(htmlPath, info);

@@ -134,13 +134,16 @@ describe('page encodings', () => {
     write('naïve.png', 'x');
     write('Škoda.png', 'x');
     write('utf16.html', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<img src="café.png">', 'utf16le')]));
+    // A <meta> naming UTF-16 on bytes without a BOM means UTF-8 (HTML's prescan); here broken UTF-8.
+    write('meta16.html', Buffer.concat([Buffer.from('<meta charset="utf-16"><img src="café.png"><p>'), Buffer.from([0xff]), Buffer.from('</p>')]));
     const g = await discoverSite(site);
     expect(pageClosure(g, '/latin.html')?.items.map((i) => i.url)).toEqual(['/latin.html', '/caf%C3%A9.png', '/na%C3%AFve.png', '/%C5%A0koda.png']);
     expect(pageClosure(g, '/utf16.html')?.items.map((i) => i.path)).toEqual(['/utf16.html', '/café.png']);
+    expect(pageClosure(g, '/meta16.html')?.items.map((i) => i.path)).toEqual(['/meta16.html', '/café.png']);
     expect(g.diagnostics).toEqual([]);
   });
 
-  it('reads stylesheets as a browser does: BOM, @charset, else UTF-8 or windows-1252 by their bytes', async () => {
+  it('reads stylesheets as a browser does when objpack serves them: BOM, UTF-8 (labelled so), @charset, else windows-1252', async () => {
     write('café.png', 'x');
     write('naïve.png', 'x');
     write('über.png', 'x');
@@ -169,6 +172,7 @@ describe('decodeCss', () => {
     expect(decodeCss(latin(' @charset "utf-8"; a{content:"\xe9"}'))).toBe(' @charset "utf-8"; a{content:"é"}');
     expect(decodeCss(latin("@charset 'koi8-r'; a{content:\"\xe9\"}"))).toBe("@charset 'koi8-r'; a{content:\"é\"}");
     expect(decodeCss(latin('@charset "koi8-r"; a{content:"\xe9"}'))).toBe('@charset "koi8-r"; a{content:"И"}');
+    expect(decodeCss(latin('@charset " KOI8-R "; a{content:"\xe9"}'))).toBe('@charset " KOI8-R "; a{content:"И"}');
     expect(decodeCss(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('\0a', 'latin1')]))).toBe('a');
   });
 });

@@ -33,9 +33,9 @@ export function extractPage(source: string, parsers: InlineParsers): PageExtract
  */
 export async function extractPageLazily(source: string): Promise<PageExtract> {
   const html = extractHtml(source);
-  const css = html.refs.some((r) => r.k === 'style' || r.k === 'style-attr') ? (await import('./css-extract.js')).extractCss : unused;
+  const css = html.refs.some((r) => isInlineCss(r.k)) ? (await import('./css-extract.js')).extractCss : unused;
   let js: InlineParsers['js'] = unused;
-  if (html.refs.some((r) => r.k === 'module-inline')) {
+  if (html.refs.some((r) => isInlineModule(r.k))) {
     const m = await import('./js-extract.js');
     await m.jsReady;
     js = m.extractJs;
@@ -47,11 +47,15 @@ function unused(): never {
   throw new Error('extractPageLazily: an inline parser was not loaded');
 }
 
+/** The reference kinds whose text goes through an inline parser (extractPageLazily loads by these). */
+const isInlineCss = (k: string) => k === 'style' || k === 'style-attr';
+const isInlineModule = (k: string) => k === 'module-inline';
+
 function withInline(html: HtmlExtract, parsers: InlineParsers): PageExtract {
   const inline: PageExtract['inline'] = {};
   html.refs.forEach((ref, i) => {
-    if (ref.k === 'style' || ref.k === 'style-attr') inline[i] = { css: parsers.css(ref.v, ref.k === 'style-attr') };
-    else if (ref.k === 'module-inline') inline[i] = { js: parsers.js(ref.v) };
+    if (isInlineCss(ref.k)) inline[i] = { css: parsers.css(ref.v, ref.k === 'style-attr') };
+    else if (isInlineModule(ref.k)) inline[i] = { js: parsers.js(ref.v) };
     else if (ref.k === 'importmap') inline[i] = { imports: parseImportMap(ref.v) };
     else return;
     ref.v = ''; // the text itself is not needed any more and would bloat the cache

@@ -47,7 +47,10 @@ export function decodeHtml(bytes: Uint8Array): string {
   for (const candidate of [metaCharset(bytes), 'windows-1252']) {
     if (!candidate) continue;
     try {
-      return decodeLegacy(new TextDecoder(candidate), bytes);
+      const decoder = new TextDecoder(candidate);
+      // A `<meta>` that names UTF-16 means UTF-8 (HTML's prescan: such bytes are not UTF-16 anyway).
+      if (decoder.encoding.startsWith('utf-16')) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+      return decodeLegacy(decoder, bytes);
     } catch {
       // unknown label: try the next
     }
@@ -69,18 +72,21 @@ function decodeLegacy(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Arr
 }
 
 /**
- * Decodes a stylesheet as CSS Syntax §3.2 does: a BOM, else a leading `@charset "…";` rule, else (where the
- * browser would use the linking page's encoding) UTF-8 when the bytes are UTF-8 and windows-1252 when not.
- * `url(café.png)` in a latin-1 sheet names `caf%C3%A9.png` (URL paths are UTF-8), not a U+FFFD file.
+ * Decodes a stylesheet as a browser decodes it when objpack serves it (CSS Syntax §3.2): a BOM; else the
+ * HTTP charset, which is UTF-8 exactly when the bytes are UTF-8 (the build labels only those so, and a
+ * label beats `@charset`); else a leading `@charset "…";` rule; else (where the browser would use the
+ * linking page's encoding) windows-1252. `url(café.png)` in a latin-1 sheet names `caf%C3%A9.png` (URL
+ * paths are UTF-8), not a U+FFFD file.
  */
 export function decodeCss(bytes: Uint8Array): string {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
   if (isUtf16(bytes)) return new TextDecoder(bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le').decode(bytes);
   if (isUtf8(bytes)) return buf.toString('utf8');
-  // `@charset "x";` exactly, as bytes, within the first 1024 (CSS Syntax §3.2 step 2).
+  // `@charset "` + bytes other than `"` and `;` + `";` at the very start, within the first 1024 bytes
+  // (CSS Syntax §3.2 step 3); the label is then trimmed like any encoding label.
   const head = buf.subarray(0, 1024).toString('latin1');
-  const label = /^@charset "([\x21\x23-\x7e]*)";/.exec(head)?.[1];
+  const label = /^@charset "([^";]*)";/.exec(head)?.[1]?.trim();
   for (const candidate of [label, 'windows-1252']) {
     if (!candidate) continue;
     try {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
-import { isHeaderName, isHeaderValue, NOT_CARRIED_HEADERS } from '@objpack/format';
+import { isCarriedHeader } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
@@ -63,7 +63,7 @@ export async function loadSiteHeaders(root: string): Promise<SiteHeaders> {
         if (!rule.forRegExp.test(url)) continue;
         for (const [rawName, value] of Object.entries(rule.values)) {
           const name = rawName.toLowerCase();
-          if (NOT_CARRIED_HEADERS.has(name) || name.startsWith('x-objpack-') || !isHeaderName(name) || !isHeaderValue(value)) continue;
+          if (!isCarriedHeader(name, value)) continue;
           merged.delete(name);
           merged.set(name, value);
         }
