@@ -1,23 +1,20 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decodeStream } from '@objpack/format';
-import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../build.js';
 import { ThreadPool } from '../pool/thread-pool.js';
 import { ErrorCode, ObjpackError } from '../errors.js';
 import type { PlanObject } from '../plan/types.js';
+import { compilePoolWorker } from '../test-utils/pool-worker.js';
 import { fakeWorkerAssets, makeSite, SMALL_SITE, writeFiles } from '../test-utils/site.js';
 import { listFiles } from '../test-utils/verify-output.js';
 import { TEMP_MARK } from './atomic-write.js';
 import { REGISTER_TAG, injectRegister } from './inject.js';
 import type { WriteJob } from './write-job.js';
 
-// Tests run from TypeScript sources, where no compiled worker exists: compile it, as thread-pool.test does.
-const CACHE = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();
 
 function object(file: string, url: string, body: Uint8Array, extra: Partial<PlanObject> = {}): PlanObject {
@@ -39,11 +36,9 @@ describe('package writes on worker threads', () => {
   let dir: string;
   let pool: ThreadPool;
   beforeAll(async () => {
-    mkdirSync(CACHE, { recursive: true });
-    dir = mkdtempSync(path.join(CACHE, 'objpack-write-'));
-    const outfile = path.join(dir, 'pool-worker.mjs');
-    await esbuild({ entryPoints: [fileURLToPath(new URL('../pool/pool-worker.ts', import.meta.url))], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
-    pool = await ThreadPool.create(3, pathToFileURL(outfile));
+    let workerUrl: URL;
+    ({ dir, workerUrl } = await compilePoolWorker('objpack-write-'));
+    pool = await ThreadPool.create(3, workerUrl);
     // Threads start after the first few jobs: warm the pool so the writes below cross to a worker.
     const page = path.join(dir, 'warm.html');
     writeFileSync(page, '<p>warm</p>');

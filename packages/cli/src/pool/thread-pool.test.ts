@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalHtml } from '../emit/inject.js';
 import { extractCss, type CssExtract } from '../discover/css-extract.js';
@@ -9,6 +8,7 @@ import { extractJs, jsReady } from '../discover/js-extract.js';
 import { extractPage } from '../discover/page-extract.js';
 import { INLINE_PARSERS } from './pool-jobs.js';
 import { ThreadPool } from './thread-pool.js';
+import { compilePoolWorker } from '../test-utils/pool-worker.js';
 import { contentHash, decodeCss, decodeHtml } from '../discover/read-site-file.js';
 
 const PAGES = ['html-elements/site/index.html', 'css-references/site/index.html', 'js-modules/site/index.html', 'bad-input/site/index.html'].map((p) =>
@@ -19,19 +19,11 @@ const fixture = (p: string) => fileURLToPath(new URL(`../../../../fixtures/closu
 const ASSETS = ['css/base.css', 'css/print.css', 'css/nested/deep.css', 'css/site.css'].map((p) => fixture(`css-references/site/${p}`));
 const MODULES = ['js/a.js', 'js/b.js', 'js/lazy-dep.js'].map((p) => fixture(`js-modules/site/${p}`));
 
-// Tests run from TypeScript sources, where no compiled worker exists: compile it (dependencies stay
-// imports, resolved from the package's node_modules, as in the published build).
-const CACHE = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
-
 describe('ThreadPool worker threads', () => {
   let dir: string;
   let workerUrl: URL;
   beforeAll(async () => {
-    mkdirSync(CACHE, { recursive: true });
-    dir = mkdtempSync(path.join(CACHE, 'objpack-worker-'));
-    const outfile = path.join(dir, 'pool-worker.mjs');
-    await build({ entryPoints: [fileURLToPath(new URL('./pool-worker.ts', import.meta.url))], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
-    workerUrl = pathToFileURL(outfile);
+    ({ dir, workerUrl } = await compilePoolWorker('objpack-worker-'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
