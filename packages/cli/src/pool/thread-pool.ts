@@ -62,9 +62,8 @@ export class ThreadPool {
     this.started = true;
     if (this.wanted === 0 || !existsSync(fileURLToPath(this.url))) return;
     for (let i = 0; i < this.wanted; i++) {
-      // A parser thread holds a couple of pages at a time: a small young generation makes it collect garbage
-      // early instead of growing the build's resident memory.
-      const worker = new Worker(this.url, { execArgv: workerExecArgv(process.execArgv), resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 } });
+      const worker = spawnWorker(this.url);
+      if (!worker) return; // no thread can start: jobs run on the calling thread
       const slot: Slot = { worker, jobs: new Map(), batches: 0 };
       // An idle thread must not keep the process alive (a caller that forgets close(), `node -e`); a busy one does.
       worker.unref();
@@ -211,6 +210,30 @@ export class ThreadPool {
     }
     this.pump();
   }
+}
+
+/**
+ * A pool thread with the parent's Node flags, minus those a worker refuses (`Worker` throws on V8 and
+ * per-process flags such as `--max-old-space-size`, `--stack-size` or `--title`: `node
+ * --max-old-space-size=4096 …/objpack build` failed outright); undefined if no thread can start.
+ */
+function spawnWorker(url: URL): Worker | undefined {
+  // A parser thread holds a couple of pages at a time: a small young generation makes it collect garbage
+  // early instead of growing the build's resident memory.
+  const resourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
+  let execArgv = workerExecArgv(process.execArgv);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return new Worker(url, { execArgv, resourceLimits });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') return undefined;
+      // The message lists the refused flags ("…flags: --a, --b=1"); one that names none falls back to no flags.
+      const refused = new Set((err as Error).message.split(': ').slice(1).join(': ').split(', '));
+      const kept = execArgv.filter((a) => !refused.has(a));
+      execArgv = kept.length < execArgv.length ? kept : [];
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -14,8 +14,8 @@ const built = existsSync(path.join(DIST, 'pool/pool-worker.js'));
 if (!built) console.warn('SKIPPED worker lifetime tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
 
 /** Runs an ES module body with `node --input-type=module -e`; the timeout only turns a hang into a failure. */
-const runEval = (code: string) => {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+const runEval = (code: string, flags: string[] = []) => {
+  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, signal: r.signal, stdout: r.stdout.trim(), stderr: r.stderr };
 };
 
@@ -44,6 +44,19 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
       const p = await ThreadPool.create(3);
       const rs = await Promise.all(Array.from({ length: 80 }, (_, i) => p.parse(${JSON.stringify(site)} + '/pages/p' + String(i + 1).padStart(5, '0') + '.html', true)));
       console.log(p.threads, rs.filter((x) => x.extract).length);`);
+    expect(r.signal, 'hung').toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('2 80');
+  });
+
+  test('Node flags a worker refuses (--max-old-space-size, --stack-size, --title) do not stop the threads', () => {
+    // `new Worker` throws ERR_WORKER_INVALID_EXEC_ARGV on them: the pool drops them and keeps the others.
+    const r = runEval(`
+      import { ThreadPool } from ${JSON.stringify(path.join(DIST, 'pool/thread-pool.js'))};
+      const p = await ThreadPool.create(3);
+      const rs = await Promise.all(Array.from({ length: 80 }, (_, i) => p.parse(${JSON.stringify(site)} + '/pages/p' + String(i + 1).padStart(5, '0') + '.html', true)));
+      console.log(p.threads, rs.filter((x) => x.extract).length);
+      await p.close();`, ['--max-old-space-size=600', '--stack-size=900', '--trace-warnings', '--title=objpack-test']);
     expect(r.signal, 'hung').toBeNull();
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('2 80');
