@@ -1,11 +1,10 @@
 import { MAX_BUILD_ID_BYTES, MAX_CONTENT_TYPE_BYTES } from './constants.js';
 import { FormatError } from './errors.js';
+import { isHeaderName, isHeaderValue } from './header-field.js';
 
 // Names become cache keys and request URLs in a browser, and header values go straight into Response
 // objects, so anything that could escape a path, smuggle a header or confuse a URL parser is refused.
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 /** Headers an entry may not carry (a subset of NOT_CARRIED_HEADERS, header-field.ts: what the build leaves out). */
 export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']);
 
@@ -62,18 +61,18 @@ function checkSegment(name: string, start: number, end: number, percent: boolean
 
 /** Throws OBJP_INVALID_HEADER unless the content type is a non-empty printable-ASCII header value. */
 export function validateContentType(type: string): void {
-  if (type.length === 0 || type.length > MAX_CONTENT_TYPE_BYTES || !HEADER_VALUE.test(type)) {
+  if (type.length === 0 || type.length > MAX_CONTENT_TYPE_BYTES || !isHeaderValue(type)) {
     throw new FormatError('OBJP_INVALID_HEADER', `bad content type ${JSON.stringify(type.slice(0, 100))}`);
   }
 }
 
 /** Throws OBJP_INVALID_HEADER for a header a package may not set or that could inject another header. */
 export function validateHeader(name: string, value: string, entry?: string): void {
-  if (!HEADER_NAME.test(name)) {
+  if (!isHeaderName(name)) {
     throw new FormatError('OBJP_INVALID_HEADER', `bad header name ${JSON.stringify(name.slice(0, 100))}`, entry);
   }
   if (FORBIDDEN_HEADERS.has(name)) throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" may not be set by a package`, entry);
-  if (!HEADER_VALUE.test(value)) {
+  if (!isHeaderValue(value)) {
     throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" has CR, LF, NUL or non-ASCII in its value`, entry);
   }
 }

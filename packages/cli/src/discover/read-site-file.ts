@@ -41,15 +41,24 @@ export function readFailure(rel: string, err: unknown): Diagnostic {
  * the page's encoding, so a wrong guess here would turn 'café.png' into a missing reference.
  */
 export function decodeHtml(bytes: Uint8Array): string {
+  return decodeText(bytes, () => metaCharset(bytes));
+}
+
+/**
+ * The decoding order HTML and CSS share: a BOM; valid UTF-8; the file's own label (`declared`, read only
+ * when needed), where a UTF-16 label on BOM-less bytes means UTF-8 (HTML's prescan, CSS Syntax §3.2);
+ * else windows-1252.
+ */
+function decodeText(bytes: Uint8Array, declared: () => string | undefined): string {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
   if (isUtf16(bytes)) return new TextDecoder(bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le').decode(bytes);
-  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  for (const candidate of [metaCharset(bytes), 'windows-1252']) {
+  if (isUtf8(bytes)) return buf.toString('utf8');
+  for (const candidate of [declared(), 'windows-1252']) {
     if (!candidate) continue;
     try {
       const decoder = new TextDecoder(candidate);
-      // A `<meta>` that names UTF-16 means UTF-8 (HTML's prescan: such bytes are not UTF-16 anyway).
-      if (decoder.encoding.startsWith('utf-16')) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+      if (decoder.encoding.startsWith('utf-16')) return buf.toString('utf8');
       return decodeLegacy(decoder, bytes);
     } catch {
       // unknown label: try the next
@@ -79,24 +88,10 @@ function decodeLegacy(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Arr
  * paths are UTF-8), not a U+FFFD file.
  */
 export function decodeCss(bytes: Uint8Array): string {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
-  if (isUtf16(bytes)) return new TextDecoder(bytes[0] === 0xfe ? 'utf-16be' : 'utf-16le').decode(bytes);
-  if (isUtf8(bytes)) return buf.toString('utf8');
   // `@charset "` + bytes other than `"` and `;` + `";` at the very start, within the first 1024 bytes
   // (CSS Syntax §3.2 step 3); the label is then trimmed like any encoding label.
-  const head = buf.subarray(0, 1024).toString('latin1');
-  const label = /^@charset "([^";]*)";/.exec(head)?.[1]?.trim();
-  for (const candidate of [label, 'windows-1252']) {
-    if (!candidate) continue;
-    try {
-      const decoder = new TextDecoder(candidate);
-      // A sheet that claims UTF-16 without a BOM is read as UTF-8 (the same step).
-      if (decoder.encoding.startsWith('utf-16')) return buf.toString('utf8');
-      return decodeLegacy(decoder, bytes);
-    } catch {
-      // unknown label: try the next
-    }
-  }
-  return decodeLegacy(new TextDecoder('windows-1252'), bytes);
+  return decodeText(bytes, () => {
+    const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).toString('latin1');
+    return /^@charset "([^";]*)";/.exec(head)?.[1]?.trim();
+  });
 }
