@@ -69,7 +69,7 @@ export function validateContentType(type: string): void {
 /** Throws OBJP_INVALID_HEADER for a header a package may not set or that could inject another header. */
 export function validateHeader(name: string, value: string, entry?: string): void {
   if (!isHeaderName(name)) {
-    throw new FormatError('OBJP_INVALID_HEADER', `bad header name ${JSON.stringify(name.slice(0, 100))}`, entry);
+    throw new FormatError('OBJP_INVALID_HEADER', `bad header name ${JSON.stringify(String(name).slice(0, 100))}`, entry);
   }
   if (FORBIDDEN_HEADERS.has(name)) throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" may not be set by a package`, entry);
   if (!isHeaderValue(value)) {
