@@ -49,9 +49,10 @@ export interface ObjpackOptions {
    */
   earlyResponse?: boolean;
   /**
-   * Give up on a package that sends nothing (no headers, no body byte) for this long (ms, default 10 s):
-   * its page and objects go to the network. A host that accepts the connection and then stalls would
-   * otherwise leave an early-answered page blank. 0 or `Infinity` switches the watchdog off.
+   * Give up on a package that sends no headers, or less than 16 KiB of body, in this long (ms, default
+   * 10 s): its page and the objects not yet arrived go to the network. A host that accepts the connection
+   * and then stalls or trickles would otherwise leave an early-answered page blank. 0 or `Infinity`
+   * switches the watchdog off.
    */
   packageStallMs?: number;
   /** Diagnostics hook; the library itself never prints. */

@@ -100,6 +100,24 @@ export function stallAfter(n: number): { hook: Hook; release: () => void; reache
   return { hook, release, reached: reachedP };
 }
 
+/**
+ * A hook that sends the first `from` bytes at once, then `step` bytes every `everyMs` ms (a slow link, or a
+ * host trickling bytes), until the file is sent or the client goes away.
+ */
+export function paced(from: number, step: number, everyMs: number): Hook {
+  return async (req, res, file) => {
+    if (!file || req.method !== 'GET') return false;
+    res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length, 'cache-control': 'no-store' });
+    res.write(file.body.subarray(0, from));
+    for (let at = from; at < file.body.length && !res.destroyed; at += step) {
+      await new Promise((r) => setTimeout(r, everyMs));
+      res.write(file.body.subarray(at, at + step));
+    }
+    res.end();
+    return true;
+  };
+}
+
 /** A hook that answers with other bytes than the file (truncated, corrupt). */
 export function serveBytes(bytes: (body: Buffer) => Buffer, opts: { destroy?: boolean } = {}): Hook {
   return (req, res, file) => {

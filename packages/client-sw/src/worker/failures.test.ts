@@ -2,8 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cacheContents, cacheNames, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, type WorkerConfig } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
-import { serveBytes, stallAfter, TestServer } from '../test-utils/server.js';
-import { bodyOffset, flip, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
+import { paced, serveBytes, stallAfter, TestServer } from '../test-utils/server.js';
+import { bodyOffset, flip, svg, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
+import { MIN_PROGRESS_BYTES } from './package-run.js';
 
 /**
  * Every failure must leave the page exactly as it is without objpack (DOM and pixels), and nothing that
@@ -149,6 +150,37 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
     const got = await snapshot(page);
     expect(got.dom).toBe(ref.dom);
     expect(got.shot.equals(ref.shot)).toBe(true);
+  });
+
+  /** The test site with an 80 KB image in the home page's package, after the HTML. */
+  const bigImageSite = () => {
+    const spec = testSite(suite.b.register);
+    spec.files['/img/home.svg'] = svg('navy', 80_000);
+    return spec;
+  };
+
+  it('a package that trickles bytes after the HTML is given up: the rest from the network', async () => {
+    const page = await loadBroken((site) => {
+      const pkg = site.pagePackage['/']!;
+      const img = bodyOffset(suite.server.files.get(pkg)!.body, '/img/home.svg');
+      // 64 bytes every 50 ms: every byte used to re-arm the watchdog, so this page waited ~60 s for its image.
+      suite.server.hooks.set(pkg, paced(img.start + 100, 64, 50));
+    }, { spec: bigImageSite(), cfg: { options: { packageStallMs: 600 } } });
+    expect((await swEvents(page)).some((e) => e.type === 'fallback' && e.code === 'OBJPSW_PACKAGE_STALLED')).toBe(true);
+    expect(suite.server.take()).toContain('/img/home.svg');
+    expect(await allCached(page)).not.toContain('/img/home.svg');
+  });
+
+  it('a slow but steady package (40 KB/s, windows of 1 s) is not given up', async () => {
+    expect(MIN_PROGRESS_BYTES).toBeLessThan(40_000);
+    const spec = bigImageSite();
+    const page = await loadBroken((site) => {
+      // 2 KiB every 50 ms: the 80 KB image alone spans two watchdog windows.
+      suite.server.hooks.set(site.pagePackage['/']!, paced(0, 2048, 50));
+    }, { spec, cfg: { options: { packageStallMs: 1000 } } });
+    expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
+    expect(suite.server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
+    expect(await allCached(page)).toContain('/img/home.svg');
   });
 
   it('an object absent from every package comes from the network', async () => {

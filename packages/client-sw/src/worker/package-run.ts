@@ -9,6 +9,12 @@ import { Slot } from './slot.js';
 import type { HeldRecord, Store } from './store.js';
 
 const SLICE = 16 * 1024;
+/**
+ * Bytes a package must bring per packageStallMs window to keep its watchdog quiet. Any byte used to re-arm
+ * it, so a host trickling a byte a second held a page for ever; 16 KiB per 10 s (1.6 KB/s) is twenty times
+ * below a 2G link's rate, and a legitimate tail shorter than this still has the whole window to arrive.
+ */
+export const MIN_PROGRESS_BYTES = 16 * 1024;
 
 /**
  * SHA-256 with Web Crypto: native, off the decoding loop. The format's incremental TypeScript hash would
@@ -116,27 +122,36 @@ export class PackageRun {
 
   private async attempt(want: HavePlan | undefined): Promise<boolean> {
     const { spec } = this;
-    // A watchdog over the transfer: no headers or no byte for packageStallMs aborts the run.
+    // A watchdog over the transfer: no headers, or under MIN_PROGRESS_BYTES, for packageStallMs aborts the run.
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stalled = false;
+    let sinceArm = 0;
     const arm = () => {
       clearTimeout(timer);
+      sinceArm = 0;
       if (spec.options.packageStallMs === 0) return;
       timer = setTimeout(() => {
         stalled = true;
         this.ctrl.abort();
       }, spec.options.packageStallMs);
     };
+    const progress = (bytes: number) => {
+      sinceArm += bytes;
+      if (sinceArm >= MIN_PROGRESS_BYTES) arm();
+    };
     const disarm = () => clearTimeout(timer);
     const why = (err: unknown) => (stalled ? new ObjpackSwError(SwErrorCode.PACKAGE_STALLED, spec.path, { cause: err }) : err);
     try {
-      return await this.transfer(want, { arm, disarm, why });
+      return await this.transfer(want, { arm, progress, disarm, why });
     } finally {
       disarm();
     }
   }
 
-  private async transfer(want: HavePlan | undefined, { arm, disarm, why }: { arm(): void; disarm(): void; why(err: unknown): unknown }): Promise<boolean> {
+  private async transfer(
+    want: HavePlan | undefined,
+    { arm, progress, disarm, why }: { arm(): void; progress(bytes: number): void; disarm(): void; why(err: unknown): unknown },
+  ): Promise<boolean> {
     const { spec } = this;
     arm();
     const fetched = await fetchPackage(spec.path, spec.origin, spec.options, this.ctrl.signal, {
@@ -229,7 +244,7 @@ export class PackageRun {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        arm();
+        progress(value.length);
         // In slices, yielding once the index is in and once the HTML is whole: the navigation gets its HTML
         // before the rest of a large first chunk is cut into objects.
         for (let at = 0; at < value.length; at += SLICE) {
