@@ -102,8 +102,9 @@ describe('build (in place)', () => {
 
   test("pages carry the host's headers from the user's _headers into their packages; an edit to them rewrites the packages", async () => {
     // Connection headers in `_headers` are left out (the encoder refuses `Upgrade`; HTTP/2 throws on `TE`).
-    const root = await makeSite({ 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>', _headers: '/*\n  Content-Security-Policy: default-src \'self\'\n/b.html\n  Upgrade: h2c\n  TE: gzip\n' });
-    await build(await opts(root));
+    const root = await makeSite({ 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>', 'f.css': 'p{}', _headers: '/*\n  Content-Security-Policy: default-src \'self\'\n/b.html\n  Upgrade: h2c\n  TE: gzip\n/f.css\n  Access-Control-Allow-Origin: *\n  Cache-Control: max-age=60\n' });
+    const options = await opts(root);
+    await build(options);
     let manifest = await verifyOutput(root);
     const csp: Array<[string, string]> = [['content-security-policy', "default-src 'self'"]];
     expect(manifest.objects['/']!.headers).toEqual(csp);
@@ -117,9 +118,17 @@ describe('build (in place)', () => {
       for (const page of ['/', '/index.html', '/b.html', '/b']) {
         expect((await fetch(new URL(page, server.url))).headers.get('content-security-policy'), page).toBe("default-src 'self'");
       }
+      // And the rules for other files, as the host applies them (the manifest records them for it).
+      const css = await fetch(new URL('/f.css', server.url));
+      expect([css.headers.get('access-control-allow-origin'), css.headers.get('cache-control'), css.headers.get('content-security-policy')]).toEqual(['*', 'max-age=60', "default-src 'self'"]);
     } finally {
       await server.close();
     }
+    expect(manifest.hostHeaders?.map((r) => r.for)).toEqual(['/*', '/b.html', '/f.css']);
+    // An incremental rebuild (a page edit) keeps them.
+    await writeFile(path.join(root, 'b.html'), '<!doctype html><title>b2</title>');
+    expect((await build(options)).patched).toBe(true);
+    expect((await verifyOutput(root)).hostHeaders).toEqual(manifest.hostHeaders);
     // The user's rules survive next to objpack's block.
     expect(await readFile(path.join(root, '_headers'), 'utf8')).toMatch(/^\/\*\n {2}Content-Security-Policy: default-src 'self'\n/);
     await writeFile(path.join(root, '_headers'), (await readFile(path.join(root, '_headers'), 'utf8')).replace("'self'", "'none'"));

@@ -1,4 +1,4 @@
-import { MANIFEST_FILE, ROUTES_FILE } from '@objpack/format';
+import { MANIFEST_FILE, ROUTES_FILE, type HostHeaderRule } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
 import { discoverWith } from './discover/discover-site.js';
@@ -71,6 +71,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   };
   let diagnostics: Diagnostic[];
   let pages: PlanPage[];
+  let hostHeaders: HostHeaderRule[] = [];
   let t: number;
   try {
     try {
@@ -97,6 +98,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     t = performance.now();
     const siteHeaders = await loadSiteHeaders(root);
     diagnostics.push(...siteHeaders.diagnostics);
+    hostHeaders = siteHeaders.rules;
     pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing, pageHeaders: siteHeaders.forPage });
     timings.hash = performance.now() - t;
   } catch (err) {
@@ -133,6 +135,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
           },
     concurrency: options.concurrency,
     writer: pool,
+    hostHeaders,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   }).finally(() => pool.close());
   timings.write = performance.now() - t;

@@ -66,6 +66,17 @@ export interface ManifestPackage {
   buildId?: string;
 }
 
+/**
+ * A rule of the site's host config (`_headers`, `netlify.toml` `[[headers]]`) as the build read it, for a
+ * server that applies them to every file: `match` is the RegExp source (flags `iu`) Netlify's parser made
+ * of the `for` path, `headers` the rule's valid fields (names in lower case).
+ */
+export interface HostHeaderRule {
+  for: string;
+  match: string;
+  headers: Array<[string, string]>;
+}
+
 export interface BuildManifest {
   version: typeof MANIFEST_VERSION;
   /** Content hash of the whole build: changes whenever any package changes. */
@@ -76,6 +87,8 @@ export interface BuildManifest {
   packages: Record<string, ManifestPackage>;
   /** Object URL paths (without query) to their record. */
   objects: Record<string, ManifestObject>;
+  /** The site's own host header rules, in file order (a later rule's value wins); absent when none. */
+  hostHeaders?: HostHeaderRule[];
 }
 
 /** Compact page → packages table for the service worker (indices into `packages`). */

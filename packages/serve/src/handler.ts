@@ -1,4 +1,5 @@
 import type { Http2ServerRequest } from 'node:http2';
+import { PACKAGE_DIR } from '@objpack/format';
 import type { Socket } from 'node:net';
 import type { ConnectionTracker, ConnState } from './connections.js';
 import type { Context } from './context.js';
@@ -7,10 +8,11 @@ import { wantsPackage } from './http-semantics.js';
 import { sendPackage, type PackageRequest } from './send-package.js';
 import { sendFile } from './send-file.js';
 import type { FileEntry } from './site-index.js';
-import type { PageInfo } from './site-manifest.js';
+import { ruleHeaders, type PageInfo } from './site-manifest.js';
 import { encodePathForHeader, parseRequestPath } from './url-path.js';
 
 const PAGE_VARY = 'Accept, X-Objpack';
+const OWN_DIR = `/${PACKAGE_DIR}/`;
 /** Package asked for on the page URL, and on its own URL (constants: they key cached response heads). */
 const AS_PAGE: PackageRequest = { vary: `${PAGE_VARY}, X-Objpack-Have`, contentLocation: true };
 const AS_FILE: PackageRequest = { vary: 'X-Objpack-Have', contentLocation: false };
@@ -23,6 +25,8 @@ const AS_FILE_STATIC: PackageRequest = { vary: '', contentLocation: false };
 const NOT_FOUND_EXTRA = { 'cache-control': 'no-cache' } as const;
 /** Extra headers of a page's HTML response (host headers, Vary, Link), built once per index entry. */
 const pageExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
+/** The host config's headers of any other site file, built once per index entry. */
+const fileExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
 
 /** The request listener: routing only; every answer is decided from the start-up index. */
 export function createHandler(getCtx: () => Context): (req: Req, res: Res) => void {
@@ -61,7 +65,8 @@ function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo): Readonly<Rec
   let extra = pageExtras.get(entry);
   if (extra === undefined) {
     // The host config's headers for this page (CSP, COOP/COEP…), as a host serving `_headers` sends them.
-    const x: Record<string, string> = { ...page.hostHeaders };
+    // The page's own caching rules too; the fields it carries are the build's record, as the worker sends them.
+    const x: Record<string, string> = { ...(ctx.site.manifest && ruleHeaders(ctx.site.manifest.hostRules, page.url)), ...page.hostHeaders };
     if (ctx.o.packages) x.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
     if (ctx.o.earlyHints && page.links.length > 0) x.link = page.links.join(', ');
     extra = Object.keys(x).length > 0 ? x : null;
@@ -129,7 +134,15 @@ function handle(ctx: Context, req: Req, res: Res): void {
     return;
   }
   if (conn) ctx.tracker.objectsSent(conn, manifest?.carried.get(entry.urlPath) ?? [entry.urlPath]);
-  sendFile(ctx, req, res, entry);
+  // objpack's own directory (shared packages, the route table) keeps objpack's caching.
+  const extra = manifest && manifest.hostRules.length > 0 && !entry.urlPath.startsWith(OWN_DIR) ? fileExtra(entry, manifest.hostRules) : null;
+  sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
+}
+
+function fileExtra(entry: FileEntry, rules: Parameters<typeof ruleHeaders>[0]): Readonly<Record<string, string>> | null {
+  let extra = fileExtras.get(entry);
+  if (extra === undefined) fileExtras.set(entry, (extra = ruleHeaders(rules, entry.urlPath)));
+  return extra;
 }
 
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, isAnnounced, isCarriedHeader, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
+import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { encodePathForHeader } from './url-path.js';
 
@@ -24,8 +24,16 @@ export interface PageInfo {
   hostHeaders: Readonly<Record<string, string>> | null;
 }
 
+/** A host config rule (`_headers`, `netlify.toml`) as this server applies it to site files. */
+export interface HostRule {
+  re: RegExp;
+  headers: ReadonlyArray<readonly [string, string]>;
+}
+
 export interface SiteManifest {
   manifest: BuildManifest;
+  /** The site's host header rules, in order (empty for a manifest without them). */
+  hostRules: readonly HostRule[];
   /** Page by page URL and by HTML file URL. */
   pages: Map<string, PageInfo>;
   /** Page by its package URL. */
@@ -73,6 +81,51 @@ export function hostHeaders(recorded: unknown): Readonly<Record<string, string>>
     out.set(name, before === undefined ? (value as string) : `${before}, ${value as string}`);
   }
   return out.size > 0 ? Object.fromEntries(out) : null;
+}
+
+/**
+ * The site's own caching headers apply to its files as a host applies them (a service worker's copy keeps
+ * none: isCarriedHeader leaves them out); packages keep objpack's.
+ */
+const SITE_CACHING = new Set(['cache-control', 'expires']);
+
+/**
+ * The manifest's host header rules, checked again (the manifest is a file on disk): a pattern that does
+ * not compile drops its rule, a field that is not a valid header or one this server sets itself is left out.
+ */
+export function hostRules(recorded: unknown): HostRule[] {
+  if (!Array.isArray(recorded)) return [];
+  const out: HostRule[] = [];
+  for (const r of recorded as unknown[]) {
+    const { match, headers } = (r ?? {}) as { match?: unknown; headers?: unknown };
+    if (typeof match !== 'string' || !Array.isArray(headers)) continue;
+    let re: RegExp;
+    try {
+      re = new RegExp(match, 'iu');
+    } catch {
+      continue;
+    }
+    const fields = (headers as unknown[]).filter((h): h is [string, string] => {
+      if (!Array.isArray(h) || h.length !== 2 || typeof h[0] !== 'string') return false;
+      return isCarriedHeader(h[0], h[1]) || (SITE_CACHING.has(h[0]) && isHeaderValue(h[1]));
+    });
+    if (fields.length > 0) out.push({ re, headers: fields });
+  }
+  return out;
+}
+
+/** Headers the rules give a URL path: a later rule's value wins (as Netlify's dev server merges them); null when none. */
+export function ruleHeaders(rules: readonly HostRule[], urlPath: string): Record<string, string> | null {
+  let out: Map<string, string> | undefined;
+  for (const rule of rules) {
+    if (!rule.re.test(urlPath)) continue;
+    out ??= new Map();
+    for (const [name, value] of rule.headers) {
+      out.delete(name);
+      out.set(name, value);
+    }
+  }
+  return out ? Object.fromEntries(out) : null;
 }
 
 function isPage(p: unknown): p is ManifestPage {
@@ -131,5 +184,5 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     if (!pages.has(htmlPath)) pages.set(htmlPath, info);
     byPackage.set(page.package, info);
   }
-  return { manifest, pages, byPackage, packageObjects, carried };
+  return { manifest, hostRules: hostRules(manifest.hostHeaders), pages, byPackage, packageObjects, carried };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
+import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest, type HostHeaderRule } from '@objpack/format';
 import type { SiteFile } from '../discover/types.js';
 import { contentKey } from '../plan/plan-packages.js';
 import type { PackagePlan } from '../plan/types.js';
@@ -38,6 +38,8 @@ export interface EmitInput {
   concurrency?: number;
   /** Where packages are encoded and written (worker threads); default this thread. */
   writer?: PackageWriter;
+  /** The site's host header rules, recorded in the manifest for `objpack serve`. */
+  hostHeaders?: readonly HostHeaderRule[];
   /** Called after each file is complete; a throw aborts the build (the previous output stays valid). */
   onFile?(rel: string, done: number, total: number): void;
 }
@@ -153,7 +155,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(h.rel);
   });
 
-  const manifest = buildManifest(plan, buildId, packages);
+  const manifest = buildManifest(plan, buildId, packages, input.hostHeaders);
   const { rules, truncated } = headerRules(manifest);
   const hostWarnings: string[] = [];
   const readJson = async (rel: string): Promise<Record<string, unknown>> => {

@@ -1,4 +1,4 @@
-import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
+import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type HostHeaderRule, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
 
 /** The URL without its query: the manifest's `objects` key. */
@@ -13,6 +13,7 @@ export function buildManifest(
   plan: PackagePlan,
   buildId: string,
   written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
+  hostHeaders: readonly HostHeaderRule[] = [],
 ): BuildManifest {
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
@@ -39,7 +40,7 @@ export function buildManifest(
   for (const o of plan.objects.values()) {
     objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
   }
-  return { version: MANIFEST_VERSION, buildId, pages, packages, objects };
+  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}) };
 }
 
 /** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
-import { isCarriedHeader } from '@objpack/format';
+import { isCarriedHeader, isHeaderName, isHeaderValue, type HostHeaderRule } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
@@ -15,6 +15,8 @@ export type PageHeader = [name: string, value: string];
 export interface SiteHeaders {
   /** Headers for the page at URL path `url`, in a stable order; empty when none apply. */
   forPage(url: string): PageHeader[];
+  /** The rules themselves, for the manifest (`objpack serve` applies them to every file). */
+  rules: HostHeaderRule[];
   diagnostics: Diagnostic[];
 }
 
@@ -27,7 +29,7 @@ export interface SiteHeaders {
  */
 export async function loadSiteHeaders(root: string): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
-  const none: SiteHeaders = { forPage: () => [], diagnostics };
+  const none: SiteHeaders = { forPage: () => [], rules: [], diagnostics };
   const tomlFile = path.join(root, 'netlify.toml');
   const toml = existsSync(tomlFile) ? tomlFile : undefined;
   let text: string;
@@ -54,9 +56,14 @@ export async function loadSiteHeaders(root: string): Promise<SiteHeaders> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  if (rules.length === 0) return { forPage: () => [], diagnostics };
+  if (rules.length === 0) return none;
   return {
     diagnostics,
+    rules: rules.map((r) => ({
+      for: r.for,
+      match: r.forRegExp.source,
+      headers: Object.entries(r.values).map(([n, v]): PageHeader => [n.toLowerCase(), v]).filter(([n, v]) => isHeaderName(n) && isHeaderValue(v)),
+    })),
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
       for (const rule of rules) {
