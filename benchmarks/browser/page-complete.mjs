@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { bundle } from '../../packages/client-sw/scripts/bundle.mjs';
-import { startDelayProxy } from '../lib/delay-proxy.mjs';
+import { startProxyProcess } from '../lib/proxy-process.mjs';
 import { median, quantile, round } from '../lib/stats.mjs';
 import { barChart } from '../lib/svg.mjs';
 import { loadWorkspace, REPO, TMP } from '../lib/workspace.mjs';
@@ -69,16 +69,20 @@ const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--
 
 /** @type {Record<string, any>} */
 const cells = {};
+/** Per RTT and proxy: how late its timers delivered chunks (a late proxy inflates every time through it). */
+/** @type {Record<number, Record<string, any>>} */
+const lateness = {};
 const t0 = Date.now();
 try {
   for (const rtt of rtts) {
-    // One proxy per server; TLS pays a second handshake round trip on a new connection. In this process
-    // (not lib/proxy-process.mjs): its work is small beside Chromium's, and a shared machine's cleanup
-    // scripts cannot take it away mid-run.
+    // One proxy per server, each in its own process; TLS pays a second handshake round trip on a new
+    // connection. In this process, playwright's event handling around each navigation held the proxy's
+    // timers back: chunks left 25–100 ms late (2026-11-25), the package of a cold objpack load most of all,
+    // as it is in flight while the page commits. Their lateness is recorded with the results.
     const proxies = {
-      h1: await startDelayProxy({ targetPort: peers.ports.h1, rttMs: rtt }),
-      h2: await startDelayProxy({ targetPort: peers.ports.h2, rttMs: rtt, handshakeRtts: rtt > 0 ? 2 : 0 }),
-      h2p: await startDelayProxy({ targetPort: peers.ports.h2p, rttMs: rtt, handshakeRtts: rtt > 0 ? 2 : 0 }),
+      h1: await startProxyProcess({ targetPort: peers.ports.h1, rttMs: rtt }),
+      h2: await startProxyProcess({ targetPort: peers.ports.h2, rttMs: rtt, handshakeRtts: rtt > 0 ? 2 : 0 }),
+      h2p: await startProxyProcess({ targetPort: peers.ports.h2p, rttMs: rtt, handshakeRtts: rtt > 0 ? 2 : 0 }),
     };
     const origins = {
       'nginx-h1': `http://127.0.0.1:${proxies.h1.port}`,
@@ -110,6 +114,9 @@ try {
           }
         }
         log(`rtt ${rtt} ms: round ${run + 1}/${runs} (${Math.round((Date.now() - t0) / 1000)} s)`);
+      }
+      if (rtt > 0) {
+        lateness[rtt] = Object.fromEntries(await Promise.all(Object.entries(proxies).map(async ([k, p]) => [k, await p.lateness().catch(() => undefined)])));
       }
     } finally {
       await Promise.all(Object.values(proxies).map((p) => p.close()));
@@ -168,11 +175,11 @@ const result = {
     'each sample: new browser context, one warm connection (install page for objpack, an empty page for nginx), empty HTTP cache',
     'objpack-cold announces the page\'s preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false); objpack-cold answers the navigation before the package arrives (earlyResponse, the default); objpack-cold-late waits for the package index (earlyResponse: false)',
     'objpack runs on the nginx HTTP/1.1 static host (no server support); nginx 1.22 cannot send 103 Early Hints, so the preload variant sends Link: rel=preload on the 200',
-    'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or 2 (TLS) before its first bytes',
+    'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or 2 (TLS) before its first bytes; each proxy runs in its own process (at raised priority when permitted) and reports how late its timers were',
     'workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the worker) to the Response handed back (worker-side clock; excludes the browser\'s IPC)',
     'objectCostMs: per object, ms from max(its last byte reaching the worker, the page asking for it) to the page\'s responseEnd (epoch clocks of worker and page): verification, fetch-event hop and IPC included',
   ],
-  headline, rows, seconds: Math.round((Date.now() - t0) / 1000),
+  headline, rows, proxyLateness: lateness, seconds: Math.round((Date.now() - t0) / 1000),
 };
 
 const resultsDir = join(REPO, 'benchmarks/results');
@@ -188,6 +195,8 @@ const md = [`# Browser page-complete (${result.date.slice(0, 16)}, ${runs} runs/
     fixtures.map((fx) => { const all = rows.filter((r) => r.fixture === fx && r.workerCostMs); return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.workerCostMs.median}/${r.workerCostMs.p90}`).join(', ')}`; }).join('; '),
   '', 'Cost per object, last byte in the worker → page has it (ms, median / p90): ' +
     fixtures.map((fx) => { const all = rows.filter((r) => r.fixture === fx && r.objectCostMs); return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.objectCostMs.median}/${r.objectCostMs.p90}`).join(', ')}`; }).join('; '), '',
+  'Delay proxy lateness (chunks delivered after their due time, ms p50 / p90 / max, per RTT and server: h1 serves nginx-h1 and objpack): ' +
+    Object.entries(lateness).map(([rtt, ps]) => `${rtt} ms: ${Object.entries(ps).map(([k, l]) => (l ? `${k} ${l.p50Ms}/${l.p90Ms}/${l.maxMs}` : `${k} –`)).join(', ')}`).join('; '), '',
   'Phases (median ms from navigation start: response headers / HTML complete / first object request; most frequent last object):', '',
   ...rows.filter((r) => r.phases).map((r) => `- ${r.fixture} ${r.rtt} ms ${r.variant}: ${r.phases.htmlStart} / ${r.phases.htmlEnd} / ${r.phases.firstRequest}; last ${r.phases.last}`), ''];
 await writeFile(join(resultsDir, `${out}.md`), md.join('\n'));

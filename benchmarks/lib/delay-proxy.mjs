@@ -26,7 +26,7 @@ import net from 'node:net';
  * @param {number} bytesPerMs
  * @param {number} notBefore earliest delivery (handshake)
  */
-function createLink(dest, oneWayMs, bytesPerMs, notBefore) {
+function createLink(dest, oneWayMs, bytesPerMs, notBefore, late) {
   /** @type {{ at: number, chunk: Buffer | null }[]} */
   const queue = [];
   let linkFreeAt = 0;
@@ -36,7 +36,9 @@ function createLink(dest, oneWayMs, bytesPerMs, notBefore) {
     timer = null;
     const now = performance.now();
     while (queue.length && queue[0].at <= now + 0.5) {
-      const { chunk } = /** @type {{ at: number, chunk: Buffer | null }} */ (queue.shift());
+      const { chunk, at } = /** @type {{ at: number, chunk: Buffer | null }} */ (queue.shift());
+      // How late the timer released this chunk: event-loop lag adds straight to the emulated delay.
+      late?.(Math.max(0, now - at));
       if (dest.destroyed) return;
       if (chunk === null) dest.end();
       else dest.write(chunk);
@@ -60,7 +62,7 @@ function createLink(dest, oneWayMs, bytesPerMs, notBefore) {
 /**
  * Start the proxy.
  * @param {DelayProxyOptions} options
- * @returns {Promise<{ port: number, connections: () => number, maxQueued: () => number, close: () => Promise<void> }>}
+ * @returns {Promise<{ port: number, connections: () => number, maxQueued: () => number, lateness: () => { chunks: number, p50Ms: number, p90Ms: number, maxMs: number }, close: () => Promise<void> }>}
  */
 export async function startDelayProxy(options) {
   const { targetPort, targetHost = '127.0.0.1', rttMs = 0, bandwidthBps = 0, port = 0 } = options;
@@ -69,6 +71,24 @@ export async function startDelayProxy(options) {
   const bytesPerMs = bandwidthBps > 0 ? bandwidthBps / 8 / 1000 : 0;
   const sockets = new Set();
   let total = 0, active = 0, maxQueued = 0;
+  /** Lateness of every delayed chunk, ms (kept as counts per 1 ms bucket: bounded memory). */
+  const lateHist = new Map();
+  let lateN = 0, lateMax = 0;
+  const late = rttMs > 0 || bandwidthBps > 0 ? (/** @type {number} */ ms) => {
+    lateN++;
+    lateMax = Math.max(lateMax, ms);
+    const b = Math.floor(ms);
+    lateHist.set(b, (lateHist.get(b) ?? 0) + 1);
+  } : undefined;
+  /** The q-quantile of lateness (bucket upper bound, ms). */
+  const lateQ = (/** @type {number} */ q) => {
+    let seen = 0;
+    for (const b of [...lateHist.keys()].sort((x, y) => x - y)) {
+      seen += lateHist.get(b);
+      if (seen >= q * lateN) return b + 1;
+    }
+    return 0;
+  };
   /** @type {net.Socket[]} */
   const waiting = [];
   const release = () => {
@@ -96,8 +116,8 @@ export async function startDelayProxy(options) {
     const upstream = net.connect({ host: targetHost, port: targetPort, allowHalfOpen: true });
     sockets.add(client); sockets.add(upstream);
     client.setNoDelay(true); upstream.setNoDelay(true);
-    const up = createLink(upstream, oneWay, bytesPerMs, accepted + handshakeRtts * rttMs + oneWay);
-    const down = createLink(client, oneWay, bytesPerMs, 0);
+    const up = createLink(upstream, oneWay, bytesPerMs, accepted + handshakeRtts * rttMs + oneWay, late);
+    const down = createLink(client, oneWay, bytesPerMs, 0, late);
     client.on('data', (c) => up.push(c));
     client.on('end', () => up.push(null));
     upstream.on('data', (c) => down.push(c));
@@ -118,6 +138,8 @@ export async function startDelayProxy(options) {
     port: addr.port,
     connections: () => total,
     maxQueued: () => maxQueued,
+    /** How late the proxy's timers delivered chunks (ms): p50/p90 are 1 ms bucket bounds. */
+    lateness: () => ({ chunks: lateN, p50Ms: lateQ(0.5), p90Ms: lateQ(0.9), maxMs: Math.round(lateMax * 10) / 10 }),
     close: () => new Promise((resolve) => {
       for (const s of [...sockets, ...waiting]) /** @type {net.Socket} */ (s).destroy();
       server.close(() => resolve());

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDelayProxy } from './delay-proxy.mjs';
 import { proxySelfTest, proxyVerdict } from './proxy-check.mjs';
+import { startProxyProcess } from './proxy-process.mjs';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => { while (closers.length) await closers.pop()!(); });
@@ -35,6 +36,36 @@ async function pingPong(port: number, rounds: number, size = 1) {
 }
 
 describe('delay proxy', () => {
+  it('reports how late its timers delivered chunks, also from its own process', async () => {
+    const target = await echoServer();
+    const proxy = await startDelayProxy({ targetPort: target, rttMs: 20 });
+    closers.push(proxy.close);
+    expect(proxy.lateness().chunks).toBe(0);
+    await pingPong(proxy.port, 3);
+    // Each ping and its echo is one delayed chunk per direction.
+    const l = proxy.lateness();
+    expect(l.chunks).toBeGreaterThanOrEqual(8);
+    expect(l.maxMs).toBeGreaterThanOrEqual(0);
+    expect(l.p90Ms).toBeGreaterThanOrEqual(l.p50Ms);
+    // Stall this process's event loop while a chunk is due: the lateness shows it. The ping goes over a
+    // connection past its handshake hold, and the proxy has taken it in (5 ms) before the stall.
+    const sock = net.connect({ port: proxy.port, host: '127.0.0.1' });
+    await new Promise<void>((r) => sock.once('connect', () => r()));
+    sock.write('a');
+    await new Promise<void>((r) => sock.once('data', () => r()));
+    sock.write('x');
+    await new Promise((r) => setTimeout(r, 5));
+    const until = performance.now() + 60;
+    while (performance.now() < until) { /* busy: the proxy's 10 ms timer cannot fire */ }
+    await new Promise<void>((r) => sock.once('data', () => r()));
+    sock.destroy();
+    expect(proxy.lateness().maxMs).toBeGreaterThanOrEqual(30);
+    const child = await startProxyProcess({ targetPort: target, rttMs: 20 });
+    closers.push(child.close);
+    await pingPong(child.port, 2);
+    expect((await child.lateness()).chunks).toBeGreaterThanOrEqual(6);
+  });
+
   it('passes bytes through unchanged', async () => {
     const proxy = await startDelayProxy({ targetPort: await echoServer(), rttMs: 2 });
     closers.push(proxy.close);
