@@ -14,12 +14,17 @@ import { reportRef } from './report-ref.js';
 import type { UrlResolver } from './resolve-url.js';
 import { pageUrlPath } from './site-origin.js';
 import type { ClosureItem, Diagnostic, PageClosure, PreloadAs, SiteFile } from './types.js';
+import { addCodePoints, rangesUsed } from './unicode-range.js';
+import type { CodeRanges } from './unicode-range.js';
 
 const BUCKETS = ['css', 'sync', 'fonts', 'early', 'images', 'cssImages', 'rest'] as const;
 type Bucket = (typeof BUCKETS)[number];
 const PRELOAD_AS = new Set<string>(['document', 'style', 'script', 'font', 'image', 'fetch', 'audio', 'video', 'track']);
 
 type Buckets = Record<Bucket, ClosureItem[]>;
+
+/** The `unicode-range` of font items (kept off ClosureItem: a page drops the subsets its text never uses). */
+const fontRanges = new WeakMap<ClosureItem, CodeRanges>();
 const emptyBuckets = (): Buckets => ({ css: [], sync: [], fonts: [], early: [], images: [], cssImages: [], rest: [] });
 
 /** Where a traversal writes: the page itself, or a stylesheet's/module's shared subtree. */
@@ -65,11 +70,12 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
 
   const pageSink: Sink = { buckets, visited, cross, shared: false };
 
-  function add(sink: Sink, bucket: Bucket, dep: Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors'>, as: PreloadAs, critical: boolean, from: string, cond?: string) {
+  function add(sink: Sink, bucket: Bucket, dep: Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors' | 'range'>, as: PreloadAs, critical: boolean, from: string, cond?: string) {
     const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from, line: dep.line };
     if (dep.cors !== undefined) item.cors = dep.cors;
     const c = cond ?? dep.cond;
     if (c !== undefined) item.conditional = c;
+    if (dep.range) fontRanges.set(item, dep.range);
     sink.buckets[bucket].push(sink.shared ? Object.freeze(item) : item);
   }
 
@@ -224,6 +230,11 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
         if (dep) await visitModule(pageSink, dep, ref.k === 'module-async' ? 'rest' : 'early', pageUrl);
         break;
       }
+      case 'island': {
+        const dep = local(ref.v, ref);
+        if (dep) await visitModule(pageSink, dep, 'rest', pageUrl, ref.cond);
+        break;
+      }
       case 'module-inline':
         if (inline?.js) {
           const info = analyzer.resolveModule(inline.js, resolver.baseFor(docUrl, ref.base), page.rel, ref.line - 1);
@@ -306,11 +317,14 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     }
   }
 
+  const chars = await pageChars(ctx, extract, buckets);
   const items: ClosureItem[] = [{ url: pageUrl, path: page.path, as: 'document', critical: true, from: pageUrl }];
   const index = new Map<string, number>([[pageUrl, 0]]);
   for (const bucket of BUCKETS) {
     for (const item of buckets[bucket]) {
       if (analyzer.gone.has(item.path)) continue;
+      const range = fontRanges.get(item);
+      if (range && !rangesUsed(range, chars)) continue;
       const at = index.get(item.url);
       if (at === undefined) {
         index.set(item.url, items.length);
@@ -327,4 +341,28 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     }
   }
   return { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch };
+}
+
+/**
+ * The non-ASCII characters a page can show: its own (text, attributes, scripts: more than it renders,
+ * which at worst keeps a subset) and those its stylesheets put in `content`. Text that scripts fetch or
+ * compute is not seen; a subset dropped for it is fetched from the network like any unpackaged object.
+ */
+async function pageChars(ctx: AssembleContext, extract: PageExtract, buckets: Buckets): Promise<Set<number>> {
+  const chars = new Set<number>();
+  let ranged = false;
+  for (const b of BUCKETS) for (const item of buckets[b]) if (fontRanges.has(item)) ranged = true;
+  if (!ranged) return chars;
+  addCodePoints(chars, extract.chars);
+  for (const inline of Object.values(extract.inline)) addCodePoints(chars, inline.css?.chars);
+  const sheets = new Set<string>();
+  for (const b of BUCKETS) {
+    for (const item of buckets[b]) {
+      if (item.as !== 'style' || sheets.has(item.path)) continue;
+      sheets.add(item.path);
+      const file = ctx.resolver.files.get(item.path);
+      if (file && isCss(file)) addCodePoints(chars, (await ctx.analyzer.sheet(file)).chars);
+    }
+  }
+  return chars;
 }

@@ -17,6 +17,7 @@ import type { UrlResolver } from './resolve-url.js';
 import { encodePath } from './site-origin.js';
 import type { PreloadCors } from '@objpack/format';
 import type { Diagnostic, DiscoverCache, SiteFile } from './types.js';
+import type { CodeRanges } from './unicode-range.js';
 
 /** A resolved, existing local reference. */
 export interface Dep {
@@ -29,6 +30,8 @@ export interface Dep {
   media?: string;
   /** The referring element's `crossorigin` state (HTML references only). */
   cors?: PreloadCors;
+  /** For fonts: the @font-face's `unicode-range`. */
+  range?: CodeRanges;
 }
 
 export interface SheetInfo {
@@ -36,6 +39,8 @@ export interface SheetInfo {
   fonts: Dep[];
   images: Dep[];
   cross: string[];
+  /** Non-ASCII characters the sheet renders itself (see CssExtract.chars). */
+  chars?: string;
 }
 
 export interface ModuleInfo {
@@ -147,6 +152,7 @@ export class AssetAnalyzer {
       );
     }
     const info: SheetInfo = { imports: [], fonts: [], images: [], cross: [] };
+    if (css.chars !== undefined) info.chars = css.chars;
     for (const ref of css.refs) {
       const line = ref.line + lineOffset;
       const candidates = [ref.v, ...(ref.alts ?? [])];
@@ -166,6 +172,7 @@ export class AssetAnalyzer {
       }
       if (ref.cond) found.cond = ref.cond;
       if (ref.media !== undefined) found.media = ref.media;
+      if (ref.range) found.range = ref.range;
       (ref.k === 'import' ? info.imports : ref.k === 'font' ? info.fonts : info.images).push(found);
     }
     return info;

@@ -5,7 +5,9 @@
 // The one-file build of the same css-tree: its ~150 separate modules took 100–150 ms to load, a sixth of
 // an incremental rebuild's budget (issue 3) and a delay on every parser thread's start.
 import { generate, parse, walk } from 'css-tree/dist/csstree.esm';
-import type { CssNode, FunctionNode, List, WalkContext } from 'css-tree';
+import type { Atrule, CssNode, FunctionNode, List, WalkContext } from 'css-tree';
+import { addNonAscii, charsOf, parseUnicodeRange } from './unicode-range.js';
+import type { CodeRanges } from './unicode-range.js';
 
 export interface CssRef {
   /** 'import' → a stylesheet; 'font' → the @font-face source a browser picks; 'image' → any other url(). */
@@ -17,12 +19,16 @@ export interface CssRef {
   cond?: string;
   /** The media query list of an @import, if any. */
   media?: string;
+  /** For fonts: the @font-face's valid `unicode-range` (absent: every character). */
+  range?: CodeRanges;
 }
 
 export interface CssExtract {
   refs: CssRef[];
   parseErrors: number;
   firstError?: { message: string; line: number; column: number };
+  /** Non-ASCII characters the sheet itself renders (`content`, `quotes`), for choosing font subsets. */
+  chars?: string;
 }
 
 // Formats Chromium loads; a `src` candidate with any other format() hint is skipped by the browser.
@@ -51,12 +57,15 @@ export function extractCss(source: string, declarations = false): CssExtract {
     return out;
   }
   const lineOf = (node: CssNode) => node.loc?.start.line ?? 1;
+  const rendered = new Set<string>();
+  let faceRange: CodeRanges | undefined;
 
   walk(ast, {
     enter(this: WalkContext, node: CssNode) {
       if (node.type === 'Atrule') {
         const name = node.name.toLowerCase();
         if (name === 'namespace') return walk.skip; // a namespace URL names, it is never fetched
+        if (name === 'font-face') faceRange = unicodeRange(node);
         if (name === 'import' && node.prelude && node.prelude.type === 'AtrulePrelude') {
           const first = node.prelude.children.first;
           if (first && (first.type === 'String' || first.type === 'Url')) {
@@ -74,6 +83,12 @@ export function extractCss(source: string, declarations = false): CssExtract {
         if (this.atrule?.name.toLowerCase() === 'font-face' && node.property.toLowerCase() === 'src' && node.value.type === 'Value') {
           fontSources(node.value.children, lineOf(node));
           return walk.skip;
+        }
+        const property = node.property.toLowerCase();
+        if (property === 'content' || property === 'quotes') {
+          walk(node.value, (n) => {
+            if (n.type === 'String') addNonAscii(rendered, n.value);
+          });
         }
         return undefined;
       }
@@ -107,9 +122,34 @@ export function extractCss(source: string, declarations = false): CssExtract {
     });
     flush();
     const [first, ...alts] = urls;
-    if (first !== undefined) out.refs.push(alts.length > 0 ? { k: 'font', v: first, line, alts } : { k: 'font', v: first, line });
+    if (first === undefined) return;
+    const ref: CssRef = { k: 'font', v: first, line };
+    if (alts.length > 0) ref.alts = alts;
+    if (faceRange) ref.range = faceRange;
+    out.refs.push(ref);
   }
+  const chars = charsOf(rendered);
+  if (chars !== undefined) out.chars = chars;
   return out;
+}
+
+/** The last valid `unicode-range` descriptor of an @font-face block (an invalid one counts as absent). */
+function unicodeRange(face: Atrule): CodeRanges | undefined {
+  let found: CodeRanges | undefined;
+  face.block?.children.forEach((d) => {
+    if (d.type !== 'Declaration' || d.property.toLowerCase() !== 'unicode-range' || d.value.type !== 'Value') return;
+    const ranges: CodeRanges = [];
+    let valid = true;
+    d.value.children.forEach((c) => {
+      if (c.type === 'UnicodeRange') {
+        const r = parseUnicodeRange(c.value);
+        if (r) ranges.push(r);
+        else valid = false;
+      } else if (!(c.type === 'Operator' && c.value === ',')) valid = false;
+    });
+    if (valid && ranges.length > 0) found = ranges;
+  });
+  return found;
 }
 
 function formatSupported(fn: FunctionNode): boolean {

@@ -18,6 +18,24 @@ describe('extractCss', () => {
     const out = extractCss('@font-face { src: url(a.eot) format("embedded-opentype"), local(X), url(b.woff2) format("woff2"), url(c.svg) format("svg"), url(d.woff) format(woff) }');
     expect(out.refs).toEqual([{ k: 'font', v: 'b.woff2', line: 1, alts: ['d.woff'] }]);
   });
+  it("gives each @font-face source its face's valid unicode-range, and records the characters content strings render", () => {
+    const out = extractCss(
+      [
+        '@font-face { unicode-range: U+0000-00FF, U+0131; src: url(latin.woff2) }',
+        '@font-face { src: url(cyr.woff2); unicode-range: U+04?? }',
+        '@font-face { src: url(all.woff2); unicode-range: U+00FF-0000 }',
+        '@font-face { src: url(plain.woff2) }',
+        '.next::after { content: " \\2192 Ж" } q { quotes: "«" "»" } .x { font-family: "Ünïcode" }',
+      ].join('\n'),
+    );
+    expect(out.refs).toEqual([
+      { k: 'font', v: 'latin.woff2', line: 1, range: [[0, 0xff], [0x131, 0x131]] },
+      { k: 'font', v: 'cyr.woff2', line: 2, range: [[0x400, 0x4ff]] },
+      { k: 'font', v: 'all.woff2', line: 3 },
+      { k: 'font', v: 'plain.woff2', line: 4 },
+    ]);
+    expect([...(out.chars ?? '')].sort()).toEqual(['«', '»', 'Ж', '→'].sort());
+  });
   it('reads image-set() strings and urls as candidates', () => {
     const out = extractCss('.a { background-image: image-set("a.png" 1x, url(b.png) 2x type("image/png")); }');
     expect(out.refs.map((r) => [r.v, r.cond])).toEqual([

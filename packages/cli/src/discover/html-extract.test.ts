@@ -71,6 +71,27 @@ describe('extractHtml', () => {
     ]);
   });
 
+  it("takes an Astro island's modules from its attributes, lazy when it hydrates on view or on a media query", () => {
+    const html = `<astro-island component-url="/_astro/Counter.js" renderer-url="/_astro/client.js" client="load"></astro-island>
+<astro-island before-hydration-url="/_astro/before.js" component-url="/_astro/Clock.js" renderer-url="" client="visible"></astro-island>
+<astro-island component-url="/_astro/Menu.js" client="media"></astro-island><template><astro-island component-url="/_astro/T.js"></astro-island></template>`;
+    expect(extractHtml(html).refs.map((x) => [x.k, x.v, x.line, x.cond])).toEqual([
+      ['island', '/_astro/Counter.js', 1, undefined],
+      ['island', '/_astro/client.js', 1, undefined],
+      ['island', '/_astro/before.js', 2, 'lazy'],
+      ['island', '/_astro/Clock.js', 2, 'lazy'],
+      ['island', '/_astro/Menu.js', 3, 'media-query'],
+    ]);
+  });
+
+  it("collects the page's non-ASCII characters, literal or from character references, in text and attributes", () => {
+    const chars = (html: string) => [...(extractHtml(html).chars ?? '')].sort();
+    expect(chars('<p title="ASCII">plain &amp; simple</p>')).toEqual([]);
+    expect(chars('<p>Привет</p><img alt="Ω">')).toEqual([...'Привет', 'Ω'].filter((c, i, a) => a.indexOf(c) === i).sort());
+    expect(chars('<p>&#x416; &mdash; &eacute;</p>')).toEqual(['Ж', '—', 'é'].sort());
+    expect(chars('<p>😀</p>')).toEqual(['😀']);
+  });
+
   it('counts tokenizer errors and keeps the first with its line', () => {
     const out = extractHtml('<p>\n<div <p class="x"" id=a id=b>\n<img src="ok.png">');
     expect(out.parseErrors).toBeGreaterThan(0);

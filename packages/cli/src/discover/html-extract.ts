@@ -7,6 +7,7 @@
  */
 import { Tokenizer, TokenizerMode, foreignContent, html } from 'parse5';
 import { skipPlainText } from './html-text-skip.js';
+import { addNonAscii, charsOf } from './unicode-range.js';
 import type { Token, TokenHandler } from 'parse5';
 import type { PreloadCors } from '@objpack/format';
 
@@ -18,7 +19,7 @@ export type HtmlRefKind =
   | 'script' | 'script-defer' | 'script-async' | 'module' | 'module-async' | 'module-inline' | 'importmap'
   | 'modulepreload' | 'preload' | 'prefetch' | 'icon' | 'manifest' | 'preconnect'
   | 'img' | 'srcset' | 'poster' | 'video' | 'audio' | 'track' | 'object' | 'svg-image' | 'svg-use' | 'background'
-  | 'iframe' | 'anchor';
+  | 'island' | 'iframe' | 'anchor';
 
 export interface HtmlRef {
   k: HtmlRefKind;
@@ -41,6 +42,8 @@ export interface HtmlExtract {
   refs: HtmlRef[];
   parseErrors: number;
   firstError?: { code: string; line: number; column: number };
+  /** Non-ASCII characters anywhere in the page (character references decoded), for choosing font subsets. */
+  chars?: string;
 }
 
 const CLASSIC_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'text/ecmascript', 'application/ecmascript', 'module']);
@@ -91,8 +94,13 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     inForeign = nsStack[0] !== NS.HTML;
     tokenizer.inForeignNode = inForeign;
   };
+  // Literal characters are read from the source at once (the text fast path never hands them over);
+  // the tokens add what character references decode to.
+  const chars = new Set<string>();
+  addNonAscii(chars, source);
   const text = (token: Token.CharacterToken) => {
     if (capture) capture.text += token.chars;
+    else addNonAscii(chars, token.chars);
   };
 
   const handler: TokenHandler = {
@@ -237,6 +245,7 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
         // parse5 has no tag ids for these
         if (token.tagName === 'picture') pictureDepth++;
         else if (token.tagName === 'video' || token.tagName === 'audio') mediaTag(token, line);
+        else if (token.tagName === 'astro-island') islandTag(token, line);
         break;
       case $.TRACK: {
         const src = attr(token, 'src');
@@ -282,6 +291,20 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
         templateDepth++;
         break;
       default:
+    }
+  }
+
+  /**
+   * An Astro island: the page's inline hydration script imports these modules by the URLs in the
+   * element's attributes (client:load at once, client:idle when idle, client:visible/media when the
+   * island scrolls into view or the query matches), so nothing else in the page names them.
+   */
+  function islandTag(token: Token.TagToken, line: number) {
+    const when = attr(token, 'client');
+    const cond = when === 'visible' ? 'lazy' : when === 'media' ? 'media-query' : undefined;
+    for (const name of ['before-hydration-url', 'component-url', 'renderer-url']) {
+      const url = attr(token, name);
+      if (url !== undefined && url.trim() !== '') push({ k: 'island', v: url, line, ...(cond ? { cond } : {}) });
     }
   }
 
@@ -333,5 +356,7 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
   }
 
   tokenizer.write(source, true);
+  const found = charsOf(chars);
+  if (found !== undefined) out.chars = found;
   return out;
 }

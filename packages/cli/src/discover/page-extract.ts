@@ -9,7 +9,7 @@ import type { HtmlExtract } from './html-extract.js';
 import type { JsExtract } from './js-extract.js';
 
 /** Bump when extraction changes, so cached results from an older objpack are not reused. */
-export const EXTRACT_VERSION = 4;
+export const EXTRACT_VERSION = 5;
 
 export interface PageExtract extends HtmlExtract {
   /** Parsed inline CSS/JS, by index into `refs`. */

@@ -26,7 +26,7 @@ export class UrlResolver {
   private readonly prefixes = new WeakMap<URL, { rooted: string; relative: string }>();
 
   constructor(
-    private readonly files: ReadonlyMap<string, SiteFile>,
+    readonly files: ReadonlyMap<string, SiteFile>,
     readonly site: SiteOrigin,
   ) {}
 

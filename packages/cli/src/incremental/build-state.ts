@@ -160,7 +160,9 @@ export function extractSignature(extract: PageExtract, lines: boolean): string {
     if (ref.v === REGISTER_PATH) return;
     refs.push([lines ? ref : { ...ref, line: 0 }, extract.inline[i] ?? null]);
   });
-  return createHash('sha1').update(JSON.stringify([lines, refs, extract.parseErrors, extract.firstError ?? null])).digest('base64url');
+  // The page's characters choose its unicode-range font subsets: an edit that brings a new one (the first
+  // Cyrillic word) rebuilds the page's closure instead of patching it.
+  return createHash('sha1').update(JSON.stringify([lines, refs, extract.parseErrors, extract.firstError ?? null, extract.chars ?? null])).digest('base64url');
 }
 
 export function objectRow(o: PlanObject): ObjectRow {

@@ -347,3 +347,29 @@ describe('incremental fast path (issue 3)', () => {
     await expectSameAsFullBuild(site, await fullBuildWithEdits());
   });
 });
+
+describe('incremental builds and font subsets', () => {
+  const FONT_SITE = new URL('../../../../fixtures/closure/font-subsets/site/', import.meta.url);
+  const closureOf = (r: BuildResult, file: string) => r.plan.pages.find((p) => p.file === file)?.closure.map((o) => o.url);
+
+  test('text that brings a new script is not patched: the page gets that unicode-range subset', async () => {
+    const site = path.join(dir, 'fonts');
+    cpSync(FONT_SITE, site, { recursive: true });
+    const first = await run(site, false);
+    expect(closureOf(first, 'index.html')).toEqual(['/', '/css/site.css', '/fonts/latin.woff2', '/fonts/heading.woff2']);
+    // ASCII text changes no subset: patched as before.
+    insertAfterBody(site, 'index.html', '<p>more English</p>\n');
+    expect((await run(site)).patched).toBe(true);
+    insertAfterBody(site, 'index.html', '<p>Ещё</p>\n');
+    const r = await run(site);
+    expect(r.patched).toBe(false);
+    expect(closureOf(r, 'index.html')).toEqual(['/', '/css/site.css', '/fonts/latin.woff2', '/fonts/cyrillic.woff2', '/fonts/heading.woff2']);
+    const fresh = path.join(dir, 'fonts-fresh');
+    cpSync(site, fresh, { recursive: true });
+    expect(closureOf(await run(fresh, false), 'index.html')).toEqual(closureOf(r, 'index.html'));
+  });
+
+  function insertAfterBody(root: string, rel: string, text: string) {
+    writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace('<body>\n', `<body>\n${text}`));
+  }
+});
