@@ -10,7 +10,7 @@
  * creation on this machine's ext4 /tmp costs 0.3–0.8 ms per file (README), which dominates a full build.
  * Each run records the 1-minute load average before and after it: the machines are shared.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,11 +23,21 @@ const RESULTS = path.join(HERE, '..', 'results');
 
 let childId = 0;
 /**
+ * Flushes dirty pages before a measurement: the generator writes ~1.3 GB of site copies and each build
+ * ~300 MB, and their writeback (with this VM's online discard) otherwise lands inside whichever
+ * measurement comes next. Each tool's time then covers its own work, not the flush of earlier writes.
+ */
+function settleDisk() {
+  spawnSync('sync');
+}
+
+/**
  * Runs `code` (an ES module body printing one JSON line) in a fresh Node process; returns its JSON. The
  * code goes to a file under results/tmp/ (not `node -e`: worker threads of an `-e` process misbehave, and
  * 'objpack' must resolve from benchmarks/).
  */
 async function child(code) {
+  settleDisk();
   const tmp = path.join(RESULTS, 'tmp');
   await mkdir(tmp, { recursive: true });
   const file = path.join(tmp, `build-child-${process.pid}-${++childId}.mjs`);
