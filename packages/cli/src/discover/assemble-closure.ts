@@ -14,7 +14,7 @@ import { reportRef } from './report-ref.js';
 import type { UrlResolver } from './resolve-url.js';
 import { pageUrlPath } from './site-origin.js';
 import type { ClosureItem, Diagnostic, PageClosure, PreloadAs, SiteFile } from './types.js';
-import { addCodePoints, rangesUsed } from './unicode-range.js';
+import { rangesUsed, sortedCodePoints } from './unicode-range.js';
 import type { CodeRanges } from './unicode-range.js';
 
 const BUCKETS = ['css', 'sync', 'fonts', 'early', 'images', 'cssImages', 'rest'] as const;
@@ -324,7 +324,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     for (const item of buckets[bucket]) {
       if (analyzer.gone.has(item.path)) continue;
       const range = fontRanges.get(item);
-      if (range && !rangesUsed(range, chars)) continue;
+      if (range && chars && !rangesUsed(range, chars)) continue;
       const at = index.get(item.url);
       if (at === undefined) {
         index.set(item.url, items.length);
@@ -340,7 +340,9 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
       items[at] = copy;
     }
   }
-  return { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch };
+  const closure: PageClosure = { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch };
+  if (chars) closure.fontsByChars = true;
+  return closure;
 }
 
 /**
@@ -348,21 +350,20 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
  * which at worst keeps a subset) and those its stylesheets put in `content`. Text that scripts fetch or
  * compute is not seen; a subset dropped for it is fetched from the network like any unpackaged object.
  */
-async function pageChars(ctx: AssembleContext, extract: PageExtract, buckets: Buckets): Promise<Set<number>> {
-  const chars = new Set<number>();
+async function pageChars(ctx: AssembleContext, extract: PageExtract, buckets: Buckets): Promise<Uint32Array | undefined> {
   let ranged = false;
   for (const b of BUCKETS) for (const item of buckets[b]) if (fontRanges.has(item)) ranged = true;
-  if (!ranged) return chars;
-  addCodePoints(chars, extract.chars);
-  for (const inline of Object.values(extract.inline)) addCodePoints(chars, inline.css?.chars);
+  if (!ranged) return undefined;
+  const sources: Array<string | undefined> = [extract.chars];
+  for (const inline of Object.values(extract.inline)) sources.push(inline.css?.chars);
   const sheets = new Set<string>();
   for (const b of BUCKETS) {
     for (const item of buckets[b]) {
       if (item.as !== 'style' || sheets.has(item.path)) continue;
       sheets.add(item.path);
       const file = ctx.resolver.files.get(item.path);
-      if (file && isCss(file)) addCodePoints(chars, (await ctx.analyzer.sheet(file)).chars);
+      if (file && isCss(file)) sources.push((await ctx.analyzer.sheet(file)).chars);
     }
   }
-  return chars;
+  return sortedCodePoints(...sources);
 }

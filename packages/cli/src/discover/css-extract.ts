@@ -5,8 +5,8 @@
 // The one-file build of the same css-tree: its ~150 separate modules took 100–150 ms to load, a sixth of
 // an incremental rebuild's budget (issue 3) and a delay on every parser thread's start.
 import { generate, parse, walk } from 'css-tree/dist/csstree.esm';
-import type { Atrule, CssNode, FunctionNode, List, WalkContext } from 'css-tree';
-import { addNonAscii, charsOf, parseUnicodeRange } from './unicode-range.js';
+import type { Atrule, CssNode, FunctionNode, List, Rule, WalkContext } from 'css-tree';
+import { addCssText, addNonAscii, charsOf, parseUnicodeRange } from './unicode-range.js';
 import type { CodeRanges } from './unicode-range.js';
 
 export interface CssRef {
@@ -84,12 +84,9 @@ export function extractCss(source: string, declarations = false): CssExtract {
           fontSources(node.value.children, lineOf(node));
           return walk.skip;
         }
-        const property = node.property.toLowerCase();
-        if (property === 'content' || property === 'quotes') {
-          walk(node.value, (n) => {
-            if (n.type === 'String') addNonAscii(rendered, n.value);
-          });
-        }
+        // Custom properties stay unparsed (parseCustomProperty: false), and any of them may end up in a
+        // `content` (VitePress: --vp-code-copy-copied-text-content: "Copied").
+        if (node.value.type === 'Raw' && !langOnly(this.rule)) addCssText(rendered, node.value.value);
         return undefined;
       }
       if (node.type === 'Url') {
@@ -99,8 +96,14 @@ export function extractCss(source: string, declarations = false): CssExtract {
         out.refs.push(ref);
         return undefined;
       }
-      if (node.type === 'String' && this.function !== null && IMAGE_SET.has(this.function.name.toLowerCase())) {
-        out.refs.push({ k: 'image', v: node.value, line: lineOf(node), cond: 'srcset-candidate' });
+      if (node.type === 'String') {
+        if (this.function !== null && IMAGE_SET.has(this.function.name.toLowerCase())) {
+          out.refs.push({ k: 'image', v: node.value, line: lineOf(node), cond: 'srcset-candidate' });
+        } else {
+          // Strings a sheet can render: content, quotes, list-style-type, @counter-style symbols… (a
+          // font-family name too: a subset kept for nothing costs bytes, one dropped costs a round trip).
+          if (!langOnly(this.rule)) addNonAscii(rendered, node.value);
+        }
       }
       return undefined;
     },
@@ -133,21 +136,34 @@ export function extractCss(source: string, declarations = false): CssExtract {
   return out;
 }
 
+/**
+ * A rule for pages in another language (`:lang(ru) { --copied: "Скопировано" }`, VitePress's translations
+ * of its own UI): a page in that language shows such characters in its own text, and every other page
+ * would otherwise carry that script's subsets for nothing.
+ */
+function langOnly(rule: Rule | null): boolean {
+  return rule?.prelude.type === 'Raw' && /:lang\(/i.test(rule.prelude.value);
+}
+
 /** The last valid `unicode-range` descriptor of an @font-face block (an invalid one counts as absent). */
 function unicodeRange(face: Atrule): CodeRanges | undefined {
   let found: CodeRanges | undefined;
   face.block?.children.forEach((d) => {
     if (d.type !== 'Declaration' || d.property.toLowerCase() !== 'unicode-range' || d.value.type !== 'Value') return;
+    // Exactly `range (, range)*`; `!important` invalidates a descriptor (Chromium drops it, then an earlier
+    // valid one applies).
+    if (d.important) return;
     const ranges: CodeRanges = [];
     let valid = true;
+    let i = 0;
     d.value.children.forEach((c) => {
-      if (c.type === 'UnicodeRange') {
-        const r = parseUnicodeRange(c.value);
+      if (i++ % 2 === 0) {
+        const r = c.type === 'UnicodeRange' ? parseUnicodeRange(c.value) : undefined;
         if (r) ranges.push(r);
         else valid = false;
       } else if (!(c.type === 'Operator' && c.value === ',')) valid = false;
     });
-    if (valid && ranges.length > 0) found = ranges;
+    if (valid && i % 2 === 1) found = ranges;
   });
   return found;
 }

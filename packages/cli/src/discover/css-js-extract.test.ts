@@ -34,7 +34,22 @@ describe('extractCss', () => {
       { k: 'font', v: 'all.woff2', line: 3 },
       { k: 'font', v: 'plain.woff2', line: 4 },
     ]);
-    expect([...(out.chars ?? '')].sort()).toEqual(['«', '»', 'Ж', '→'].sort());
+    expect([...(out.chars ?? '')].sort()).toEqual(['«', '»', 'Ж', '→', 'Ü', 'ï'].sort());
+  });
+  it('takes a unicode-range only as Chromium does: `range (, range)*`, not !important, within U+10FFFF', () => {
+    const range = (value: string) => extractCss(`@font-face { src: url(f.woff2); unicode-range: ${value} }`).refs[0]?.range;
+    expect(range('U+0400-045F, U+0500')).toEqual([[0x400, 0x45f], [0x500, 0x500]]);
+    for (const bad of ['U+0400-045F,', ', U+0400-045F', 'U+0400,,U+0500', 'U+0400-045F U+0500', 'U+0400-045F !important', 'U+10FFFF-1FFFFF', 'U+0400 x']) {
+      expect(range(bad), bad).toBeUndefined();
+    }
+    // A later invalid descriptor leaves the earlier valid one in force.
+    expect(extractCss('@font-face { src: url(f.woff2); unicode-range: U+0400; unicode-range: U+0500 !important }').refs[0]?.range).toEqual([[0x400, 0x400]]);
+  });
+  it('records characters a sheet can render from any string, custom properties (escapes decoded) and @counter-style', () => {
+    const out = extractCss(':root { --copied: "Скопировано"; --arrow: "\\2192" } ul { list-style-type: "✓ " } @counter-style d { symbols: "◆" }');
+    expect([...(out.chars ?? '')].sort()).toEqual([...new Set('Скопировано→✓◆')].sort());
+    // Strings for pages in another language count for those pages' own text only.
+    expect(extractCss(':lang(ru) { --copied: "Скопировано" } :lang(zh) .x::after { content: "已复制" }').chars).toBeUndefined();
   });
   it('reads image-set() strings and urls as candidates', () => {
     const out = extractCss('.a { background-image: image-set("a.png" 1x, url(b.png) 2x type("image/png")); }');

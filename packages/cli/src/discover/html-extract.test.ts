@@ -90,6 +90,7 @@ describe('extractHtml', () => {
     expect(chars('<p>Привет</p><img alt="Ω">')).toEqual([...'Привет', 'Ω'].filter((c, i, a) => a.indexOf(c) === i).sort());
     expect(chars('<p>&#x416; &mdash; &eacute;</p>')).toEqual(['Ж', '—', 'é'].sort());
     expect(chars('<p>😀</p>')).toEqual(['😀']);
+    expect(chars('<input value="&#x416;" placeholder="&eacute;"><img alt="&Omega;" title="&#x3A9;&#x3A8;">')).toEqual(['Ж', 'é', 'Ω'].sort());
   });
 
   it('counts tokenizer errors and keeps the first with its line', () => {

@@ -46,6 +46,8 @@ export interface HtmlExtract {
   chars?: string;
 }
 
+/** Attributes whose text a page renders in its own fonts (title tooltips are drawn by the system). */
+const SHOWN_ATTRS = new Set(['value', 'placeholder', 'alt', 'label']);
 const CLASSIC_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'text/ecmascript', 'application/ecmascript', 'module']);
 const ICON_RELS = ['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon'];
 
@@ -140,6 +142,9 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     },
     onStartTag(token) {
       const line = tokenizer.preprocessor.line;
+      // Literal characters were read from the source; a character reference in an attribute the page
+      // shows in its fonts is seen only decoded.
+      for (const a of token.attrs) if (SHOWN_ATTRS.has(a.name) && a.value.length > 0) addNonAscii(chars, a.value);
       let tn = token.tagID;
       if (tn === $.SVG) enterNs(NS.SVG);
       else if (tn === $.MATH) enterNs(NS.MATHML);

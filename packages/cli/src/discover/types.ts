@@ -66,6 +66,11 @@ export interface PageClosure {
   crossOrigin: string[];
   /** `<link rel=prefetch>` targets (local URLs): for the next page, not part of this closure. */
   prefetch: string[];
+  /**
+   * The page's stylesheets declare `@font-face` subsets with a `unicode-range`: which of them the closure
+   * carries depends on the page's characters (an edit that brings new ones may change it).
+   */
+  fontsByChars?: boolean;
 }
 
 export interface Diagnostic {

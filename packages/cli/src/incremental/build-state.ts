@@ -43,6 +43,8 @@ export interface PageRecord {
   extract: string;
   /** The page has warnings, which name lines: {@link extract} covers the references' lines. */
   lines: boolean;
+  /** Its unicode-range font subsets depend on its characters: {@link extract} covers them. */
+  fontsByChars?: boolean;
   /** Another page embeds this HTML as an object (`<object data>`, `<embed>`): its digest is theirs too. */
   embedded: boolean;
 }
@@ -154,15 +156,16 @@ export class StateRows {
  * only where `lines` says the outputs show them (the page has warnings): otherwise an edit that moves the
  * page's tags up or down, the common case, leaves closure, preload hints and warnings alone and is patched.
  */
-export function extractSignature(extract: PageExtract, lines: boolean): string {
+export function extractSignature(extract: PageExtract, lines: boolean, fontsByChars = false): string {
   const refs: unknown[] = [];
   extract.refs.forEach((ref, i) => {
     if (ref.v === REGISTER_PATH) return;
     refs.push([lines ? ref : { ...ref, line: 0 }, extract.inline[i] ?? null]);
   });
-  // The page's characters choose its unicode-range font subsets: an edit that brings a new one (the first
-  // Cyrillic word) rebuilds the page's closure instead of patching it.
-  return createHash('sha1').update(JSON.stringify([lines, refs, extract.parseErrors, extract.firstError ?? null, extract.chars ?? null])).digest('base64url');
+  // Where the page's characters choose its unicode-range font subsets, an edit that brings new ones (the
+  // first Cyrillic word) rebuilds the page's closure instead of patching it; elsewhere they do not count.
+  const chars = fontsByChars ? (extract.chars ?? '') : null;
+  return createHash('sha1').update(JSON.stringify([lines, refs, extract.parseErrors, extract.firstError ?? null, chars])).digest('base64url');
 }
 
 export function objectRow(o: PlanObject): ObjectRow {

@@ -40,6 +40,7 @@ export function captureState(input: {
   for (const p of plan.pages) for (const o of p.closure.slice(1)) embedded.add(o.path);
   const pageIndex = new Map(plan.pages.map((p, i) => [p.url, i]));
   const warned = new Set(input.diagnostics.flatMap((d) => (d.file ? [d.file] : [])));
+  const byChars = new Set(graph.pages.flatMap((p) => (p.fontsByChars ? [p.file] : [])));
   const pages: string[] = [];
   const pageKeys: string[] = [];
   const pageBuilds: string[] = [];
@@ -58,8 +59,9 @@ export function captureState(input: {
       ...(p.preload ? { preload: p.preload } : {}),
       crossOrigin: p.crossOrigin,
       bytes: pkg.bytes,
-      extract: extractSignature(extract, warned.has(p.file)),
+      extract: extractSignature(extract, warned.has(p.file), byChars.has(p.file)),
       lines: warned.has(p.file),
+      ...(byChars.has(p.file) ? { fontsByChars: true } : {}),
       embedded: embedded.has(p.closure[0]!.path),
     };
     pages.push(JSON.stringify(record));

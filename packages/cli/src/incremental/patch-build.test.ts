@@ -355,18 +355,28 @@ describe('incremental builds and font subsets', () => {
   test('text that brings a new script is not patched: the page gets that unicode-range subset', async () => {
     const site = path.join(dir, 'fonts');
     cpSync(FONT_SITE, site, { recursive: true });
+    // A page without the site's fonts: its characters choose nothing.
+    writeFileSync(path.join(site, 'plain.html'), '<!doctype html>\n<html>\n<body>\n<p>No stylesheet</p>\n</body>\n</html>\n');
     const first = await run(site, false);
     expect(closureOf(first, 'index.html')).toEqual(['/', '/css/site.css', '/fonts/latin.woff2', '/fonts/heading.woff2']);
-    // ASCII text changes no subset: patched as before.
+    // ASCII text changes no subset: patched as before; nor does any text on a page without such fonts.
     insertAfterBody(site, 'index.html', '<p>more English</p>\n');
+    expect((await run(site)).patched).toBe(true);
+    insertAfterBody(site, 'plain.html', '<p>café — ok</p>\n');
     expect((await run(site)).patched).toBe(true);
     insertAfterBody(site, 'index.html', '<p>Ещё</p>\n');
     const r = await run(site);
     expect(r.patched).toBe(false);
     expect(closureOf(r, 'index.html')).toEqual(['/', '/css/site.css', '/fonts/latin.woff2', '/fonts/cyrillic.woff2', '/fonts/heading.woff2']);
+    // ru.html's closure came from the cache in that build: it still knows its fonts follow its text.
+    insertAfterBody(site, 'ru.html', '<p>Ω</p>\n');
+    const again = await run(site);
+    expect(again.patched).toBe(false);
+    expect(closureOf(again, 'ru.html')).toEqual(['/ru.html', '/css/site.css', '/fonts/latin.woff2', '/fonts/cyrillic.woff2', '/fonts/greek.woff2', '/fonts/heading.woff2']);
     const fresh = path.join(dir, 'fonts-fresh');
     cpSync(site, fresh, { recursive: true });
-    expect(closureOf(await run(fresh, false), 'index.html')).toEqual(closureOf(r, 'index.html'));
+    const full = await run(fresh, false);
+    for (const page of ['index.html', 'ru.html', 'plain.html']) expect(closureOf(full, page)).toEqual(closureOf(again, page));
   });
 
   function insertAfterBody(root: string, rel: string, text: string) {

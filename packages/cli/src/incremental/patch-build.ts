@@ -272,7 +272,7 @@ async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: 
   } catch {
     return undefined;
   }
-  if (extractSignature(await extractPageLazily(decodeHtml(source)), record.lines) !== record.extract) return undefined;
+  if (extractSignature(await extractPageLazily(decodeHtml(source)), record.lines, record.fontsByChars) !== record.extract) return undefined;
   // The same HTML object the pipeline makes (build.ts htmlFor): the page with the tag, hashed.
   const { body, sha256: sum, changed, contentType } = finalHtml(source, inject);
   const html = rows.object(record.own[0]!);
