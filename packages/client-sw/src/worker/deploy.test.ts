@@ -33,7 +33,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     // First navigation after the deploy: v1 from cache at once (no added round trip), table checked behind it.
     await tab2.goto(`${suite.server.origin}/`);
     await pageDone(tab2);
-    expect(await readState(tab2)).toEqual(['Home v1', 'module v1', 'data v1']);
+    const state = await readState(tab2);
+    // Seen once in a full CI run (Home v1 with module and data v2); the worker's and server's view, to find why.
+    if (state[1] !== 'module v1') console.log('DEBUG deploy mix', JSON.stringify({ state, events: await swEvents(tab2), log: suite.server.log }));
+    expect(state).toEqual(['Home v1', 'module v1', 'data v1']);
     await expect.poll(() => suite.server.log.some((r) => r.path === '/_objpack/routes.json')).toBe(true);
     suite.server.take();
 
