@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { chromiumPath, samplePages, tracePages } from './trace-pages.js';
 import type { PageClosure } from './types.js';
 
 const JS_MODULES = fileURLToPath(new URL('../../../../fixtures/closure/js-modules/site', import.meta.url));
+const DOCUSAURUS = fileURLToPath(new URL('../../../../fixtures/closure/gen-docusaurus/', import.meta.url));
 
 describe('samplePages', () => {
   const pages = Array.from({ length: 10 }, (_, i) => ({ url: `/p${i}.html` }) as PageClosure);
@@ -36,6 +37,15 @@ describe.skipIf(!chromium)('tracePages in Chromium', () => {
     const { added, missedByStatic } = await tracePages(JS_MODULES, graph, {});
     expect(missedByStatic).toEqual([{ page: '/', url: '/js/computed.js' }]);
     expect(added.get('/')).toEqual([{ url: '/js/computed.js', path: '/js/computed.js', as: 'script', critical: false, from: '/', traced: true }]);
+  });
+
+  it("finds exactly the webpack route chunks real Docusaurus output loads by computed URL (the oracle's list)", async () => {
+    const expected = JSON.parse(readFileSync(path.join(DOCUSAURUS, 'expected.json'), 'utf8')) as { oracle: { browserOnly: Array<{ page: string; url: string }> } };
+    const graph = await discoverSite(path.join(DOCUSAURUS, 'site'));
+    const { missedByStatic, added } = await tracePages(path.join(DOCUSAURUS, 'site'), graph, {});
+    const key = (e: { page: string; url: string }) => `${e.page} ${e.url}`;
+    expect(missedByStatic.map(key).sort()).toEqual(expected.oracle.browserOnly.map(key).sort());
+    for (const [page, items] of added) for (const item of items) expect(item, `${page} ${item.url}`).toMatchObject({ as: 'script', traced: true });
   });
 
   it('finds fetch() of computed URLs and script-set images (not the iframe\'s), on an already-running server; 404s are missed, not added', async () => {
