@@ -57,6 +57,36 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     expect(await readState(tab2)).toEqual(['About v2', 'module v2', 'data v2']);
   });
 
+  it('an open v1 page keeps v1 objects after the worker was stopped and another tab moved it to v2', async () => {
+    serveSite(suite.server, suite.b, v1(), cfg);
+    const tab1 = await installWorker(suite.context, suite.server);
+    await tab1.goto(`${suite.server.origin}/about/`);
+    await pageDone(tab1);
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), cfg);
+    // Another tab opens a page of build 2: the worker's table moves to build 2 behind it.
+    const tab2 = await suite.context.newPage();
+    await tab2.goto(`${suite.server.origin}/`);
+    await pageDone(tab2);
+    expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
+    // Chromium stops idle workers (30 s); the restarted one has no bindings in memory.
+    const cdp = await suite.context.newCDPSession(tab1);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    suite.server.take();
+    expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
+    expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
+    expect(suite.server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
+    // A navigation's clean-up after the restart keeps what the open v1 page uses.
+    await tab2.goto(`${suite.server.origin}/about/`);
+    await pageDone(tab2);
+    expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
+    // Once that page is gone, build 1 goes.
+    await tab1.close();
+    await tab2.goto(`${suite.server.origin}/`);
+    await pageDone(tab2);
+    await expect.poll(async () => (await cacheNames(tab2)).filter((n) => n.includes('build-1')).length).toBe(0);
+  });
+
   it('a page package from a newer build brings its own shared packages (no stale table needed)', async () => {
     serveSite(suite.server, suite.b, v1(), { options: { routesMaxAgeMs: 3_600_000 } });
     const page = await installWorker(suite.context, suite.server);

@@ -2,7 +2,7 @@ import { UTF8_HTML, type RouteTable } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { Binding, BoundPackage } from './binding.js';
 import type { ObjpackWorker } from './handler.js';
-import { bindPage, htmlSlot, recover, transient } from './navigation.js';
+import { bind, bindPage, htmlSlot, recover, transient } from './navigation.js';
 import { announcePreloads } from './preload-link.js';
 import { refreshTo } from './refresh.js';
 import type { Route } from './routes.js';
@@ -38,7 +38,7 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
     (b) => void ((binding.buildId = b.buildId), (binding.packages = b.packages)),
     noop,
   ).finally(() => (binding.ready = undefined));
-  w.bindings.set(clientId, binding);
+  bind(w, event, binding);
   event.waitUntil(run.finished);
   const type = route.htmlType ?? UTF8_HTML;
   const headers = new Headers({ 'content-type': type });

@@ -7,7 +7,7 @@ import { activate, install, message, prefetch } from './lifecycle.js';
 import { navigate } from './navigation.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
-import { Store, type HeldRecord } from './store.js';
+import { Store, type ClientRecord, type HeldRecord } from './store.js';
 import { subresource } from './subresource.js';
 
 const noop = () => {};
@@ -31,6 +31,8 @@ export class ObjpackWorker {
   readonly runs = new Map<string, PackageRun>();
   /** @internal Client id → the build and packages that page was served from. */
   readonly bindings = new Map<string, Binding>();
+  /** Client records being saved (see remember). */
+  private readonly saving = new Set<Promise<void>>();
   /** @internal `performance.now()` of the last request or HTML completion this worker saw (for the write gate). */
   lastActivity = 0;
   /** @internal Page path → build during which objpack failed for it: that page goes to the network until a new build. */
@@ -191,6 +193,22 @@ export class ObjpackWorker {
   /** Resolves once no package is in flight: every one unpacked and stored, or given up (tests, benchmarks). */
   async settled(): Promise<void> {
     while (this.runs.size > 0) await Promise.all([...this.runs.values()].map((r) => r.finished));
+    await Promise.all(this.saving);
+  }
+
+  /**
+   * Saves where a page's objects come from, once the worker is quiet: Chromium stops idle workers, and a
+   * restarted one must not answer an open page of build 1 from a newer table (subresource.ts deriveBinding).
+   */
+  remember(clientId: string, binding: Binding): Promise<void> {
+    if (!clientId) return Promise.resolve();
+    const saving = (async () => {
+      await this.quiet(performance.now() + 10_000);
+      const packages = binding.packages.map((p) => ({ path: p.path, cacheName: p.cacheName }));
+      await this.store.saveClient(clientId, { buildId: binding.buildId, packages, at: Date.now() }).catch(noop);
+    })().finally(() => this.saving.delete(saving));
+    this.saving.add(saving);
+    return saving;
   }
 
   /** Deletes caches that neither the current build nor any open page uses. */
@@ -202,6 +220,13 @@ export class ObjpackWorker {
     for (const [id, b] of this.bindings) {
       if (!live.has(id) && (b.seen || Date.now() - b.createdAt > BINDING_GRACE_MS)) this.bindings.delete(id);
       else for (const p of b.packages) keep.add(p.cacheName);
+    }
+    // Pages answered before a restart of this worker are known only from their saved records (a page this
+    // worker answered has its binding above, which decides).
+    for (const [id, saved] of await this.store.clients().catch(() => new Map<string, ClientRecord>())) {
+      if (this.bindings.has(id)) continue;
+      if (live.has(id)) for (const p of saved.packages) keep.add(p.cacheName);
+      else await this.store.forgetClient(id).catch(noop);
     }
     for (const r of this.runs.values()) for (const name of [r.cacheName, ...r.borrowsFrom]) keep.add(name);
     const gone = await this.store.prune(keep);

@@ -1,6 +1,6 @@
 import type { PackageIndex, RouteTable } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
-import { ofTable, type BoundPackage } from './binding.js';
+import { ofTable, type Binding, type BoundPackage } from './binding.js';
 import { earlyAllowed, earlyRoute } from './early-response.js';
 import type { ObjpackWorker } from './handler.js';
 import { htmlEntry } from './html-entry.js';
@@ -28,7 +28,7 @@ export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): P
   const once = w.networkOnce.delete(url.pathname);
   if (once || w.bypass.get(url.pathname) === table.buildId) {
     // The page comes from the network, maybe from a newer build: its objects must too.
-    w.bindings.set(event.resultingClientId, { buildId: '', packages: [], createdAt: Date.now() });
+    bind(w, event, { buildId: '', packages: [], createdAt: Date.now() });
     const res = w.network(event.request);
     return once ? res.catch(async (netErr) => (await w.offlineCopy(url.pathname)) ?? Promise.reject(netErr)) : res;
   }
@@ -44,7 +44,7 @@ export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): P
     // Unreachable or stalled: this attempt goes to the network, the next visit tries the package again.
     if (!transient(errorCode(err))) w.bypass.set(url.pathname, table.buildId);
     // The page comes from the network, maybe from a newer build: its objects must too.
-    w.bindings.set(event.resultingClientId, { buildId: '', packages: [], createdAt: Date.now() });
+    bind(w, event, { buildId: '', packages: [], createdAt: Date.now() });
     return w.network(event.request).catch(async (netErr) => (await w.offlineCopy(url.pathname)) ?? Promise.reject(netErr));
   }
 }
@@ -75,8 +75,14 @@ async function serveRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table: 
     const headers = new Headers(cached.headers);
     html = w.options.preload && announcePreloads(headers, table, route.key) ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers }) : cached;
   }
-  w.bindings.set(event.resultingClientId, { buildId: bound.buildId, packages: bound.packages, createdAt: Date.now() });
+  bind(w, event, { buildId: bound.buildId, packages: bound.packages, createdAt: Date.now() });
   return html;
+}
+
+/** Records where the page this navigation creates gets its objects, in memory and (for restarts) on disk. */
+export function bind(w: ObjpackWorker, event: FetchEvent, binding: Binding): void {
+  w.bindings.set(event.resultingClientId, binding);
+  event.waitUntil(Promise.resolve(binding.ready).then(() => w.remember(event.resultingClientId, binding)).catch(noop));
 }
 
 /** The page package's index is in: the build it names, and the page's packages (re-planned after a deploy). */

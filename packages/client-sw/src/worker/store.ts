@@ -7,6 +7,17 @@ export interface HeldRecord {
   objects: Array<{ name: string; digest: string }>;
 }
 
+/** Where an open page's objects come from, kept in the meta cache so a restarted worker still knows. */
+export interface ClientRecord {
+  buildId: string;
+  packages: Array<{ path: string; cacheName: string }>;
+  /** When the page was answered (ms since the epoch). */
+  at: number;
+}
+
+/** Meta-cache keys of client records: not a URL any site serves (`/_objpack/` is the build's own). */
+const CLIENT_PREFIX = '/_objpack/.client/';
+
 /**
  * Cache Storage layout. Objects live under their own URLs, in one cache per build for page packages and one
  * cache per (content-hashed, immutable) shared package, so shared objects outlive deploys that keep them and
@@ -45,6 +56,35 @@ export class Store {
   async markHeld(cacheName: string, packageUrl: string, record: HeldRecord): Promise<void> {
     const cache = await caches.open(cacheName);
     await cache.put(this.key(packageUrl), new Response(JSON.stringify(record), { headers: { 'content-type': 'application/json' } }));
+  }
+
+  async saveClient(id: string, record: ClientRecord): Promise<void> {
+    const cache = await caches.open(this.metaName);
+    await cache.put(this.key(CLIENT_PREFIX + encodeURIComponent(id)), new Response(JSON.stringify(record), { headers: { 'content-type': 'application/json' } }));
+  }
+
+  async client(id: string): Promise<ClientRecord | undefined> {
+    const res = await caches.match(this.key(CLIENT_PREFIX + encodeURIComponent(id)), { cacheName: this.metaName });
+    return res ? ((await res.json()) as ClientRecord) : undefined;
+  }
+
+  /** Every saved client record, by client id. */
+  async clients(): Promise<Map<string, ClientRecord>> {
+    const out = new Map<string, ClientRecord>();
+    if (!(await caches.has(this.metaName))) return out;
+    const cache = await caches.open(this.metaName);
+    const prefix = this.key(CLIENT_PREFIX);
+    for (const req of await cache.keys()) {
+      if (!req.url.startsWith(prefix)) continue;
+      const res = await cache.match(req);
+      if (res) out.set(decodeURIComponent(req.url.slice(prefix.length)), (await res.json()) as ClientRecord);
+    }
+    return out;
+  }
+
+  async forgetClient(id: string): Promise<void> {
+    const cache = await caches.open(this.metaName);
+    await cache.delete(this.key(CLIENT_PREFIX + encodeURIComponent(id)));
   }
 
   /** The first cached response for `path` in the given caches, in order. */

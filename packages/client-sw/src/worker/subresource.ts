@@ -49,9 +49,21 @@ async function fromBinding(w: ObjpackWorker, binding: Binding, name: string, url
   return undefined;
 }
 
-/** After a worker restart the bindings are gone: rebuild one from the page's URL and the current table. */
+/**
+ * After a worker restart the bindings are gone: the page's saved record says where its objects come from;
+ * without one (answered by an older worker, or never saved), the page's URL in the current table does.
+ */
 async function deriveBinding(w: ObjpackWorker, clientId: string): Promise<Binding | undefined> {
   if (!clientId) return undefined;
+  const saved = await w.store.client(clientId).catch(() => undefined);
+  if (saved) {
+    // Runs started since the restart are the current table's; a page package's URL is the same in every
+    // build, so only the (content-named) shared packages' runs can serve this page.
+    const packages = saved.packages.map((p, i) => ({ ...p, run: i > 0 ? w.runs.get(p.path) : undefined }));
+    const binding: Binding = { buildId: saved.buildId, packages, createdAt: saved.at, seen: true };
+    w.bindings.set(clientId, binding);
+    return packages.length > 0 ? binding : undefined;
+  }
   const [client, table] = await Promise.all([w.scope.clients.get(clientId), w.routes.current()]);
   if (!client || !table) return undefined;
   const route = lookupRoute(table, new URL(client.url).pathname);
