@@ -1,0 +1,134 @@
+/**
+ * The whole chain on real generator output: `objpack build` of the VitePress fixture in place, `objpack
+ * serve` on port 0 behind a request-counting proxy, and the service worker the build injected, in Chromium.
+ * After the worker is installed, a navigation must send only package requests (no object of the page
+ * travels on its own) and show the same page as the fixture served plainly.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type ObjpackServer } from '@objpack/serve';
+import { build, type BuildResult } from './build.js';
+import { discoverSite } from './discover/discover-site.js';
+import { serveFiles, type RunningSite } from './discover/static-server.js';
+import { chromiumPath, launchChromium } from './discover/trace-pages.js';
+
+/** objpack's own files, which are not objects of any page. */
+const OWN = new Set(['/objpack-register.js', '/objpack-sw.js', '/objpack-manifest.json']);
+const VITEPRESS = fileURLToPath(new URL('../../../fixtures/closure/gen-vitepress/site', import.meta.url));
+const chromium = chromiumPath();
+if (!chromium) console.warn('⚠ SKIPPING the real-site service-worker test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
+
+/** Forwards to `port`, recording each request's path. */
+async function countingProxy(port: number): Promise<{ origin: string; take(): string[]; quiet(ms: number): Promise<void>; close(): Promise<void> }> {
+  let seen: string[] = [];
+  const proxy = http.createServer((req, res) => {
+    seen.push(req.url ?? '');
+    const upstream = http.request({ port, host: '127.0.0.1', path: req.url, method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  let total = 0;
+  proxy.on('request', () => total++);
+  return {
+    origin: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    take: () => [seen, (seen = [])][0]!,
+    /** Resolves once no request has come for `ms`. */
+    async quiet(ms: number) {
+      for (let last = -1; last !== total; ) {
+        last = total;
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      }
+    },
+    close: () => new Promise((resolve) => (proxy.closeAllConnections(), proxy.close(() => resolve()))),
+  };
+}
+
+/** What the reader sees: title, headings and the article's text (VitePress renders it on the server). */
+// (Page code as strings: this package is compiled without the DOM's types.)
+const visible = (page: Page) =>
+  page.evaluate(`({
+    title: document.title,
+    h1: [...document.querySelectorAll('h1')].map((h) => h.textContent.trim()),
+    doc: document.querySelector('.vp-doc')?.textContent.replace(/\\s+/g, ' ').trim(),
+  })`);
+const DOC_READY = "document.querySelector('.vp-doc') !== null";
+
+describe.skipIf(!chromium)('real VitePress output through objpack build, objpack serve and the service worker', () => {
+  let dir: string;
+  let browser: Browser;
+  let server: ObjpackServer;
+  let plain: RunningSite;
+  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let built: BuildResult;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'objpack-real-site-'));
+    const root = path.join(dir, 'site');
+    cpSync(VITEPRESS, root, { recursive: true });
+    plain = await serveFiles((await discoverSite(VITEPRESS)).files);
+    built = await build({ root, cache: false });
+    server = await serve({ root, port: 0 });
+    proxy = await countingProxy(server.port);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.close();
+    await server?.close({ timeoutMs: 100 });
+    await plain?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('after install, a page arrives as its packages alone, every object from them, the page as without objpack', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      // The build injected the registration into every page: the first visit installs the worker.
+      await page.goto(`${proxy.origin}/`);
+      await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+      // The first, uncontrolled visit's late requests (hydration chunks) must not count for the next one.
+      await proxy.quiet(500);
+      proxy.take();
+      const fromNetwork: string[] = [];
+      page.on('response', (r) => {
+        const url = new URL(r.url());
+        if (url.origin === proxy.origin && r.request().resourceType() !== 'document' && !r.fromServiceWorker()) fromNetwork.push(url.pathname);
+      });
+      await page.goto(`${proxy.origin}/guide/getting-started.html`, { waitUntil: 'load' });
+      await page.waitForFunction(DOC_READY);
+      // Let hydration's module imports (and the worker's follow-up work) finish.
+      await proxy.quiet(500);
+      const requests = proxy.take();
+      // The page's package once (the worker then prefetches the packages of pages it links to), the shared
+      // ones, and objpack's own files (registration script; the build manifest, fetched in the background
+      // once per build by the delta feature): nothing of the page's closure on its own.
+      expect(requests.filter((p) => p === '/_objpack/pages/guide/getting-started.html.objp')).toHaveLength(1);
+      expect(requests.filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([]);
+      expect(fromNetwork.filter((p) => !OWN.has(p))).toEqual([]);
+      const closure = built.plan.pages.find((p) => p.url === '/guide/getting-started.html')!.closure.map((o) => o.url);
+      expect(closure.length).toBeGreaterThan(10);
+      expect(requests.filter((p) => closure.includes(p))).toEqual([]);
+
+      const reference = await browser.newContext();
+      try {
+        const ref = await reference.newPage();
+        await ref.goto(`${plain.origin}/guide/getting-started.html`, { waitUntil: 'load' });
+        await ref.waitForFunction(DOC_READY);
+        expect(await visible(page)).toEqual(await visible(ref));
+      } finally {
+        await reference.close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
