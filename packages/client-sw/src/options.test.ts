@@ -8,4 +8,11 @@ describe('resolveOptions', () => {
     expect(stall(500)).toBe(500);
     for (const off of [0, -1, Infinity, NaN, 2 ** 31]) expect(stall(off), String(off)).toBe(0);
   });
+  it("registerUrl: the build's /objpack-register.js by default, any path of the origin, '' for none", () => {
+    const path = (v?: string) => resolveOptions(v === undefined ? {} : { registerUrl: v }, 'https://x.test').registerPath;
+    expect(path()).toBe('/objpack-register.js');
+    expect(path('/static/reg.js')).toBe('/static/reg.js');
+    expect(path('https://x.test/a/b.js?v=2')).toBe('/a/b.js');
+    expect(path('')).toBe('');
+  });
 });

@@ -55,6 +55,13 @@ export interface ObjpackOptions {
    * switches the watchdog off.
    */
   packageStallMs?: number;
+  /**
+   * Path of the registration snippet every page loads (default `/objpack-register.js`, as `objpack build`
+   * writes it; `''` turns this off). The worker keeps a copy, fetched when it installs, and answers pages
+   * with it: the host serves the snippet `must-revalidate`, which otherwise costs each navigation a round
+   * trip before `DOMContentLoaded` (it is a `defer` script). A new worker version fetches its own copy.
+   */
+  registerUrl?: string;
   /** Diagnostics hook; the library itself never prints. */
   onEvent?: (event: ObjpackEvent) => void;
 }
@@ -70,6 +77,8 @@ export interface ResolvedOptions {
   preload: boolean;
   earlyResponse: boolean;
   packageStallMs: number;
+  /** Pathname of the registration snippet, or '' (off). */
+  registerPath: string;
   onEvent: (event: ObjpackEvent) => void;
 }
 
@@ -91,6 +100,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string): Resolved
     earlyResponse: o.earlyResponse ?? true,
     // setTimeout takes at most 2^31−1 ms (beyond, browsers fire at once): 0, Infinity or more means no watchdog.
     packageStallMs: stallMs(o.packageStallMs),
+    registerPath: o.registerUrl === '' ? '' : new URL(o.registerUrl ?? '/objpack-register.js', origin).pathname,
     onEvent: o.onEvent ?? (() => {}),
   };
 }

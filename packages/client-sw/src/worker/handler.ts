@@ -62,6 +62,10 @@ export class ObjpackWorker {
     if (!answerable(req, this.origin)) return false;
     const url = new URL(req.url);
     if (url.pathname.startsWith('/_objpack/')) return false;
+    if (url.pathname === this.options.registerPath && req.mode !== 'navigate') {
+      event.respondWith(this.registerScript(event));
+      return true;
+    }
     if (req.mode === 'navigate') {
       const table = this.routes.table;
       if (table && !lookupRoute(table, url.pathname)) return false;
@@ -162,6 +166,26 @@ export class ObjpackWorker {
       };
       check();
     });
+  }
+
+  /** Fetches the registration snippet past the HTTP cache into the meta cache (see `registerUrl`). */
+  async keepRegisterScript(): Promise<void> {
+    if (!this.options.registerPath) return;
+    const res = await fetch(this.store.key(this.options.registerPath), { cache: 'no-cache', credentials: 'same-origin' });
+    if (res.status === 200) await (await caches.open(this.store.metaName)).put(this.store.key(this.options.registerPath), res);
+  }
+
+  /** The registration snippet from the worker's copy; the network (and a new copy) when it has none. */
+  private async registerScript(event: FetchEvent): Promise<Response> {
+    const key = this.store.key(this.options.registerPath);
+    const held = await caches.match(key, { cacheName: this.store.metaName }).catch(() => undefined);
+    if (held) return held;
+    const res = await this.network(event.request);
+    if (res.status === 200) {
+      const copy = res.clone();
+      event.waitUntil(caches.open(this.store.metaName).then((c) => c.put(key, copy)).catch(noop));
+    }
+    return res;
   }
 
   /** @internal */

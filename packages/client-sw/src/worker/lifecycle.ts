@@ -3,9 +3,12 @@ import { lookupRoute } from './routes.js';
 
 const noop = () => {};
 
-/** Install: fetch the route table, then take over at once (the worker holds no state an old one needs). */
+/**
+ * Install: fetch the route table and this version's copy of the registration snippet, then take over at
+ * once (the worker holds no state an old one needs).
+ */
 export function install(w: ObjpackWorker, event: ExtendableEvent): void {
-  event.waitUntil(w.routes.refresh().catch(noop).then(() => w.scope.skipWaiting()));
+  event.waitUntil(Promise.all([w.routes.refresh().catch(noop), w.keepRegisterScript().catch(noop)]).then(() => w.scope.skipWaiting()));
 }
 
 /** Activate: drop caches of another objpack version's layout, then control open pages. */
