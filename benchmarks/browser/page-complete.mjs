@@ -24,7 +24,7 @@ import { measure } from './measure.mjs';
 import { FIXTURES, writeSite } from './fixtures.mjs';
 import { startNginxPeers } from './nginx-tls.mjs';
 
-const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-nopreload', 'objpack-cold-late', 'objpack-cold-stopped', 'objpack-repeat'];
+const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-nopreload', 'objpack-cold-late', 'objpack-cold-stopped', 'objpack-cold-noregcache', 'objpack-repeat'];
 const HELP = `Usage: node benchmarks/browser/page-complete.mjs [--quick] [--runs N] [--rtt LIST] [--fixtures LIST] [--json]
   --quick        3 runs per cell (default 15)
   --rtt          round-trip times in ms (default 0,20,50,100,200)
@@ -93,6 +93,7 @@ try {
       'objpack-cold-nopreload': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-cold-late': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-cold-stopped': `http://127.0.0.1:${proxies.h1.port}`,
+      'objpack-cold-noregcache': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-repeat': `http://127.0.0.1:${proxies.h1.port}`,
     };
     try {
@@ -174,6 +175,7 @@ const result = {
     'page-complete = navigation start → last same-origin responseEnd (PerformanceResourceTiming), median of runs; IQR = q3 − q1',
     'each sample: new browser context, one warm connection (install page for objpack, an empty page for nginx), empty HTTP cache',
     'objpack-cold announces the page\'s preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false); objpack-cold answers the navigation before the package arrives (earlyResponse, the default); objpack-cold-late waits for the package index (earlyResponse: false)',
+    'objpack pages carry the deferred registration script objpack build injects (a stand-in at /bench-register.js): objpack variants answer it from the worker\'s copy; objpack-cold-noregcache fetches it from the host on every page (registerUrl: \'\', the behaviour before)',
     'objpack runs on the nginx HTTP/1.1 static host (no server support); nginx 1.22 cannot send 103 Early Hints, so the preload variant sends Link: rel=preload on the 200',
     'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or 2 (TLS) before its first bytes; each proxy runs in its own process (at raised priority when permitted) and reports how late its timers were',
     'workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the worker) to the Response handed back (worker-side clock; excludes the browser\'s IPC)',
