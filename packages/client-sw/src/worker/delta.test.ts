@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ObjpackServer } from '@objpack/serve';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
+import { MAX_MANIFEST_BYTES } from './delta.js';
 import {
   bundles, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, workerFiles, type Bundles, type WorkerConfig,
 } from '../test-utils/browser.js';
@@ -109,6 +110,27 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       await page.goto(`${proxy!.origin}/about/`);
       await pageDone(page);
       expect(proxy!.requests()).toEqual([]);
+    });
+
+    it('a build manifest over the size cap is not read: no deltas for that build, whole packages, same page', async () => {
+      const site = await start(spec(1));
+      // The same manifest followed by 5 MB of JSON whitespace: as big as a ~2,500-page site's, decoded.
+      const manifestFile = join(dir, 'objpack-manifest.json');
+      await writeFile(manifestFile, `${await readFile(manifestFile, 'utf8')}${' '.repeat(5 * 1024 * 1024)}`);
+      await server!.reload();
+      const ref = await reference(browser, `${proxy!.origin}/about/`);
+      const page = await install();
+      await page.goto(`${proxy!.origin}/`);
+      await pageDone(page);
+      await waitEvent(page, (e) => e.type === 'delta' && e.detail === `manifest over ${MAX_MANIFEST_BYTES} bytes: no deltas for build build-1`);
+      proxy!.reset();
+      await page.click('#next');
+      await page.waitForURL(`${proxy!.origin}/about/`);
+      await pageDone(page);
+      expect(proxy!.requests()).toEqual([{ path: site.pagePackage['/about/']!, have: false }]);
+      const got = await snapshot(page);
+      expect(got.dom).toBe(ref.dom);
+      expect(got.shot.equals(ref.shot)).toBe(true);
     });
 
     it('v1 → v2: a delta of another build is refused (full package instead); then only changed objects travel', async () => {

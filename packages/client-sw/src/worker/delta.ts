@@ -1,5 +1,6 @@
 import { MANIFEST_FILE, sriToDigest, type BuildManifest } from '@objpack/format';
 import type { ResolvedOptions } from '../options.js';
+import { textUpTo } from './capped-body.js';
 import type { HeldRecord, Store } from './store.js';
 
 /** One object of a page package, as the build's manifest names it: [name, `sha256-…` digest, content type]. */
@@ -32,6 +33,13 @@ export interface HavePlan {
   order: readonly ManifestRow[];
 }
 
+/**
+ * The build manifest is read whole (decoded) only up to this size, about 2,000 pages: a 10,000-page site's
+ * is 19 MB (1.9 MB as brotli), to download and parse in every visitor's worker after each deploy. Bigger
+ * sites go without deltas (their shared packages still carry what pages share).
+ */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
 /** Server-side: at most 2000 items; a header this size stays far below every server's header limit. */
 const MAX_CLAIMS = 400;
 /** 16 base64 characters = 96 bits of the digest: objpack serve accepts prefixes of 8 or more. */
@@ -56,6 +64,8 @@ export class Delta {
   private scanned = false;
   private loaded: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
+  /** A build whose manifest was over MAX_MANIFEST_BYTES (not fetched again). */
+  private tooLarge: string | undefined;
 
   constructor(
     private readonly store: Store,
@@ -131,10 +141,17 @@ export class Delta {
     await (this.loaded ??= this.load());
     if (this.capable !== true) return;
     if (!this.scanned) await this.scan();
-    if (this.manifest?.buildId === buildId) return;
+    if (this.manifest?.buildId === buildId || this.tooLarge === buildId) return;
     const res = await fetch(this.store.key(`/${MANIFEST_FILE}`), { cache: 'no-cache', credentials: 'same-origin' });
     if (res.status !== 200) return;
-    const manifest = compact((await res.json()) as BuildManifest);
+    const text = await textUpTo(res, MAX_MANIFEST_BYTES);
+    if (text === undefined) {
+      // Deltas for this build are not worth a manifest this size in every visitor's worker.
+      this.tooLarge = buildId;
+      this.options.onEvent({ type: 'delta', url: res.url, detail: `manifest over ${MAX_MANIFEST_BYTES} bytes: no deltas for build ${buildId}` });
+      return;
+    }
+    const manifest = compact(JSON.parse(text) as BuildManifest);
     if (!manifest) return;
     this.manifest = manifest;
     this.options.onEvent({ type: 'delta', url: res.url, detail: `manifest ${manifest.buildId}` });
