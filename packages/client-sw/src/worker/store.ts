@@ -47,25 +47,20 @@ export class Store {
     return new URL(path, this.origin).href;
   }
 
-  async held(cacheName: string, packageUrl: string): Promise<HeldRecord | undefined> {
-    // One call, and a missing cache is not created (as caches.open would).
-    const res = await caches.match(this.key(packageUrl), { cacheName });
-    return res ? ((await res.json()) as HeldRecord) : undefined;
+  held(cacheName: string, packageUrl: string): Promise<HeldRecord | undefined> {
+    return this.readJson<HeldRecord>(cacheName, this.key(packageUrl));
   }
 
-  async markHeld(cacheName: string, packageUrl: string, record: HeldRecord): Promise<void> {
-    const cache = await caches.open(cacheName);
-    await cache.put(this.key(packageUrl), new Response(JSON.stringify(record), { headers: { 'content-type': 'application/json' } }));
+  markHeld(cacheName: string, packageUrl: string, record: HeldRecord): Promise<void> {
+    return this.writeJson(cacheName, this.key(packageUrl), record);
   }
 
-  async saveClient(id: string, record: ClientRecord): Promise<void> {
-    const cache = await caches.open(this.metaName);
-    await cache.put(this.key(CLIENT_PREFIX + encodeURIComponent(id)), new Response(JSON.stringify(record), { headers: { 'content-type': 'application/json' } }));
+  saveClient(id: string, record: ClientRecord): Promise<void> {
+    return this.writeJson(this.metaName, this.clientKey(id), record);
   }
 
-  async client(id: string): Promise<ClientRecord | undefined> {
-    const res = await caches.match(this.key(CLIENT_PREFIX + encodeURIComponent(id)), { cacheName: this.metaName });
-    return res ? ((await res.json()) as ClientRecord) : undefined;
+  client(id: string): Promise<ClientRecord | undefined> {
+    return this.readJson<ClientRecord>(this.metaName, this.clientKey(id));
   }
 
   /** Every saved client record, by client id. */
@@ -84,7 +79,22 @@ export class Store {
 
   async forgetClient(id: string): Promise<void> {
     const cache = await caches.open(this.metaName);
-    await cache.delete(this.key(CLIENT_PREFIX + encodeURIComponent(id)));
+    await cache.delete(this.clientKey(id));
+  }
+
+  private clientKey(id: string): string {
+    return this.key(CLIENT_PREFIX + encodeURIComponent(id));
+  }
+
+  private async readJson<T>(cacheName: string, key: string): Promise<T | undefined> {
+    // One call, and a missing cache is not created (as caches.open would).
+    const res = await caches.match(key, { cacheName });
+    return res ? ((await res.json()) as T) : undefined;
+  }
+
+  private async writeJson(cacheName: string, key: string, value: unknown): Promise<void> {
+    const cache = await caches.open(cacheName);
+    await cache.put(key, new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } }));
   }
 
   /** The first cached response for `path` in the given caches, in order. */
