@@ -59,12 +59,25 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
   return pw.chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
+export interface RecordOptions {
+  /** Extra wait after the network went quiet. */
+  settleMs?: number;
+  quietMs?: number;
+  /**
+   * URL paths (with query) to keep waiting for, up to the 10 s deadline, after the network went quiet.
+   * Chromium fetches a page's icon after `load`, on its own schedule; on a loaded machine that can come
+   * later than the quiet window, and the oracle would report an icon the browser does fetch as unneeded.
+   */
+  awaitUrls?: readonly string[];
+}
+
 /**
  * Loads one page in a fresh context (empty cache) and records its same-origin requests, until the
  * network has been quiet for `quietMs`. Playwright's 'networkidle' is not used: a response whose body the
  * page never reads (a fire-and-forget fetch()) never "finishes", so it would always time out.
  */
-export async function recordPage(browser: Browser, url: string, settleMs = 0, quietMs = 400): Promise<PageRecording> {
+export async function recordPage(browser: Browser, url: string, opts: RecordOptions = {}): Promise<PageRecording> {
+  const { settleMs = 0, quietMs = 400, awaitUrls = [] } = opts;
   const context = await browser.newContext({ serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
@@ -89,7 +102,16 @@ export async function recordPage(browser: Browser, url: string, settleMs = 0, qu
     });
     await page.goto(url, { waitUntil: 'load' });
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && (inflight.size > 0 || Date.now() - lastEvent < quietMs)) await page.waitForTimeout(50);
+    const awaited = () => {
+      const urls = new Set(
+        seen.map((r) => {
+          const u = new URL(r.url());
+          return u.origin === origin ? u.pathname + u.search : '';
+        }),
+      );
+      return awaitUrls.every((u) => urls.has(u));
+    };
+    while (Date.now() < deadline && (inflight.size > 0 || Date.now() - lastEvent < quietMs || !awaited())) await page.waitForTimeout(50);
     if (settleMs > 0) await page.waitForTimeout(settleMs);
     const requests: PageRecording['requests'] = [];
     for (const req of seen) {
@@ -127,7 +149,7 @@ export async function tracePages(_root: string, graph: SiteGraph, opts: TraceOpt
   const lane = async () => {
     while (next < queue.length) {
       const page = queue[next++] as PageClosure;
-      const recording = await recordPage(browser, new URL(page.url, base).href, opts.settleMs);
+      const recording = await recordPage(browser, new URL(page.url, base).href, { settleMs: opts.settleMs });
       compare(graph, page, recording, result);
     }
   };
