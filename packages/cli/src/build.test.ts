@@ -1,5 +1,5 @@
 import { utimesSync, writeFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { Decoder, type PackageIndex } from '@objpack/format';
 import { serve } from '@objpack/serve';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { build, type BuildOptions } from './build.js';
 import { inspectPackage } from './emit/inspect-package.js';
 import { REGISTER_TAG } from './emit/inject.js';
 import { ErrorCode, ObjpackError } from './errors.js';
+import type { HostTarget } from './emit/host-config.js';
 import { fakeWorkerAssets, makeSite, SMALL_SITE, writeFiles } from './test-utils/site.js';
 import { listFiles, verifyOutput } from './test-utils/verify-output.js';
 
@@ -247,10 +248,62 @@ describe('build (in place)', () => {
     const vercel = JSON.parse(await readFile(path.join(root, 'vercel.json'), 'utf8'));
     expect(vercel.cleanUrls).toBe(true);
     expect(vercel.headers.find((h: { source: string }) => h.source === '/_objpack/shared/(.*)')).toBeTruthy();
-    expect(new Set(vercel.headers.map((h: { source: string }) => h.source)).size).toBe(vercel.headers.length);
+    expect(new Set(vercel.headers.map((h: { source: string }) => JSON.stringify(h))).size).toBe(vercel.headers.length);
     const firebase = JSON.parse(await readFile(path.join(root, 'firebase.json'), 'utf8'));
     expect(firebase.hosting.headers.some((h: { source: string }) => h.source === '/_objpack/shared/**')).toBe(true);
     expect(await readFile(path.join(root, 'objpack-nginx.conf'), 'utf8')).toContain('location ^~ /_objpack/shared/ {');
+  });
+
+  test("vercel.json / firebase.json: the user's rules for a page objpack also has rules for survive rebuilds, go into the page's package, and objpack's stale entries go", async () => {
+    const csp = { key: 'Content-Security-Policy', value: "default-src 'self'" };
+    const root = await makeSite({
+      ...SMALL_SITE,
+      'old.html': '<!doctype html><title>old</title><link rel="stylesheet" href="/css/site.css">',
+      'vercel.json': JSON.stringify({ headers: [{ source: '/', headers: [csp] }] }),
+      'firebase.json': JSON.stringify({ hosting: { public: '.', headers: [{ source: '/', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] } }),
+    });
+    const targets: HostTarget[] = ['vercel', 'firebase'];
+    const first = await build(await opts(root, { targets }));
+    await rm(path.join(root, 'old.html'));
+    const second = await build(await opts(root, { targets }));
+    const vercel = JSON.parse(await readFile(path.join(root, 'vercel.json'), 'utf8')) as { headers: Array<{ source: string; headers: unknown[] }> };
+    // Before, objpack's Link rule for '/' replaced the user's CSP rule for '/' (same source).
+    expect(vercel.headers[0]).toEqual({ source: '/', headers: [csp] });
+    expect(vercel.headers.filter((h) => h.source === '/')).toHaveLength(2);
+    // old.html had a Link rule after the first build; after the second, no trace of it.
+    expect(first.manifest.pages['/old.html']).toBeDefined();
+    expect(vercel.headers.some((h) => h.source === '/old.html')).toBe(false);
+    expect(new Set(vercel.headers.map((h) => JSON.stringify(h))).size).toBe(vercel.headers.length);
+    const firebase = JSON.parse(await readFile(path.join(root, 'firebase.json'), 'utf8')) as { hosting: { headers: Array<{ source: string }> } };
+    expect(firebase.hosting.headers[0]).toEqual({ source: '/', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] });
+    expect(firebase.hosting.headers.some((h) => h.source === '/old.html')).toBe(false);
+    // The page's package carries both hosts' headers; objpack's own entries (Link…) are not read back as the site's.
+    const both: Array<[string, string]> = [['content-security-policy', "default-src 'self'"], ['x-frame-options', 'DENY']];
+    expect(second.manifest.objects['/']!.headers).toEqual(both);
+    expect((await decodeAll(path.join(root, second.manifest.pages['/']!.package.slice(1))))[0]!.headers).toEqual(both);
+    expect(second.manifest.hostHeaders?.map((r) => r.for)).toEqual(['/', '/']);
+  });
+
+  test('vercel.json in the project directory (the build runs there on `dist/`) is read, and an edit to it is not patched over', async () => {
+    const project = await makeSite({ 'vercel.json': JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'Cross-Origin-Opener-Policy', value: 'same-origin' }] }] }) });
+    await writeFiles(path.join(project, 'dist'), { 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>' });
+    const root = path.join(project, 'dist');
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      const options = await opts(root);
+      expect((await build(options)).manifest.objects['/b.html']!.headers).toEqual([['cross-origin-opener-policy', 'same-origin']]);
+      await writeFile(path.join(project, 'vercel.json'), JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'Cross-Origin-Opener-Policy', value: 'same-origin-allow-popups' }] }] }));
+      await writeFile(path.join(root, 'b.html'), '<!doctype html><title>b2</title>');
+      const r = await build(options);
+      expect(r.patched).toBe(false);
+      expect(r.manifest.objects['/']!.headers).toEqual([['cross-origin-opener-policy', 'same-origin-allow-popups']]);
+      // A config naming another output directory belongs to another site.
+      await writeFile(path.join(project, 'vercel.json'), JSON.stringify({ outputDirectory: 'public', headers: [{ source: '/(.*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }));
+      expect((await build(options)).manifest.objects['/']!.headers).toBeUndefined();
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });
 

@@ -74,6 +74,8 @@ export interface ManifestPackage {
 export interface HostHeaderRule {
   for: string;
   match: string;
+  /** RegExp flags of `match`; absent means 'iu' (Netlify's rules). */
+  flags?: string;
   headers: Array<[string, string]>;
 }
 

@@ -91,4 +91,12 @@ describe("the site's host header rules (_headers, netlify.toml) on every file", 
     expect(ruleHeaders(rules, '/FONT.woff2')).toMatchObject({ 'access-control-allow-origin': '*' });
     expect(ruleHeaders(hostRules([RULES[2]]), '/other.css')).toBeNull();
   });
+
+  it("a rule's recorded flags apply (Firebase globs are case-sensitive); flags that make test() stateful drop the rule", () => {
+    const rule = (flags?: string) => ({ for: '/docs/*', match: '^\\/docs\\/[^/]*$', ...(flags === undefined ? {} : { flags }), headers: [['x-docs', '1']] });
+    expect(ruleHeaders(hostRules([rule('')]), '/DOCS/a')).toBeNull();
+    expect(ruleHeaders(hostRules([rule('')]), '/docs/a')).toEqual({ 'x-docs': '1' });
+    expect(ruleHeaders(hostRules([rule()]), '/DOCS/a')).toEqual({ 'x-docs': '1' });
+    expect(hostRules([rule('g'), rule('y'), rule(5 as unknown as string)])).toEqual([]);
+  });
 });

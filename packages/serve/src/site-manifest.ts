@@ -97,11 +97,12 @@ export function hostRules(recorded: unknown): HostRule[] {
   if (!Array.isArray(recorded)) return [];
   const out: HostRule[] = [];
   for (const r of recorded as unknown[]) {
-    const { match, headers } = (r ?? {}) as { match?: unknown; headers?: unknown };
-    if (typeof match !== 'string' || !Array.isArray(headers)) continue;
+    const { match, flags = 'iu', headers } = (r ?? {}) as { match?: unknown; flags?: unknown; headers?: unknown };
+    // Only flags that leave test() stateless ('g' and 'y' would make it depend on the last call).
+    if (typeof match !== 'string' || typeof flags !== 'string' || !/^[imsu]*$/.test(flags) || !Array.isArray(headers)) continue;
     let re: RegExp;
     try {
-      re = new RegExp(match, 'iu');
+      re = new RegExp(match, flags);
     } catch {
       continue;
     }

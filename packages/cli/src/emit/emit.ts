@@ -14,7 +14,8 @@ import { REGISTER_PATH, WORKER_PATH } from './inject.js';
 import { buildManifest, routeTable } from './manifest.js';
 import { mapLimit } from './map-limit.js';
 import type { WorkerAssets } from './sw-assets.js';
-import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
+import { HOST_ENTRIES_FILE, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
+import { readOwnEntries } from './host-entries.js';
 import { localWriter, type PackageWriter, type WriteJob } from './write-job.js';
 
 export { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE };
@@ -168,11 +169,22 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   await writeText('_headers', netlifyHeaders(rules, await readFile(abs('_headers'), 'utf8').catch(() => '')));
   if (rules.length > 100) hostWarnings.push(`_headers has ${rules.length} rules; Cloudflare Pages applies only the first 100 (Netlify has no such limit)`);
   await writeText(PUSH_MANIFEST_FILE, `${JSON.stringify(pushManifest(manifest), null, 2)}\n`);
-  if (input.targets.includes('vercel')) {
-    if (rules.length > VERCEL_MAX_RULES) hostWarnings.push(`vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}`);
-    await writeText('vercel.json', `${JSON.stringify(vercelConfig(rules, await readJson('vercel.json')), null, 2)}\n`);
+  const jsonTargets = (['vercel', 'firebase'] as const).filter((t) => input.targets.includes(t));
+  if (jsonTargets.length > 0) {
+    if (jsonTargets.includes('vercel') && rules.length > VERCEL_MAX_RULES) hostWarnings.push(`vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}`);
+    const previous = await readOwnEntries(outDir);
+    const configs: Array<{ file: string; config: Record<string, unknown>; ours: unknown[] }> = [];
+    for (const t of jsonTargets) {
+      const file = `${t}.json`;
+      configs.push({ file, ...(t === 'vercel' ? vercelConfig : firebaseConfig)(rules, await readJson(file), previous[file]) });
+    }
+    // Entries of both builds are recorded before a config changes, and only this build's after: killed in
+    // between, the next build still knows every entry that is objpack's.
+    const record = (both: boolean) => JSON.stringify(Object.fromEntries(configs.map((c) => [c.file, both ? [...(previous[c.file] ?? []), ...c.ours] : c.ours])));
+    await writeText(HOST_ENTRIES_FILE, record(true));
+    for (const c of configs) await writeText(c.file, `${JSON.stringify(c.config, null, 2)}\n`);
+    await writeText(HOST_ENTRIES_FILE, record(false));
   }
-  if (input.targets.includes('firebase')) await writeText('firebase.json', `${JSON.stringify(firebaseConfig(rules, await readJson('firebase.json')), null, 2)}\n`);
   if (input.targets.includes('nginx')) await writeText(NGINX_FILE, nginxConfig(rules));
   if (input.report) await writeText(REPORT_FILE, input.report(manifest));
   await writeText(ROUTES_FILE, JSON.stringify(routeTable(manifest)));

@@ -66,26 +66,41 @@ export function pushManifest(manifest: BuildManifest): Record<string, Record<str
   return out;
 }
 
-type JsonHeaders = Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
-const toJsonHeaders = (rules: readonly HeaderRule[], source: (p: string) => string): JsonHeaders =>
+/** A `headers` entry of `vercel.json` / `firebase.json`. */
+export interface JsonHeaderEntry {
+  source: string;
+  headers: Array<{ key: string; value: string }>;
+}
+const toJsonHeaders = (rules: readonly HeaderRule[], source: (p: string) => string): JsonHeaderEntry[] =>
   rules.map((r) => ({ source: source(r.path), headers: r.headers.map(([key, value]) => ({ key, value })) }));
 
 /** Vercel limits a project to 1024 header routes (vercel.json `headers`). */
 export const VERCEL_MAX_RULES = 1024;
 
-/** `vercel.json` with objpack's header rules replacing earlier ones for the same sources. */
-export function vercelConfig(rules: readonly HeaderRule[], existing: Record<string, unknown> = {}): Record<string, unknown> {
+/** A host JSON config with objpack's entries in it, and those entries (for HOST_ENTRIES_FILE). */
+export interface JsonConfig {
+  config: Record<string, unknown>;
+  ours: JsonHeaderEntry[];
+}
+
+/**
+ * `vercel.json` with objpack's header rules appended. `previous` are the entries the last build added
+ * (HOST_ENTRIES_FILE): those go, every other entry stays, even one for the same source — Vercel applies
+ * every matching entry, so a user's CSP for `/` and objpack's Link for `/` both hold.
+ */
+export function vercelConfig(rules: readonly HeaderRule[], existing: Record<string, unknown> = {}, previous: readonly unknown[] = []): JsonConfig {
   // path-to-regexp syntax: escape its operators in literal paths; '/dir/*' becomes '/dir/(.*)'.
   const source = (p: string) => (p.endsWith('/*') ? `${escapeP2R(p.slice(0, -1))}(.*)` : escapeP2R(p));
   const ours = toJsonHeaders(rules, source);
-  return { ...existing, headers: mergeBySource(existing.headers, ours) };
+  return { config: { ...existing, headers: replaceOurs(existing.headers, previous, ours) }, ours };
 }
 
-/** `firebase.json` with the rules under `hosting.headers` (glob sources). */
-export function firebaseConfig(rules: readonly HeaderRule[], existing: Record<string, unknown> = {}): Record<string, unknown> {
+/** `firebase.json` with the rules under `hosting.headers` (glob sources), merged as in vercelConfig. */
+export function firebaseConfig(rules: readonly HeaderRule[], existing: Record<string, unknown> = {}, previous: readonly unknown[] = []): JsonConfig {
   const source = (p: string) => (p.endsWith('/*') ? `${escapeGlob(p.slice(0, -1))}**` : escapeGlob(p));
   const hosting = (existing.hosting && typeof existing.hosting === 'object' && !Array.isArray(existing.hosting) ? existing.hosting : { public: '.' }) as Record<string, unknown>;
-  return { ...existing, hosting: { ...hosting, headers: mergeBySource(hosting.headers, toJsonHeaders(rules, source)) } };
+  const ours = toJsonHeaders(rules, source);
+  return { config: { ...existing, hosting: { ...hosting, headers: replaceOurs(hosting.headers, previous, ours) } }, ours };
 }
 
 /** An nginx include (`include objpack-nginx.conf;` inside the `server` block). */
@@ -104,8 +119,9 @@ export function nginxConfig(rules: readonly HeaderRule[]): string {
 const escapeP2R = (p: string) => p.replace(/[:()*+?{}\\]/g, (c) => `\\${c}`);
 const escapeGlob = (p: string) => p.replace(/[*?[\]{}!\\]/g, (c) => `\\${c}`);
 
-function mergeBySource(existing: unknown, ours: JsonHeaders): JsonHeaders {
-  const mine = new Set(ours.map((h) => h.source));
-  const keep = Array.isArray(existing) ? (existing as JsonHeaders).filter((h) => !mine.has(h?.source)) : [];
+/** `existing` without the entries objpack wrote before (or is writing now), then objpack's. */
+function replaceOurs(existing: unknown, previous: readonly unknown[], ours: readonly JsonHeaderEntry[]): unknown[] {
+  const drop = new Set([...previous, ...ours].map((e) => JSON.stringify(e)));
+  const keep = Array.isArray(existing) ? existing.filter((e) => !drop.has(JSON.stringify(e))) : [];
   return [...keep, ...ours];
 }

@@ -2,3 +2,8 @@
 export const REPORT_FILE = 'objpack-report.html';
 export const PUSH_MANIFEST_FILE = 'push-manifest.json';
 export const NGINX_FILE = 'objpack-nginx.conf';
+/**
+ * The entries objpack added to `vercel.json` / `firebase.json` (by file name), so the next build removes
+ * exactly those and reading the site's own rules skips them: JSON has no comments to mark a block with.
+ */
+export const HOST_ENTRIES_FILE = '_objpack/.host-entries.json';

@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
 import { isCarriedHeader, isHeaderName, isHeaderValue, type HostHeaderRule } from '@objpack/format';
 import { userPart } from './host-config.js';
+import { readOwnEntries } from './host-entries.js';
+import { firebaseRules, vercelRules, type SiteRule } from './host-json-rules.js';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -21,15 +23,82 @@ export interface SiteHeaders {
 }
 
 /**
- * Reads the site's `_headers` (Netlify, Cloudflare Pages) and `netlify.toml` `[[headers]]` with Netlify's own
- * parser. A page the worker answers from a package must carry the same security headers the host would
- * have sent (Content-Security-Policy, Cross-Origin-Opener/Embedder-Policy, X-Frame-Options…): a page
- * without its CSP, or a cross-origin-isolated app that loses isolation, would be worse off with objpack.
- * Matching rules combine as Netlify's dev server combines them: a later rule's value wins.
+ * Reads the site's host header rules: `_headers` (Netlify, Cloudflare Pages) and `netlify.toml` `[[headers]]`
+ * with Netlify's own parser, `vercel.json` and `firebase.json` with their hosts' pattern rules (see
+ * host-json-rules.ts). A page the worker answers from a package must carry the same security headers the
+ * host would have sent (Content-Security-Policy, Cross-Origin-Opener/Embedder-Policy, X-Frame-Options…): a
+ * page without its CSP, or a cross-origin-isolated app that loses isolation, would be worse off with objpack.
+ * `vercel.json` and `firebase.json` usually sit in the project directory, above the built site: they are
+ * looked for in `root`, then in `cwd` when `root` is inside it (there, a config must point at `root`).
+ * Matching rules combine as the hosts combine them: every match applies and a later rule's value wins;
+ * the files are taken in the order above.
  */
-export async function loadSiteHeaders(root: string): Promise<SiteHeaders> {
+export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {}): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
-  const none: SiteHeaders = { forPage: () => [], rules: [], diagnostics };
+  const rules: SiteRule[] = [...(await netlifyRules(root, diagnostics))];
+  const dirs = hostConfigDirs(root, opts.cwd);
+  const own = await readOwnEntries(root);
+  for (const file of ['vercel.json', 'firebase.json'] as const) {
+    const dir = dirs.find((d) => existsSync(path.join(d, file)));
+    if (dir === undefined) continue;
+    const shown = path.relative(root, path.join(dir, file)) || file;
+    let config: unknown;
+    try {
+      config = JSON.parse(await readFile(path.join(dir, file), 'utf8'));
+    } catch (err) {
+      diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers not read: ${(err as Error).message}`, file: shown });
+      continue;
+    }
+    const ours = dir === root ? (own[file] ?? []) : [];
+    let parsed;
+    if (file === 'vercel.json') {
+      const outDir = (config as { outputDirectory?: unknown } | null)?.outputDirectory;
+      if (dir !== root && typeof outDir === 'string' && path.resolve(dir, outDir) !== path.resolve(root)) continue;
+      parsed = await vercelRules(config, ours, shown);
+    } else {
+      parsed = await firebaseRules(config, ours, shown, dir, root);
+    }
+    rules.push(...parsed.rules);
+    diagnostics.push(...parsed.diagnostics);
+  }
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics };
+  return {
+    diagnostics,
+    rules: rules.map((r) => ({
+      for: r.for,
+      match: r.re.source,
+      ...(r.re.flags === 'iu' ? {} : { flags: r.re.flags }),
+      headers: r.values.map(([n, v]): PageHeader => [n.toLowerCase(), v]).filter(([n, v]) => isHeaderName(n) && isHeaderValue(v)),
+    })),
+    forPage(url: string): PageHeader[] {
+      const merged = new Map<string, string>();
+      for (const rule of rules) {
+        if (!rule.re.test(url)) continue;
+        for (const [rawName, value] of rule.values) {
+          const name = rawName.toLowerCase();
+          if (!isCarriedHeader(name, value)) continue;
+          merged.delete(name);
+          merged.set(name, value);
+        }
+      }
+      return [...merged].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    },
+  };
+}
+
+/** Where `vercel.json` and `firebase.json` are looked for, in order: the site, then the project directory. */
+export function hostConfigDirs(root: string, cwd = process.cwd()): string[] {
+  const project = path.resolve(cwd);
+  return path.resolve(root).startsWith(project + path.sep) ? [root, project] : [root];
+}
+
+/** Host configs outside the site that loadSiteHeaders may read: the incremental fingerprint must cover them. */
+export function outsideHostConfigs(root: string, cwd?: string): string[] {
+  return hostConfigDirs(root, cwd).slice(1).flatMap((d) => [path.join(d, 'vercel.json'), path.join(d, 'firebase.json')]);
+}
+
+/** `_headers` and `netlify.toml` in `root`, with Netlify's parser. */
+async function netlifyRules(root: string, diagnostics: Diagnostic[]): Promise<SiteRule[]> {
   const tomlFile = path.join(root, 'netlify.toml');
   const toml = existsSync(tomlFile) ? tomlFile : undefined;
   let text: string;
@@ -41,7 +110,7 @@ export async function loadSiteHeaders(root: string): Promise<SiteHeaders> {
   // objpack's own block (Link preloads, cache lifetimes) carries nothing a page's response needs, and on a
   // 10,000-page site it is 10,000 rules: only the user's lines are parsed.
   const user = userPart(text);
-  if (!toml && !user.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) return none;
+  if (!toml && !user.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) return [];
   let rules: Header[] = [];
   const dir = await mkdtemp(path.join(tmpdir(), 'objpack-headers-'));
   try {
@@ -56,26 +125,5 @@ export async function loadSiteHeaders(root: string): Promise<SiteHeaders> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  if (rules.length === 0) return none;
-  return {
-    diagnostics,
-    rules: rules.map((r) => ({
-      for: r.for,
-      match: r.forRegExp.source,
-      headers: Object.entries(r.values).map(([n, v]): PageHeader => [n.toLowerCase(), v]).filter(([n, v]) => isHeaderName(n) && isHeaderValue(v)),
-    })),
-    forPage(url: string): PageHeader[] {
-      const merged = new Map<string, string>();
-      for (const rule of rules) {
-        if (!rule.forRegExp.test(url)) continue;
-        for (const [rawName, value] of Object.entries(rule.values)) {
-          const name = rawName.toLowerCase();
-          if (!isCarriedHeader(name, value)) continue;
-          merged.delete(name);
-          merged.set(name, value);
-        }
-      }
-      return [...merged].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    },
-  };
+  return rules.map((r) => ({ for: r.for, re: r.forRegExp, values: Object.entries(r.values) }));
 }

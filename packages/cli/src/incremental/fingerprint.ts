@@ -8,7 +8,14 @@ import type { PlanOptions } from '../plan/types.js';
  * Everything besides the site's files that the outputs depend on: the options, the worker files and this
  * objpack itself (a reinstalled objpack may plan differently, so its state is not patched).
  */
-export function buildFingerprint(input: { options: PlanOptions & Record<string, unknown>; exclude: readonly string[]; inject: boolean; workerFiles: readonly string[] }): string {
+export function buildFingerprint(input: {
+  options: PlanOptions & Record<string, unknown>;
+  exclude: readonly string[];
+  inject: boolean;
+  workerFiles: readonly string[];
+  /** Host configs read from outside the site (its own files are walked), present or not. */
+  hostFiles?: readonly string[];
+}): string {
   const { options } = input;
   const sig = (file: string) => {
     const st = statSync(file, { throwIfNoEntry: false });
@@ -28,6 +35,7 @@ export function buildFingerprint(input: { options: PlanOptions & Record<string, 
     trace: options.trace ?? false,
     plan,
     workers: input.workerFiles.map((f) => `${f}:${sig(f)}`),
+    hostFiles: (input.hostFiles ?? []).map((f) => `${f}:${sig(f)}`),
     objpack: sig(fileURLToPath(import.meta.url)),
   });
 }
