@@ -3,6 +3,7 @@ import { PACKAGE_DIR } from '@objpack/format';
 import type { Socket } from 'node:net';
 import type { ConnectionTracker, ConnState } from './connections.js';
 import type { Context } from './context.js';
+import { LISTING_PATH, sendListing } from './delta-listing.js';
 import { sendError, type Req, type Res } from './error-page.js';
 import { wantsPackage } from './http-semantics.js';
 import { sendPackage, type PackageRequest } from './send-package.js';
@@ -93,6 +94,10 @@ function handle(ctx: Context, req: Req, res: Res): void {
   const target = parseRequestPath(req.url);
   if (!target.ok) {
     sendError(req, res, target.status);
+    return;
+  }
+  if (target.path === LISTING_PATH && ctx.o.dynamic) {
+    sendListing(ctx, req, res, target.query);
     return;
   }
   const { site } = ctx;

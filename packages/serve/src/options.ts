@@ -67,6 +67,12 @@ export interface ServeOptions {
    * answer `X-Objpack-Have: <digests>` with a delta package (default true).
    */
   dynamic?: boolean;
+  /**
+   * With `dynamic`: while the whole delta listing (`/_objpack/listing`: every page package's objects and
+   * digests) is at most this many bytes of JSON, a worker gets all of it in one request; past it, only the
+   * packages it asks for (default 512 KiB, about 1,000 pages).
+   */
+  listingBytes?: number;
   /** Time allowed to receive request headers, ms (default 10 s; Node's default is 60 s). */
   headersTimeoutMs?: number;
   /** Time allowed to receive a whole request, ms (default 30 s; Node's default is 300 s). */
@@ -125,6 +131,7 @@ export function resolveOptions(o: ServeOptions): ResolvedOptions {
     closureHoldMs: Math.min(holdMs, nonNegative('closureHoldMs', o.closureHoldMs, 500)),
     maxConnections: o.maxConnections === undefined ? Infinity : Math.max(1, nonNegative('maxConnections', o.maxConnections, 0)),
     dynamic: o.dynamic ?? true,
+    listingBytes: nonNegative('listingBytes', o.listingBytes, 512 * 1024),
     headersTimeoutMs: nonNegative('headersTimeoutMs', o.headersTimeoutMs, 10_000),
     requestTimeoutMs: nonNegative('requestTimeoutMs', o.requestTimeoutMs, 30_000),
     shutdownTimeoutMs: nonNegative('shutdownTimeoutMs', o.shutdownTimeoutMs, 5000),

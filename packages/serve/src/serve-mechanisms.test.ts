@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { Decoder, type BuildManifest } from '@objpack/format';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type ObjpackServer, type ServeOptions } from './index.js';
@@ -200,6 +201,38 @@ describe('closure-aware keep-alive', () => {
 });
 
 describe('dynamic packages', () => {
+  it('answers the delta listing: every page package while small, else only page packages asked (bounded), gzip on request', async () => {
+    const sri = (n: string) => `sha256-${b64Digest(site.files[n]!)}`;
+    const home: Array<[string, string, string]> = [
+      ['/index.html', sri('/index.html'), 'text/html; charset=utf-8'],
+      ['/app.js', sri('/app.js'), 'text/javascript; charset=utf-8'],
+      ['/logo.png', sri('/logo.png'), 'image/png'],
+      ['/font.woff2', sri('/font.woff2'), 'font/woff2'],
+    ];
+    const s = await start();
+    const all = await get(s.url, '/_objpack/listing');
+    expect([all.status, all.headers['content-type'], all.headers['cache-control']]).toEqual([200, 'application/json', 'no-store']);
+    const listing = JSON.parse(all.body.toString()) as { buildId: string; complete: boolean; packages: Record<string, unknown> };
+    expect(listing.complete).toBe(true);
+    expect(Object.keys(listing.packages).sort()).toEqual(['/_objpack/pages/guide/index.html.objp', '/_objpack/pages/index.html.objp']);
+    expect(listing.packages['/_objpack/pages/index.html.objp']).toEqual(home);
+
+    const small = await start({ listingBytes: 0 });
+    const q = ['/_objpack/pages/index.html.objp', '/_objpack/shared/00112233aabbccdd.objp', '/nope.objp'].map((p) => `p=${encodeURIComponent(p)}`).join('&');
+    const some = JSON.parse((await get(small.url, `/_objpack/listing?${q}`)).body.toString()) as typeof listing;
+    expect(some).toEqual({ buildId: listing.buildId, complete: false, packages: { '/_objpack/pages/index.html.objp': home } });
+    // Past 64 names the rest is ignored; a hostile query costs nothing.
+    const many = `${Array.from({ length: 64 }, (_, i) => `p=/x${i}`).join('&')}&p=${encodeURIComponent('/_objpack/pages/index.html.objp')}`;
+    expect(JSON.parse((await get(small.url, `/_objpack/listing?${many}`)).body.toString()).packages).toEqual({});
+    const gz = await get(s.url, '/_objpack/listing', { headers: { 'accept-encoding': 'gzip' } });
+    expect(all.body.length).toBeGreaterThan(512);
+    expect([gz.headers['content-encoding'], gunzipSync(gz.body).equals(all.body)]).toEqual(['gzip', true]);
+    const head = await get(s.url, '/_objpack/listing', { method: 'HEAD' });
+    expect([head.status, head.body.length]).toEqual([200, 0]);
+    // Without dynamic packages there are no deltas, so no listing either.
+    expect((await get((await start({ dynamic: false })).url, '/_objpack/listing')).status).toBe(404);
+  });
+
   it('sends a delta package without the objects the client holds (full digests or prefixes)', async () => {
     const s = await start();
     const have = [b64Digest(site.files['/app.js']!), `sha256-${b64Digest(site.files['/logo.png']!).slice(0, 10)}`, 'garbage!', 'AAAA'];

@@ -8,7 +8,7 @@ import type { BuiltSite, SiteFile, SiteSpec } from './site.js';
 const sri = (b: Uint8Array) => `sha256-${createHash('sha256').update(b).digest('base64')}`;
 const fileOf = (url: string) => (url.endsWith('/') ? `${url}index.html` : url).slice(1);
 
-/** `objpack-manifest.json` for a test site, as `objpack build` writes it (the part the server and worker read). */
+/** `objpack-manifest.json` for a test site, as `objpack build` writes it (the part the server reads). */
 export function manifestFor(spec: SiteSpec, site: BuiltSite): BuildManifest {
   const objects: BuildManifest['objects'] = {};
   const object = (name: string) => {
@@ -31,6 +31,16 @@ export function manifestFor(spec: SiteSpec, site: BuiltSite): BuildManifest {
     pages[url] = { file: fileOf(url), package: site.pagePackage[url]!, shared, closure: [url, ...p.objects, ...p.shared.flatMap((g) => spec.shared[g]!)], critical: [], preconnect: [] };
   }
   return { version: 1, buildId: spec.buildId, pages, packages, objects };
+}
+
+/** `objpack serve`'s complete delta listing for the site (what `/_objpack/listing` answers for a small site). */
+export function listingFor(spec: SiteSpec, site: BuiltSite): { buildId: string; complete: true; packages: Record<string, Array<[string, string, string]>> } {
+  const m = manifestFor(spec, site);
+  const packages: Record<string, Array<[string, string, string]>> = {};
+  for (const [url, p] of Object.entries(m.packages)) {
+    if (p.kind === 'page') packages[url] = p.objects.map((n) => [n, m.objects[n]!.digest, m.objects[n]!.contentType]);
+  }
+  return { buildId: m.buildId, complete: true, packages };
 }
 
 /**

@@ -1,19 +1,19 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ObjpackServer } from '@objpack/serve';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
-import { MAX_MANIFEST_BYTES } from './delta.js';
+import { LISTING_PATH } from './delta.js';
 import {
   bundles, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, workerFiles, type Bundles, type WorkerConfig,
 } from '../test-utils/browser.js';
-import { countingProxy, manifestFor, writeSite, type CountingProxy } from '../test-utils/serve-site.js';
+import { countingProxy, listingFor, writeSite, type CountingProxy } from '../test-utils/serve-site.js';
 import { TestServer } from '../test-utils/server.js';
 import { buildSite, svg, testSite, type SiteSpec } from '../test-utils/site.js';
 
-/** Polls the worker's events until one matches (the manifest is fetched in the background). */
+/** Polls the worker's events until one matches (the listing is fetched in the background). */
 async function waitEvent(page: Page, match: (e: ObjpackEvent) => boolean): Promise<ObjpackEvent[]> {
   const seen: ObjpackEvent[] = [];
   for (let i = 0; i < 100; i++) {
@@ -23,7 +23,7 @@ async function waitEvent(page: Page, match: (e: ObjpackEvent) => boolean): Promi
   }
   throw new Error(`no such worker event; saw ${JSON.stringify(seen.map((e) => [e.type, e.detail]))}`);
 }
-const manifestEvent = (buildId: string) => (e: ObjpackEvent) => e.type === 'delta' && e.detail === `manifest ${buildId}`;
+const listingEvent = (buildId: string) => (e: ObjpackEvent) => e.type === 'delta' && e.detail === `listing ${buildId}`;
 
 describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
   let browser: Browser;
@@ -65,10 +65,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
     });
 
     /** Writes the site, starts a real `serve()` on port 0 behind a byte-counting proxy. */
-    async function start(s: SiteSpec, cfg: WorkerConfig = {}) {
+    async function start(s: SiteSpec, cfg: WorkerConfig = {}, listingBytes?: number) {
       const site = buildSite(s);
       await writeSite(dir, s, site, workerFiles(b, cfg));
-      server = await serve({ root: dir, port: 0 });
+      server = await serve({ root: dir, port: 0, ...(listingBytes === undefined ? {} : { listingBytes }) });
       proxy = await countingProxy(server.port);
       return site;
     }
@@ -85,7 +85,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       const page = await install();
       await page.goto(`${proxy!.origin}/`);
       await pageDone(page);
-      await waitEvent(page, manifestEvent('build-1'));
+      await waitEvent(page, listingEvent('build-1'));
       proxy!.reset();
       const before = server!.stats().packages.delta;
       await page.click('#next');
@@ -112,22 +112,41 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       expect(proxy!.requests()).toEqual([]);
     });
 
-    it('a build manifest over the size cap is not read: no deltas for that build, whole packages, same page', async () => {
-      const site = await start(spec(1));
-      // The same manifest followed by 5 MB of JSON whitespace: as big as a ~2,500-page site's, decoded.
-      const manifestFile = join(dir, 'objpack-manifest.json');
-      await writeFile(manifestFile, `${await readFile(manifestFile, 'utf8')}${' '.repeat(5 * 1024 * 1024)}`);
-      await server!.reload();
-      const ref = await reference(browser, `${proxy!.origin}/about/`);
+    it('a site too big for a whole listing: an unseen page comes whole; a held page a deploy changed comes as a delta', async () => {
+      const cfg = { options: { routesMaxAgeMs: 0 } };
+      // listingBytes 0: the server never sends the whole listing, only the packages the worker holds.
+      await start(spec(1), cfg, 0);
       const page = await install();
       await page.goto(`${proxy!.origin}/`);
       await pageDone(page);
-      await waitEvent(page, (e) => e.type === 'delta' && e.detail === `manifest over ${MAX_MANIFEST_BYTES} bytes: no deltas for build build-1`);
+      await waitEvent(page, (e) => e.type === 'delta' && /^listing build-1 \(\d+ packages\)$/.test(e.detail ?? ''));
       proxy!.reset();
       await page.click('#next');
       await page.waitForURL(`${proxy!.origin}/about/`);
       await pageDone(page);
-      expect(proxy!.requests()).toEqual([{ path: site.pagePackage['/about/']!, have: false }]);
+      // Before, a manifest this size (the whole site's) was not read at all: no deltas ever, held pages or not.
+      const about = proxy!.requests().filter((r) => r.path.endsWith('.objp'));
+      expect(about).toEqual([{ path: buildSite(spec(1)).pagePackage['/about/'], have: false }]);
+      const s2 = spec(2);
+      const site2 = buildSite(s2);
+      await writeSite(dir, s2, site2, workerFiles(b, cfg));
+      await server!.reload();
+      // The worker learns of build 2 after this navigation and asks the listing for the pages it holds.
+      await page.goto(`${proxy!.origin}/about/`);
+      await pageDone(page);
+      const listed = await waitEvent(page, (e) => e.type === 'delta' && e.detail === 'listing build-2 (2 packages)');
+      expect(listed.filter((e) => e.type === 'delta' && e.detail?.startsWith('listing build-2'))).toHaveLength(1);
+      const ref = await reference(browser, `${proxy!.origin}/`);
+      proxy!.reset();
+      await page.goto(`${proxy!.origin}/`);
+      await pageDone(page);
+      // Build 2's shared package is new (the page before was answered from build 1's table): it comes whole.
+      const shared = site2.sharedPackage.common!;
+      // (The two are fetched in parallel: either may come first.)
+      const seen = proxy!.requests().filter((r) => r.path !== '/_objpack/routes.json');
+      expect(seen.sort((x, y) => x.path.localeCompare(y.path))).toEqual([{ path: site2.pagePackage['/']!, have: true }, { path: shared, have: false }]);
+      const full = site2.files.get(site2.pagePackage['/']!)!.body.length + site2.files.get(shared)!.body.length;
+      expect(proxy!.bytes()).toBeLessThan(full - 30_000);
       const got = await snapshot(page);
       expect(got.dom).toBe(ref.dom);
       expect(got.shot.equals(ref.shot)).toBe(true);
@@ -139,23 +158,23 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       const page = await install();
       await page.goto(`${proxy!.origin}/`);
       await pageDone(page);
-      await waitEvent(page, manifestEvent('build-1'));
+      await waitEvent(page, listingEvent('build-1'));
       const s2 = spec(2);
       const site2 = buildSite(s2);
       await writeSite(dir, s2, site2, workerFiles(b, cfg));
       await server!.reload();
-      // The worker still has v1's table and manifest: its claims name v1 digests, and the v2 delta is refused.
+      // The worker still has v1's table and listing: its claims name v1 digests, and the v2 delta is refused.
       proxy!.reset();
       await page.goto(`${proxy!.origin}/about/`);
       await pageDone(page);
-      const events = await waitEvent(page, manifestEvent('build-2'));
+      const events = await waitEvent(page, listingEvent('build-2'));
       expect(events).toContainEqual(expect.objectContaining({ type: 'fallback', url: site2.pagePackage['/about/'], code: 'OBJPSW_DELTA' }));
       expect(proxy!.requests().filter((r) => r.path === site2.pagePackage['/about/'])).toEqual([
         { path: site2.pagePackage['/about/'], have: true },
         { path: site2.pagePackage['/about/'], have: false },
       ]);
       expect(await page.textContent('h1')).toBe('About v2');
-      // With v2's table and manifest, the home page's v2 package leaves out what v1 already delivered.
+      // With v2's table and listing, the home page's v2 package leaves out what v1 already delivered.
       const ref = await reference(browser, `${proxy!.origin}/`);
       proxy!.reset();
       await page.goto(`${proxy!.origin}/`);
@@ -176,7 +195,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       const page = await install();
       await page.goto(`${proxy!.origin}/`);
       await pageDone(page);
-      await waitEvent(page, manifestEvent('build-1'));
+      await waitEvent(page, listingEvent('build-1'));
       // Behind the worker's back (as a storage clean-up might): it still believes it holds the image.
       await page.evaluate(async () => {
         for (const k of await caches.keys()) if (k.includes('-build-')) await caches.delete(k);
@@ -204,10 +223,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       await server.close();
     });
 
-    it('stays off: no X-Objpack-Have, no manifest request, whole packages', async () => {
+    it('stays off: no X-Objpack-Have, no listing request, whole packages', async () => {
       const s = spec(1);
       const site = serveSite(server, b, s);
-      server.files.set('/objpack-manifest.json', { type: 'application/json', body: Buffer.from(JSON.stringify(manifestFor(s, site))) });
+      server.files.set(LISTING_PATH, { type: 'application/json', body: Buffer.from(JSON.stringify(listingFor(s, site))) });
       const page = await installWorker(context, server);
       await page.goto(`${server.origin}/`);
       await pageDone(page);
@@ -223,7 +242,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
     it('a delta request that fails is retried once for the whole package', async () => {
       const s = spec(1);
       const site = serveSite(server, b, s);
-      server.files.set('/objpack-manifest.json', { type: 'application/json', body: Buffer.from(JSON.stringify(manifestFor(s, site))) });
+      server.files.set(LISTING_PATH, { type: 'application/json', body: Buffer.from(JSON.stringify(listingFor(s, site))) });
       // Looks like objpack serve (Vary), then fails every delta: a broken proxy or server in between.
       for (const path of Object.values(site.pagePackage)) {
         server.hooks.set(path, (req, res) => {
@@ -237,7 +256,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       const page = await installWorker(context, server);
       await page.goto(`${server.origin}/`);
       await pageDone(page);
-      await waitEvent(page, manifestEvent('build-1'));
+      await waitEvent(page, listingEvent('build-1'));
       server.log.splice(0);
       await page.click('#next');
       await page.waitForURL(`${server.origin}/about/`);

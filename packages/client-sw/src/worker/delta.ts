@@ -1,4 +1,4 @@
-import { MANIFEST_FILE, sriToDigest, type BuildManifest } from '@objpack/format';
+import { PACKAGE_DIR, sriToDigest } from '@objpack/format';
 import type { ResolvedOptions } from '../options.js';
 import { textUpTo } from './capped-body.js';
 import type { HeldRecord, Store } from './store.js';
@@ -6,9 +6,13 @@ import type { HeldRecord, Store } from './store.js';
 /** One object of a page package, as the build's manifest names it: [name, `sha256-…` digest, content type]. */
 type ManifestRow = readonly [name: string, digest: string, contentType: string];
 
-/** The part of `objpack-manifest.json` a delta needs: every page package's objects, in package order. */
+/**
+ * What a delta needs of a build: page packages' objects, in package order, from `objpack serve`'s listing
+ * (`complete`: every page package of the build is in it).
+ */
 interface DeltaManifest {
   buildId: string;
+  complete: boolean;
   packages: Record<string, ManifestRow[]>;
 }
 
@@ -33,27 +37,28 @@ export interface HavePlan {
   order: readonly ManifestRow[];
 }
 
-/**
- * The build manifest is read whole (decoded) only up to this size, about 2,000 pages: a 10,000-page site's
- * is 19 MB (1.9 MB as brotli), to download and parse in every visitor's worker after each deploy. Bigger
- * sites go without deltas (their shared packages still carry what pages share).
- */
-export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+/** `objpack serve`'s delta listing (serve/src/delta-listing.ts): all page packages while small, else those asked. */
+export const LISTING_PATH = `/${PACKAGE_DIR}/listing`;
+/** Packages named per listing request (the server's limit). */
+const MAX_LISTED = 64;
+/** A listing is read up to this size decoded (a hostile or broken server cannot make the worker parse more). */
+export const MAX_LISTING_BYTES = 4 * 1024 * 1024;
 
 /** Server-side: at most 2000 items; a header this size stays far below every server's header limit. */
 const MAX_CLAIMS = 400;
 /** 16 base64 characters = 96 bits of the digest: objpack serve accepts prefixes of 8 or more. */
 const PREFIX = 16;
 
-const stripQuery = (p: string) => (p.includes('?') ? p.slice(0, p.indexOf('?')) : p);
 const normal = (sri: string) => sri.replace(/=+$/, '');
 
 /**
  * Delta packages with `objpack serve` (its `X-Objpack-Have` extra). Off until a page-package response
  * says the origin varies on that header, so a plain static host never sees it and never costs a request.
- * The page's objects and their digests come from the build's manifest, fetched in the background once per
- * build; without it the worker could not tell which held copy stands for an object the delta leaves out
- * (the server matches digests, the page asks for URLs). The worker claims only verified copies it holds.
+ * The page's objects and their digests come from the server's listing, fetched in the background once per
+ * build: for every page while the site is small, else for the page packages the worker holds (a page seen
+ * before that a deploy changed gets a delta; a page never seen comes whole). Without it the worker could
+ * not tell which held copy stands for an object the delta leaves out (the server matches digests, the page
+ * asks for URLs). The worker claims only verified copies it holds.
  */
 export class Delta {
   /** undefined: not known; true: the origin answers `X-Objpack-Have`; false: it ignores it. */
@@ -61,11 +66,13 @@ export class Delta {
   private manifest: DeltaManifest | undefined;
   /** Digest → where a verified copy lives, from the records of complete packages. */
   private readonly held = new Map<string, { cacheName: string; name: string }>();
+  /** Page packages held (URL path → cache): the ones an incomplete listing is asked for. */
+  private readonly heldPages = new Map<string, string>();
   private scanned = false;
   private loaded: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
-  /** A build whose manifest was over MAX_MANIFEST_BYTES (not fetched again). */
-  private tooLarge: string | undefined;
+  /** Packages asked for per build, answered or not (never asked twice). */
+  private asked: { buildId: string; paths: Set<string> } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -111,21 +118,25 @@ export class Delta {
     return { buildId, builds: packageBuild === buildId ? [buildId] : [buildId, packageBuild], header, claims, order };
   }
 
-  /** A package became complete in `cacheName`: its objects can be claimed from now on. */
-  add(cacheName: string, record: HeldRecord): void {
+  /** A package (URL path `path`) became complete in `cacheName`: its objects can be claimed from now on. */
+  add(cacheName: string, record: HeldRecord, path: string): void {
     for (const o of record.objects) this.held.set(normal(o.digest), { cacheName, name: o.name });
+    if (record.html !== undefined) this.heldPages.set(path, cacheName);
   }
 
   /** Caches that were deleted: their objects are gone. */
   forget(cacheNames: readonly string[]): void {
     const gone = new Set(cacheNames);
     for (const [d, at] of this.held) if (gone.has(at.cacheName)) this.held.delete(d);
+    for (const [p, cacheName] of this.heldPages) if (gone.has(cacheName)) this.heldPages.delete(p);
   }
 
   reset(): void {
     this.capable = undefined;
     this.manifest = undefined;
     this.held.clear();
+    this.heldPages.clear();
+    this.asked = undefined;
     this.scanned = false;
     this.loaded = undefined;
   }
@@ -141,20 +152,24 @@ export class Delta {
     await (this.loaded ??= this.load());
     if (this.capable !== true) return;
     if (!this.scanned) await this.scan();
-    if (this.manifest?.buildId === buildId || this.tooLarge === buildId) return;
-    const res = await fetch(this.store.key(`/${MANIFEST_FILE}`), { cache: 'no-cache', credentials: 'same-origin' });
+    let m = this.manifest?.buildId === buildId ? this.manifest : undefined;
+    if (m?.complete) return;
+    if (this.asked?.buildId !== buildId) this.asked = { buildId, paths: new Set() };
+    const asked = this.asked.paths;
+    const want = [...this.heldPages.keys()].filter((p) => !asked.has(p) && !m?.packages[p]).slice(0, MAX_LISTED);
+    // The first request of a build goes even with nothing held: a small site's answer is complete.
+    if (m && want.length === 0) return;
+    for (const p of want) asked.add(p);
+    const url = new URL(this.store.key(LISTING_PATH));
+    for (const p of want) url.searchParams.append('p', p);
+    const res = await fetch(url.href, { cache: 'no-store', credentials: 'same-origin' });
     if (res.status !== 200) return;
-    const text = await textUpTo(res, MAX_MANIFEST_BYTES);
-    if (text === undefined) {
-      // Deltas for this build are not worth a manifest this size in every visitor's worker.
-      this.tooLarge = buildId;
-      this.options.onEvent({ type: 'delta', url: res.url, detail: `manifest over ${MAX_MANIFEST_BYTES} bytes: no deltas for build ${buildId}` });
-      return;
-    }
-    const manifest = compact(JSON.parse(text) as BuildManifest);
-    if (!manifest) return;
-    this.manifest = manifest;
-    this.options.onEvent({ type: 'delta', url: res.url, detail: `manifest ${manifest.buildId}` });
+    const text = await textUpTo(res, MAX_LISTING_BYTES);
+    const listing = text === undefined ? undefined : parseListing(text);
+    if (!listing || listing.buildId !== buildId) return;
+    m = this.manifest?.buildId === buildId ? this.manifest : undefined;
+    this.manifest = { buildId, complete: listing.complete, packages: { ...m?.packages, ...listing.packages } };
+    this.options.onEvent({ type: 'delta', url: res.url, detail: `listing ${buildId}${listing.complete ? '' : ` (${Object.keys(listing.packages).length} packages)`}` });
     await this.persist();
   }
 
@@ -176,7 +191,7 @@ export class Delta {
         const path = new URL(req.url).pathname;
         if (!path.startsWith('/_objpack/') || !path.endsWith('.objp')) continue;
         const record = (await (await cache.match(req))?.json().catch(() => undefined)) as HeldRecord | undefined;
-        if (record && Array.isArray(record.objects)) this.add(name, record);
+        if (record && Array.isArray(record.objects)) this.add(name, record, path);
       }
     }
   }
@@ -191,18 +206,25 @@ export class Delta {
   }
 }
 
-/** Page packages' objects with digests and types; undefined when the manifest is not one we understand. */
-function compact(m: BuildManifest): DeltaManifest | undefined {
-  if (!m || typeof m !== 'object' || m.version !== 1 || typeof m.buildId !== 'string' || !m.packages || !m.objects) return undefined;
-  const packages: Record<string, ManifestRow[]> = {};
-  for (const [url, pkg] of Object.entries(m.packages)) {
-    if (!pkg || pkg.kind !== 'page' || !Array.isArray(pkg.objects)) continue;
-    const rows: ManifestRow[] = [];
-    for (const name of pkg.objects) {
-      const o = typeof name === 'string' ? m.objects[stripQuery(name)] : undefined;
-      if (o && typeof o.digest === 'string' && sriToDigest(o.digest)) rows.push([name, o.digest, String(o.contentType)]);
-    }
-    packages[url] = rows;
+/** A listing as `objpack serve` writes it; undefined when it is not one we understand (rows checked one by one). */
+function parseListing(text: string): DeltaManifest | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
   }
-  return { buildId: m.buildId, packages };
+  const { buildId, complete, packages } = (v ?? {}) as { buildId?: unknown; complete?: unknown; packages?: unknown };
+  if (typeof buildId !== 'string' || !packages || typeof packages !== 'object') return undefined;
+  const out: Record<string, ManifestRow[]> = {};
+  for (const [url, list] of Object.entries(packages)) {
+    if (!url.startsWith(`/${PACKAGE_DIR}/`) || !Array.isArray(list)) continue;
+    const rows: ManifestRow[] = [];
+    for (const r of list as unknown[]) {
+      if (!Array.isArray(r) || typeof r[0] !== 'string' || !r[0].startsWith('/') || typeof r[1] !== 'string' || !sriToDigest(r[1])) continue;
+      rows.push([r[0], r[1], String(r[2])]);
+    }
+    out[url] = rows;
+  }
+  return { buildId, complete: complete === true, packages: out };
 }

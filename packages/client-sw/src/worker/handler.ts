@@ -135,7 +135,7 @@ export class ObjpackWorker {
       path, kind, origin: this.origin, options: this.options, store: this.store, cacheFor,
       have: kind === 'page' ? () => this.delta.plan(path, buildId, packageBuild) : undefined,
       observe: kind === 'page' ? (res, sent) => this.delta.observe(res, sent) : undefined,
-      onHeld: (cacheName, record) => this.delta.add(cacheName, record),
+      onHeld: (cacheName, record) => this.delta.add(cacheName, record, path),
       quiet: (deadline) => this.quiet(deadline),
       retired: () => this.retired(),
     });
