@@ -284,6 +284,37 @@ describe('build (in place)', () => {
     expect(second.manifest.hostHeaders?.map((r) => r.for)).toEqual(['/', '/']);
   });
 
+  test('switching --target keeps the record of the other config: its stale entries still go, none is read back as the site\'s', async () => {
+    const root = await makeSite({ ...SMALL_SITE, 'old.html': '<!doctype html><title>old</title><link rel="stylesheet" href="/css/site.css">' });
+    await build(await opts(root, { targets: ['vercel', 'firebase'] }));
+    const mid = await build(await opts(root, { targets: ['firebase'] }));
+    // Had the record forgotten vercel.json, objpack's Link/Cache-Control entries there would count as the site's.
+    expect(mid.manifest.hostHeaders).toBeUndefined();
+    await rm(path.join(root, 'old.html'));
+    await build(await opts(root, { targets: ['vercel'] }));
+    const vercel = JSON.parse(await readFile(path.join(root, 'vercel.json'), 'utf8')) as { headers: Array<{ source: string }> };
+    expect(vercel.headers.some((h) => h.source === '/old.html')).toBe(false);
+  });
+
+  test('firebase.json with several hosting sites gets the rules in the one for this directory; one it cannot read is left alone', async () => {
+    const other = { target: 'docs', public: 'docs', headers: [{ source: '**', headers: [{ key: 'X-Docs', value: '1' }] }] };
+    const root = await makeSite({ ...SMALL_SITE, 'firebase.json': JSON.stringify({ hosting: [other, { target: 'app', public: '.' }] }) });
+    await build(await opts(root, { targets: ['firebase'] }));
+    const fb = JSON.parse(await readFile(path.join(root, 'firebase.json'), 'utf8')) as { hosting: Array<Record<string, unknown>> };
+    expect(fb.hosting[0]).toEqual(other);
+    expect(fb.hosting[1]).toMatchObject({ target: 'app', public: '.' });
+    expect((fb.hosting[1]!.headers as Array<{ source: string }>).some((h) => h.source === '/_objpack/shared/**')).toBe(true);
+
+    const noSite = JSON.stringify({ hosting: [other] });
+    const withComments = '// firebase-tools reads comments\n{ "hosting": { "public": "." } }\n';
+    for (const text of [noSite, withComments]) {
+      await writeFile(path.join(root, 'firebase.json'), text);
+      const r = await build(await opts(root, { targets: ['firebase'] }));
+      expect(await readFile(path.join(root, 'firebase.json'), 'utf8')).toBe(text);
+      expect(r.diagnostics.map((d) => d.code)).toContain('OBJPACK_W_HOST_CONFIG_KEPT');
+    }
+  });
+
   test('vercel.json in the project directory (the build runs there on `dist/`) is read, and an edit to it is not patched over', async () => {
     const project = await makeSite({ 'vercel.json': JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'Cross-Origin-Opener-Policy', value: 'same-origin' }] }] }) });
     await writeFiles(path.join(project, 'dist'), { 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>' });
@@ -298,6 +329,8 @@ describe('build (in place)', () => {
       const r = await build(options);
       expect(r.patched).toBe(false);
       expect(r.manifest.objects['/']!.headers).toEqual([['cross-origin-opener-policy', 'same-origin-allow-popups']]);
+      // With --target vercel the site gets a vercel.json of objpack's entries; the project's is still read.
+      for (let i = 0; i < 2; i++) expect((await build({ ...options, targets: ['vercel'], cache: false })).manifest.objects['/']!.headers).toEqual([['cross-origin-opener-policy', 'same-origin-allow-popups']]);
       // A config naming another output directory belongs to another site.
       await writeFile(path.join(project, 'vercel.json'), JSON.stringify({ outputDirectory: 'public', headers: [{ source: '/(.*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }));
       expect((await build(options)).manifest.objects['/']!.headers).toBeUndefined();

@@ -29,6 +29,8 @@ export const WarningCode = {
   TRACE_UNAVAILABLE: 'OBJPACK_W_TRACE_UNAVAILABLE',
   OBJECT_VANISHED: 'OBJPACK_W_OBJECT_VANISHED',
   HOST_CONFIG_LIMIT: 'OBJPACK_W_HOST_CONFIG_LIMIT',
+  /** A host config objpack would add its rules to is left untouched (unreadable, or no site of this directory). */
+  HOST_CONFIG_KEPT: 'OBJPACK_W_HOST_CONFIG_KEPT',
   HOST_HEADERS: 'OBJPACK_W_HOST_HEADERS',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];

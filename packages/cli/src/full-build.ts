@@ -144,7 +144,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   for (const w of result.linkTruncated) {
     diagnostics.push({ code: WarningCode.LINK_HEADER_TRUNCATED, severity: 'warning', message: `Link header of ${w.page} cut to stay under 8 KB (${w.dropped} preloads dropped)`, ref: w.page });
   }
-  for (const m of result.hostWarnings) diagnostics.push({ code: WarningCode.HOST_CONFIG_LIMIT, severity: 'warning', message: m });
+  for (const w of result.hostWarnings) diagnostics.push({ code: w.kind === 'kept' ? WarningCode.HOST_CONFIG_KEPT : WarningCode.HOST_CONFIG_LIMIT, severity: 'warning', message: w.message });
   summary ??= summarize(result.manifest, plan, graph, diagnostics);
   summary.warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   summary.errors = diagnostics.filter((d) => d.severity === 'error').length;

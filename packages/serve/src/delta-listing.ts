@@ -23,8 +23,8 @@ const stripQuery = (p: string) => {
   return q === -1 ? p : p.slice(0, q);
 };
 
-/** The whole site's listing per manifest, or null when it is over the size limit. */
-const complete = new WeakMap<SiteManifest, string | null>();
+/** The whole site's listing per manifest (and its gzip, made once), or null when it is over the size limit. */
+const complete = new WeakMap<SiteManifest, { json: Buffer; gzip?: Buffer } | null>();
 
 function rows(site: SiteManifest, pkg: string): Row[] | undefined {
   const rec = site.manifest.packages[pkg];
@@ -42,15 +42,13 @@ function rows(site: SiteManifest, pkg: string): Row[] | undefined {
  * package is in it (the worker asks no more for this build); else the asked ones that are page packages.
  */
 export function listingBody(site: SiteManifest, query: string | undefined, maxCompleteBytes: number): string {
+  return listing(site, query, maxCompleteBytes).json.toString();
+}
+
+function listing(site: SiteManifest, query: string | undefined, maxCompleteBytes: number): { json: Buffer; gzip?: Buffer } {
   let all = complete.get(site);
   if (all === undefined) {
-    const packages: Record<string, Row[]> = {};
-    for (const url of Object.keys(site.manifest.packages)) {
-      const r = rows(site, url);
-      if (r) packages[url] = r;
-    }
-    all = JSON.stringify({ buildId: site.manifest.buildId, complete: true, packages });
-    if (Buffer.byteLength(all) > maxCompleteBytes) all = null;
+    all = completeListing(site, maxCompleteBytes);
     complete.set(site, all);
   }
   if (all !== null) return all;
@@ -59,7 +57,23 @@ export function listingBody(site: SiteManifest, query: string | undefined, maxCo
     const r = rows(site, p);
     if (r) packages[p] = r;
   }
-  return JSON.stringify({ buildId: site.manifest.buildId, complete: false, packages });
+  return { json: Buffer.from(JSON.stringify({ buildId: site.manifest.buildId, complete: false, packages })) };
+}
+
+/** Every page package's rows, given up as soon as they pass the limit (a 10,000-page site's would be MBs). */
+function completeListing(site: SiteManifest, maxBytes: number): { json: Buffer } | null {
+  const parts: string[] = [];
+  let bytes = 0;
+  for (const url of Object.keys(site.manifest.packages)) {
+    const r = rows(site, url);
+    if (!r) continue;
+    const part = `${JSON.stringify(url)}:${JSON.stringify(r)}`;
+    bytes += Buffer.byteLength(part) + 1;
+    if (bytes > maxBytes) return null;
+    parts.push(part);
+  }
+  const json = Buffer.from(`{"buildId":${JSON.stringify(site.manifest.buildId)},"complete":true,"packages":{${parts.join(',')}}}`);
+  return json.length > maxBytes ? null : { json };
 }
 
 /** Answers LISTING_PATH (only with dynamic packages on: it is what deltas need). */
@@ -69,10 +83,11 @@ export function sendListing(ctx: Context, req: Req, res: Res, query: string | un
     sendError(req, res, 404);
     return;
   }
-  const json = Buffer.from(listingBody(site, query, ctx.o.listingBytes));
-  // Names compress well and a complete listing can be a few hundred KB; gzip at level 1 costs ~1 ms per 100 KB.
+  const answer = listing(site, query, ctx.o.listingBytes);
+  const { json } = answer;
+  // Names compress well and a complete listing can be a few hundred KB: gzipped once per build, level 1.
   const gzip = json.length >= MIN_COMPRESS && negotiateEncoding(String(req.headers['accept-encoding'] ?? ''), { br: false, gzip: true }) === 'gzip';
-  const body = gzip ? gzipSync(json, { level: 1 }) : json;
+  const body = gzip ? (answer.gzip ??= gzipSync(json, { level: 1 })) : json;
   res.writeHead(200, {
     'content-type': 'application/json',
     'content-length': String(body.length),

@@ -15,7 +15,7 @@ import { buildManifest, routeTable } from './manifest.js';
 import { mapLimit } from './map-limit.js';
 import type { WorkerAssets } from './sw-assets.js';
 import { HOST_ENTRIES_FILE, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
-import { readOwnEntries } from './host-entries.js';
+import { readJsonConfig, readOwnEntries } from './host-entries.js';
 import { localWriter, type PackageWriter, type WriteJob } from './write-job.js';
 
 export { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE };
@@ -53,7 +53,8 @@ export interface EmitResult {
   reused: number;
   removed: string[];
   linkTruncated: Array<{ page: string; dropped: number }>;
-  hostWarnings: string[];
+  /** Host config limits passed (`limit`) and configs left untouched (`kept`). */
+  hostWarnings: Array<{ kind: 'limit' | 'kept'; message: string }>;
 }
 
 /**
@@ -158,32 +159,33 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
 
   const manifest = buildManifest(plan, buildId, packages, input.hostHeaders);
   const { rules, truncated } = headerRules(manifest);
-  const hostWarnings: string[] = [];
-  const readJson = async (rel: string): Promise<Record<string, unknown>> => {
-    try {
-      return JSON.parse(await readFile(abs(rel), 'utf8')) as Record<string, unknown>;
-    } catch {
-      return {};
-    }
-  };
+  const hostWarnings: EmitResult['hostWarnings'] = [];
   await writeText('_headers', netlifyHeaders(rules, await readFile(abs('_headers'), 'utf8').catch(() => '')));
-  if (rules.length > 100) hostWarnings.push(`_headers has ${rules.length} rules; Cloudflare Pages applies only the first 100 (Netlify has no such limit)`);
+  if (rules.length > 100) hostWarnings.push({ kind: 'limit', message: `_headers has ${rules.length} rules; Cloudflare Pages applies only the first 100 (Netlify has no such limit)` });
   await writeText(PUSH_MANIFEST_FILE, `${JSON.stringify(pushManifest(manifest), null, 2)}\n`);
   const jsonTargets = (['vercel', 'firebase'] as const).filter((t) => input.targets.includes(t));
   if (jsonTargets.length > 0) {
-    if (jsonTargets.includes('vercel') && rules.length > VERCEL_MAX_RULES) hostWarnings.push(`vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}`);
+    if (jsonTargets.includes('vercel') && rules.length > VERCEL_MAX_RULES) hostWarnings.push({ kind: 'limit', message: `vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}` });
     const previous = await readOwnEntries(outDir);
     const configs: Array<{ file: string; config: Record<string, unknown>; ours: unknown[] }> = [];
     for (const t of jsonTargets) {
       const file = `${t}.json`;
-      configs.push({ file, ...(t === 'vercel' ? vercelConfig : firebaseConfig)(rules, await readJson(file), previous[file]) });
+      const existing = await readJsonConfig(abs(file));
+      // Never overwrite what we cannot read (firebase-tools accepts comments in firebase.json).
+      if (existing === undefined) hostWarnings.push({ kind: 'kept', message: `${file} is not plain JSON: left as it is, without objpack's header rules` });
+      const made = existing && (t === 'vercel' ? vercelConfig(rules, existing, previous[file]) : firebaseConfig(rules, existing, previous[file]));
+      if (typeof made === 'string') hostWarnings.push({ kind: 'kept', message: `${file}: ${made}` });
+      else if (made) configs.push({ file, ...made });
     }
     // Entries of both builds are recorded before a config changes, and only this build's after: killed in
-    // between, the next build still knows every entry that is objpack's.
-    const record = (both: boolean) => JSON.stringify(Object.fromEntries(configs.map((c) => [c.file, both ? [...(previous[c.file] ?? []), ...c.ours] : c.ours])));
-    await writeText(HOST_ENTRIES_FILE, record(true));
-    for (const c of configs) await writeText(c.file, `${JSON.stringify(c.config, null, 2)}\n`);
-    await writeText(HOST_ENTRIES_FILE, record(false));
+    // between, the next build still knows every entry that is objpack's. Files not written this time keep theirs.
+    const record = (both: boolean) =>
+      JSON.stringify({ ...previous, ...Object.fromEntries(configs.map((c) => [c.file, both ? [...(previous[c.file] ?? []), ...c.ours] : c.ours])) });
+    if (configs.length > 0) {
+      await writeText(HOST_ENTRIES_FILE, record(true));
+      for (const c of configs) await writeText(c.file, `${JSON.stringify(c.config, null, 2)}\n`);
+      await writeText(HOST_ENTRIES_FILE, record(false));
+    }
   }
   if (input.targets.includes('nginx')) await writeText(NGINX_FILE, nginxConfig(rules));
   if (input.report) await writeText(REPORT_FILE, input.report(manifest));

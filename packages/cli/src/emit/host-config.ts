@@ -95,12 +95,22 @@ export function vercelConfig(rules: readonly HeaderRule[], existing: Record<stri
   return { config: { ...existing, headers: replaceOurs(existing.headers, previous, ours) }, ours };
 }
 
-/** `firebase.json` with the rules under `hosting.headers` (glob sources), merged as in vercelConfig. */
-export function firebaseConfig(rules: readonly HeaderRule[], existing: Record<string, unknown> = {}, previous: readonly unknown[] = []): JsonConfig {
+/**
+ * `firebase.json` with the rules under `hosting.headers` (glob sources), merged as in vercelConfig. With
+ * several `hosting` sites, the one that publishes this directory (`public` '.'); none is an error message.
+ */
+export function firebaseConfig(rules: readonly HeaderRule[], existing: Record<string, unknown> = {}, previous: readonly unknown[] = []): JsonConfig | string {
   const source = (p: string) => (p.endsWith('/*') ? `${escapeGlob(p.slice(0, -1))}**` : escapeGlob(p));
-  const hosting = (existing.hosting && typeof existing.hosting === 'object' && !Array.isArray(existing.hosting) ? existing.hosting : { public: '.' }) as Record<string, unknown>;
   const ours = toJsonHeaders(rules, source);
-  return { config: { ...existing, hosting: { ...hosting, headers: replaceOurs(hosting.headers, previous, ours) } }, ours };
+  const merged = (site: Record<string, unknown>) => ({ ...site, headers: replaceOurs(site.headers, previous, ours) });
+  const isSite = (h: unknown): h is Record<string, unknown> => h !== null && typeof h === 'object' && !Array.isArray(h);
+  if (Array.isArray(existing.hosting)) {
+    const sites = existing.hosting as unknown[];
+    const at = sites.findIndex((h) => isSite(h) && (h.public === '.' || h.public === '' || h.public === './'));
+    if (at < 0) return 'several hosting sites and none with "public": "." (this directory): left as it is';
+    return { config: { ...existing, hosting: sites.map((h, i) => (i === at ? merged(h as Record<string, unknown>) : h)) }, ours };
+  }
+  return { config: { ...existing, hosting: merged(isSite(existing.hosting) ? existing.hosting : { public: '.' }) }, ours };
 }
 
 /** An nginx include (`include objpack-nginx.conf;` inside the `server` block). */

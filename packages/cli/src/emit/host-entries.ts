@@ -14,3 +14,19 @@ export async function readOwnEntries(outDir: string): Promise<Record<string, unk
   if (parsed && typeof parsed === 'object') for (const [file, list] of Object.entries(parsed)) if (Array.isArray(list)) out[file] = list;
   return out;
 }
+
+/** A host JSON config: `{}` when there is none, undefined when it is there but not a JSON object. */
+export async function readJsonConfig(file: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -5,7 +5,10 @@ import type { Diagnostic } from '../discover/types.js';
 /** A host header rule as the build applies it: the pattern as written, its compiled form, its headers. */
 export interface SiteRule {
   for: string;
+  /** The pattern as a RegExp, for the manifest (`objpack serve` applies it to every file). */
   re: RegExp;
+  /** Whether the rule applies to a URL path, exactly as the host decides it (for page headers). */
+  test(urlPath: string): boolean;
   /** Header names as written (matching is case-insensitive; callers lower-case them). */
   values: Array<[string, string]>;
 }
@@ -47,7 +50,8 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
       continue;
     }
     try {
-      out.rules.push({ for: source, re: new RegExp(sourceToRegex(source).src, 'i'), values: headers.map((h) => [h.key, h.value]) });
+      const re = new RegExp(sourceToRegex(source).src, 'i');
+      out.rules.push({ for: source, re, test: (u) => re.test(u), values: headers.map((h) => [h.key, h.value]) });
     } catch (err) {
       out.diagnostics.push(warn(file, `${source}: ${(err as Error).message}`));
     }
@@ -56,10 +60,13 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
 }
 
 /**
- * `firebase.json` `hosting.headers` as Firebase Hosting (superstatic) matches them: `source`/`glob` with
- * minimatch (a leading `/` added when missing), `regex` as a Unicode regular expression. With several
- * `hosting` sites, the one whose `public` directory is `root`; a config in another directory must name `root`
- * as its `public` (it may be another site's).
+ * `firebase.json` `hosting.headers` as Firebase Hosting (superstatic) matches them: `minimatch(path, glob)`
+ * with a leading `/` added to a `source` that lacks one (after a leading `!`), a `glob` as written, `regex`
+ * as a Unicode regular expression. minimatch accepts a trailing slash the pattern does not have (`/about`
+ * matches `/about/`, `/docs/*` matches `/docs/guide/`), which its `makeRe` does not: the RegExp recorded
+ * for `objpack serve` is widened to match; page headers use minimatch itself. With several `hosting` sites,
+ * the one whose `public` directory is `root`; a config in another directory must name `root` as its
+ * `public` (it may be another site's).
  */
 export async function firebaseRules(config: unknown, own: readonly unknown[], file: string, configDir: string, root: string): Promise<ParsedRules> {
   const out: ParsedRules = { rules: [], diagnostics: [] };
@@ -82,15 +89,37 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
     const values = headers.map((h): [string, string] => [h.key, h.value]);
     try {
       if (pattern !== undefined) {
-        const re = minimatch.makeRe(pattern.startsWith('/') ? pattern : `/${pattern}`);
+        const g = typeof source === 'string' ? slashed(pattern) : pattern;
+        const re = minimatch.makeRe(g);
         if (re === false) throw new Error('not a valid glob');
-        out.rules.push({ for: pattern, re, values });
+        out.rules.push({ for: pattern, re: new RegExp(forServe(g, re.source), re.flags), test: (u) => minimatch(u, g), values });
       } else {
-        out.rules.push({ for: regex as string, re: new RegExp(regex as string, 'u'), values });
+        const re = new RegExp(regex as string, 'u');
+        out.rules.push({ for: regex as string, re, test: (u) => re.test(u), values });
       }
     } catch (err) {
       out.diagnostics.push(warn(file, `${pattern ?? (regex as string)}: ${(err as Error).message}`));
     }
   }
   return out;
+}
+
+/** superstatic's slasher: a leading `/`, kept after a negating `!`. */
+const slashed = (g: string): string => (g.startsWith('!') ? `!${slashed(g.slice(1))}` : g.startsWith('/') ? g : `/${g}`);
+
+/**
+ * minimatch's RegExp for `glob` brought in line with minimatch(): one trailing slash the glob does not end
+ * with is accepted, and a final globstar needs its slash (`/blog/**` matches `/blog/`, not `/blog`); the
+ * negated form (`^(?!…).+$`) is fixed inside. host-json-rules.test.ts checks it against minimatch().
+ */
+function forServe(glob: string, src: string): string {
+  const negated = /^\^\(\?!(.*)\)\.\+\$$/.exec(src);
+  if (negated) return `^(?!${forServe(glob.slice(1), negated[1]!)}).+$`;
+  if (!src.endsWith('$') || src.endsWith('\\$')) return src;
+  let body = src.slice(0, -1);
+  if (glob.endsWith('/**') && body.endsWith(')?')) body = body.slice(0, -1);
+  // Wildcards never match a segment's leading dot (`/.well-known/`, which objpack serve serves); makeRe's
+  // lookahead misses the first segment after a leading '/'. A glob naming a dot segment is left as made.
+  if (!glob.includes('/.') && body.startsWith('^')) body = `^(?!(?:.*\\/)?\\.)${body.slice(1)}`;
+  return glob.endsWith('/') ? `${body}$` : `${body}\\/?$`;
 }

@@ -38,28 +38,10 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {})
   const rules: SiteRule[] = [...(await netlifyRules(root, diagnostics))];
   const dirs = hostConfigDirs(root, opts.cwd);
   const own = await readOwnEntries(root);
+  // Every config found counts, the site's first: after `--target vercel` the site has a vercel.json of
+  // objpack's entries only, and the project's own must still be read.
   for (const file of ['vercel.json', 'firebase.json'] as const) {
-    const dir = dirs.find((d) => existsSync(path.join(d, file)));
-    if (dir === undefined) continue;
-    const shown = path.relative(root, path.join(dir, file)) || file;
-    let config: unknown;
-    try {
-      config = JSON.parse(await readFile(path.join(dir, file), 'utf8'));
-    } catch (err) {
-      diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers not read: ${(err as Error).message}`, file: shown });
-      continue;
-    }
-    const ours = dir === root ? (own[file] ?? []) : [];
-    let parsed;
-    if (file === 'vercel.json') {
-      const outDir = (config as { outputDirectory?: unknown } | null)?.outputDirectory;
-      if (dir !== root && typeof outDir === 'string' && path.resolve(dir, outDir) !== path.resolve(root)) continue;
-      parsed = await vercelRules(config, ours, shown);
-    } else {
-      parsed = await firebaseRules(config, ours, shown, dir, root);
-    }
-    rules.push(...parsed.rules);
-    diagnostics.push(...parsed.diagnostics);
+    for (const dir of dirs.filter((d) => existsSync(path.join(d, file)))) rules.push(...(await jsonConfigRules(file, dir, root, own, diagnostics)));
   }
   if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics };
   return {
@@ -73,7 +55,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {})
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
       for (const rule of rules) {
-        if (!rule.re.test(url)) continue;
+        if (!rule.test(url)) continue;
         for (const [rawName, value] of rule.values) {
           const name = rawName.toLowerCase();
           if (!isCarriedHeader(name, value)) continue;
@@ -84,6 +66,29 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {})
       return [...merged].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     },
   };
+}
+
+/** The rules of one `vercel.json` / `firebase.json` in `dir`, minus the entries objpack wrote there (`own`). */
+async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<SiteRule[]> {
+  const shown = path.relative(root, path.join(dir, file)) || file;
+  let config: unknown;
+  try {
+    config = JSON.parse(await readFile(path.join(dir, file), 'utf8'));
+  } catch (err) {
+    diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers not read: ${(err as Error).message}`, file: shown });
+    return [];
+  }
+  const ours = dir === root ? (own[file] ?? []) : [];
+  let parsed;
+  if (file === 'vercel.json') {
+    const outDir = (config as { outputDirectory?: unknown } | null)?.outputDirectory;
+    if (dir !== root && typeof outDir === 'string' && path.resolve(dir, outDir) !== path.resolve(root)) return [];
+    parsed = await vercelRules(config, ours, shown);
+  } else {
+    parsed = await firebaseRules(config, ours, shown, dir, root);
+  }
+  diagnostics.push(...parsed.diagnostics);
+  return parsed.rules;
 }
 
 /** Where `vercel.json` and `firebase.json` are looked for, in order: the site, then the project directory. */
@@ -125,5 +130,5 @@ async function netlifyRules(root: string, diagnostics: Diagnostic[]): Promise<Si
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return rules.map((r) => ({ for: r.for, re: r.forRegExp, values: Object.entries(r.values) }));
+  return rules.map((r) => ({ for: r.for, re: r.forRegExp, test: (u) => r.forRegExp.test(u), values: Object.entries(r.values) }));
 }

@@ -41,6 +41,10 @@ export interface HavePlan {
 export const LISTING_PATH = `/${PACKAGE_DIR}/listing`;
 /** Packages named per listing request (the server's limit). */
 const MAX_LISTED = 64;
+/** Longest listing URL (paths are encoded twice): well under servers' 8–16 KB request-header limits. */
+const MAX_LISTING_URL = 6000;
+/** After a listing request that failed (status, size, another build, network): no new one before this. */
+export const LISTING_RETRY_MS = 60_000;
 /** A listing is read up to this size decoded (a hostile or broken server cannot make the worker parse more). */
 export const MAX_LISTING_BYTES = 4 * 1024 * 1024;
 
@@ -71,8 +75,10 @@ export class Delta {
   private scanned = false;
   private loaded: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
-  /** Packages asked for per build, answered or not (never asked twice). */
+  /** Packages a listing of the build answered for (listed, or not page packages of it): not asked again. */
   private asked: { buildId: string; paths: Set<string> } | undefined;
+  /** A build whose listing request failed, and when to try again. */
+  private retry: { buildId: string; at: number } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -137,6 +143,7 @@ export class Delta {
     this.held.clear();
     this.heldPages.clear();
     this.asked = undefined;
+    this.retry = undefined;
     this.scanned = false;
     this.loaded = undefined;
   }
@@ -154,22 +161,39 @@ export class Delta {
     if (!this.scanned) await this.scan();
     let m = this.manifest?.buildId === buildId ? this.manifest : undefined;
     if (m?.complete) return;
+    if (this.retry?.buildId === buildId && Date.now() < this.retry.at) return;
     if (this.asked?.buildId !== buildId) this.asked = { buildId, paths: new Set() };
     const asked = this.asked.paths;
-    const want = [...this.heldPages.keys()].filter((p) => !asked.has(p) && !m?.packages[p]).slice(0, MAX_LISTED);
+    const url = new URL(this.store.key(LISTING_PATH));
+    const want: string[] = [];
+    for (const p of this.heldPages.keys()) {
+      if (want.length === MAX_LISTED) break;
+      if (asked.has(p) || m?.packages[p]) continue;
+      url.searchParams.append('p', p);
+      if (url.href.length > MAX_LISTING_URL) {
+        url.searchParams.delete('p');
+        for (const w of want) url.searchParams.append('p', w);
+        break;
+      }
+      want.push(p);
+    }
     // The first request of a build goes even with nothing held: a small site's answer is complete.
     if (m && want.length === 0) return;
+    const listing = await fetch(url.href, { cache: 'no-store', credentials: 'same-origin' })
+      .then(async (res) => (res.status === 200 ? await textUpTo(res, MAX_LISTING_BYTES) : undefined))
+      .then((text) => (text === undefined ? undefined : parseListing(text)))
+      .catch(() => undefined);
+    if (!listing || listing.buildId !== buildId) {
+      // Too big, refused, unreadable, or another build (a deploy under way): not again on every navigation.
+      this.retry = { buildId, at: Date.now() + LISTING_RETRY_MS };
+      this.options.onEvent({ type: 'delta', url: url.pathname, detail: `listing failed for build ${buildId}` });
+      return;
+    }
+    this.retry = undefined;
     for (const p of want) asked.add(p);
-    const url = new URL(this.store.key(LISTING_PATH));
-    for (const p of want) url.searchParams.append('p', p);
-    const res = await fetch(url.href, { cache: 'no-store', credentials: 'same-origin' });
-    if (res.status !== 200) return;
-    const text = await textUpTo(res, MAX_LISTING_BYTES);
-    const listing = text === undefined ? undefined : parseListing(text);
-    if (!listing || listing.buildId !== buildId) return;
     m = this.manifest?.buildId === buildId ? this.manifest : undefined;
     this.manifest = { buildId, complete: listing.complete, packages: { ...m?.packages, ...listing.packages } };
-    this.options.onEvent({ type: 'delta', url: res.url, detail: `listing ${buildId}${listing.complete ? '' : ` (${Object.keys(listing.packages).length} packages)`}` });
+    this.options.onEvent({ type: 'delta', url: url.pathname, detail: `listing ${buildId}${listing.complete ? '' : ` (${Object.keys(listing.packages).length} packages)`}` });
     await this.persist();
   }
 
