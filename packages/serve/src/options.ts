@@ -70,7 +70,7 @@ export interface ServeOptions {
   /**
    * With `dynamic`: while the whole delta listing (`/_objpack/listing`: every page package's objects and
    * digests) is at most this many bytes of JSON, a worker gets all of it in one request; past it, only the
-   * packages it asks for (default 512 KiB, about 1,000 pages).
+   * packages it asks for (default 512 KiB: ~1,480 pages of the SURGE-like site, 355 bytes each).
    */
   listingBytes?: number;
   /** Time allowed to receive request headers, ms (default 10 s; Node's default is 60 s). */
