@@ -284,6 +284,26 @@ describe('build (in place)', () => {
     expect(second.manifest.hostHeaders?.map((r) => r.for)).toEqual(['/', '/']);
   });
 
+  test('cleanUrls: from the option, else from vercel.json/firebase.json; recorded in the manifest and the route table', async () => {
+    const routesOf = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as { cleanUrls?: boolean };
+    const plain = await makeSite(SMALL_SITE);
+    expect((await build(await opts(plain))).manifest.cleanUrls).toBeUndefined();
+    expect((await routesOf(plain)).cleanUrls).toBeUndefined();
+    expect((await build(await opts(plain, { cleanUrls: true }))).manifest.cleanUrls).toBe(true);
+    expect((await routesOf(plain)).cleanUrls).toBe(true);
+    const vercel = await makeSite({ ...SMALL_SITE, 'vercel.json': '{"cleanUrls":true}' });
+    expect((await build(await opts(vercel))).manifest.cleanUrls).toBe(true);
+    expect((await build(await opts(vercel, { cleanUrls: false }))).manifest.cleanUrls).toBeUndefined();
+    expect((await routesOf(vercel)).cleanUrls).toBeUndefined();
+    const firebase = await makeSite({ ...SMALL_SITE, 'firebase.json': '{"hosting":{"public":".","cleanUrls":true}}' });
+    const fbOptions = await opts(firebase);
+    expect((await build(fbOptions)).manifest.cleanUrls).toBe(true);
+    // A page edit is patched, and the patch keeps it.
+    await writeFile(path.join(firebase, 'about/index.html'), (await readFile(path.join(firebase, 'about/index.html'), 'utf8')).replace('<title>About', '<title>About us'));
+    const patched = await build(fbOptions);
+    expect([patched.patched, (await verifyOutput(firebase)).cleanUrls, (await routesOf(firebase)).cleanUrls]).toEqual([true, true, true]);
+  });
+
   test('switching --target keeps the record of the other config: its stale entries still go, none is read back as the site\'s', async () => {
     const root = await makeSite({ ...SMALL_SITE, 'old.html': '<!doctype html><title>old</title><link rel="stylesheet" href="/css/site.css">' });
     await build(await opts(root, { targets: ['vercel', 'firebase'] }));

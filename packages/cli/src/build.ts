@@ -40,6 +40,12 @@ export interface BuildOptions extends PlanOptions {
   report?: boolean;
   /** Audio/video larger than this go into packages only as a prefix of this many bytes (default 256 KiB). */
   partialThreshold?: number;
+  /**
+   * The host serves `/about.html` at `/about` too (Netlify, Cloudflare Pages, GitHub Pages, objpack serve;
+   * Vercel/Firebase with `cleanUrls`), so the worker answers `/about` with that page. Default: on when the
+   * site's vercel.json/firebase.json says `cleanUrls: true`, else off.
+   */
+  cleanUrls?: boolean;
   /** Reuse digests, parse results and unchanged packages of the previous build (default true). */
   cache?: boolean;
   /** Parallel file operations (default 16). */

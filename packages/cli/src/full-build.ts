@@ -72,6 +72,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let diagnostics: Diagnostic[];
   let pages: PlanPage[];
   let hostHeaders: HostHeaderRule[] = [];
+  let cleanUrls = options.cleanUrls === true;
   let t: number;
   try {
     try {
@@ -99,6 +100,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     const siteHeaders = await loadSiteHeaders(root);
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
+    cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
     pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing, pageHeaders: siteHeaders.forPage });
     timings.hash = performance.now() - t;
   } catch (err) {
@@ -136,6 +138,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     concurrency: options.concurrency,
     writer: pool,
     hostHeaders,
+    cleanUrls,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   }).finally(() => pool.close());
   timings.write = performance.now() - t;

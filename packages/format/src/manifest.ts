@@ -91,6 +91,8 @@ export interface BuildManifest {
   objects: Record<string, ManifestObject>;
   /** The site's own host header rules, in file order (a later rule's value wins); absent when none. */
   hostHeaders?: HostHeaderRule[];
+  /** The host serves `/about.html` at `/about` too (RouteTable.cleanUrls); absent when not. */
+  cleanUrls?: true;
 }
 
 /** Compact page → packages table for the service worker (indices into `packages`). */
@@ -128,6 +130,12 @@ export interface RouteTable {
    * each distinct list once, `pages` maps a page URL path to its index. An early answer sends them.
    */
   htmlHeaders?: { sets: Array<Array<[string, string]>>; pages: Record<string, number> };
+  /**
+   * The host serves a page `/about.html` at `/about` as well ("clean URLs": Netlify, Cloudflare Pages, GitHub
+   * Pages, Vercel/Firebase `cleanUrls`, objpack serve), so a navigation to `/about` is that page: same
+   * document, same directory for its relative URLs. Absent: only the page's own URL is looked up.
+   */
+  cleanUrls?: true;
 }
 
 /** How a page requests a preloaded object: a `Link: rel=preload` destination, or `module` (`rel=modulepreload`). */

@@ -48,6 +48,8 @@ ${EXIT_CODES}`);
     .option('--no-sw', 'do not write the service worker (implies --no-inject)')
     .option('--unregister', 'write the self-unregistering worker, to take objpack off a site')
     .option('--partial-threshold <bytes>', 'audio/video above this size is packaged as a prefix (default 262144)')
+    .option('--clean-urls', 'the host serves /about.html at /about too: the worker answers /about with that page (default: from vercel.json/firebase.json cleanUrls)')
+    .option('--no-clean-urls', 'the worker answers a page at its own URL only')
     .option('--no-report', 'do not write objpack-report.html')
     .option('--no-cache', 'ignore the incremental-build cache')
     .option('-c, --config <file>', 'config file (default: objpack.config.{js,mjs,json} in the working directory)')
@@ -60,6 +62,7 @@ Examples:
   $ objpack build dist/ --target vercel --target nginx
   $ objpack build dist/ --json > objpack-summary.json
   $ objpack build dist/ --trace 20         trace a sample of 20 pages in Chromium
+  $ objpack build dist/ --clean-urls       pages link to /about for about.html (Netlify, Cloudflare Pages…)
 ${EXIT_CODES}`)
     .action(async (dir: string, opts: Record<string, unknown>, cmd: Command) => {
       const { runBuild } = await import('./commands/build-command.js');

@@ -41,6 +41,8 @@ export interface EmitInput {
   writer?: PackageWriter;
   /** The site's host header rules, recorded in the manifest for `objpack serve`. */
   hostHeaders?: readonly HostHeaderRule[];
+  /** The host serves `/about.html` at `/about` (recorded in the manifest and route table). */
+  cleanUrls?: boolean;
   /** Called after each file is complete; a throw aborts the build (the previous output stays valid). */
   onFile?(rel: string, done: number, total: number): void;
 }
@@ -157,7 +159,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(h.rel);
   });
 
-  const manifest = buildManifest(plan, buildId, packages, input.hostHeaders);
+  const manifest = buildManifest(plan, buildId, packages, input.hostHeaders, input.cleanUrls === true);
   const { rules, truncated } = headerRules(manifest);
   const hostWarnings: EmitResult['hostWarnings'] = [];
   await writeText('_headers', netlifyHeaders(rules, await readFile(abs('_headers'), 'utf8').catch(() => '')));

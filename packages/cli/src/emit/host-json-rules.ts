@@ -16,6 +16,8 @@ export interface SiteRule {
 export interface ParsedRules {
   rules: SiteRule[];
   diagnostics: Diagnostic[];
+  /** The config turns on clean URLs (`cleanUrls: true`): the host serves `/about.html` at `/about`. */
+  cleanUrls?: boolean;
 }
 
 type HeaderList = Array<{ key: string; value: string }>;
@@ -32,10 +34,11 @@ const warn = (file: string, message: string): Diagnostic => ({ code: WarningCode
  * rather than applied to every request. `own` are the entries objpack wrote (HOST_ENTRIES_FILE).
  */
 export async function vercelRules(config: unknown, own: readonly unknown[], file: string): Promise<ParsedRules> {
-  const out: ParsedRules = { rules: [], diagnostics: [] };
+  const cleanUrls = (config as { cleanUrls?: unknown } | null)?.cleanUrls === true;
+  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls };
   const entries = (config as { headers?: unknown } | null)?.headers;
   if (entries === undefined) return out;
-  if (!Array.isArray(entries)) return { rules: [], diagnostics: [warn(file, '`headers` is not a list')] };
+  if (!Array.isArray(entries)) return { rules: [], diagnostics: [warn(file, '`headers` is not a list')], cleanUrls };
   const ours = new Set(own.map((e) => JSON.stringify(e)));
   const { sourceToRegex } = await import('@vercel/routing-utils');
   for (const e of entries as unknown[]) {
@@ -71,11 +74,13 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
 export async function firebaseRules(config: unknown, own: readonly unknown[], file: string, configDir: string, root: string): Promise<ParsedRules> {
   const out: ParsedRules = { rules: [], diagnostics: [] };
   const hosting = (config as { hosting?: unknown } | null)?.hosting;
-  const sites = (Array.isArray(hosting) ? hosting : hosting ? [hosting] : []) as Array<{ public?: unknown; headers?: unknown }>;
+  const sites = (Array.isArray(hosting) ? hosting : hosting ? [hosting] : []) as Array<{ public?: unknown; headers?: unknown; cleanUrls?: unknown }>;
   const publishes = (s: { public?: unknown }) => typeof s?.public === 'string' && path.resolve(configDir, s.public) === path.resolve(root);
   const site = sites.find(publishes) ?? (path.resolve(configDir) === path.resolve(root) && sites.length === 1 ? sites[0] : undefined);
-  if (!site || site.headers === undefined) return out;
-  if (!Array.isArray(site.headers)) return { rules: [], diagnostics: [warn(file, '`hosting.headers` is not a list')] };
+  if (!site) return out;
+  out.cleanUrls = site.cleanUrls === true;
+  if (site.headers === undefined) return out;
+  if (!Array.isArray(site.headers)) return { rules: [], diagnostics: [warn(file, '`hosting.headers` is not a list')], cleanUrls: out.cleanUrls };
   const ours = new Set(own.map((e) => JSON.stringify(e)));
   const { minimatch } = await import('minimatch');
   for (const e of site.headers as unknown[]) {

@@ -6,7 +6,7 @@ import type { Header } from '@netlify/headers-parser';
 import { isCarriedHeader, isHeaderName, isHeaderValue, type HostHeaderRule } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { readOwnEntries } from './host-entries.js';
-import { firebaseRules, vercelRules, type SiteRule } from './host-json-rules.js';
+import { firebaseRules, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -19,6 +19,8 @@ export interface SiteHeaders {
   forPage(url: string): PageHeader[];
   /** The rules themselves, for the manifest (`objpack serve` applies them to every file). */
   rules: HostHeaderRule[];
+  /** A vercel.json / firebase.json of the site turns on clean URLs (`/about` serves `/about.html`). */
+  cleanUrls: boolean;
   diagnostics: Diagnostic[];
 }
 
@@ -40,12 +42,18 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {})
   const own = await readOwnEntries(root);
   // Every config found counts, the site's first: after `--target vercel` the site has a vercel.json of
   // objpack's entries only, and the project's own must still be read.
+  let cleanUrls = false;
   for (const file of ['vercel.json', 'firebase.json'] as const) {
-    for (const dir of dirs.filter((d) => existsSync(path.join(d, file)))) rules.push(...(await jsonConfigRules(file, dir, root, own, diagnostics)));
+    for (const dir of dirs.filter((d) => existsSync(path.join(d, file)))) {
+      const parsed = await jsonConfigRules(file, dir, root, own, diagnostics);
+      rules.push(...parsed.rules);
+      cleanUrls ||= parsed.cleanUrls === true;
+    }
   }
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics };
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls };
   return {
     diagnostics,
+    cleanUrls,
     rules: rules.map((r) => ({
       for: r.for,
       match: r.re.source,
@@ -69,26 +77,26 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {})
 }
 
 /** The rules of one `vercel.json` / `firebase.json` in `dir`, minus the entries objpack wrote there (`own`). */
-async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<SiteRule[]> {
+async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules> {
   const shown = path.relative(root, path.join(dir, file)) || file;
   let config: unknown;
   try {
     config = JSON.parse(await readFile(path.join(dir, file), 'utf8'));
   } catch (err) {
     diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers not read: ${(err as Error).message}`, file: shown });
-    return [];
+    return { rules: [], diagnostics: [] };
   }
   const ours = dir === root ? (own[file] ?? []) : [];
   let parsed;
   if (file === 'vercel.json') {
     const outDir = (config as { outputDirectory?: unknown } | null)?.outputDirectory;
-    if (dir !== root && typeof outDir === 'string' && path.resolve(dir, outDir) !== path.resolve(root)) return [];
+    if (dir !== root && typeof outDir === 'string' && path.resolve(dir, outDir) !== path.resolve(root)) return { rules: [], diagnostics: [] };
     parsed = await vercelRules(config, ours, shown);
   } else {
     parsed = await firebaseRules(config, ours, shown, dir, root);
   }
   diagnostics.push(...parsed.diagnostics);
-  return parsed.rules;
+  return parsed;
 }
 
 /** Where `vercel.json` and `firebase.json` are looked for, in order: the site, then the project directory. */

@@ -30,6 +30,7 @@ export function buildFingerprint(input: {
     unregister: options.unregister === true,
     report: options.report !== false,
     partialThreshold: options.partialThreshold ?? null,
+    cleanUrls: options.cleanUrls ?? null,
     targets: options.targets ?? [],
     // A traced build's closures hold what a browser requested: a static build must not patch them.
     trace: options.trace ?? false,

@@ -42,6 +42,22 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     expect(caches[`objpack-v1-shared-${site.sharedPackage.common}`]).toEqual(expect.arrayContaining(['/assets/site.css', '/assets/app.js']));
   });
 
+  it('clean URLs: with the table saying so, /contact is the page /contact.html, answered from its package', async () => {
+    const base = testSite(suite.b.register);
+    const spec = { ...base, cleanUrls: true, files: { ...base.files, '/contact.html': base.files['/']! }, pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } } };
+    const site = serveSite(suite.server, suite.b, spec);
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    suite.server.take();
+    await page.goto(`${suite.server.origin}/contact`);
+    await pageDone(page);
+    // The test server has no /contact (it would 404): only the page's package went to the network.
+    expect(suite.server.take()).toEqual([site.pagePackage['/contact.html']]);
+    expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['Home v1', '/contact']);
+    expect(await page.textContent('#js')).toBe('module v1');
+  });
+
   it('streams the HTML before the package is complete and answers objects from the stream', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
     const page = await installWorker(suite.context, suite.server);

@@ -56,4 +56,12 @@ describe('lookupRoute', () => {
     expect(lookupRoute(table, '/nope')).toBeUndefined();
     expect(lookupRoute(table, '/bad/')).toBeUndefined();
   });
+  it('with cleanUrls, /x is the page /x.html (never /x/, /x.htm or a path with an extension); without, it is not', () => {
+    expect(lookupRoute(table, '/x')).toBeUndefined();
+    const clean: RouteTable = { ...table, cleanUrls: true };
+    expect(lookupRoute(clean, '/x')).toEqual({ page: '/_objpack/pages/x.html.objp', shared: [], build: 'b', key: '/x.html' });
+    expect(lookupRoute(clean, '/x/')).toBeUndefined();
+    expect(lookupRoute(clean, '/x.json')).toBeUndefined();
+    expect(lookupRoute(clean, '/index')).toBeUndefined();
+  });
 });

@@ -90,11 +90,15 @@ export class Routes {
   }
 }
 
-/** The route for a URL path: exact, or `/dir/index.html` ↔ `/dir/` (same document, same base URL). */
+/**
+ * The route for a URL path: exact, or `/dir/index.html` ↔ `/dir/` (same document, same base URL), and with
+ * `cleanUrls` an extensionless `/about` → `/about.html` (same directory, so the same base URL too).
+ */
 export function lookupRoute(table: RouteTable, pathname: string): Route | undefined {
   const keys = [pathname];
   if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
   if (pathname.endsWith('/')) keys.push(`${pathname}index.html`);
+  else if (table.cleanUrls === true && !/\.[^/]*$/.test(pathname)) keys.push(`${pathname}.html`);
   const key = keys.find((k) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0);
   const idx = key === undefined ? undefined : table.pages[key];
   if (key === undefined || !Array.isArray(idx) || idx.length === 0) return undefined;

@@ -28,6 +28,7 @@ function fromFlags(opts: Record<string, unknown>, cmd: Command): Partial<BuildOp
   if (given('unregister')) o.unregister = true;
   if (given('partialThreshold')) o.partialThreshold = parseCount(opts.partialThreshold, '--partial-threshold');
   if (given('report')) o.report = opts.report as boolean;
+  if (given('cleanUrls')) o.cleanUrls = opts.cleanUrls as boolean;
   if (given('cache')) o.cache = opts.cache as boolean;
   return o;
 }
