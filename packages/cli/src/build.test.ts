@@ -295,6 +295,8 @@ describe('build (in place)', () => {
     expect((await build(await opts(vercel))).manifest.cleanUrls).toBe(true);
     expect((await build(await opts(vercel, { cleanUrls: false }))).manifest.cleanUrls).toBeUndefined();
     expect((await routesOf(vercel)).cleanUrls).toBeUndefined();
+    // With trailingSlash as well the host redirects /about to /about/: not turned on.
+    expect((await build(await opts(await makeSite({ ...SMALL_SITE, 'vercel.json': '{"cleanUrls":true,"trailingSlash":true}' })))).manifest.cleanUrls).toBeUndefined();
     const firebase = await makeSite({ ...SMALL_SITE, 'firebase.json': '{"hosting":{"public":".","cleanUrls":true}}' });
     const fbOptions = await opts(firebase);
     expect((await build(fbOptions)).manifest.cleanUrls).toBe(true);

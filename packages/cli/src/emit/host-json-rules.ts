@@ -34,7 +34,9 @@ const warn = (file: string, message: string): Diagnostic => ({ code: WarningCode
  * rather than applied to every request. `own` are the entries objpack wrote (HOST_ENTRIES_FILE).
  */
 export async function vercelRules(config: unknown, own: readonly unknown[], file: string): Promise<ParsedRules> {
-  const cleanUrls = (config as { cleanUrls?: unknown } | null)?.cleanUrls === true;
+  // With `trailingSlash: true` as well, the host sends `/about` to `/about/`: not a URL the worker may answer.
+  const { cleanUrls: clean, trailingSlash } = (config ?? {}) as { cleanUrls?: unknown; trailingSlash?: unknown };
+  const cleanUrls = clean === true && trailingSlash !== true;
   const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls };
   const entries = (config as { headers?: unknown } | null)?.headers;
   if (entries === undefined) return out;
@@ -78,7 +80,7 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
   const publishes = (s: { public?: unknown }) => typeof s?.public === 'string' && path.resolve(configDir, s.public) === path.resolve(root);
   const site = sites.find(publishes) ?? (path.resolve(configDir) === path.resolve(root) && sites.length === 1 ? sites[0] : undefined);
   if (!site) return out;
-  out.cleanUrls = site.cleanUrls === true;
+  out.cleanUrls = site.cleanUrls === true && (site as { trailingSlash?: unknown }).trailingSlash !== true;
   if (site.headers === undefined) return out;
   if (!Array.isArray(site.headers)) return { rules: [], diagnostics: [warn(file, '`hosting.headers` is not a list')], cleanUrls: out.cleanUrls };
   const ours = new Set(own.map((e) => JSON.stringify(e)));

@@ -198,10 +198,13 @@ export class ObjpackWorker {
 
   /** Offline and the package could not be fetched: any build's copy of the page beats an error page. */
   /** @internal */
-  async offlineCopy(pathname: string): Promise<Response | undefined> {
-    for (const name of (await caches.keys()).filter((n) => this.store.owns(n)).reverse()) {
-      const res = await (await caches.open(name)).match(this.store.key(pathname));
-      if (res) return res;
+  async offlineCopy(...pathnames: string[]): Promise<Response | undefined> {
+    // The URL asked for, then the page's own (`/about` for `/about.html`, `/dir/index.html` for `/dir/`).
+    for (const pathname of new Set(pathnames)) {
+      for (const name of (await caches.keys()).filter((n) => this.store.owns(n)).reverse()) {
+        const res = await (await caches.open(name)).match(this.store.key(pathname));
+        if (res) return res;
+      }
     }
     return undefined;
   }

@@ -30,7 +30,7 @@ export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): P
     // The page comes from the network, maybe from a newer build: its objects must too.
     bind(w, event, { buildId: '', packages: [], createdAt: Date.now() });
     const res = w.network(event.request);
-    return once ? res.catch(async (netErr) => (await w.offlineCopy(url.pathname)) ?? Promise.reject(netErr)) : res;
+    return once ? res.catch(async (netErr) => (await w.offlineCopy(url.pathname, route.key)) ?? Promise.reject(netErr)) : res;
   }
   try {
     const res = await serveRoute(w, event, url, table, route);
@@ -45,7 +45,7 @@ export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): P
     if (!transient(errorCode(err))) w.bypass.set(url.pathname, table.buildId);
     // The page comes from the network, maybe from a newer build: its objects must too.
     bind(w, event, { buildId: '', packages: [], createdAt: Date.now() });
-    return w.network(event.request).catch(async (netErr) => (await w.offlineCopy(url.pathname)) ?? Promise.reject(netErr));
+    return w.network(event.request).catch(async (netErr) => (await w.offlineCopy(url.pathname, route.key)) ?? Promise.reject(netErr));
   }
 }
 

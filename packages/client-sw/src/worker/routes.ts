@@ -69,12 +69,19 @@ export class Routes {
     const text = await res.text();
     const table = parseTable(JSON.parse(text));
     await this.current();
-    if (this.table?.buildId === table.buildId) return this.table;
+    const sameBuild = this.table?.buildId === table.buildId;
+    // The build id hashes the packages only: a rebuild that just turned clean URLs on or off keeps it.
+    if (sameBuild && (this.table?.cleanUrls === true) === (table.cleanUrls === true)) return this.table;
     // Persisting is best effort (a full disk must not stop the worker from knowing the site).
     await caches
       .open(this.store.metaName)
       .then((c) => c.put(this.options.routesUrl, new Response(text, { headers: { 'content-type': 'application/json' } })))
       .catch(noop);
+    if (sameBuild) {
+      // Same packages, same caches: only how URLs map to pages changed.
+      this.table = table;
+      return table;
+    }
     this.previousBuildId = this.table?.buildId;
     this.table = table;
     this.options.onEvent({ type: 'routes-updated', url: this.options.routesUrl, detail: table.buildId });
@@ -92,13 +99,14 @@ export class Routes {
 
 /**
  * The route for a URL path: exact, or `/dir/index.html` ↔ `/dir/` (same document, same base URL), and with
- * `cleanUrls` an extensionless `/about` → `/about.html` (same directory, so the same base URL too).
+ * `cleanUrls` `/about` → `/about.html` (same directory, so the same base URL too) unless `/about/` is a page.
  */
 export function lookupRoute(table: RouteTable, pathname: string): Route | undefined {
   const keys = [pathname];
   if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
   if (pathname.endsWith('/')) keys.push(`${pathname}index.html`);
-  else if (table.cleanUrls === true && !/\.[^/]*$/.test(pathname)) keys.push(`${pathname}.html`);
+  // A directory page wins (`/a` → `/a/`, as objpack serve and most hosts redirect), and so does the bare path.
+  else if (table.cleanUrls === true && !/\.html?$/i.test(pathname) && !Object.hasOwn(table.pages, `${pathname}/`)) keys.push(`${pathname}.html`);
   const key = keys.find((k) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0);
   const idx = key === undefined ? undefined : table.pages[key];
   if (key === undefined || !Array.isArray(idx) || idx.length === 0) return undefined;
