@@ -295,6 +295,11 @@ describe('build (in place)', () => {
     expect((await build(await opts(vercel))).manifest.cleanUrls).toBe(true);
     expect((await build(await opts(vercel, { cleanUrls: false }))).manifest.cleanUrls).toBeUndefined();
     expect((await routesOf(vercel)).cleanUrls).toBeUndefined();
+    // Pages that link to /about for about.html get one warning pointing at the option, unless it was given.
+    const linking = await makeSite({ ...SMALL_SITE, 'contact.html': '<!doctype html><title>c</title>', 'blog.html': '<!doctype html><title>b</title><a href="/contact">c</a> <a href="contact?x=1#y">again</a> <a href="/contact.html">plain</a>' });
+    const hint = (await build(await opts(linking))).diagnostics.filter((d) => d.code === 'OBJPACK_W_CLEAN_URL_LINKS');
+    expect(hint.map((d) => [d.file, d.message.split(' (')[0]])).toEqual([['blog.html', '1 link on 1 page name pages without .html']]);
+    for (const cleanUrls of [true, false]) expect((await build(await opts(linking, { cleanUrls }))).diagnostics.map((d) => d.code)).not.toContain('OBJPACK_W_CLEAN_URL_LINKS');
     // With trailingSlash as well the host redirects /about to /about/: not turned on.
     expect((await build(await opts(await makeSite({ ...SMALL_SITE, 'vercel.json': '{"cleanUrls":true,"trailingSlash":true}' })))).manifest.cleanUrls).toBeUndefined();
     const firebase = await makeSite({ ...SMALL_SITE, 'firebase.json': '{"hosting":{"public":".","cleanUrls":true}}' });

@@ -32,6 +32,8 @@ export const WarningCode = {
   /** A host config objpack would add its rules to is left untouched (unreadable, or no site of this directory). */
   HOST_CONFIG_KEPT: 'OBJPACK_W_HOST_CONFIG_KEPT',
   HOST_HEADERS: 'OBJPACK_W_HOST_HEADERS',
+  /** Pages link to `/about` for about.html and the build does not know whether the host serves clean URLs. */
+  CLEAN_URL_LINKS: 'OBJPACK_W_CLEAN_URL_LINKS',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];
 

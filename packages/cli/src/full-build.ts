@@ -101,6 +101,15 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
+    if (options.cleanUrls === undefined && !cleanUrls) {
+      const linking = graph.pages.filter((p) => p.cleanLinks && p.cleanLinks.length > 0);
+      if (linking.length > 0) {
+        const first = linking[0]!;
+        const count = linking.reduce((n, p) => n + p.cleanLinks!.length, 0);
+        const message = `${count} link${count === 1 ? '' : 's'} on ${linking.length} page${linking.length === 1 ? '' : 's'} name pages without .html (${first.file} links to ${first.cleanLinks![0]!.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`;
+        diagnostics.push({ code: WarningCode.CLEAN_URL_LINKS, severity: 'warning', message, file: first.file });
+      }
+    }
     pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing, pageHeaders: siteHeaders.forPage });
     timings.hash = performance.now() - t;
   } catch (err) {

@@ -65,6 +65,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
   const cross = new Set<string>();
   const iframes: string[] = [];
   const links: string[] = [];
+  const cleanLinks: string[] = [];
   const prefetch: string[] = [];
   let importMap: Record<string, string> = {};
 
@@ -310,6 +311,8 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
           const target = pageUrlPath(r.file.rel, resolver.site.basePath);
           const list = ref.k === 'iframe' ? iframes : links;
           if (!list.includes(target)) list.push(target);
+          // `/about` reaching about.html: the site relies on its host's clean URLs (see build's cleanUrls).
+          if (ref.k === 'anchor' && !r.path.endsWith('/index.html') && !/\.html?$/i.test(r.url.split('?')[0]!) && !cleanLinks.includes(target)) cleanLinks.push(target);
         } else if (ref.k === 'iframe') reportRef(diagnostics, r, ref.v, page.rel, ref.line);
         break;
       }
@@ -340,7 +343,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
       items[at] = copy;
     }
   }
-  const closure: PageClosure = { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch };
+  const closure: PageClosure = { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch, ...(cleanLinks.length > 0 ? { cleanLinks } : {}) };
   if (chars) closure.fontsByChars = true;
   return closure;
 }

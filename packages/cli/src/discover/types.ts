@@ -62,6 +62,8 @@ export interface PageClosure {
   iframes: string[];
   /** Same-origin `<a href>`/`<area href>` targets that are pages (page URLs). */
   links: string[];
+  /** Pages of `links` the page names without `.html` (`/about` for about.html): the host must serve clean URLs. */
+  cleanLinks?: string[];
   /** Cross-origin hosts the page uses (objects, preconnect, iframes), for `preconnect` hints. */
   crossOrigin: string[];
   /** `<link rel=prefetch>` targets (local URLs): for the next page, not part of this closure. */
