@@ -94,7 +94,7 @@ describe('Delta listing requests', () => {
     await d.refresh('b2');
     expect(requests.map(asked)).toEqual([0, 1].map(() => ['/_objpack/pages/p0.objp', '/_objpack/pages/p1.objp']));
     expect(d.plan('/_objpack/pages/p1.objp', 'b2')).toBeUndefined(); // listed, but nothing of it is held
-    expect((d as unknown as { manifest: { packages: object } }).manifest.packages).toHaveProperty(['/_objpack/pages/p1.objp']);
+    expect((d as unknown as { listing: { packages: object } }).listing.packages).toHaveProperty(['/_objpack/pages/p1.objp']);
   });
 
   it('keeps the URL under 6,000 characters (paths are encoded twice); the rest go in the next request', async () => {

@@ -3,17 +3,17 @@ import type { ResolvedOptions } from '../options.js';
 import { textUpTo } from './capped-body.js';
 import type { HeldRecord, Store } from './store.js';
 
-/** One object of a page package, as the build's manifest names it: [name, `sha256-…` digest, content type]. */
-type ManifestRow = readonly [name: string, digest: string, contentType: string];
+/** One object of a page package, as the build names it: [name, `sha256-…` digest, content type]. */
+type ListingRow = readonly [name: string, digest: string, contentType: string];
 
 /**
  * What a delta needs of a build: page packages' objects, in package order, from `objpack serve`'s listing
  * (`complete`: every page package of the build is in it).
  */
-interface DeltaManifest {
+interface Listing {
   buildId: string;
   complete: boolean;
-  packages: Record<string, ManifestRow[]>;
+  packages: Record<string, ListingRow[]>;
 }
 
 /** An object the worker says it holds, and the verified copy in Cache Storage that will stand in for it. */
@@ -29,12 +29,12 @@ export interface Claim {
 /** What a page-package request sends in `X-Objpack-Have`, and how to rebuild the whole package from the delta. */
 export interface HavePlan {
   buildId: string;
-  /** Build ids a delta for these claims may name: the manifest's, and the one the page package itself carries. */
+  /** Build ids a delta for these claims may name: the listing's, and the one the page package itself carries. */
   builds: readonly string[];
   header: string;
   claims: Map<string, Claim>;
-  /** The full package's objects in order (from the manifest). */
-  order: readonly ManifestRow[];
+  /** The full package's objects in order (from the listing). */
+  order: readonly ListingRow[];
 }
 
 /** `objpack serve`'s delta listing (serve/src/delta-listing.ts): all page packages while small, else those asked. */
@@ -67,7 +67,7 @@ const normal = (sri: string) => sri.replace(/=+$/, '');
 export class Delta {
   /** undefined: not known; true: the origin answers `X-Objpack-Have`; false: it ignores it. */
   capable: boolean | undefined;
-  private manifest: DeltaManifest | undefined;
+  private listing: Listing | undefined;
   /** Digest → where a verified copy lives, from the records of complete packages. */
   private readonly held = new Map<string, { cacheName: string; name: string }>();
   /** Page packages held (URL path → cache): the ones an incomplete listing is asked for. */
@@ -109,7 +109,7 @@ export class Delta {
    * (an earlier build's for a package an incremental build kept).
    */
   plan(packagePath: string, buildId: string, packageBuild = buildId): HavePlan | undefined {
-    const m = this.manifest;
+    const m = this.listing;
     if (!this.options.delta || this.capable !== true || !m || m.buildId !== buildId) return undefined;
     const order = m.packages[packagePath];
     if (!order) return undefined;
@@ -139,7 +139,7 @@ export class Delta {
 
   reset(): void {
     this.capable = undefined;
-    this.manifest = undefined;
+    this.listing = undefined;
     this.held.clear();
     this.heldPages.clear();
     this.asked = undefined;
@@ -148,7 +148,7 @@ export class Delta {
     this.loaded = undefined;
   }
 
-  /** Background work after a navigation: state from the meta cache, the held digests, the build's manifest. */
+  /** Background work after a navigation: state from the meta cache, the held digests, the build's listing. */
   refresh(buildId: string): Promise<void> {
     this.refreshing ??= this.doRefresh(buildId).finally(() => (this.refreshing = undefined));
     return this.refreshing;
@@ -159,7 +159,7 @@ export class Delta {
     await (this.loaded ??= this.load());
     if (this.capable !== true) return;
     if (!this.scanned) await this.scan();
-    let m = this.manifest?.buildId === buildId ? this.manifest : undefined;
+    let m = this.listing?.buildId === buildId ? this.listing : undefined;
     if (m?.complete) return;
     if (this.retry?.buildId === buildId && Date.now() < this.retry.at) return;
     if (this.asked?.buildId !== buildId) this.asked = { buildId, paths: new Set() };
@@ -179,11 +179,11 @@ export class Delta {
     }
     // The first request of a build goes even with nothing held: a small site's answer is complete.
     if (m && want.length === 0) return;
-    const listing = await fetch(url.href, { cache: 'no-store', credentials: 'same-origin' })
+    const answer = await fetch(url.href, { cache: 'no-store', credentials: 'same-origin' })
       .then(async (res) => (res.status === 200 ? await textUpTo(res, MAX_LISTING_BYTES) : undefined))
       .then((text) => (text === undefined ? undefined : parseListing(text)))
       .catch(() => undefined);
-    if (!listing || listing.buildId !== buildId) {
+    if (!answer || answer.buildId !== buildId) {
       // Too big, refused, unreadable, or another build (a deploy under way): not again on every navigation.
       this.retry = { buildId, at: Date.now() + LISTING_RETRY_MS };
       this.options.onEvent({ type: 'delta', url: url.pathname, detail: `listing failed for build ${buildId}` });
@@ -191,18 +191,18 @@ export class Delta {
     }
     this.retry = undefined;
     for (const p of want) asked.add(p);
-    m = this.manifest?.buildId === buildId ? this.manifest : undefined;
-    this.manifest = { buildId, complete: listing.complete, packages: { ...m?.packages, ...listing.packages } };
-    this.options.onEvent({ type: 'delta', url: url.pathname, detail: `listing ${buildId}${listing.complete ? '' : ` (${Object.keys(listing.packages).length} packages)`}` });
+    m = this.listing?.buildId === buildId ? this.listing : undefined;
+    this.listing = { buildId, complete: answer.complete, packages: { ...m?.packages, ...answer.packages } };
+    this.options.onEvent({ type: 'delta', url: url.pathname, detail: `listing ${buildId}${answer.complete ? '' : ` (${Object.keys(answer.packages).length} packages)`}` });
     await this.persist();
   }
 
   private async load(): Promise<void> {
     const res = await (await caches.open(this.store.metaName)).match(this.stateKey).catch(() => undefined);
     if (!res) return;
-    const state = (await res.json().catch(() => undefined)) as { capable?: boolean; manifest?: DeltaManifest } | undefined;
+    const state = (await res.json().catch(() => undefined)) as { capable?: boolean; listing?: Listing } | undefined;
     this.capable ??= state?.capable;
-    this.manifest ??= state?.manifest;
+    this.listing ??= state?.listing;
   }
 
   /** Reads the records of every complete package we hold (once; later ones arrive through add()). */
@@ -222,7 +222,7 @@ export class Delta {
 
   private async persist(): Promise<void> {
     // `false` is not kept: a restarted worker asks again once, so a server that turns deltas on is noticed.
-    const body = JSON.stringify({ capable: this.capable === true ? true : undefined, manifest: this.manifest });
+    const body = JSON.stringify({ capable: this.capable === true ? true : undefined, listing: this.listing });
     await caches
       .open(this.store.metaName)
       .then((c) => c.put(this.stateKey, new Response(body, { headers: { 'content-type': 'application/json' } })))
@@ -231,7 +231,7 @@ export class Delta {
 }
 
 /** A listing as `objpack serve` writes it; undefined when it is not one we understand (rows checked one by one). */
-function parseListing(text: string): DeltaManifest | undefined {
+function parseListing(text: string): Listing | undefined {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -240,10 +240,10 @@ function parseListing(text: string): DeltaManifest | undefined {
   }
   const { buildId, complete, packages } = (v ?? {}) as { buildId?: unknown; complete?: unknown; packages?: unknown };
   if (typeof buildId !== 'string' || !packages || typeof packages !== 'object') return undefined;
-  const out: Record<string, ManifestRow[]> = {};
+  const out: Record<string, ListingRow[]> = {};
   for (const [url, list] of Object.entries(packages)) {
     if (!url.startsWith(`/${PACKAGE_DIR}/`) || !Array.isArray(list)) continue;
-    const rows: ManifestRow[] = [];
+    const rows: ListingRow[] = [];
     for (const r of list as unknown[]) {
       if (!Array.isArray(r) || typeof r[0] !== 'string' || !r[0].startsWith('/') || typeof r[1] !== 'string' || !sriToDigest(r[1])) continue;
       rows.push([r[0], r[1], String(r[2])]);
