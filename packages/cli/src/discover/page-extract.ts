@@ -8,8 +8,11 @@ import { extractHtml } from './html-extract.js';
 import type { HtmlExtract } from './html-extract.js';
 import type { JsExtract } from './js-extract.js';
 
-/** Bump when extraction changes, so cached results from an older objpack are not reused. */
-export const EXTRACT_VERSION = 5;
+/**
+ * Bump when extraction changes, so cached results from an older objpack are not reused. It keys cached
+ * closures too: 6 = closures record `cleanLinks`.
+ */
+export const EXTRACT_VERSION = 6;
 
 export interface PageExtract extends HtmlExtract {
   /** Parsed inline CSS/JS, by index into `refs`. */
