@@ -357,7 +357,13 @@ describe('build (in place)', () => {
       expect(r.patched).toBe(false);
       expect(r.manifest.objects['/']!.headers).toEqual([['cross-origin-opener-policy', 'same-origin-allow-popups']]);
       // With --target vercel the site gets a vercel.json of objpack's entries; the project's is still read.
-      for (let i = 0; i < 2; i++) expect((await build({ ...options, targets: ['vercel'], cache: false })).manifest.objects['/']!.headers).toEqual([['cross-origin-opener-policy', 'same-origin-allow-popups']]);
+      for (let i = 0; i < 2; i++) {
+        const r = await build({ ...options, targets: ['vercel'], cache: false });
+        expect(r.manifest.objects['/']!.headers).toEqual([['cross-origin-opener-policy', 'same-origin-allow-popups']]);
+        // …and the build says that the vercel.json it wrote is not the one a deploy from the project reads.
+        expect(r.diagnostics.filter((d) => d.code === 'OBJPACK_W_HOST_CONFIG_ELSEWHERE').map((d) => d.file)).toEqual(['vercel.json']);
+      }
+      expect((await build({ ...options, cache: false })).diagnostics.map((d) => d.code)).not.toContain('OBJPACK_W_HOST_CONFIG_ELSEWHERE');
       // A config naming another output directory belongs to another site.
       await writeFile(path.join(project, 'vercel.json'), JSON.stringify({ outputDirectory: 'public', headers: [{ source: '/(.*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }));
       expect((await build(options)).manifest.objects['/']!.headers).toBeUndefined();

@@ -31,6 +31,8 @@ export const WarningCode = {
   HOST_CONFIG_LIMIT: 'OBJPACK_W_HOST_CONFIG_LIMIT',
   /** A host config objpack would add its rules to is left untouched (unreadable, or no site of this directory). */
   HOST_CONFIG_KEPT: 'OBJPACK_W_HOST_CONFIG_KEPT',
+  /** `--target vercel|firebase` wrote a config into the site while the project's own (the one deployed) is elsewhere. */
+  HOST_CONFIG_ELSEWHERE: 'OBJPACK_W_HOST_CONFIG_ELSEWHERE',
   HOST_HEADERS: 'OBJPACK_W_HOST_HEADERS',
   /** Pages link to `/about` for about.html and the build does not know whether the host serves clean URLs. */
   CLEAN_URL_LINKS: 'OBJPACK_W_CLEAN_URL_LINKS',

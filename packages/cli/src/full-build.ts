@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type HostHeaderRule } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
@@ -12,7 +14,7 @@ import { emit } from './emit/emit.js';
 import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
-import { loadSiteHeaders } from './emit/site-headers.js';
+import { loadSiteHeaders, outsideHostConfigs } from './emit/site-headers.js';
 import { htmlBody } from './emit/write-package.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
 import { dropState, outputSignatures, saveState } from './incremental/build-state.js';
@@ -157,6 +159,13 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     diagnostics.push({ code: WarningCode.LINK_HEADER_TRUNCATED, severity: 'warning', message: `Link header of ${w.page} cut to stay under 8 KB (${w.dropped} preloads dropped)`, ref: w.page });
   }
   for (const w of result.hostWarnings) diagnostics.push({ code: w.kind === 'kept' ? WarningCode.HOST_CONFIG_KEPT : WarningCode.HOST_CONFIG_LIMIT, severity: 'warning', message: w.message });
+  // Vercel and firebase-tools read the project's config, not one inside the built site.
+  for (const project of outsideHostConfigs(root).filter((f) => existsSync(f))) {
+    const name = path.basename(project) as 'vercel.json' | 'firebase.json';
+    if (!(options.targets ?? []).includes(name === 'vercel.json' ? 'vercel' : 'firebase')) continue;
+    const message = `${name} got objpack's header rules in ${outDir}, but ${project} is the config a deploy from the project reads: copy objpack's \`headers\` entries there, or deploy the site directory itself`;
+    diagnostics.push({ code: WarningCode.HOST_CONFIG_ELSEWHERE, severity: 'warning', message, file: name });
+  }
   summary ??= summarize(result.manifest, plan, graph, diagnostics);
   summary.warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   summary.errors = diagnostics.filter((d) => d.severity === 'error').length;
