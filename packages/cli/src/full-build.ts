@@ -99,7 +99,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     timings.trace = performance.now() - t;
 
     t = performance.now();
-    const siteHeaders = await loadSiteHeaders(root);
+    const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls });
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;

@@ -42,6 +42,19 @@ describe('loadSiteHeaders', () => {
     expect((await loadSiteHeaders(await makeSite({ 'index.html': '' }))).forPage('/')).toEqual([]);
   });
 
+  test("with clean URLs a page also gets the rules written for its extensionless path, as the host serves it", async () => {
+    const root = await makeSite({ _headers: '/about\n  Content-Security-Policy: default-src \'none\'\n/docs/*\n  X-Docs: 1\n' });
+    expect((await loadSiteHeaders(root)).forPage('/about.html')).toEqual([]);
+    const clean = await loadSiteHeaders(root, { cleanUrls: true });
+    expect(clean.forPage('/about.html')).toEqual([['content-security-policy', "default-src 'none'"]]);
+    expect(clean.forPage('/docs/a.html')).toEqual([['x-docs', '1']]);
+    expect(clean.forPage('/about/index.html')).toEqual([]);
+    // On by itself from a vercel.json that says so.
+    await writeFile(path.join(root, 'vercel.json'), '{"cleanUrls":true}');
+    expect((await loadSiteHeaders(root)).forPage('/about.html')).toEqual([['content-security-policy', "default-src 'none'"]]);
+    expect((await loadSiteHeaders(root, { cleanUrls: false })).forPage('/about.html')).toEqual([]);
+  });
+
   test('a malformed file is a warning, not a failed build', async () => {
     const root = await makeSite({ _headers: '/*\n  : no name\n  X-Ok: yes\n' });
     const h = await loadSiteHeaders(root);

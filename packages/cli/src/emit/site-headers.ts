@@ -35,7 +35,7 @@ export interface SiteHeaders {
  * Matching rules combine as the hosts combine them: every match applies and a later rule's value wins;
  * the files are taken in the order above.
  */
-export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {}): Promise<SiteHeaders> {
+export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean } = {}): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
   const rules: SiteRule[] = [...(await netlifyRules(root, diagnostics))];
   const dirs = hostConfigDirs(root, opts.cwd);
@@ -51,6 +51,9 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {})
     }
   }
   if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls };
+  // With clean URLs the host serves about.html as `/about` and matches its rules against that path too.
+  const clean = opts.cleanUrls ?? cleanUrls;
+  const applies = (rule: SiteRule, url: string) => rule.test(url) || (clean && url.endsWith('.html') && !url.endsWith('/index.html') && rule.test(url.slice(0, -5)));
   return {
     diagnostics,
     cleanUrls,
@@ -63,7 +66,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string } = {})
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
       for (const rule of rules) {
-        if (!rule.test(url)) continue;
+        if (!applies(rule, url)) continue;
         for (const [rawName, value] of rule.values) {
           const name = rawName.toLowerCase();
           if (!isCarriedHeader(name, value)) continue;

@@ -40,6 +40,8 @@ export interface PatchInput {
   origin?: string;
   exclude: string[];
   inject: boolean;
+  /** The build's `cleanUrls` option (undefined: from the host configs), for page headers as the pipeline finds them. */
+  cleanUrls?: boolean;
   report: boolean;
   /** Report file name (site-relative). */
   reportFile: string;
@@ -96,7 +98,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   }
   const changed: Changed[] = [];
   // `_headers` and `netlify.toml` are unchanged (an edit to either is not a page edit): same headers as then.
-  const siteHeaders = touched.length > 0 ? await loadSiteHeaders(root) : undefined;
+  const siteHeaders = touched.length > 0 ? await loadSiteHeaders(root, { cleanUrls: input.cleanUrls }) : undefined;
   for (const f of touched) {
     const c = await examine(state, rows, f, input.inject, siteHeaders!.forPage);
     if (!c) return undefined;
