@@ -5,6 +5,7 @@ import { sendError, type Req, type Res } from './error-page.js';
 import { MIN_COMPRESS } from './compress-cache.js';
 import { negotiateEncoding } from './http-semantics.js';
 import type { SiteManifest } from './site-manifest.js';
+import { stripQuery } from './url-path.js';
 
 /**
  * What a service worker needs to ask for a delta package: each page package's objects in order, with
@@ -17,11 +18,6 @@ export const LISTING_PATH = `/${PACKAGE_DIR}/listing`;
 export const MAX_LISTED = 64;
 
 type Row = [name: string, digest: string, contentType: string];
-
-const stripQuery = (p: string) => {
-  const q = p.indexOf('?');
-  return q === -1 ? p : p.slice(0, q);
-};
 
 /** The whole site's listing per manifest (and its gzip, made once), or null when it is over the size limit. */
 const complete = new WeakMap<SiteManifest, { json: Buffer; gzip?: Buffer } | null>();
@@ -38,13 +34,9 @@ function rows(site: SiteManifest, pkg: string): Row[] | undefined {
 }
 
 /**
- * The listing's JSON: `{ buildId, complete, packages: { [package URL]: Row[] } }`. With `complete`, every page
+ * The listing: `{ buildId, complete, packages: { [package URL]: Row[] } }`, as JSON. With `complete`, every page
  * package is in it (the worker asks no more for this build); else the asked ones that are page packages.
  */
-export function listingBody(site: SiteManifest, query: string | undefined, maxCompleteBytes: number): string {
-  return listing(site, query, maxCompleteBytes).json.toString();
-}
-
 function listing(site: SiteManifest, query: string | undefined, maxCompleteBytes: number): { json: Buffer; gzip?: Buffer } {
   let all = complete.get(site);
   if (all === undefined) {

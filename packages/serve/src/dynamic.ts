@@ -4,6 +4,7 @@ import { encodePackageSync, sriToDigest, toBase64, type EncoderObject } from '@o
 import { ServeError } from './errors.js';
 import type { PageInfo, SiteManifest } from './site-manifest.js';
 import type { FileEntry, Route } from './site-index.js';
+import { stripQuery } from './url-path.js';
 
 /** Digests a client says it holds: full base64 SHA-256 (optionally `sha256-…`) or prefixes of ≥ 8 chars. */
 export type HaveSet = readonly string[];
@@ -39,8 +40,6 @@ export async function entryDigest(e: FileEntry): Promise<Uint8Array> {
   }
   return e.digest;
 }
-
-const stripQuery = (p: string) => (p.includes('?') ? p.slice(0, p.indexOf('?')) : p);
 
 /**
  * Pages whose package no longer matches the files on disk (a file missing, resized, or newer than the

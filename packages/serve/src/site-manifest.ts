@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
-import { encodePathForHeader } from './url-path.js';
+import { encodePathForHeader, stripQuery } from './url-path.js';
 
 /** A page of the manifest, with what requests need precomputed. */
 export interface PageInfo {
@@ -43,11 +43,6 @@ export interface SiteManifest {
   /** Per package URL: itself plus its objects without query, for closure tracking. */
   carried: Map<string, readonly string[]>;
 }
-
-const stripQuery = (p: string) => {
-  const q = p.indexOf('?');
-  return q === -1 ? p : p.slice(0, q);
-};
 
 /**
  * `Link: </a.css>; rel=preload; as=style`, with the element's `crossorigin` state. Paths are

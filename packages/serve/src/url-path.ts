@@ -40,3 +40,9 @@ export function parseRequestPath(target: string | undefined): RequestPath {
 export function encodePathForHeader(path: string): string {
   return encodeURI(path).replace(/[<>"'`;,#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
+
+/** A manifest name (`/app.css?v=3`) without its query: the key of the manifest's `objects`. */
+export function stripQuery(p: string): string {
+  const q = p.indexOf('?');
+  return q === -1 ? p : p.slice(0, q);
+}

@@ -164,19 +164,18 @@ export class Delta {
     if (this.retry?.buildId === buildId && Date.now() < this.retry.at) return;
     if (this.asked?.buildId !== buildId) this.asked = { buildId, paths: new Set() };
     const asked = this.asked.paths;
-    const url = new URL(this.store.key(LISTING_PATH));
+    const listingUrl = (paths: readonly string[]) => {
+      const u = new URL(this.store.key(LISTING_PATH));
+      for (const p of paths) u.searchParams.append('p', p);
+      return u;
+    };
     const want: string[] = [];
     for (const p of this.heldPages.keys()) {
-      if (want.length === MAX_LISTED) break;
       if (asked.has(p) || m?.packages[p]) continue;
-      url.searchParams.append('p', p);
-      if (url.href.length > MAX_LISTING_URL) {
-        url.searchParams.delete('p');
-        for (const w of want) url.searchParams.append('p', w);
-        break;
-      }
+      if (want.length === MAX_LISTED || listingUrl([...want, p]).href.length > MAX_LISTING_URL) break;
       want.push(p);
     }
+    const url = listingUrl(want);
     // The first request of a build goes even with nothing held: a small site's answer is complete.
     if (m && want.length === 0) return;
     const answer = await fetch(url.href, { cache: 'no-store', credentials: 'same-origin' })
