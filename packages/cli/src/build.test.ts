@@ -311,6 +311,44 @@ describe('build (in place)', () => {
     expect([patched.patched, (await verifyOutput(firebase)).cleanUrls, (await routesOf(firebase)).cleanUrls]).toEqual([true, true, true]);
   });
 
+  test('host redirects: pages the host takes before its files are named in a warning and in the route table; rules that take no page stay out', async () => {
+    type Routes = { redirects?: Array<[string, string]> };
+    const routesOf = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as Routes;
+    const redirected = (r: { diagnostics: Array<{ code: string; message: string }> }) => r.diagnostics.filter((d) => d.code === 'OBJPACK_W_PAGES_REDIRECTED').map((d) => d.message.split(' (')[0]);
+    const takes = (routes: Routes, url: string) => (routes.redirects ?? []).some(([m, f]) => new RegExp(m, f).test(url));
+
+    // Netlify / Cloudflare Pages: redirects count, a forced rewrite counts, an unforced rewrite does not.
+    const netlify = await makeSite({ ...SMALL_SITE, _redirects: '/blog.html /news 301\n/nothing/* /x 301\n/* /index.html 200\n/about/ /x.html 200!\n' });
+    const options = await opts(netlify);
+    const r = await build(options);
+    expect(redirected(r)).toEqual(['2 pages are redirected by the host before it serves files']);
+    expect(r.manifest.hostRedirects?.map((h) => h.for)).toEqual(['/blog.html', '/about/']);
+    const routes = await routesOf(netlify);
+    expect(['/blog.html', '/about/', '/', '/nothing/x'].map((u) => takes(routes, u))).toEqual([true, true, false, false]);
+    // A page edit is patched and the table keeps the rules.
+    await writeFile(path.join(netlify, 'index.html'), (await readFile(path.join(netlify, 'index.html'), 'utf8')).replace('<title>', '<title>Home '));
+    expect((await build(options)).patched).toBe(true);
+    expect((await routesOf(netlify)).redirects).toEqual(routes.redirects);
+
+    // Vercel: clean URLs send /blog.html to /blog and trailingSlash: false /about/ to /about; a user redirect takes /blog.
+    const vercel = await makeSite({ ...SMALL_SITE, 'vercel.json': JSON.stringify({ cleanUrls: true, trailingSlash: false, redirects: [{ source: '/blog', destination: '/news' }] }) });
+    const v = await build(await opts(vercel));
+    expect(redirected(v)).toEqual(['2 pages are redirected by the host before it serves files']);
+    const vr = await routesOf(vercel);
+    expect(['/blog.html', '/blog', '/about/', '/about/index.html', '/'].map((u) => takes(vr, u))).toEqual([true, true, true, true, false]);
+
+    // Firebase: `redirects` globs, before any file.
+    const firebase = await makeSite({ ...SMALL_SITE, 'firebase.json': JSON.stringify({ hosting: { public: '.', redirects: [{ source: '/about/**', destination: '/', type: 301 }, { source: '/gone', destination: '/' }] } }) });
+    const f = await build(await opts(firebase));
+    expect(redirected(f)).toEqual(['1 page is redirected by the host before it serves files']);
+    expect(f.manifest.hostRedirects?.map((h) => h.for)).toEqual(['/about/**']);
+
+    // No rules: nothing in the manifest or the table.
+    const plain = await makeSite(SMALL_SITE);
+    const p = await build(await opts(plain));
+    expect([p.manifest.hostRedirects, (await routesOf(plain)).redirects, redirected(p)]).toEqual([undefined, undefined, []]);
+  });
+
   test('switching --target keeps the record of the other config: its stale entries still go, none is read back as the site\'s', async () => {
     const root = await makeSite({ ...SMALL_SITE, 'old.html': '<!doctype html><title>old</title><link rel="stylesheet" href="/css/site.css">' });
     await build(await opts(root, { targets: ['vercel', 'firebase'] }));

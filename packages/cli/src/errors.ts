@@ -34,6 +34,10 @@ export const WarningCode = {
   /** `--target vercel|firebase` wrote a config into the site while the project's own (the one deployed) is elsewhere. */
   HOST_CONFIG_ELSEWHERE: 'OBJPACK_W_HOST_CONFIG_ELSEWHERE',
   HOST_HEADERS: 'OBJPACK_W_HOST_HEADERS',
+  /** A host redirect rule could not be read. */
+  HOST_REDIRECTS: 'OBJPACK_W_HOST_REDIRECTS',
+  /** Pages whose URL the host redirects (or rewrites) before serving files: the worker leaves them to the host. */
+  PAGES_REDIRECTED: 'OBJPACK_W_PAGES_REDIRECTED',
   /** Pages link to `/about` for about.html and the build does not know whether the host serves clean URLs. */
   CLEAN_URL_LINKS: 'OBJPACK_W_CLEAN_URL_LINKS',
 } as const;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { MANIFEST_FILE, ROUTES_FILE, type HostHeaderRule } from '@objpack/format';
+import { MANIFEST_FILE, ROUTES_FILE, type HostHeaderRule, type HostRedirectRule } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
 import { discoverWith } from './discover/discover-site.js';
@@ -15,6 +15,7 @@ import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
 import { loadSiteHeaders, outsideHostConfigs } from './emit/site-headers.js';
+import { applyRedirects } from './emit/host-redirects.js';
 import { htmlBody } from './emit/write-package.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
 import { dropState, outputSignatures, saveState } from './incremental/build-state.js';
@@ -74,6 +75,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let diagnostics: Diagnostic[];
   let pages: PlanPage[];
   let hostHeaders: HostHeaderRule[] = [];
+  let hostRedirects: HostRedirectRule[] = [];
   let cleanUrls = options.cleanUrls === true;
   let t: number;
   try {
@@ -112,6 +114,14 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
         diagnostics.push({ code: WarningCode.CLEAN_URL_LINKS, severity: 'warning', message, file: first.file });
       }
     }
+    const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, cleanUrls);
+    if (redirected.length > 0) {
+      const { url, rule } = redirected[0]!;
+      const n = redirected.length;
+      const message = `${n} page${n === 1 ? '' : 's'} ${n === 1 ? 'is' : 'are'} redirected by the host before it serves files (${url} by ${rule.file} \`${rule.for}\`): the worker leaves ${n === 1 ? 'its URL' : 'their URLs'} to the host`;
+      diagnostics.push({ code: WarningCode.PAGES_REDIRECTED, severity: 'warning', message, file: rule.file });
+    }
+    hostRedirects = takers.map((r) => ({ file: r.file, for: r.for, match: r.re.source, flags: r.re.flags }));
     pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing, pageHeaders: siteHeaders.forPage });
     timings.hash = performance.now() - t;
   } catch (err) {
@@ -149,6 +159,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     concurrency: options.concurrency,
     writer: pool,
     hostHeaders,
+    hostRedirects,
     cleanUrls,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   }).finally(() => pool.close());

@@ -93,6 +93,18 @@ export interface BuildManifest {
   hostHeaders?: HostHeaderRule[];
   /** The host serves `/about.html` at `/about` too (RouteTable.cleanUrls); absent when not. */
   cleanUrls?: true;
+  /** URL patterns the host answers before its files (RouteTable.redirects), with where each comes from; absent when none. */
+  hostRedirects?: HostRedirectRule[];
+}
+
+/** A host rule that redirects (or rewrites) URLs before the host looks at files: `_redirects`, vercel.json, firebase.json. */
+export interface HostRedirectRule {
+  /** The config file, and the rule's source pattern as written there. */
+  file: string;
+  for: string;
+  /** RegExp source matched against a URL path, and its flags. */
+  match: string;
+  flags: string;
 }
 
 /** Compact page → packages table for the service worker (indices into `packages`). */
@@ -136,6 +148,13 @@ export interface RouteTable {
    * document, same directory for its relative URLs. Absent: only the page's own URL is looked up.
    */
   cleanUrls?: true;
+  /**
+   * URL paths the host does not answer from the site's files (it redirects them, or a forced rewrite takes
+   * them: `_redirects`, vercel.json `redirects`/`cleanUrls`/`trailingSlash`, firebase.json `redirects`…), as
+   * RegExp sources and flags. A navigation whose path (as sent, or percent-decoded) matches one is left to
+   * the network even when it names a page, so the host's redirect happens as without objpack.
+   */
+  redirects?: Array<[match: string, flags: string]>;
 }
 
 /** How a page requests a preloaded object: a `Link: rel=preload` destination, or `module` (`rel=modulepreload`). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest, type HostHeaderRule } from '@objpack/format';
+import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest, type HostHeaderRule, type HostRedirectRule } from '@objpack/format';
 import type { SiteFile } from '../discover/types.js';
 import { contentKey } from '../plan/plan-packages.js';
 import type { PackagePlan } from '../plan/types.js';
@@ -41,6 +41,8 @@ export interface EmitInput {
   writer?: PackageWriter;
   /** The site's host header rules, recorded in the manifest for `objpack serve`. */
   hostHeaders?: readonly HostHeaderRule[];
+  /** Host rules that take URLs before the files (manifest `hostRedirects`, route table `redirects`). */
+  hostRedirects?: readonly HostRedirectRule[];
   /** The host serves `/about.html` at `/about` (recorded in the manifest and route table). */
   cleanUrls?: boolean;
   /** Called after each file is complete; a throw aborts the build (the previous output stays valid). */
@@ -159,7 +161,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(h.rel);
   });
 
-  const manifest = buildManifest(plan, buildId, packages, input.hostHeaders, input.cleanUrls === true);
+  const manifest = buildManifest(plan, buildId, packages, input.hostHeaders, input.cleanUrls === true, input.hostRedirects);
   const { rules, truncated } = headerRules(manifest);
   const hostWarnings: EmitResult['hostWarnings'] = [];
   await writeText('_headers', netlifyHeaders(rules, await readFile(abs('_headers'), 'utf8').catch(() => '')));

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { minimatch as Minimatch } from 'minimatch';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -75,12 +76,9 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
  */
 export async function firebaseRules(config: unknown, own: readonly unknown[], file: string, configDir: string, root: string): Promise<ParsedRules> {
   const out: ParsedRules = { rules: [], diagnostics: [] };
-  const hosting = (config as { hosting?: unknown } | null)?.hosting;
-  const sites = (Array.isArray(hosting) ? hosting : hosting ? [hosting] : []) as Array<{ public?: unknown; headers?: unknown; cleanUrls?: unknown }>;
-  const publishes = (s: { public?: unknown }) => typeof s?.public === 'string' && path.resolve(configDir, s.public) === path.resolve(root);
-  const site = sites.find(publishes) ?? (path.resolve(configDir) === path.resolve(root) && sites.length === 1 ? sites[0] : undefined);
+  const site = firebaseSite(config, configDir, root);
   if (!site) return out;
-  out.cleanUrls = site.cleanUrls === true && (site as { trailingSlash?: unknown }).trailingSlash !== true;
+  out.cleanUrls = site.cleanUrls === true && site.trailingSlash !== true;
   if (site.headers === undefined) return out;
   if (!Array.isArray(site.headers)) return { rules: [], diagnostics: [warn(file, '`hosting.headers` is not a list')], cleanUrls: out.cleanUrls };
   const ours = new Set(own.map((e) => JSON.stringify(e)));
@@ -97,9 +95,7 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
     try {
       if (pattern !== undefined) {
         const g = typeof source === 'string' ? slashed(pattern) : pattern;
-        const re = minimatch.makeRe(g);
-        if (re === false) throw new Error('not a valid glob');
-        out.rules.push({ for: pattern, re: new RegExp(forServe(g, re.source), re.flags), test: (u) => minimatch(u, g), values });
+        out.rules.push({ for: pattern, re: globRegExp(minimatch, g), test: (u) => minimatch(u, g), values });
       } else {
         const re = new RegExp(regex as string, 'u');
         out.rules.push({ for: regex as string, re, test: (u) => re.test(u), values });
@@ -109,6 +105,23 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
     }
   }
   return out;
+}
+
+/** A `firebase.json` hosting site: the one whose `public` directory is `root` (one site in `root` itself: that one). */
+export type FirebaseHosting = { public?: unknown; headers?: unknown; redirects?: unknown; cleanUrls?: unknown; trailingSlash?: unknown };
+
+export function firebaseSite(config: unknown, configDir: string, root: string): FirebaseHosting | undefined {
+  const hosting = (config as { hosting?: unknown } | null)?.hosting;
+  const sites = (Array.isArray(hosting) ? hosting : hosting ? [hosting] : []) as FirebaseHosting[];
+  const publishes = (s: FirebaseHosting) => typeof s?.public === 'string' && path.resolve(configDir, s.public) === path.resolve(root);
+  return sites.find(publishes) ?? (path.resolve(configDir) === path.resolve(root) && sites.length === 1 ? sites[0] : undefined);
+}
+
+/** A minimatch glob as the RegExp `objpack serve` and the worker test paths with, agreeing with minimatch(). */
+export function globRegExp(minimatch: typeof Minimatch, glob: string): RegExp {
+  const re = minimatch.makeRe(glob);
+  if (re === false) throw new Error('not a valid glob');
+  return new RegExp(forServe(glob, re.source), re.flags);
 }
 
 /** superstatic's slasher: a leading `/`, kept after a negating `!`. */

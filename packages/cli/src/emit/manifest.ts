@@ -1,4 +1,4 @@
-import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type HostHeaderRule, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
+import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type HostHeaderRule, type HostRedirectRule, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
 
 /** The URL without its query: the manifest's `objects` key. */
@@ -15,6 +15,7 @@ export function buildManifest(
   written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
   hostHeaders: readonly HostHeaderRule[] = [],
   cleanUrls = false,
+  hostRedirects: readonly HostRedirectRule[] = [],
 ): BuildManifest {
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
@@ -41,7 +42,7 @@ export function buildManifest(
   for (const o of plan.objects.values()) {
     objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
   }
-  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}) };
+  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}) };
 }
 
 /** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */
@@ -88,5 +89,6 @@ export function routeTable(manifest: BuildManifest): RouteTable {
   }
   if (Object.keys(htmlTypes).length > 0) table.htmlTypes = htmlTypes;
   if (sets.length > 0) table.htmlHeaders = { sets, pages: headerPages };
+  if (manifest.hostRedirects?.length) table.redirects = manifest.hostRedirects.map((r): [string, string] => [r.match, r.flags]);
   return table;
 }

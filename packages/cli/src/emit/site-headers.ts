@@ -6,7 +6,8 @@ import type { Header } from '@netlify/headers-parser';
 import { isCarriedHeader, isHeaderName, isHeaderValue, type HostHeaderRule } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { readOwnEntries } from './host-entries.js';
-import { firebaseRules, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
+import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
+import { firebaseRedirects, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -21,6 +22,8 @@ export interface SiteHeaders {
   rules: HostHeaderRule[];
   /** A vercel.json / firebase.json of the site turns on clean URLs (`/about` serves `/about.html`). */
   cleanUrls: boolean;
+  /** Rules by which the host answers a URL itself before looking at files (host-redirects.ts). */
+  redirects: RedirectRule[];
   diagnostics: Diagnostic[];
 }
 
@@ -38,6 +41,7 @@ export interface SiteHeaders {
 export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean } = {}): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
   const rules: SiteRule[] = [...(await netlifyRules(root, diagnostics))];
+  const redirects = await netlifyRedirects(root, diagnostics);
   const dirs = hostConfigDirs(root, opts.cwd);
   const own = await readOwnEntries(root);
   // Every config found counts, the site's first: after `--target vercel` the site has a vercel.json of
@@ -47,16 +51,18 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     for (const dir of dirs.filter((d) => existsSync(path.join(d, file)))) {
       const parsed = await jsonConfigRules(file, dir, root, own, diagnostics);
       rules.push(...parsed.rules);
+      redirects.push(...(parsed.redirects ?? []));
       cleanUrls ||= parsed.cleanUrls === true;
     }
   }
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls };
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, redirects };
   // With clean URLs the host serves about.html as `/about` and matches its rules against that path too.
   const clean = opts.cleanUrls ?? cleanUrls;
   const applies = (rule: SiteRule, url: string) => rule.test(url) || (clean && url.endsWith('.html') && !url.endsWith('/index.html') && rule.test(url.slice(0, -5)));
   return {
     diagnostics,
     cleanUrls,
+    redirects,
     rules: rules.map((r) => ({
       for: r.for,
       match: r.re.source,
@@ -80,7 +86,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
 }
 
 /** The rules of one `vercel.json` / `firebase.json` in `dir`, minus the entries objpack wrote there (`own`). */
-async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules> {
+async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[] }> {
   const shown = path.relative(root, path.join(dir, file)) || file;
   let config: unknown;
   try {
@@ -91,15 +97,19 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
   }
   const ours = dir === root ? (own[file] ?? []) : [];
   let parsed;
+  let redirected;
   if (file === 'vercel.json') {
     const outDir = (config as { outputDirectory?: unknown } | null)?.outputDirectory;
     if (dir !== root && typeof outDir === 'string' && path.resolve(dir, outDir) !== path.resolve(root)) return { rules: [], diagnostics: [] };
     parsed = await vercelRules(config, ours, shown);
+    redirected = await vercelRedirects(config, shown);
   } else {
     parsed = await firebaseRules(config, ours, shown, dir, root);
+    const site = firebaseSite(config, dir, root);
+    redirected = site ? await firebaseRedirects(site, shown) : { rules: [], diagnostics: [] };
   }
-  diagnostics.push(...parsed.diagnostics);
-  return parsed;
+  diagnostics.push(...parsed.diagnostics, ...redirected.diagnostics);
+  return { ...parsed, redirects: redirected.rules };
 }
 
 /** Where `vercel.json` and `firebase.json` are looked for, in order: the site, then the project directory. */

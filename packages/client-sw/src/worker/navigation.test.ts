@@ -58,6 +58,25 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     expect(await page.textContent('#js')).toBe('module v1');
   });
 
+  it("a page the host redirects before its files (the table's redirects) goes to the network and follows the redirect", async () => {
+    const base = testSite(suite.b.register);
+    const spec = { ...base, redirects: [['^\\/contact\\.html$', 'i']] as Array<[string, string]>, files: { ...base.files, '/contact.html': base.files['/']! }, pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } } };
+    const site = serveSite(suite.server, suite.b, spec);
+    suite.server.hooks.set('/contact.html', (_req, res) => {
+      res.writeHead(301, { location: '/about/' }).end();
+      return true;
+    });
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    suite.server.take();
+    await page.goto(`${suite.server.origin}/contact.html`);
+    await pageDone(page);
+    // The host's redirect, then the page it names, from its package as usual; never /contact.html's package.
+    expect(suite.server.take()).toEqual(['/contact.html', site.pagePackage['/about/']]);
+    expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['About v1', '/about/']);
+  });
+
   it('streams the HTML before the package is complete and answers objects from the stream', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
     const page = await installWorker(suite.context, suite.server);

@@ -45,4 +45,42 @@ describe('Routes.refresh', () => {
     await routes.refresh();
     expect(routes.table).toBe(kept);
   });
+
+  it('takes a table of the same build whose host redirects changed', async () => {
+    const routes = new Routes(new Store('objpack-v1', O), resolveOptions({}, O), async () => {});
+    served = table('b1', false);
+    await routes.refresh();
+    expect(lookupRoute(routes.table!, '/about.html')?.key).toBe('/about.html');
+    served = { ...table('b1', false), redirects: [['^\\/about\\.html$', 'i']] };
+    await routes.refresh();
+    expect(lookupRoute(routes.table!, '/about.html')).toBeUndefined();
+  });
+});
+
+describe('lookupRoute with the host\'s redirects', () => {
+  const pages = { '/': [0], '/old.html': [0], '/caf%C3%A9.html': [0], '/guide/': [0] };
+  const t = (redirects: unknown): RouteTable => ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, redirects } as RouteTable);
+
+  it('leaves a page the host redirects to the network, in every form the worker would answer', () => {
+    const table = t([['^\\/old\\.html\\/?$', 'i'], ['^\\/guide\\/$', 'i']]);
+    expect(lookupRoute(table, '/old.html')).toBeUndefined();
+    expect(lookupRoute(table, '/OLD.html')).toBeUndefined();
+    expect(lookupRoute(table, '/guide/')).toBeUndefined();
+    expect(lookupRoute(table, '/guide/index.html')?.key).toBe('/guide/');
+    expect(lookupRoute(table, '/')?.key).toBe('/');
+  });
+
+  it('matches the path as sent and percent-decoded', () => {
+    expect(lookupRoute(t([]), '/caf%C3%A9.html')?.key).toBe('/caf%C3%A9.html');
+    expect(lookupRoute(t([['^/caf\u00e9\\.html$', 'u']]), '/caf%C3%A9.html')).toBeUndefined();
+    expect(lookupRoute(t([['^/caf%C3%A9\\.html$', '']]), '/caf%C3%A9.html')).toBeUndefined();
+    expect(lookupRoute(t([['^/caf\u00e9\\.html$', 'u']]), '/old.html')?.key).toBe('/old.html');
+  });
+
+  it('answers no page when a pattern does not compile here or the list is malformed', () => {
+    expect(lookupRoute(t([['(unclosed', '']]), '/')).toBeUndefined();
+    expect(lookupRoute(t('^/$'), '/')).toBeUndefined();
+    expect(lookupRoute(t([['^/x$']]), '/')).toBeUndefined();
+    expect(lookupRoute(t([['^/x$', 'i']]), '/')?.key).toBe('/');
+  });
 });

@@ -70,8 +70,9 @@ export class Routes {
     const table = parseTable(JSON.parse(text));
     await this.current();
     const sameBuild = this.table?.buildId === table.buildId;
-    // The build id hashes the packages only: a rebuild that just turned clean URLs on or off keeps it.
-    if (sameBuild && (this.table?.cleanUrls === true) === (table.cleanUrls === true)) return this.table;
+    // The build id hashes the packages only: a rebuild that just changed how the host maps URLs (clean
+    // URLs, redirects) keeps it.
+    if (sameBuild && sameUrlMapping(this.table!, table)) return this.table;
     // Persisting is best effort (a full disk must not stop the worker from knowing the site).
     await caches
       .open(this.store.metaName)
@@ -97,11 +98,15 @@ export class Routes {
   }
 }
 
+const sameUrlMapping = (a: RouteTable, b: RouteTable): boolean =>
+  (a.cleanUrls === true) === (b.cleanUrls === true) && JSON.stringify(a.redirects ?? []) === JSON.stringify(b.redirects ?? []);
+
 /**
  * The route for a URL path: exact, or `/dir/index.html` ↔ `/dir/` (same document, same base URL), and with
  * `cleanUrls` `/about` → `/about.html` (same directory, so the same base URL too) unless `/about/` is a page.
  */
 export function lookupRoute(table: RouteTable, pathname: string): Route | undefined {
+  if (hostTakes(table, pathname)) return undefined;
   const keys = [pathname];
   if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
   if (pathname.endsWith('/')) keys.push(`${pathname}index.html`);
@@ -122,6 +127,38 @@ export function lookupRoute(table: RouteTable, pathname: string): Route | undefi
     ...(isHeaderValue(htmlType) && htmlType !== '' ? { htmlType } : {}),
     ...htmlHeadersOf(table, key),
   };
+}
+
+const compiled = new WeakMap<RouteTable, RegExp[] | null>();
+
+/**
+ * Whether the host answers `pathname` itself before its files (the table's `redirects`), tried as sent and
+ * percent-decoded. A pattern this browser cannot compile takes every path: the host's rules are unknown.
+ */
+function hostTakes(table: RouteTable, pathname: string): boolean {
+  const list = table.redirects;
+  if (list === undefined) return false;
+  let res = compiled.get(table);
+  if (res === undefined) {
+    try {
+      res = (Array.isArray(list) ? list : [null]).map((r) => {
+        if (!Array.isArray(r) || typeof r[0] !== 'string' || typeof r[1] !== 'string') throw new TypeError('malformed redirect');
+        return new RegExp(r[0], r[1]);
+      });
+    } catch {
+      res = null;
+    }
+    compiled.set(table, res);
+  }
+  if (res === null) return true;
+  if (res.length === 0) return false;
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // a malformed escape: only the path as sent
+  }
+  return res.some((re) => re.test(pathname) || (decoded !== pathname && re.test(decoded)));
 }
 
 /** The page's header list from the table, if it has a well-formed one (names are tokens, values printable). */

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { applyRedirects, firebaseRedirects, netlifyFromRegExp, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
+import { makeSite } from '../test-utils/site.js';
+import type { Diagnostic } from '../discover/types.js';
+
+const PATHS = ['/', '/a', '/a/', '/a.html', '/a/index.html', '/blog', '/blog/', '/blog/x', '/blog/x/y.html', '/blogx', '/.well-known/x', '/docs/v1/intro', '/docs/v1/v2/intro', '/OLD.html', '/old.html'];
+const taken = (rules: RedirectRule[]) => PATHS.filter((u) => rules.some((r) => r.test(u)));
+const takenByRe = (rules: RedirectRule[]) => PATHS.filter((u) => rules.some((r) => r.re.test(u)));
+
+describe('Netlify / Cloudflare Pages _redirects', () => {
+  it('compiles `from` paths: splats, placeholders, optional trailing slash, any case', () => {
+    const m = (from: string) => PATHS.filter((u) => netlifyFromRegExp(from).test(u));
+    expect(m('/blog/*')).toEqual(['/blog', '/blog/', '/blog/x', '/blog/x/y.html']);
+    expect(m('/blog')).toEqual(['/blog', '/blog/']);
+    expect(m('/blog*')).toEqual(['/blog', '/blog/', '/blog/x', '/blog/x/y.html', '/blogx']);
+    expect(m('/docs/:v/intro')).toEqual(['/docs/v1/intro']);
+    expect(m('/old.html')).toEqual(['/OLD.html', '/old.html']);
+    // A domain-level rule is taken by its path: which host the site is deployed on is not known here.
+    expect(m('https://a.example/a')).toEqual(['/a', '/a/']);
+  });
+
+  it('keeps redirects and forced rules; an unforced rewrite applies only where no file is', async () => {
+    const root = await makeSite({
+      _redirects: '/a /b 301\n/blog/* /news/:splat 302\n/* /index.html 200\n/x /y 404\n/docs/* /d.html 200!\n# comment\n',
+      'netlify.toml': '[[redirects]]\nfrom = "/old.html"\nto = "/"\nstatus = 301\n',
+    });
+    const diagnostics: Diagnostic[] = [];
+    const rules = await netlifyRedirects(root, diagnostics);
+    expect(rules.map((r) => r.for)).toEqual(['/a', '/blog/*', '/docs/*', '/old.html']);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('a malformed line is a warning, the rest still counts', async () => {
+    const root = await makeSite({ _redirects: '/a\n/b /c 301\n' });
+    const diagnostics: Diagnostic[] = [];
+    expect((await netlifyRedirects(root, diagnostics)).map((r) => r.for)).toEqual(['/b']);
+    expect(diagnostics.map((d) => d.code)).toEqual(['OBJPACK_W_HOST_REDIRECTS']);
+  });
+});
+
+describe('vercel.json', () => {
+  it('redirects, cleanUrls and trailingSlash as Vercel routes them; rewrites come after the files', async () => {
+    const { rules } = await vercelRedirects({ redirects: [{ source: '/old.html', destination: '/' }], rewrites: [{ source: '/(.*)', destination: '/index.html' }] }, 'vercel.json');
+    expect(taken(rules)).toEqual(['/OLD.html', '/old.html']);
+    expect(taken((await vercelRedirects({ cleanUrls: true }, 'vercel.json')).rules)).toEqual(['/a.html', '/a/index.html', '/blog/x/y.html', '/OLD.html', '/old.html']);
+    expect(taken((await vercelRedirects({ trailingSlash: false }, 'vercel.json')).rules)).toEqual(['/a/', '/blog/']);
+  });
+
+  it("trailingSlash: true's /.well-known exception holds for the rules after it", async () => {
+    const { rules } = await vercelRedirects({ trailingSlash: true, redirects: [{ source: '/.well-known/:p', destination: '/' }] }, 'vercel.json');
+    expect(taken(rules)).toEqual(['/a', '/blog', '/blog/x', '/blogx', '/docs/v1/intro', '/docs/v1/v2/intro']);
+    expect(takenByRe(rules)).toEqual(taken(rules));
+  });
+
+  it('a rule with has/missing is kept (it depends on the request); a bad source is a warning', async () => {
+    expect(taken((await vercelRedirects({ redirects: [{ source: '/a', destination: '/', has: [{ type: 'cookie', key: 'x' }] }] }, 'vercel.json')).rules)).toEqual(['/a']);
+    const bad = await vercelRedirects({ redirects: [{ source: '(', destination: '/' }] }, 'vercel.json');
+    expect([bad.rules, bad.diagnostics.map((d) => d.code)]).toEqual([[], ['OBJPACK_W_HOST_REDIRECTS']]);
+    expect(await vercelRedirects({ headers: [] }, 'vercel.json')).toEqual({ rules: [], diagnostics: [] });
+  });
+});
+
+describe('firebase.json', () => {
+  it('globs, regexes and path patterns as superstatic matches them; the RegExp agrees', async () => {
+    const { rules, diagnostics } = await firebaseRedirects(
+      { redirects: [{ source: '/blog/**', destination: '/news' }, { source: '/docs/:v/intro', destination: '/d/:v' }, { regex: '^/a\\.html$', destination: '/' }, { source: 'old.html', destination: '/' }, { destination: '/' }] },
+      'firebase.json',
+    );
+    expect(diagnostics.map((d) => d.code)).toEqual(['OBJPACK_W_HOST_REDIRECTS']);
+    expect(rules.map((r) => taken([r]))).toEqual([['/blog/', '/blog/x', '/blog/x/y.html'], ['/docs/v1/intro'], ['/a.html'], ['/old.html']]);
+    for (const r of rules) expect([r.for, takenByRe([r])]).toEqual([r.for, taken([r])]);
+  });
+
+  it('cleanUrls sends .html paths to their clean form; trailingSlash: false a directory path to its bare form', async () => {
+    expect(taken((await firebaseRedirects({ cleanUrls: true }, 'firebase.json')).rules)).toEqual(['/a.html', '/a/index.html', '/blog/x/y.html', '/OLD.html', '/old.html']);
+    expect(taken((await firebaseRedirects({ trailingSlash: false }, 'firebase.json')).rules)).toEqual(['/a/', '/blog/']);
+    expect(taken((await firebaseRedirects({ trailingSlash: true, cleanUrls: false }, 'firebase.json')).rules)).toEqual([]);
+  });
+});
+
+describe('applyRedirects', () => {
+  const rule = (src: string, flags = 'i'): RedirectRule => {
+    const re = new RegExp(src, flags);
+    return { file: 'x', for: src, re, test: (u) => re.test(u) };
+  };
+
+  it('names pages by the URL the site links them with, keeps only rules that take a URL the worker answers', () => {
+    const rules = [rule('^/guide/index\\.html$'), rule('^/about$'), rule('^/nowhere$'), rule('^/caf\u00e9\\.html$', 'u')];
+    const clean = applyRedirects(['/', '/guide/', '/about.html', '/caf%C3%A9.html'], rules, true);
+    expect(clean.redirected.map((p) => [p.url, p.rule.for])).toEqual([['/about', '^/about$']]);
+    expect(clean.rules.map((r) => r.for)).toEqual(['^/guide/index\\.html$', '^/about$', '^/caf\u00e9\\.html$']);
+    const plain = applyRedirects(['/', '/guide/', '/about.html', '/caf%C3%A9.html'], rules, false);
+    expect(plain.redirected.map((p) => p.url)).toEqual(['/caf%C3%A9.html']);
+    expect(plain.rules.map((r) => r.for)).toEqual(['^/guide/index\\.html$', '^/caf\u00e9\\.html$']);
+  });
+
+  it('past 4M page × rule tests every rule is kept rather than checked', () => {
+    const urls = Array.from({ length: 40_001 }, (_, i) => `/p${i}.html`);
+    const rules = Array.from({ length: 100 }, (_, i) => rule(`^/none${i}$`));
+    expect(applyRedirects(urls, rules, false).rules).toHaveLength(100);
+    expect(applyRedirects(urls.slice(0, 100), rules, false).rules).toHaveLength(0);
+  });
+});

@@ -1,0 +1,213 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { WarningCode } from '../errors.js';
+import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
+import type { Diagnostic } from '../discover/types.js';
+
+/**
+ * A host rule that answers a URL itself before looking at the site's files: a redirect, or a rewrite that
+ * shadows a file. A page at such a URL is not what the host serves there, so the worker must leave the URL
+ * to the host. Deliberately wide where the host's decision depends on the request (cookies, country, query)
+ * or on the host (Netlify applies unforced redirects only where no file exists, Cloudflare Pages always):
+ * a URL left to the network costs only speed.
+ */
+export interface RedirectRule {
+  /** Config file it comes from (for messages). */
+  file: string;
+  /** The rule's source pattern as written. */
+  for: string;
+  /** The pattern for the worker (route table `redirects`), tested against URL paths. */
+  re: RegExp;
+  /** Whether the host applies the rule to a URL path (for the build's own report of redirected pages). */
+  test(urlPath: string): boolean;
+}
+
+const warn = (file: string, message: string): Diagnostic => ({ code: WarningCode.HOST_REDIRECTS, severity: 'warning', message: `host redirects: ${message}`, file });
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * A Netlify / Cloudflare Pages `from` path as a RegExp: `:name` is one segment, a final `*` the rest of the
+ * path (empty included, so `/blog/*` also takes `/blog`); a trailing slash is optional and case is ignored
+ * (Netlify normalizes both). A domain-level `from` (`https://a.example/*`) is taken by its path: the deploy's
+ * host is unknown here.
+ */
+export function netlifyFromRegExp(from: string): RegExp {
+  let p = from;
+  const abs = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(p);
+  if (abs) p = p.slice(abs[0].length) || '/';
+  const splat = p.endsWith('/*');
+  if (splat) p = p.slice(0, -2);
+  else if (p.endsWith('*')) p = p.slice(0, -1);
+  const body = p
+    .split('/')
+    .map((seg) => (seg.startsWith(':') && seg.length > 1 ? '[^/]+' : escape(seg)))
+    .join('/')
+    .replace(/\\\/$/, '');
+  const tail = splat ? '(?:\\/.*)?' : from.endsWith('*') ? '.*' : '\\/?';
+  return new RegExp(`^${body}${tail}$`, 'i');
+}
+
+/**
+ * `_redirects` and `netlify.toml` `[[redirects]]` in `root`, with Netlify's parser. Redirects (3xx) count
+ * always (Cloudflare Pages follows them whether or not a file is there), other statuses only when forced
+ * (`200!`, `404!`): an unforced rewrite applies where no file exists, so never to a page.
+ */
+export async function netlifyRedirects(root: string, diagnostics: Diagnostic[]): Promise<RedirectRule[]> {
+  const files = ['_redirects'].map((f) => path.join(root, f)).filter((f) => existsSync(f));
+  const toml = path.join(root, 'netlify.toml');
+  if (files.length === 0 && !existsSync(toml)) return [];
+  let redirects: unknown[] = [];
+  try {
+    const { parseAllRedirects } = await import('@netlify/redirect-parser');
+    const parsed = await parseAllRedirects({ redirectsFiles: files, netlifyConfigPath: existsSync(toml) ? toml : undefined, configRedirects: [], minimal: false });
+    redirects = parsed.redirects;
+    for (const e of parsed.errors as Error[]) diagnostics.push(warn(files.length > 0 ? '_redirects' : 'netlify.toml', String(e?.message ?? e).split('\n')[0]!));
+  } catch (err) {
+    diagnostics.push(warn('_redirects', `not read: ${(err as Error).message}`));
+  }
+  const rules: RedirectRule[] = [];
+  for (const r of redirects as Array<{ from?: unknown; status?: unknown; force?: unknown }>) {
+    if (typeof r.from !== 'string') continue;
+    const status = typeof r.status === 'number' ? r.status : 301;
+    if (!(status >= 300 && status < 400) && r.force !== true) continue;
+    const re = netlifyFromRegExp(r.from);
+    rules.push({ file: '_redirects', for: r.from, re, test: (u) => re.test(u) });
+  }
+  return rules;
+}
+
+interface VercelRoute {
+  src?: unknown;
+  dest?: unknown;
+  status?: unknown;
+  continue?: unknown;
+  handle?: unknown;
+  headers?: Record<string, unknown>;
+}
+
+/**
+ * `vercel.json` as Vercel routes it, compiled by its own `getTransformedRoutes` (`redirects`, `cleanUrls`,
+ * `trailingSlash`, legacy `routes`): every route before the filesystem that redirects or rewrites takes
+ * the URL; a route that matches without either (trailingSlash's `/.well-known` exception) lets the files
+ * answer, so later rules exclude what it matches. Rules with `has`/`missing` are kept: whether they apply
+ * depends on the request. Matched without regard to case, as Vercel routes are.
+ */
+export async function vercelRedirects(config: unknown, file: string): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
+  const c = (config ?? {}) as Record<string, unknown>;
+  if (c.redirects === undefined && c.cleanUrls === undefined && c.trailingSlash === undefined && c.routes === undefined) return { rules: [], diagnostics: [] };
+  const { getTransformedRoutes } = await import('@vercel/routing-utils');
+  const input = { cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash, redirects: c.redirects, routes: c.routes } as Parameters<typeof getTransformedRoutes>[0];
+  let result: ReturnType<typeof getTransformedRoutes>;
+  try {
+    result = getTransformedRoutes(input);
+  } catch (err) {
+    return { rules: [], diagnostics: [warn(file, (err as Error).message)] };
+  }
+  if (result.error) return { rules: [], diagnostics: [warn(file, result.error.message)] };
+  const rules: RedirectRule[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const passes: string[] = [];
+  for (const route of (result.routes ?? []) as VercelRoute[]) {
+    if (route.handle === 'filesystem') break;
+    if (typeof route.src !== 'string' || route.continue === true) continue;
+    const takes = route.dest !== undefined || route.status !== undefined || (route.headers !== undefined && 'Location' in route.headers);
+    if (!takes) {
+      passes.push(route.src);
+      continue;
+    }
+    try {
+      const src = route.src.startsWith('^') ? route.src : `[\\s\\S]*?(?:${route.src})`;
+      const guard = passes.length > 0 ? `(?!${passes.map((p) => `(?:${p})`).join('|')})` : '';
+      const re = new RegExp(guard ? `^${guard}(?:${src})` : src, 'i');
+      rules.push({ file, for: route.src, re, test: (u) => re.test(u) });
+    } catch (err) {
+      diagnostics.push(warn(file, `${route.src}: ${(err as Error).message}`));
+    }
+  }
+  return { rules, diagnostics };
+}
+
+/**
+ * A Firebase Hosting site's redirects as superstatic applies them, before any file: `redirects` (`source`
+ * or `glob` matched with minimatch, or `regex`; a `source` whose destination uses `:name` segments is also
+ * matched as a path pattern), then what `cleanUrls` and `trailingSlash` do to a URL that names a file:
+ * `.html` paths go to their clean form, and with `trailingSlash: false` a directory's `/dir/` to `/dir`.
+ */
+export async function firebaseRedirects(site: FirebaseHosting, file: string): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
+  const rules: RedirectRule[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const { minimatch } = await import('minimatch');
+  const list = site.redirects;
+  if (list !== undefined && !Array.isArray(list)) diagnostics.push(warn(file, '`hosting.redirects` is not a list'));
+  for (const e of Array.isArray(list) ? (list as unknown[]) : []) {
+    const { source, glob, regex, destination } = (e ?? {}) as { source?: unknown; glob?: unknown; regex?: unknown; destination?: unknown };
+    const pattern = typeof glob === 'string' ? glob : typeof source === 'string' ? source : undefined;
+    try {
+      if (pattern !== undefined) {
+        const g = pattern.startsWith('/') || pattern.startsWith('!') ? pattern : `/${pattern}`;
+        const asGlob = globRegExp(minimatch, g);
+        // superstatic matches such a rule with path-to-regexp first: `:name` is a segment, `:name*` the rest.
+        const captures = typeof destination === 'string' && /(?:^|\/):/.test(destination) && g.includes(':');
+        const asPath = captures ? new RegExp(`^${g.split('/').map((s) => (/^:\w+\*$/.test(s) ? '.*' : /^:\w+/.test(s) ? '[^/]+' : escape(s))).join('/')}\\/?$`) : undefined;
+        const re = asPath ? new RegExp(`(?:${asGlob.source})|(?:${asPath.source})`, asGlob.flags) : asGlob;
+        rules.push({ file, for: pattern, re, test: (u) => minimatch(u, g) || (asPath?.test(u) ?? false) });
+      } else if (typeof regex === 'string') {
+        const re = new RegExp(regex, 'u');
+        rules.push({ file, for: regex, re, test: (u) => re.test(u) });
+      } else {
+        diagnostics.push(warn(file, `entry ${JSON.stringify(e)?.slice(0, 80)} has no \`source\`/\`regex\`; left out`));
+      }
+    } catch (err) {
+      diagnostics.push(warn(file, `${pattern ?? String(regex)}: ${(err as Error).message}`));
+    }
+  }
+  if (site.cleanUrls === true) {
+    const re = /\.html$/;
+    rules.push({ file, for: 'cleanUrls', re, test: (u) => re.test(u) });
+  }
+  if (site.trailingSlash === false) {
+    const re = /^\/.+\/$/;
+    rules.push({ file, for: 'trailingSlash: false', re, test: (u) => re.test(u) });
+  }
+  return { rules, diagnostics };
+}
+
+const decode = (u: string): string => {
+  try {
+    return decodeURIComponent(u);
+  } catch {
+    return u; // a malformed escape: only the path as written
+  }
+};
+
+/** Largest pages × rules product for which rules that take no page are dropped from the route table. */
+const FILTER_LIMIT = 4_000_000;
+
+/**
+ * Which pages the host's rules take, and which rules the worker needs. `redirected`: pages whose URL as
+ * the site links it (`/guide/`, `/about.html`, with clean URLs `/about`) a rule takes, with the first such
+ * rule (for the build's warning). `rules`: those that take any URL the worker would answer for a page
+ * (also `/guide/index.html`, and `/about.html` with clean URLs), as sent or percent-decoded; the rest
+ * concern URLs the worker leaves to the network anyway and would only weigh on the route table.
+ */
+export function applyRedirects(urls: readonly string[], rules: readonly RedirectRule[], cleanUrls: boolean): { redirected: Array<{ url: string; rule: RedirectRule }>; rules: RedirectRule[] } {
+  const redirected: Array<{ url: string; rule: RedirectRule }> = [];
+  if (rules.length === 0) return { redirected, rules: [] };
+  const takes = (r: RedirectRule, u: string) => {
+    const d = decode(u);
+    return r.test(u) || (d !== u && r.test(d));
+  };
+  const filter = urls.length * rules.length <= FILTER_LIMIT;
+  const used = new Set<RedirectRule>(filter ? [] : rules);
+  for (const url of urls) {
+    const clean = cleanUrls && url.endsWith('.html') && !url.endsWith('/index.html') ? url.slice(0, -5) : undefined;
+    const seen = clean ?? url;
+    const rule = rules.find((r) => takes(r, seen));
+    if (rule) redirected.push({ url: seen, rule });
+    if (!filter) continue;
+    const forms = [url, ...(url.endsWith('/') ? [`${url}index.html`] : []), ...(clean !== undefined ? [clean] : [])];
+    for (const r of rules) if (!used.has(r) && forms.some((u) => takes(r, u))) used.add(r);
+  }
+  return { redirected, rules: rules.filter((r) => used.has(r)) };
+}
