@@ -380,6 +380,32 @@ describe('build (in place)', () => {
     }
   });
 
+  test("netlify.toml in the project directory: its headers and forced redirects apply to the published `dist/`; an edit to it is not patched over", async () => {
+    const toml = (frame: string) => `[build]\npublish = "dist"\n\n[[headers]]\nfor = "/*"\n[headers.values]\nX-Frame-Options = "${frame}"\n\n[[redirects]]\nfrom = "/b.html"\nto = "/"\nstatus = 301\nforce = true\n\n[[redirects]]\nfrom = "/"\nto = "/en/"\nstatus = 302\n`;
+    const project = await makeSite({ 'netlify.toml': toml('DENY') });
+    await writeFiles(path.join(project, 'dist'), { 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>' });
+    const root = path.join(project, 'dist');
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      const options = await opts(root);
+      const r = await build(options);
+      expect(r.manifest.objects['/']!.headers).toEqual([['x-frame-options', 'DENY']]);
+      // Netlify serves the file at `/` (an unforced rule does not shadow it); the forced one takes /b.html.
+      expect(r.manifest.hostRedirects?.map((h) => [h.file, h.for])).toEqual([['netlify.toml', '/b.html']]);
+      await writeFile(path.join(project, 'netlify.toml'), toml('SAMEORIGIN'));
+      await writeFile(path.join(root, 'index.html'), '<!doctype html><title>a2</title>');
+      const again = await build(options);
+      expect([again.patched, again.manifest.objects['/']!.headers]).toEqual([false, [['x-frame-options', 'SAMEORIGIN']]]);
+      // A netlify.toml publishing another directory is another site's.
+      await writeFile(path.join(project, 'netlify.toml'), toml('DENY').replace('publish = "dist"', 'publish = "public"'));
+      const other = await build(options);
+      expect([other.manifest.objects['/']!.headers, other.manifest.hostRedirects]).toEqual([undefined, undefined]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   test('vercel.json in the project directory (the build runs there on `dist/`) is read, and an edit to it is not patched over', async () => {
     const project = await makeSite({ 'vercel.json': JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'Cross-Origin-Opener-Policy', value: 'same-origin' }] }] }) });
     await writeFiles(path.join(project, 'dist'), { 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>' });

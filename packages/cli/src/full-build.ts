@@ -171,7 +171,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   }
   for (const w of result.hostWarnings) diagnostics.push({ code: w.kind === 'kept' ? WarningCode.HOST_CONFIG_KEPT : WarningCode.HOST_CONFIG_LIMIT, severity: 'warning', message: w.message });
   // Vercel and firebase-tools read the project's config, not one inside the built site.
-  for (const project of outsideHostConfigs(root).filter((f) => existsSync(f))) {
+  for (const project of outsideHostConfigs(root).filter((f) => /(vercel|firebase)\.json$/.test(f) && existsSync(f))) {
     const name = path.basename(project) as 'vercel.json' | 'firebase.json';
     if (!(options.targets ?? []).includes(name === 'vercel.json' ? 'vercel' : 'firebase')) continue;
     const message = `${name} got objpack's header rules in ${outDir}, but ${project} is the config a deploy from the project reads: copy objpack's \`headers\` entries there, or deploy the site directory itself`;

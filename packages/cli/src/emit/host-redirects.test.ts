@@ -1,5 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyRedirects, firebaseRedirects, netlifyFromRegExp, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
+import { netlifyToml } from './site-headers.js';
 import { makeSite } from '../test-utils/site.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -19,21 +22,36 @@ describe('Netlify / Cloudflare Pages _redirects', () => {
     expect(m('https://a.example/a')).toEqual(['/a', '/a/']);
   });
 
-  it('keeps redirects and forced rules; an unforced rewrite applies only where no file is', async () => {
-    const root = await makeSite({
-      _redirects: '/a /b 301\n/blog/* /news/:splat 302\n/* /index.html 200\n/x /y 404\n/docs/* /d.html 200!\n# comment\n',
-      'netlify.toml': '[[redirects]]\nfrom = "/old.html"\nto = "/"\nstatus = 301\n',
-    });
+  it('without netlify.toml (Cloudflare Pages or Netlify) redirects and forced rules count; an unforced rewrite applies only where no file is', async () => {
+    const root = await makeSite({ _redirects: '/a /b 301\n/blog/* /news/:splat 302\n/* /index.html 200\n/x /y 404\n/docs/* /d.html 200!\n# comment\n' });
     const diagnostics: Diagnostic[] = [];
-    const rules = await netlifyRedirects(root, diagnostics);
-    expect(rules.map((r) => r.for)).toEqual(['/a', '/blog/*', '/docs/*', '/old.html']);
+    const rules = await netlifyRedirects(root, undefined, diagnostics);
+    expect(rules.map((r) => [r.file, r.for])).toEqual([['_redirects', '/a'], ['_redirects', '/blog/*'], ['_redirects', '/docs/*']]);
     expect(diagnostics).toEqual([]);
+  });
+
+  it('with a netlify.toml the site is on Netlify: only forced rules take a URL that has a file', async () => {
+    const root = await makeSite({
+      _redirects: '/a /b 301\n/docs/* /d.html 200!\n',
+      'netlify.toml': '[[redirects]]\nfrom = "/old.html"\nto = "/"\nstatus = 301\n\n[[redirects]]\nfrom = "/gone.html"\nto = "/"\nstatus = 301\nforce = true\n',
+    });
+    const rules = await netlifyRedirects(root, path.join(root, 'netlify.toml'), []);
+    expect(rules.map((r) => [r.file, r.for])).toEqual([['_redirects', '/docs/*'], ['netlify.toml', '/gone.html']]);
+  });
+
+  it("the project's netlify.toml configures the site unless its build.publish names another directory", async () => {
+    const project = await makeSite({ 'netlify.toml': '[build]\nbase = "web"\npublish = "dist"\n', 'web/dist/index.html': '<!doctype html>' });
+    const root = path.join(project, 'web', 'dist');
+    expect(await netlifyToml(root, [root, project])).toBe(path.join(project, 'netlify.toml'));
+    expect(await netlifyToml(path.join(project, 'web'), [path.join(project, 'web'), project])).toBeUndefined();
+    await writeFile(path.join(project, 'netlify.toml'), '[[headers]]\nfor = "/*"\n');
+    expect(await netlifyToml(path.join(project, 'web'), [path.join(project, 'web'), project])).toBe(path.join(project, 'netlify.toml'));
   });
 
   it('a malformed line is a warning, the rest still counts', async () => {
     const root = await makeSite({ _redirects: '/a\n/b /c 301\n' });
     const diagnostics: Diagnostic[] = [];
-    expect((await netlifyRedirects(root, diagnostics)).map((r) => r.for)).toEqual(['/b']);
+    expect((await netlifyRedirects(root, undefined, diagnostics)).map((r) => r.for)).toEqual(['/b']);
     expect(diagnostics.map((d) => d.code)).toEqual(['OBJPACK_W_HOST_REDIRECTS']);
   });
 });

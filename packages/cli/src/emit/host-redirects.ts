@@ -49,30 +49,34 @@ export function netlifyFromRegExp(from: string): RegExp {
 }
 
 /**
- * `_redirects` and `netlify.toml` `[[redirects]]` in `root`, with Netlify's parser. Redirects (3xx) count
- * always (Cloudflare Pages follows them whether or not a file is there), other statuses only when forced
- * (`200!`, `404!`): an unforced rewrite applies where no file exists, so never to a page.
+ * `_redirects` in `root` and `[[redirects]]` of the site's `netlify.toml` (`toml`), with Netlify's parser.
+ * Netlify applies a rule to a URL that has a file only when it is forced (`301!`, `200!`: "shadowing");
+ * Cloudflare Pages follows every redirect (3xx) whether or not a file is there. With a netlify.toml the
+ * site is Netlify's: forced rules count. Without, `_redirects` may be either host's: 3xx rules count too.
+ * Unforced rewrites (`200`, `404`) apply only where no file is, on both, so never to a page.
  */
-export async function netlifyRedirects(root: string, diagnostics: Diagnostic[]): Promise<RedirectRule[]> {
-  const files = ['_redirects'].map((f) => path.join(root, f)).filter((f) => existsSync(f));
-  const toml = path.join(root, 'netlify.toml');
-  if (files.length === 0 && !existsSync(toml)) return [];
-  let redirects: unknown[] = [];
-  try {
-    const { parseAllRedirects } = await import('@netlify/redirect-parser');
-    const parsed = await parseAllRedirects({ redirectsFiles: files, netlifyConfigPath: existsSync(toml) ? toml : undefined, configRedirects: [], minimal: false });
-    redirects = parsed.redirects;
-    for (const e of parsed.errors as Error[]) diagnostics.push(warn(files.length > 0 ? '_redirects' : 'netlify.toml', String(e?.message ?? e).split('\n')[0]!));
-  } catch (err) {
-    diagnostics.push(warn('_redirects', `not read: ${(err as Error).message}`));
-  }
+export async function netlifyRedirects(root: string, toml: string | undefined, diagnostics: Diagnostic[]): Promise<RedirectRule[]> {
+  const file = path.join(root, '_redirects');
+  // One source at a time, so each rule names its file; Netlify takes `_redirects` first.
+  const sources = [...(existsSync(file) ? [{ label: '_redirects', redirectsFiles: [file] }] : []), ...(toml ? [{ label: 'netlify.toml', redirectsFiles: [], netlifyConfigPath: toml }] : [])];
   const rules: RedirectRule[] = [];
-  for (const r of redirects as Array<{ from?: unknown; status?: unknown; force?: unknown }>) {
-    if (typeof r.from !== 'string') continue;
-    const status = typeof r.status === 'number' ? r.status : 301;
-    if (!(status >= 300 && status < 400) && r.force !== true) continue;
-    const re = netlifyFromRegExp(r.from);
-    rules.push({ file: '_redirects', for: r.from, re, test: (u) => re.test(u) });
+  for (const { label, ...source } of sources) {
+    let redirects: unknown[] = [];
+    try {
+      const { parseAllRedirects } = await import('@netlify/redirect-parser');
+      const parsed = await parseAllRedirects({ ...source, configRedirects: [], minimal: false });
+      redirects = parsed.redirects;
+      for (const e of parsed.errors as Error[]) diagnostics.push(warn(label, String(e?.message ?? e).split('\n')[0]!));
+    } catch (err) {
+      diagnostics.push(warn(label, `not read: ${(err as Error).message}`));
+    }
+    for (const r of redirects as Array<{ from?: unknown; status?: unknown; force?: unknown }>) {
+      if (typeof r.from !== 'string') continue;
+      const status = typeof r.status === 'number' ? r.status : 301;
+      if (r.force !== true && (toml !== undefined || !(status >= 300 && status < 400))) continue;
+      const re = netlifyFromRegExp(r.from);
+      rules.push({ file: label, for: r.from, re, test: (u) => re.test(u) });
+    }
   }
   return rules;
 }

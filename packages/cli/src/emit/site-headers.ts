@@ -40,9 +40,10 @@ export interface SiteHeaders {
  */
 export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean } = {}): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
-  const rules: SiteRule[] = [...(await netlifyRules(root, diagnostics))];
-  const redirects = await netlifyRedirects(root, diagnostics);
   const dirs = hostConfigDirs(root, opts.cwd);
+  const toml = await netlifyToml(root, dirs);
+  const rules: SiteRule[] = [...(await netlifyRules(root, toml, diagnostics))];
+  const redirects = await netlifyRedirects(root, toml, diagnostics);
   const own = await readOwnEntries(root);
   // Every config found counts, the site's first: after `--target vercel` the site has a vercel.json of
   // objpack's entries only, and the project's own must still be read.
@@ -118,15 +119,37 @@ export function hostConfigDirs(root: string, cwd = process.cwd()): string[] {
   return path.resolve(root).startsWith(project + path.sep) ? [root, project] : [root];
 }
 
-/** Host configs outside the site that loadSiteHeaders may read: the incremental fingerprint must cover them. */
+/** Host configs outside the site that loadSiteHeaders may read (the incremental fingerprint must cover them). */
 export function outsideHostConfigs(root: string, cwd?: string): string[] {
-  return hostConfigDirs(root, cwd).slice(1).flatMap((d) => [path.join(d, 'vercel.json'), path.join(d, 'firebase.json')]);
+  return hostConfigDirs(root, cwd).slice(1).flatMap((d) => [path.join(d, 'vercel.json'), path.join(d, 'firebase.json'), path.join(d, 'netlify.toml')]);
 }
 
-/** `_headers` and `netlify.toml` in `root`, with Netlify's parser. */
-async function netlifyRules(root: string, diagnostics: Diagnostic[]): Promise<SiteRule[]> {
-  const tomlFile = path.join(root, 'netlify.toml');
-  const toml = existsSync(tomlFile) ? tomlFile : undefined;
+/**
+ * The `netlify.toml` that configures the site: its own, else the project's (`dirs`, see hostConfigDirs)
+ * unless that one's `build.publish` names another directory. Netlify reads it from the base directory,
+ * usually the repository root, above the published `dist/`.
+ */
+export async function netlifyToml(root: string, dirs: readonly string[]): Promise<string | undefined> {
+  for (const dir of dirs) {
+    const file = path.join(dir, 'netlify.toml');
+    if (!existsSync(file)) continue;
+    if (dir === root) return file;
+    let build: { base?: unknown; publish?: unknown } | undefined;
+    try {
+      const { parse } = await import('smol-toml');
+      build = (parse(await readFile(file, 'utf8')) as { build?: typeof build }).build;
+    } catch {
+      // Netlify's parsers report a malformed file; here it is taken as the site's.
+    }
+    const base = typeof build?.base === 'string' ? build.base : '';
+    if (typeof build?.publish === 'string' && path.resolve(dir, base, build.publish) !== path.resolve(root)) continue;
+    return file;
+  }
+  return undefined;
+}
+
+/** `_headers` in `root` and `[[headers]]` of the site's `netlify.toml` (`toml`), with Netlify's parser. */
+async function netlifyRules(root: string, toml: string | undefined, diagnostics: Diagnostic[]): Promise<SiteRule[]> {
   let text: string;
   try {
     text = await readFile(path.join(root, '_headers'), 'utf8');
