@@ -114,14 +114,14 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
         diagnostics.push({ code: WarningCode.CLEAN_URL_LINKS, severity: 'warning', message, file: first.file });
       }
     }
-    const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, cleanUrls);
+    const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, cleanUrls, options.origin ? new URL(options.origin).host : undefined);
     if (redirected.length > 0) {
       const { url, rule } = redirected[0]!;
       const n = redirected.length;
       const message = `${n} page${n === 1 ? '' : 's'} ${n === 1 ? 'is' : 'are'} redirected by the host before it serves files (${url} by ${rule.file} \`${rule.for}\`): the worker leaves ${n === 1 ? 'its URL' : 'their URLs'} to the host`;
       diagnostics.push({ code: WarningCode.PAGES_REDIRECTED, severity: 'warning', message, file: rule.file });
     }
-    hostRedirects = takers.map((r) => ({ file: r.file, for: r.for, match: r.re.source, flags: r.re.flags }));
+    hostRedirects = takers.map((r) => ({ file: r.file, for: r.for, match: r.re.source, flags: r.re.flags, ...(r.host !== undefined ? { host: r.host } : {}), ...(r.cleanOnly ? { cleanOnly: true as const } : {}) }));
     pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing, pageHeaders: siteHeaders.forPage });
     timings.hash = performance.now() - t;
   } catch (err) {

@@ -105,6 +105,16 @@ export interface HostRedirectRule {
   /** RegExp source matched against a URL path, and its flags. */
   match: string;
   flags: string;
+  /** The rule applies on this host only (`host[:port]`, lower case). */
+  host?: string;
+  /** The rule applies only where the host finds no file: to a page at its clean URL (`/about`) only. */
+  cleanOnly?: true;
+}
+
+/** Where a route table redirect applies: on one host only, and/or only to clean URLs (see HostRedirectRule). */
+export interface RedirectScope {
+  host?: string;
+  clean?: true;
 }
 
 /** Compact page → packages table for the service worker (indices into `packages`). */
@@ -152,9 +162,10 @@ export interface RouteTable {
    * URL paths the host does not answer from the site's files (it redirects them, or a forced rewrite takes
    * them: `_redirects`, vercel.json `redirects`/`cleanUrls`/`trailingSlash`, firebase.json `redirects`…), as
    * RegExp sources and flags. A navigation whose path (as sent, or percent-decoded) matches one is left to
-   * the network even when it names a page, so the host's redirect happens as without objpack.
+   * the network even when it names a page, so the host's redirect happens as without objpack. A third
+   * element narrows the rule (RedirectScope): to one host, or to clean URLs (`/about` for about.html).
    */
-  redirects?: Array<[match: string, flags: string]>;
+  redirects?: Array<[match: string, flags: string] | [match: string, flags: string, scope: RedirectScope]>;
 }
 
 /** How a page requests a preloaded object: a `Link: rel=preload` destination, or `module` (`rel=modulepreload`). */

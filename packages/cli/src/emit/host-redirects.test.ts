@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRedirects, firebaseRedirects, netlifyFromRegExp, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
+import { applyRedirects, firebaseRedirects, fromRe2, netlifyFrom, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
 import { netlifyToml } from './site-headers.js';
 import { makeSite } from '../test-utils/site.js';
 import type { Diagnostic } from '../discover/types.js';
@@ -11,32 +11,36 @@ const taken = (rules: RedirectRule[]) => PATHS.filter((u) => rules.some((r) => r
 const takenByRe = (rules: RedirectRule[]) => PATHS.filter((u) => rules.some((r) => r.re.test(u)));
 
 describe('Netlify / Cloudflare Pages _redirects', () => {
-  it('compiles `from` paths: splats, placeholders, optional trailing slash, any case', () => {
-    const m = (from: string) => PATHS.filter((u) => netlifyFromRegExp(from).test(u));
+  it('compiles `from` paths as either host matches them: splats, placeholders, optional trailing slash, any case', () => {
+    const m = (from: string) => PATHS.filter((u) => netlifyFrom(from).re.test(u));
     expect(m('/blog/*')).toEqual(['/blog', '/blog/', '/blog/x', '/blog/x/y.html']);
     expect(m('/blog')).toEqual(['/blog', '/blog/']);
+    expect(m('/blog/')).toEqual(['/blog', '/blog/']);
     expect(m('/blog*')).toEqual(['/blog', '/blog/', '/blog/x', '/blog/x/y.html', '/blogx']);
+    expect(m('/*/y.html')).toEqual(['/blog/x/y.html']);
     expect(m('/docs/:v/intro')).toEqual(['/docs/v1/intro']);
+    expect(m('/:name.html')).toEqual(['/a.html', '/OLD.html', '/old.html']);
     expect(m('/old.html')).toEqual(['/OLD.html', '/old.html']);
-    // A domain-level rule is taken by its path: which host the site is deployed on is not known here.
-    expect(m('https://a.example/a')).toEqual(['/a', '/a/']);
+    expect(m('/*')).toEqual(PATHS);
+    // A domain-level rule keeps its host: the worker compares it with its own.
+    expect([m('https://a.example/a'), netlifyFrom('https://A.example/a').host]).toEqual([['/a', '/a/'], 'a.example']);
   });
 
-  it('without netlify.toml (Cloudflare Pages or Netlify) redirects and forced rules count; an unforced rewrite applies only where no file is', async () => {
+  it('without netlify.toml (Cloudflare Pages applies every rule first; Netlify forced ones): redirects, forced rules and rewrites of a named path take pages; a wildcard rewrite only clean URLs', async () => {
     const root = await makeSite({ _redirects: '/a /b 301\n/blog/* /news/:splat 302\n/* /index.html 200\n/x /y 404\n/docs/* /d.html 200!\n# comment\n' });
     const diagnostics: Diagnostic[] = [];
     const rules = await netlifyRedirects(root, undefined, diagnostics);
-    expect(rules.map((r) => [r.file, r.for])).toEqual([['_redirects', '/a'], ['_redirects', '/blog/*'], ['_redirects', '/docs/*']]);
+    expect(rules.map((r) => [r.file, r.for, r.cleanOnly === true])).toEqual([['_redirects', '/a', false], ['_redirects', '/blog/*', false], ['_redirects', '/*', true], ['_redirects', '/x', false], ['_redirects', '/docs/*', false]]);
     expect(diagnostics).toEqual([]);
   });
 
-  it('with a netlify.toml the site is on Netlify: only forced rules take a URL that has a file', async () => {
+  it('with a netlify.toml the site is on Netlify: only forced rules take a URL that has a file, unforced ones clean URLs', async () => {
     const root = await makeSite({
       _redirects: '/a /b 301\n/docs/* /d.html 200!\n',
       'netlify.toml': '[[redirects]]\nfrom = "/old.html"\nto = "/"\nstatus = 301\n\n[[redirects]]\nfrom = "/gone.html"\nto = "/"\nstatus = 301\nforce = true\n',
     });
     const rules = await netlifyRedirects(root, path.join(root, 'netlify.toml'), []);
-    expect(rules.map((r) => [r.file, r.for])).toEqual([['_redirects', '/docs/*'], ['netlify.toml', '/gone.html']]);
+    expect(rules.map((r) => [r.file, r.for, r.cleanOnly === true])).toEqual([['_redirects', '/a', true], ['_redirects', '/docs/*', false], ['netlify.toml', '/old.html', true], ['netlify.toml', '/gone.html', false]]);
   });
 
   it("the project's netlify.toml configures the site unless its build.publish names another directory", async () => {
@@ -70,29 +74,67 @@ describe('vercel.json', () => {
     expect(takenByRe(rules)).toEqual(taken(rules));
   });
 
-  it('a rule with has/missing is kept (it depends on the request); a bad source is a warning', async () => {
+  it('a rule with has/missing is kept (it depends on the request); a config Vercel would refuse takes every URL, with a warning', async () => {
     expect(taken((await vercelRedirects({ redirects: [{ source: '/a', destination: '/', has: [{ type: 'cookie', key: 'x' }] }] }, 'vercel.json')).rules)).toEqual(['/a']);
     const bad = await vercelRedirects({ redirects: [{ source: '(', destination: '/' }] }, 'vercel.json');
-    expect([bad.rules, bad.diagnostics.map((d) => d.code)]).toEqual([[], ['OBJPACK_W_HOST_REDIRECTS']]);
+    expect([taken(bad.rules), bad.diagnostics.map((d) => d.code)]).toEqual([PATHS, ['OBJPACK_W_HOST_REDIRECTS']]);
     expect(await vercelRedirects({ headers: [] }, 'vercel.json')).toEqual({ rules: [], diagnostics: [] });
+  });
+});
+
+describe('vercel.json legacy routes', () => {
+  it('a rewrite that goes on (`continue` with `dest`) takes the URL; a conditional pass-through excludes nothing', async () => {
+    expect(taken((await vercelRedirects({ routes: [{ src: '/a.html', dest: '/other.html', continue: true }] }, 'vercel.json')).rules)).toEqual(['/a.html']);
+    const { rules } = await vercelRedirects({ routes: [{ src: '/(.*)', has: [{ type: 'cookie', key: 'beta' }] }, { src: '/old.html', status: 308, headers: { Location: '/' } }] }, 'vercel.json');
+    expect(taken(rules)).toEqual(['/OLD.html', '/old.html']);
+    const always = await vercelRedirects({ routes: [{ src: '/(.*)' }, { src: '/old.html', status: 308, headers: { Location: '/' } }] }, 'vercel.json');
+    expect(taken(always.rules)).toEqual([]);
   });
 });
 
 describe('firebase.json', () => {
   it('globs, regexes and path patterns as superstatic matches them; the RegExp agrees', async () => {
     const { rules, diagnostics } = await firebaseRedirects(
-      { redirects: [{ source: '/blog/**', destination: '/news' }, { source: '/docs/:v/intro', destination: '/d/:v' }, { regex: '^/a\\.html$', destination: '/' }, { source: 'old.html', destination: '/' }, { destination: '/' }] },
+      {
+        redirects: [
+          { source: '/blog/**', destination: '/news' },
+          { source: '/docs/:v/intro', destination: '/d/:v' },
+          { regex: '^/a\\.html$', destination: '/' },
+          { source: 'old.html', destination: '/' },
+          { destination: '/' },
+          { source: '/Blog/:slug', destination: '/posts/:slug' },
+          { source: '/a/:page?', destination: '/d/:page' },
+          { source: '/docs/*', destination: '/d/:x' },
+        ],
+      },
       'firebase.json',
     );
     expect(diagnostics.map((d) => d.code)).toEqual(['OBJPACK_W_HOST_REDIRECTS']);
-    expect(rules.map((r) => taken([r]))).toEqual([['/blog/', '/blog/x', '/blog/x/y.html'], ['/docs/v1/intro'], ['/a.html'], ['/old.html']]);
-    for (const r of rules) expect([r.for, takenByRe([r])]).toEqual([r.for, taken([r])]);
+    expect(rules.map((r) => taken([r]))).toEqual([
+      ['/blog/', '/blog/x', '/blog/x/y.html'],
+      ['/docs/v1/intro'],
+      ['/a.html'],
+      ['/old.html'],
+      ['/blog/x'],
+      ['/a', '/a/', '/a/index.html'],
+      ['/docs/v1/intro', '/docs/v1/v2/intro'],
+    ]);
+    for (const r of rules) expect([r.for, PATHS.filter((u) => !r.re.test(u) && r.test(u))]).toEqual([r.for, []]);
+  });
+
+  it('regex rules in RE2 syntax; one that does not compile here takes every URL, with a warning', async () => {
+    expect(fromRe2('^/(?P<slug>[a-z]+)\\.html$').test('/old.html')).toBe(true);
+    expect(fromRe2('^/a\\-b\\.html$').test('/a-b.html')).toBe(true);
+    expect(fromRe2('(?i)^/old\\.HTML$').test('/OLD.html')).toBe(true);
+    const { rules, diagnostics } = await firebaseRedirects({ redirects: [{ regex: '^/(?<x', destination: '/' }] }, 'firebase.json');
+    expect([taken(rules), diagnostics.map((d) => d.code)]).toEqual([PATHS, ['OBJPACK_W_HOST_REDIRECTS']]);
   });
 
   it('cleanUrls sends .html paths to their clean form; trailingSlash: false a directory path to its bare form', async () => {
     expect(taken((await firebaseRedirects({ cleanUrls: true }, 'firebase.json')).rules)).toEqual(['/a.html', '/a/index.html', '/blog/x/y.html', '/OLD.html', '/old.html']);
     expect(taken((await firebaseRedirects({ trailingSlash: false }, 'firebase.json')).rules)).toEqual(['/a/', '/blog/']);
-    expect(taken((await firebaseRedirects({ trailingSlash: true, cleanUrls: false }, 'firebase.json')).rules)).toEqual([]);
+    // With trailingSlash: true `/about` goes to `/about/`: the worker's clean URL for about.html.
+    expect(taken((await firebaseRedirects({ trailingSlash: true, cleanUrls: false }, 'firebase.json')).rules)).toEqual(['/a', '/blog', '/blog/x', '/blogx', '/.well-known/x', '/docs/v1/intro', '/docs/v1/v2/intro']);
   });
 });
 
@@ -110,6 +152,17 @@ describe('applyRedirects', () => {
     const plain = applyRedirects(['/', '/guide/', '/about.html', '/caf%C3%A9.html'], rules, false);
     expect(plain.redirected.map((p) => p.url)).toEqual(['/caf%C3%A9.html']);
     expect(plain.rules.map((r) => r.for)).toEqual(['^/guide/index\\.html$', '^/caf\u00e9\\.html$']);
+  });
+
+  it('a clean-only rule (Netlify, unforced) takes a page at its clean URL only; a rule for another host none', () => {
+    const unforced = { ...rule('^/about/?$'), cleanOnly: true };
+    expect(applyRedirects(['/about.html'], [unforced], true).redirected.map((p) => p.url)).toEqual(['/about']);
+    expect(applyRedirects(['/about.html'], [unforced], false)).toEqual({ redirected: [], rules: [] });
+    expect(applyRedirects(['/about/'], [{ ...rule('^/about/?$'), cleanOnly: true }], true)).toEqual({ redirected: [], rules: [] });
+    const domain = { ...rule('^/about\\.html$'), host: 'old.example' };
+    expect(applyRedirects(['/about.html'], [domain], false, 'new.example').rules).toEqual([]);
+    expect(applyRedirects(['/about.html'], [domain], false, 'OLD.example').rules).toEqual([domain]);
+    expect(applyRedirects(['/about.html'], [domain], false).rules).toEqual([domain]);
   });
 
   it('past 4M page × rule tests every rule is kept rather than checked', () => {

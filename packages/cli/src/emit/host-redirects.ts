@@ -20,40 +20,47 @@ export interface RedirectRule {
   re: RegExp;
   /** Whether the host applies the rule to a URL path (for the build's own report of redirected pages). */
   test(urlPath: string): boolean;
+  /** The rule applies on this host only (a Netlify domain-level rule, `https://a.example/*`). */
+  host?: string;
+  /**
+   * The rule applies only where no file is (Netlify's unforced rules): to a page only at its clean URL
+   * (`/about` for about.html), which may not count as a file there.
+   */
+  cleanOnly?: boolean;
 }
+
+/** A rule the build cannot read is taken to redirect everything: the host's behaviour is unknown. */
+export const takeAll = (file: string, source: string): RedirectRule => ({ file, for: source, re: /^/, test: () => true });
 
 const warn = (file: string, message: string): Diagnostic => ({ code: WarningCode.HOST_REDIRECTS, severity: 'warning', message: `host redirects: ${message}`, file });
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
 /**
- * A Netlify / Cloudflare Pages `from` path as a RegExp: `:name` is one segment, a final `*` the rest of the
- * path (empty included, so `/blog/*` also takes `/blog`); a trailing slash is optional and case is ignored
- * (Netlify normalizes both). A domain-level `from` (`https://a.example/*`) is taken by its path: the deploy's
- * host is unknown here.
+ * A `_redirects` `from` path as a RegExp, wide enough for both hosts that read the file: `:name` is one
+ * segment or the rest of one (Cloudflare Pages also takes `/post-:id.html`), `*` anything (Netlify only
+ * at the end, Cloudflare anywhere), a final `/*` also the bare path (`/blog`); a trailing slash is optional
+ * and case is ignored (Netlify normalizes both). A domain-level `from` (`https://a.example/*`) gives its
+ * host (RedirectRule.host) and its path.
  */
-export function netlifyFromRegExp(from: string): RegExp {
+export function netlifyFrom(from: string): { re: RegExp; host?: string } {
   let p = from;
-  const abs = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(p);
-  if (abs) p = p.slice(abs[0].length) || '/';
+  let host: string | undefined;
+  const abs = /^[a-z][a-z0-9+.-]*:\/\/([^/]*)/i.exec(p);
+  if (abs) {
+    host = abs[1]!.toLowerCase();
+    p = p.slice(abs[0].length) || '/';
+  }
   const splat = p.endsWith('/*');
   if (splat) p = p.slice(0, -2);
-  else if (p.endsWith('*')) p = p.slice(0, -1);
-  const body = p
-    .split('/')
-    .map((seg) => (seg.startsWith(':') && seg.length > 1 ? '[^/]+' : escape(seg)))
-    .join('/')
-    .replace(/\\\/$/, '');
-  const tail = splat ? '(?:\\/.*)?' : from.endsWith('*') ? '.*' : '\\/?';
-  return new RegExp(`^${body}${tail}$`, 'i');
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  const body = p.replace(/:[A-Za-z_]\w*|\*|[.+?^${}()|[\]\\/]/g, (t) => (t === '*' ? '.*' : t.startsWith(':') ? '[^/]+' : `\\${t}`));
+  const re = new RegExp(`^${body}${splat ? '(?:\\/.*)?' : '\\/?'}$`, 'i');
+  return host ? { re, host } : { re };
 }
 
 /**
  * `_redirects` in `root` and `[[redirects]]` of the site's `netlify.toml` (`toml`), with Netlify's parser.
  * Netlify applies a rule to a URL that has a file only when it is forced (`301!`, `200!`: "shadowing");
- * Cloudflare Pages follows every redirect (3xx) whether or not a file is there. With a netlify.toml the
- * site is Netlify's: forced rules count. Without, `_redirects` may be either host's: 3xx rules count too.
- * Unforced rewrites (`200`, `404`) apply only where no file is, on both, so never to a page.
+ * Cloudflare Pages applies every rule before it looks for files. With a netlify.toml the site is Netlify's.
  */
 export async function netlifyRedirects(root: string, toml: string | undefined, diagnostics: Diagnostic[]): Promise<RedirectRule[]> {
   const file = path.join(root, '_redirects');
@@ -73,9 +80,15 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
     for (const r of redirects as Array<{ from?: unknown; status?: unknown; force?: unknown }>) {
       if (typeof r.from !== 'string') continue;
       const status = typeof r.status === 'number' ? r.status : 301;
-      if (r.force !== true && (toml !== undefined || !(status >= 300 && status < 400))) continue;
-      const re = netlifyFromRegExp(r.from);
-      rules.push({ file: label, for: r.from, re, test: (u) => re.test(u) });
+      const redirect = status >= 300 && status < 400;
+      const { re, host } = netlifyFrom(r.from);
+      // Forced rules take any URL. Unforced: on Netlify (a netlify.toml) only where no file is; without one
+      // the file may be Cloudflare Pages', which applies every rule first, so redirects and rewrites of
+      // one named path take it too. An unforced wildcard rewrite (`/* /index.html 200`, a single-page
+      // app's fallback on Netlify) would, on Cloudflare Pages, replace every page: taken to be Netlify's.
+      const wildcard = /[*:]/.test(r.from.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
+      const full = r.force === true || (toml === undefined && (redirect || !wildcard));
+      rules.push({ file: label, for: r.from, re, test: (u) => re.test(u), ...(host ? { host } : {}), ...(full ? {} : { cleanOnly: true }) });
     }
   }
   return rules;
@@ -87,6 +100,9 @@ interface VercelRoute {
   status?: unknown;
   continue?: unknown;
   handle?: unknown;
+  has?: unknown;
+  missing?: unknown;
+  methods?: unknown;
   headers?: Record<string, unknown>;
 }
 
@@ -106,18 +122,21 @@ export async function vercelRedirects(config: unknown, file: string): Promise<{ 
   try {
     result = getTransformedRoutes(input);
   } catch (err) {
-    return { rules: [], diagnostics: [warn(file, (err as Error).message)] };
+    return { rules: [takeAll(file, 'vercel.json')], diagnostics: [warn(file, `${(err as Error).message} (every URL left to the host)`)] };
   }
-  if (result.error) return { rules: [], diagnostics: [warn(file, result.error.message)] };
+  if (result.error) return { rules: [takeAll(file, 'vercel.json')], diagnostics: [warn(file, `${result.error.message} (every URL left to the host)`)] };
   const rules: RedirectRule[] = [];
   const diagnostics: Diagnostic[] = [];
   const passes: string[] = [];
   for (const route of (result.routes ?? []) as VercelRoute[]) {
     if (route.handle === 'filesystem') break;
-    if (typeof route.src !== 'string' || route.continue === true) continue;
+    if (typeof route.src !== 'string') continue;
     const takes = route.dest !== undefined || route.status !== undefined || (route.headers !== undefined && 'Location' in route.headers);
     if (!takes) {
-      passes.push(route.src);
+      // A header route (`continue`) matches and goes on; one that stops routing lets the files answer what
+      // it matches, but only when it always applies.
+      const conditional = route.has !== undefined || route.missing !== undefined || route.methods !== undefined;
+      if (route.continue !== true && !conditional) passes.push(route.src);
       continue;
     }
     try {
@@ -126,7 +145,8 @@ export async function vercelRedirects(config: unknown, file: string): Promise<{ 
       const re = new RegExp(guard ? `^${guard}(?:${src})` : src, 'i');
       rules.push({ file, for: route.src, re, test: (u) => re.test(u) });
     } catch (err) {
-      diagnostics.push(warn(file, `${route.src}: ${(err as Error).message}`));
+      rules.push(takeAll(file, route.src));
+      diagnostics.push(warn(file, `${route.src}: ${(err as Error).message} (every URL left to the host)`));
     }
   }
   return { rules, diagnostics };
@@ -142,6 +162,7 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string): Pr
   const rules: RedirectRule[] = [];
   const diagnostics: Diagnostic[] = [];
   const { minimatch } = await import('minimatch');
+  const { default: pathToRegexp } = await import('path-to-regexp');
   const list = site.redirects;
   if (list !== undefined && !Array.isArray(list)) diagnostics.push(warn(file, '`hosting.redirects` is not a list'));
   for (const e of Array.isArray(list) ? (list as unknown[]) : []) {
@@ -151,19 +172,20 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string): Pr
       if (pattern !== undefined) {
         const g = pattern.startsWith('/') || pattern.startsWith('!') ? pattern : `/${pattern}`;
         const asGlob = globRegExp(minimatch, g);
-        // superstatic matches such a rule with path-to-regexp first: `:name` is a segment, `:name*` the rest.
-        const captures = typeof destination === 'string' && /(?:^|\/):/.test(destination) && g.includes(':');
-        const asPath = captures ? new RegExp(`^${g.split('/').map((s) => (/^:\w+\*$/.test(s) ? '.*' : /^:\w+/.test(s) ? '[^/]+' : escape(s))).join('/')}\\/?$`) : undefined;
-        const re = asPath ? new RegExp(`(?:${asGlob.source})|(?:${asPath.source})`, asGlob.flags) : asGlob;
+        // superstatic matches a rule whose destination names `:segments` with path-to-regexp 1.x first
+        // (any case, optional trailing slash, `:x?`, `:x*`, `*`), then with minimatch.
+        const asPath = typeof destination === 'string' && /(?:^|\/):/.test(destination) ? pathToRegexp(g) : undefined;
+        const re = asPath ? new RegExp(`(?:${asGlob.source})|(?:${asPath.source})`, 'i') : asGlob;
         rules.push({ file, for: pattern, re, test: (u) => minimatch(u, g) || (asPath?.test(u) ?? false) });
       } else if (typeof regex === 'string') {
-        const re = new RegExp(regex, 'u');
+        const re = fromRe2(regex);
         rules.push({ file, for: regex, re, test: (u) => re.test(u) });
       } else {
         diagnostics.push(warn(file, `entry ${JSON.stringify(e)?.slice(0, 80)} has no \`source\`/\`regex\`; left out`));
       }
     } catch (err) {
-      diagnostics.push(warn(file, `${pattern ?? String(regex)}: ${(err as Error).message}`));
+      rules.push(takeAll(file, pattern ?? String(regex)));
+      diagnostics.push(warn(file, `${pattern ?? String(regex)}: ${(err as Error).message} (every URL left to the host)`));
     }
   }
   if (site.cleanUrls === true) {
@@ -174,7 +196,31 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string): Pr
     const re = /^\/.+\/$/;
     rules.push({ file, for: 'trailingSlash: false', re, test: (u) => re.test(u) });
   }
+  if (site.trailingSlash === true) {
+    // `/about` (about.html) goes to `/about/`: the worker's clean URL for a page.
+    const re = /^(?:.*\/)?[^/.]+$/;
+    rules.push({ file, for: 'trailingSlash: true', re, test: (u) => re.test(u) });
+  }
   return { rules, diagnostics };
+}
+
+/**
+ * A Firebase `regex` (RE2 syntax) as a JavaScript RegExp: `(?P<name>` is `(?<name>`, a leading `(?i)` the
+ * `i` flag; Unicode mode where it compiles, else without it (it refuses escapes RE2 allows, like `\\-`).
+ */
+export function fromRe2(regex: string): RegExp {
+  let src = regex.replace(/\(\?P</g, '(?<');
+  let flags = '';
+  const inline = /^\(\?([ims]+)\)/.exec(src);
+  if (inline) {
+    flags = [...new Set(inline[1]!.replace('m', ''))].join('');
+    src = src.slice(inline[0].length);
+  }
+  try {
+    return new RegExp(src, `${flags}u`);
+  } catch {
+    return new RegExp(src, flags);
+  }
 }
 
 const decode = (u: string): string => {
@@ -195,23 +241,33 @@ const FILTER_LIMIT = 4_000_000;
  * (also `/guide/index.html`, and `/about.html` with clean URLs), as sent or percent-decoded; the rest
  * concern URLs the worker leaves to the network anyway and would only weigh on the route table.
  */
-export function applyRedirects(urls: readonly string[], rules: readonly RedirectRule[], cleanUrls: boolean): { redirected: Array<{ url: string; rule: RedirectRule }>; rules: RedirectRule[] } {
+export function applyRedirects(
+  urls: readonly string[],
+  rules: readonly RedirectRule[],
+  cleanUrls: boolean,
+  host?: string,
+): { redirected: Array<{ url: string; rule: RedirectRule }>; rules: RedirectRule[] } {
   const redirected: Array<{ url: string; rule: RedirectRule }> = [];
-  if (rules.length === 0) return { redirected, rules: [] };
+  // A domain-level rule for another host than the site's (when `--origin` names it) never applies.
+  const live = rules.filter((r) => r.host === undefined || host === undefined || r.host === host.toLowerCase());
+  if (live.length === 0) return { redirected, rules: [] };
   const takes = (r: RedirectRule, u: string) => {
     const d = decode(u);
     return r.test(u) || (d !== u && r.test(d));
   };
-  const filter = urls.length * rules.length <= FILTER_LIMIT;
-  const used = new Set<RedirectRule>(filter ? [] : rules);
+  const filter = urls.length * live.length <= FILTER_LIMIT;
+  const used = new Set<RedirectRule>(filter ? [] : live);
   for (const url of urls) {
     const clean = cleanUrls && url.endsWith('.html') && !url.endsWith('/index.html') ? url.slice(0, -5) : undefined;
     const seen = clean ?? url;
-    const rule = rules.find((r) => takes(r, seen));
+    const rule = live.find((r) => (clean !== undefined || !r.cleanOnly) && takes(r, seen));
     if (rule) redirected.push({ url: seen, rule });
     if (!filter) continue;
-    const forms = [url, ...(url.endsWith('/') ? [`${url}index.html`] : []), ...(clean !== undefined ? [clean] : [])];
-    for (const r of rules) if (!used.has(r) && forms.some((u) => takes(r, u))) used.add(r);
+    const files = [url, ...(url.endsWith('/') ? [`${url}index.html`] : [])];
+    for (const r of live) {
+      if (used.has(r)) continue;
+      if ((!r.cleanOnly && files.some((u) => takes(r, u))) || (clean !== undefined && takes(r, clean))) used.add(r);
+    }
   }
-  return { redirected, rules: rules.filter((r) => used.has(r)) };
+  return { redirected, rules: live.filter((r) => used.has(r)) };
 }

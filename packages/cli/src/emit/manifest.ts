@@ -89,6 +89,10 @@ export function routeTable(manifest: BuildManifest): RouteTable {
   }
   if (Object.keys(htmlTypes).length > 0) table.htmlTypes = htmlTypes;
   if (sets.length > 0) table.htmlHeaders = { sets, pages: headerPages };
-  if (manifest.hostRedirects?.length) table.redirects = manifest.hostRedirects.map((r): [string, string] => [r.match, r.flags]);
+  if (manifest.hostRedirects?.length) {
+    table.redirects = manifest.hostRedirects.map((r): NonNullable<RouteTable['redirects']>[number] =>
+      r.host !== undefined || r.cleanOnly ? [r.match, r.flags, { ...(r.host !== undefined ? { host: r.host } : {}), ...(r.cleanOnly ? { clean: true as const } : {}) }] : [r.match, r.flags],
+    );
+  }
   return table;
 }

@@ -77,6 +77,18 @@ describe('lookupRoute with the host\'s redirects', () => {
     expect(lookupRoute(t([['^/caf\u00e9\\.html$', 'u']]), '/old.html')?.key).toBe('/old.html');
   });
 
+  it('a clean-only rule takes a page at its clean URL only; a host rule only on its host', () => {
+    const clean = { ...t([['^/old/?$', 'i', { clean: true }]]), cleanUrls: true as const };
+    expect(lookupRoute(clean, '/old')).toBeUndefined();
+    expect(lookupRoute(clean, '/old.html')?.key).toBe('/old.html');
+    const hosted = t([['^/old\\.html$', 'i', { host: 'old.example' }]]);
+    vi.stubGlobal('location', { host: 'new.example' });
+    expect(lookupRoute(hosted, '/old.html')?.key).toBe('/old.html');
+    vi.stubGlobal('location', { host: 'OLD.example' });
+    expect(lookupRoute(hosted, '/old.html')).toBeUndefined();
+    expect(lookupRoute(t([['^/x$', 'i', 'nonsense']]), '/')).toBeUndefined();
+  });
+
   it('answers no page when a pattern does not compile here or the list is malformed', () => {
     expect(lookupRoute(t([['(unclosed', '']]), '/')).toBeUndefined();
     expect(lookupRoute(t('^/$'), '/')).toBeUndefined();

@@ -106,7 +106,6 @@ const sameUrlMapping = (a: RouteTable, b: RouteTable): boolean =>
  * `cleanUrls` `/about` → `/about.html` (same directory, so the same base URL too) unless `/about/` is a page.
  */
 export function lookupRoute(table: RouteTable, pathname: string): Route | undefined {
-  if (hostTakes(table, pathname)) return undefined;
   const keys = [pathname];
   if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
   if (pathname.endsWith('/')) keys.push(`${pathname}index.html`);
@@ -115,6 +114,7 @@ export function lookupRoute(table: RouteTable, pathname: string): Route | undefi
   const key = keys.find((k) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0);
   const idx = key === undefined ? undefined : table.pages[key];
   if (key === undefined || !Array.isArray(idx) || idx.length === 0) return undefined;
+  if (hostTakes(table, pathname, key === `${pathname}.html`)) return undefined;
   const paths = idx.map((i) => table.packages[i]);
   if (paths.some((p) => typeof p !== 'string')) return undefined;
   const [page, ...shared] = paths as string[];
@@ -129,36 +129,50 @@ export function lookupRoute(table: RouteTable, pathname: string): Route | undefi
   };
 }
 
-const compiled = new WeakMap<RouteTable, RegExp[] | null>();
+interface CompiledRule {
+  re: RegExp;
+  host?: string;
+  clean: boolean;
+}
+
+const compiled = new WeakMap<RouteTable, CompiledRule[] | null>();
+
+function compile(list: unknown): CompiledRule[] | null {
+  try {
+    if (!Array.isArray(list)) throw new TypeError('malformed redirects');
+    return list.map((r: unknown): CompiledRule => {
+      if (!Array.isArray(r) || typeof r[0] !== 'string' || typeof r[1] !== 'string') throw new TypeError('malformed redirect');
+      const scope = (r[2] ?? {}) as { host?: unknown; clean?: unknown };
+      if (typeof scope !== 'object' || (scope.host !== undefined && typeof scope.host !== 'string')) throw new TypeError('malformed redirect');
+      return { re: new RegExp(r[0], r[1]), ...(scope.host !== undefined ? { host: scope.host } : {}), clean: scope.clean === true };
+    });
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Whether the host answers `pathname` itself before its files (the table's `redirects`), tried as sent and
- * percent-decoded. A pattern this browser cannot compile takes every path: the host's rules are unknown.
+ * percent-decoded; `clean`: the path names its page only by clean URLs (`/about` for about.html), where
+ * rules that apply where no file is count too. A list this browser cannot compile takes every path: the
+ * host's rules are unknown.
  */
-function hostTakes(table: RouteTable, pathname: string): boolean {
-  const list = table.redirects;
-  if (list === undefined) return false;
-  let res = compiled.get(table);
-  if (res === undefined) {
-    try {
-      res = (Array.isArray(list) ? list : [null]).map((r) => {
-        if (!Array.isArray(r) || typeof r[0] !== 'string' || typeof r[1] !== 'string') throw new TypeError('malformed redirect');
-        return new RegExp(r[0], r[1]);
-      });
-    } catch {
-      res = null;
-    }
-    compiled.set(table, res);
-  }
-  if (res === null) return true;
-  if (res.length === 0) return false;
+function hostTakes(table: RouteTable, pathname: string, clean: boolean): boolean {
+  if (table.redirects === undefined) return false;
+  let rules = compiled.get(table);
+  if (rules === undefined) compiled.set(table, (rules = compile(table.redirects)));
+  if (rules === null) return true;
+  if (rules.length === 0) return false;
   let decoded = pathname;
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
     // a malformed escape: only the path as sent
   }
-  return res.some((re) => re.test(pathname) || (decoded !== pathname && re.test(decoded)));
+  const host = (globalThis as { location?: { host?: string } }).location?.host?.toLowerCase();
+  return rules.some(
+    (r) => (clean || !r.clean) && (r.host === undefined || host === undefined || r.host === host) && (r.re.test(pathname) || (decoded !== pathname && r.re.test(decoded))),
+  );
 }
 
 /** The page's header list from the table, if it has a well-formed one (names are tokens, values printable). */
