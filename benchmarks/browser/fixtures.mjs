@@ -98,7 +98,7 @@ export async function writeSite(root, names, format, bundles) {
     await write(pkgPath, pkg);
     packages.push(pkgPath);
     routePages[page.path] = [packages.length - 1];
-    if (page.preload) preload.pages[page.path] = page.preload.map((h) => preload.urls.push(h) - 1);
+    if (page.preload) preload.pages[page.path] = [...page.preload, [BENCH_REGISTER, 'script']].map((h) => preload.urls.push(h) - 1);
     pages[name] = { path: page.path, closure: page.closure, bytes: objects.reduce((n, o) => n + o.body.length, 0), packageBytes: pkg.length,
       digest: createHash('sha256').update(pkg).digest('hex').slice(0, 12) };
   }

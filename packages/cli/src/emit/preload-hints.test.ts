@@ -37,6 +37,8 @@ describe('routes.json preload lists', () => {
       ['/deep/css/site.css', 'style'], ['/deep/css/theme.css', 'style'], ['/deep/fonts/body.woff2', 'font'], ['/deep/fonts/head.woff2', 'font'],
       ['/deep/js/app.js', 'module'], ['/deep/js/ui.js', 'module'], ['/deep/js/util.js', 'module'],
       ...Array.from({ length: 10 }, (_, i): PreloadEntry => [`/deep/img/c${i}.svg`, 'image']), ['/deep/img/card.svg', 'image'], ['/deep/img/foot.svg', 'image'], ['/deep/img/hero.svg', 'image'],
+      // The registration snippet the build injects (the benchmark's stand-in is /bench-register.js).
+      ['/objpack-register.js', 'script'],
     ]);
     expect(result.manifest.pages['/deep/']!.preload).toEqual(hintsOf(routes, '/deep/'));
   });
@@ -62,7 +64,7 @@ describe('routes.json preload lists', () => {
     await build({ root, workerAssets: await fakeWorkerAssets() });
     const hints = hintsOf(await readRoutes(root), '/');
     // The module script (it imports) is announced as a module; the classic defer script is found in the HTML.
-    expect(hints.filter(([, as]) => as !== 'image')).toEqual([['/a.css', 'style'], ['/sync.js', 'script'], ['/m.js', 'module'], ['/dep.js', 'module']]);
+    expect(hints.filter(([, as]) => as !== 'image')).toEqual([['/a.css', 'style'], ['/sync.js', 'script'], ['/m.js', 'module'], ['/dep.js', 'module'], ['/objpack-register.js', 'script']]);
     const images = hints.filter(([, as]) => as === 'image').map(([u]) => u);
     expect(images.filter((u) => u.startsWith('/img/b'))).toEqual(Array.from({ length: MAX_CSS_IMAGES }, (_, i) => `/img/b${i}.svg`));
     // Not lazy ones, not srcset candidates (the browser picks one), at most MAX_CONTENT_IMAGES.
@@ -74,8 +76,18 @@ describe('routes.json preload lists', () => {
     const root = await makeSite({ 'index.html': page, 'b.html': page, 's.css': '@import "/t.css";', 't.css': 'p{color:red}' });
     await build({ root, workerAssets: await fakeWorkerAssets() });
     const routes = await readRoutes(root);
-    expect(routes.preload?.urls).toEqual([['/s.css', 'style'], ['/t.css', 'style']]);
+    expect(routes.preload?.urls).toEqual([['/s.css', 'style'], ['/t.css', 'style'], ['/objpack-register.js', 'script']]);
     expect(hintsOf(routes, '/b.html')).toEqual(hintsOf(routes, '/'));
+  });
+
+  test('the registration snippet is announced on every page the build gives it; not with --no-inject', async () => {
+    const root = await makeSite({ 'index.html': '<!doctype html><p>x</p>', 'own.html': '<!doctype html><script src="/objpack-register.js" defer></script><p>y</p>' });
+    await build({ root, workerAssets: await fakeWorkerAssets(), inject: false });
+    const routes = await readRoutes(root);
+    expect([hintsOf(routes, '/'), hintsOf(routes, '/own.html')]).toEqual([[], []]);
+    await build({ root, workerAssets: await fakeWorkerAssets() });
+    const injected = await readRoutes(root);
+    expect([hintsOf(injected, '/'), hintsOf(injected, '/own.html')]).toEqual([[['/objpack-register.js', 'script']], [['/objpack-register.js', 'script']]]);
   });
 
   test("crossorigin elements (Vite output) get preloads in their CORS mode; their module imports inherit it", async () => {
@@ -101,7 +113,7 @@ describe('routes.json preload lists', () => {
     expect(hintsOf(routes, '/')).toEqual([
       ['/a.css', 'style', 'anonymous'], ['/imp.css', 'style'], ['/plain.css', 'style'], ['/sync.js', 'script', 'use-credentials'], ['/f.woff2', 'font'],
       ['/m.js', 'module', 'anonymous'], ['/dep.js', 'module', 'anonymous'], ['/deep.js', 'module', 'anonymous'],
-      ['/u.js', 'module', 'use-credentials'], ['/udep.js', 'module', 'use-credentials'], ['/c.png', 'image', 'anonymous'],
+      ['/u.js', 'module', 'use-credentials'], ['/udep.js', 'module', 'use-credentials'], ['/c.png', 'image', 'anonymous'], ['/objpack-register.js', 'script'],
     ]);
   });
 });
