@@ -13,6 +13,19 @@ import { fakeWorkerAssets, makeSite, SMALL_SITE, writeFiles } from './test-utils
 import { listFiles, verifyOutput } from './test-utils/verify-output.js';
 
 const opts = async (root: string, extra: Partial<BuildOptions> = {}): Promise<BuildOptions> => ({ root, workerAssets: await fakeWorkerAssets(), ...extra });
+/** A project directory holding `files` and a built site in `dist/`, with the build running from the project (`npx objpack build dist/`). */
+const inProject = async (files: Record<string, string>, run: (project: string, root: string) => Promise<void>): Promise<void> => {
+  const project = await makeSite(files);
+  const root = path.join(project, 'dist');
+  await writeFiles(root, { 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>' });
+  const cwd = process.cwd();
+  process.chdir(project);
+  try {
+    await run(project, root);
+  } finally {
+    process.chdir(cwd);
+  }
+};
 const count = (s: string, sub: string) => s.split(sub).length - 1;
 /** The index entries of a package file. */
 const decodeAll = async (file: string): Promise<PackageIndex['entries']> => {
@@ -382,12 +395,7 @@ describe('build (in place)', () => {
 
   test("netlify.toml in the project directory: its headers and forced redirects apply to the published `dist/`; an edit to it is not patched over", async () => {
     const toml = (frame: string) => `[build]\npublish = "dist"\n\n[[headers]]\nfor = "/*"\n[headers.values]\nX-Frame-Options = "${frame}"\n\n[[redirects]]\nfrom = "/b.html"\nto = "/"\nstatus = 301\nforce = true\n\n[[redirects]]\nfrom = "/"\nto = "/en/"\nstatus = 302\n`;
-    const project = await makeSite({ 'netlify.toml': toml('DENY') });
-    await writeFiles(path.join(project, 'dist'), { 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>' });
-    const root = path.join(project, 'dist');
-    const cwd = process.cwd();
-    process.chdir(project);
-    try {
+    await inProject({ 'netlify.toml': toml('DENY') }, async (project, root) => {
       const options = await opts(root);
       const r = await build(options);
       expect(r.manifest.objects['/']!.headers).toEqual([['x-frame-options', 'DENY']]);
@@ -401,18 +409,11 @@ describe('build (in place)', () => {
       await writeFile(path.join(project, 'netlify.toml'), toml('DENY').replace('publish = "dist"', 'publish = "public"'));
       const other = await build(options);
       expect([other.manifest.objects['/']!.headers, other.manifest.hostRedirects]).toEqual([undefined, undefined]);
-    } finally {
-      process.chdir(cwd);
-    }
+    });
   });
 
   test('vercel.json in the project directory (the build runs there on `dist/`) is read, and an edit to it is not patched over', async () => {
-    const project = await makeSite({ 'vercel.json': JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'Cross-Origin-Opener-Policy', value: 'same-origin' }] }] }) });
-    await writeFiles(path.join(project, 'dist'), { 'index.html': '<!doctype html><title>a</title>', 'b.html': '<!doctype html><title>b</title>' });
-    const root = path.join(project, 'dist');
-    const cwd = process.cwd();
-    process.chdir(project);
-    try {
+    await inProject({ 'vercel.json': JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'Cross-Origin-Opener-Policy', value: 'same-origin' }] }] }) }, async (project, root) => {
       const options = await opts(root);
       expect((await build(options)).manifest.objects['/b.html']!.headers).toEqual([['cross-origin-opener-policy', 'same-origin']]);
       await writeFile(path.join(project, 'vercel.json'), JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'Cross-Origin-Opener-Policy', value: 'same-origin-allow-popups' }] }] }));
@@ -431,9 +432,7 @@ describe('build (in place)', () => {
       // A config naming another output directory belongs to another site.
       await writeFile(path.join(project, 'vercel.json'), JSON.stringify({ outputDirectory: 'public', headers: [{ source: '/(.*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }));
       expect((await build(options)).manifest.objects['/']!.headers).toBeUndefined();
-    } finally {
-      process.chdir(cwd);
-    }
+    });
   });
 });
 
