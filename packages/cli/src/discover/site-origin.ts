@@ -25,7 +25,11 @@ export function parseOrigin(origin: string | undefined): SiteOrigin {
   return { origin: url.origin, basePath: basePath ?? '/' };
 }
 
-function safeDecode(s: string): string | undefined {
+/** The extensionless URL a host with clean URLs also serves a page at (`/about` for `/about.html`); none for directory pages. */
+export const cleanUrlOf = (pageUrl: string): string | undefined =>
+  pageUrl.endsWith('.html') && !pageUrl.endsWith('/index.html') ? pageUrl.slice(0, -'.html'.length) : undefined;
+
+export function safeDecode(s: string): string | undefined {
   try {
     return decodeURIComponent(s);
   } catch {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WarningCode } from '../errors.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
+import { cleanUrlOf, safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 
 /**
@@ -223,14 +224,6 @@ export function fromRe2(regex: string): RegExp {
   }
 }
 
-const decode = (u: string): string => {
-  try {
-    return decodeURIComponent(u);
-  } catch {
-    return u; // a malformed escape: only the path as written
-  }
-};
-
 /** Largest pages × rules product for which rules that take no page are dropped from the route table. */
 const FILTER_LIMIT = 4_000_000;
 
@@ -251,22 +244,25 @@ export function applyRedirects(
   // A domain-level rule for another host than the site's (when `--origin` names it) never applies.
   const live = rules.filter((r) => r.host === undefined || host === undefined || r.host === host.toLowerCase());
   if (live.length === 0) return { redirected, rules: [] };
-  const takes = (r: RedirectRule, u: string) => {
-    const d = decode(u);
-    return r.test(u) || (d !== u && r.test(d));
+  // A URL as written and percent-decoded (hosts match either), decoded once per URL, not once per rule.
+  const forms = (u: string): string[] => {
+    const d = safeDecode(u);
+    return d === undefined || d === u ? [u] : [u, d];
   };
+  const takes = (r: RedirectRule, us: readonly string[]) => us.some((u) => r.test(u));
   const filter = urls.length * live.length <= FILTER_LIMIT;
   const used = new Set<RedirectRule>(filter ? [] : live);
   for (const url of urls) {
-    const clean = cleanUrls && url.endsWith('.html') && !url.endsWith('/index.html') ? url.slice(0, -5) : undefined;
-    const seen = clean ?? url;
+    const bare = cleanUrls ? cleanUrlOf(url) : undefined;
+    const clean = bare === undefined ? undefined : forms(bare);
+    const seen = clean ?? forms(url);
     const rule = live.find((r) => (clean !== undefined || !r.cleanOnly) && takes(r, seen));
-    if (rule) redirected.push({ url: seen, rule });
+    if (rule) redirected.push({ url: bare ?? url, rule });
     if (!filter) continue;
-    const files = [url, ...(url.endsWith('/') ? [`${url}index.html`] : [])];
+    const files = [...forms(url), ...(url.endsWith('/') ? forms(`${url}index.html`) : [])];
     for (const r of live) {
       if (used.has(r)) continue;
-      if ((!r.cleanOnly && files.some((u) => takes(r, u))) || (clean !== undefined && takes(r, clean))) used.add(r);
+      if ((!r.cleanOnly && takes(r, files)) || (clean !== undefined && takes(r, clean))) used.add(r);
     }
   }
   return { redirected, rules: live.filter((r) => used.has(r)) };

@@ -9,6 +9,7 @@ import { readOwnEntries } from './host-entries.js';
 import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
 import { firebaseRedirects, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
 import { WarningCode } from '../errors.js';
+import { cleanUrlOf } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 
 /** One response header of a page, name in lower case. */
@@ -59,7 +60,10 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, redirects };
   // With clean URLs the host serves about.html as `/about` and matches its rules against that path too.
   const clean = opts.cleanUrls ?? cleanUrls;
-  const applies = (rule: SiteRule, url: string) => rule.test(url) || (clean && url.endsWith('.html') && !url.endsWith('/index.html') && rule.test(url.slice(0, -5)));
+  const applies = (rule: SiteRule, url: string) => {
+    const bare = clean ? cleanUrlOf(url) : undefined;
+    return rule.test(url) || (bare !== undefined && rule.test(bare));
+  };
   return {
     diagnostics,
     cleanUrls,
