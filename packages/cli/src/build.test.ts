@@ -434,6 +434,27 @@ describe('build (in place)', () => {
       expect((await build(options)).manifest.objects['/']!.headers).toBeUndefined();
     });
   });
+
+  test('a build run from another working directory, with no project config there either, is still patched', async () => {
+    const outer = await makeSite({ 'app/dist/index.html': '<!doctype html><title>a</title>', 'app/dist/b.html': '<!doctype html><title>b</title>' });
+    const [project, root] = [path.join(outer, 'app'), path.join(outer, 'app', 'dist')];
+    const cwd = process.cwd();
+    try {
+      process.chdir(project);
+      const options = await opts(root);
+      await build(options);
+      await writeFile(path.join(root, 'b.html'), '<!doctype html><title>b2</title>');
+      process.chdir(outer);
+      expect((await build(options)).patched).toBe(true);
+      // A project config that appears is read: the build is not patched over it.
+      await writeFile(path.join(outer, 'netlify.toml'), '[[headers]]\nfor = "/*"\n[headers.values]\nX-Frame-Options = "DENY"\n');
+      await writeFile(path.join(root, 'b.html'), '<!doctype html><title>b3</title>');
+      const r = await build(options);
+      expect([r.patched, r.manifest.objects['/b.html']!.headers]).toEqual([false, [['x-frame-options', 'DENY']]]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
 });
 
 describe('build --out', () => {

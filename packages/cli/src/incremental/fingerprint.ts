@@ -36,7 +36,9 @@ export function buildFingerprint(input: {
     trace: options.trace ?? false,
     plan,
     workers: input.workerFiles.map((f) => `${f}:${sig(f)}`),
-    hostFiles: (input.hostFiles ?? []).map((f) => `${f}:${sig(f)}`),
+    // Only those present: where they are looked for depends on the working directory, and a build run from
+    // another directory (CI, a script) with no project config is the same build.
+    hostFiles: (input.hostFiles ?? []).map((f) => `${f}:${sig(f)}`).filter((s) => !s.endsWith(':-')),
     objpack: sig(fileURLToPath(import.meta.url)),
   });
 }
