@@ -1,8 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRedirects, firebaseRedirects, fromRe2, netlifyFrom, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
+import { applyRedirects, firebaseRedirects, fromRe2, literalPath, netlifyFrom, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
 import { netlifyToml } from './site-headers.js';
+import { cleanUrlOf } from '../discover/site-origin.js';
 import { makeSite } from '../test-utils/site.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -165,10 +166,56 @@ describe('applyRedirects', () => {
     expect(applyRedirects(['/about.html'], [domain], false).rules).toEqual([domain]);
   });
 
-  it('past 4M page × rule tests every rule is kept rather than checked', () => {
+  it('past 4M page × pattern-rule tests every pattern rule is kept rather than checked; rules naming one path are always looked up', () => {
     const urls = Array.from({ length: 40_001 }, (_, i) => `/p${i}.html`);
-    const rules = Array.from({ length: 100 }, (_, i) => rule(`^/none${i}$`));
-    expect(applyRedirects(urls, rules, false).rules).toHaveLength(100);
-    expect(applyRedirects(urls.slice(0, 100), rules, false).rules).toHaveLength(0);
+    const patterns = Array.from({ length: 100 }, (_, i) => rule(`^/none${i}/.*$`));
+    expect(applyRedirects(urls, patterns, false).rules).toHaveLength(100);
+    expect(applyRedirects(urls.slice(0, 100), patterns, false).rules).toHaveLength(0);
+    // 50,000 redirects of old URLs: only those naming a page's URL stay, however many pages.
+    const old = Array.from({ length: 50_000 }, (_, i) => rule(`^/old${i}\\.html\\/?$`));
+    const r = applyRedirects([...urls, '/old7.html', '/OLD42.html'], [...old, rule('^/p1\\.html$')], false);
+    expect(r.rules.map((x) => x.for)).toEqual(['^/old7\\.html\\/?$', '^/old42\\.html\\/?$', '^/p1\\.html$']);
+    expect(r.redirected.map((x) => x.url)).toEqual(['/p1.html', '/old7.html', '/OLD42.html']);
+  });
+
+  it('finds one-path rules by their path exactly as testing every rule would, in the host\'s rule order', () => {
+    const urls = ['/', '/a', '/a/', '/a.html', '/guide/', '/guide/index.html', '/about.html', '/caf%C3%A9.html', '/Blog/X', '/blog/x/', '/x/y.html'];
+    const rules: RedirectRule[] = [
+      ...['/a', '/guide/', '/about', '/blog/x', '/caf\u00e9.html', '/nowhere', '/x/*', '/:p.html', '/blog/*'].map((from) => ({ file: '_redirects', for: from, ...netlifyFrom(from), test: (u: string) => netlifyFrom(from).re.test(u) })),
+      { ...rule('^/a$'), cleanOnly: true },
+      rule('^(?!(?:^/skip$))(?:^/a\\.html$)'),
+      rule('^/guide/index\\.html$', ''),
+    ];
+    // The reference: every rule tested against every form of every URL, as before the lookup.
+    const reference = (list: RedirectRule[], clean: boolean) => {
+      const forms = (u: string) => [...new Set([u, decodeURIComponent(u)])];
+      const redirected: Array<[string, string]> = [];
+      const used = new Set<RedirectRule>();
+      for (const url of urls) {
+        const bare = clean ? cleanUrlOf(url) : undefined;
+        const seen = forms(bare ?? url);
+        const first = list.find((r) => (bare !== undefined || !r.cleanOnly) && seen.some((u) => r.test(u)));
+        if (first) redirected.push([bare ?? url, first.for]);
+        const files = [...forms(url), ...(url.endsWith('/') ? forms(`${url}index.html`) : [])];
+        for (const r of list) if ((!r.cleanOnly && files.some((u) => r.test(u))) || (bare !== undefined && seen.some((u) => r.test(u)))) used.add(r);
+      }
+      return { redirected, rules: list.filter((r) => used.has(r)).map((r) => r.for) };
+    };
+    for (const clean of [false, true]) {
+      for (const list of [rules, [...rules].reverse()]) {
+        const got = applyRedirects(urls, list, clean);
+        expect({ redirected: got.redirected.map((x) => [x.url, x.rule.for]), rules: got.rules.map((r) => r.for) }).toEqual(reference(list, clean));
+      }
+    }
+  });
+
+  it('reads the one path of a rule from its pattern, whatever host wrote it, and nothing from a wildcard', async () => {
+    expect(['/old', '/old/', '/Old.html', 'https://a.example/x', '/blog/*', '/:p', '/a*b'].map((f) => literalPath(netlifyFrom(f).re))).toEqual(['/old', '/old', '/Old.html', '/x', undefined, undefined, undefined]);
+    const vercel = await vercelRedirects({ redirects: [{ source: '/old', destination: '/new' }, { source: '/blog/:slug', destination: '/b' }] }, 'vercel.json');
+    expect(vercel.rules.map((r) => literalPath(r.re))).toEqual(['/old', undefined]);
+    const root = await makeSite({});
+    const firebase = await firebaseRedirects({ redirects: [{ source: '/old.html', destination: '/n' }, { source: '/docs/**', destination: '/d' }, { source: '/p/:id', destination: '/q/:id' }] }, path.join(root, 'firebase.json'));
+    expect(firebase.rules.map((r) => literalPath(r.re))).toEqual(['/old.html', undefined, undefined]);
+    expect(['^/a$|^/b$', '^/a\\\\$', '^/a(?<!b)$', '^/a', '/a$', '^/a\\d$'].map((src) => literalPath(new RegExp(src)))).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 });
