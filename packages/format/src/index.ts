@@ -19,3 +19,4 @@ export {
 } from './manifest.js';
 export { isCarriedHeader, isHeaderName, isHeaderValue, NOT_CARRIED_HEADERS } from './header-field.js';
 export { MAX_LINK_HEADER_BYTES, preloadLinkEntry, preloadLinkValue, joinLinkValue, isAnnounced } from './link-value.js';
+export { RuleIndex, literalPath } from './rule-index.js';

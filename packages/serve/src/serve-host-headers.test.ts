@@ -92,6 +92,21 @@ describe("the site's host header rules (_headers, netlify.toml) on every file", 
     expect(ruleHeaders(hostRules([RULES[2]]), '/other.css')).toBeNull();
   });
 
+  it('rules naming one path (looked up by it) give exactly what testing every rule in order gives', () => {
+    const recorded = ['^\\/?(.*)\\/?$', '^\\/about\\.html\\/?$', '^\\/guide\\/?$', '^\\/docs\\/([^/]+)\\/?$', '^\\/About\\.html\\/?$', '^\\/x$']
+      .map((match, i) => ({ for: String(i), match, ...(i === 5 ? { flags: 'm' } : {}), headers: [['x-rule', String(i)], [`x-${i}`, match]] }));
+    const rules = hostRules(recorded);
+    for (const path of ['/', '/about.html', '/ABOUT.HTML/', '/guide', '/guide/', '/docs/a', '/x', '/nowhere']) {
+      const linear = new Map<string, string>();
+      for (const r of rules) if (r.re.test(path)) for (const [n, v] of r.headers) {
+        linear.delete(n);
+        linear.set(n, v);
+      }
+      expect(ruleHeaders(rules, path), path).toEqual(linear.size > 0 ? Object.fromEntries(linear) : null);
+    }
+    expect(ruleHeaders(rules, '/ABOUT.HTML/')).toMatchObject({ 'x-rule': '4', 'x-1': '^\\/about\\.html\\/?$' });
+  });
+
   it("a rule's recorded flags apply (Firebase globs are case-sensitive); flags that make test() stateful drop the rule", () => {
     const rule = (flags?: string) => ({ for: '/docs/*', match: '^\\/docs\\/[^/]*$', ...(flags === undefined ? {} : { flags }), headers: [['x-docs', '1']] });
     expect(ruleHeaders(hostRules([rule('')]), '/DOCS/a')).toBeNull();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
+import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, RuleIndex, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { encodePathForHeader, stripQuery } from './url-path.js';
 
@@ -110,10 +110,16 @@ export function hostRules(recorded: unknown): HostRule[] {
   return out;
 }
 
+/** Rules naming one path are looked up by it: a `_headers` block per page costs a lookup, not a test each. */
+const indexes = new WeakMap<readonly HostRule[], RuleIndex>();
+
 /** Headers the rules give a URL path: a later rule's value wins (as Netlify's dev server merges them); null when none. */
 export function ruleHeaders(rules: readonly HostRule[], urlPath: string): Record<string, string> | null {
+  let index = indexes.get(rules);
+  if (!index) indexes.set(rules, (index = new RuleIndex(rules)));
   let out: Map<string, string> | undefined;
-  for (const rule of rules) {
+  for (const i of index.candidates([urlPath])) {
+    const rule = rules[i]!;
     if (!rule.re.test(urlPath)) continue;
     out ??= new Map();
     for (const [name, value] of rule.headers) {

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRedirects, firebaseRedirects, fromRe2, literalPath, netlifyFrom, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
+import { applyRedirects, firebaseRedirects, fromRe2, netlifyFrom, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
+import { literalPath } from '@objpack/format';
 import { netlifyToml } from './site-headers.js';
 import { cleanUrlOf } from '../discover/site-origin.js';
 import { makeSite } from '../test-utils/site.js';

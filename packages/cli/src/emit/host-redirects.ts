@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 import { cleanUrlOf, safeDecode } from '../discover/site-origin.js';
@@ -228,59 +229,6 @@ export function fromRe2(regex: string): RegExp {
 const FILTER_LIMIT = 4_000_000;
 
 /**
- * The one path a rule's pattern names, when it names one (`^/old$`, `^/a\\.html\\/?$`, a guard or a
- * lookahead before it): what it matches is that path, maybe with a trailing slash, maybe in any case, so
- * a lookup by pathKey finds every URL it can take (its `test` still decides). Sites with thousands of
- * redirects (a migration's old URLs) are mostly such rules; undefined for anything with a wildcard.
- */
-export function literalPath(re: RegExp): string | undefined {
-  let s = re.source;
-  let anchored = false;
-  for (;;) {
-    if (s.startsWith('^')) [s, anchored] = [s.slice(1), true];
-    else if (/^\(\?[=!]/.test(s) && groupEnd(s) > 0) s = s.slice(groupEnd(s) + 1);
-    else if (s.startsWith('(?:') && groupEnd(s) === s.length - 1) s = s.slice(3, -1);
-    else break;
-  }
-  if (!anchored || !s.endsWith('$') || s.endsWith('\\$')) return undefined;
-  s = s.slice(0, -1);
-  const tail = ['\\/?', '/?', '(?:\\/)?', '(?:/)?'].find((t) => s.endsWith(t));
-  if (tail) s = s.slice(0, -tail.length);
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (c === '\\') {
-      const next = s[++i];
-      if (next === undefined || /[A-Za-z0-9]/.test(next)) return undefined;
-      out += next;
-    } else if ('.*+?()[]{}|^$'.includes(c)) {
-      return undefined;
-    } else {
-      out += c;
-    }
-  }
-  return out.startsWith('/') ? out : undefined;
-}
-
-/** Index of the `)` closing the group that opens `s` (-1 when it does not close). */
-function groupEnd(s: string): number {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** A path with its trailing slashes dropped, in lower case: the same key for every URL a literal rule can take. */
-const pathKey = (p: string): string => p.replace(/\/+$/, '').toLowerCase() || '/';
-
-/**
  * Which pages the host's rules take, and which rules the worker needs. `redirected`: pages whose URL as
  * the site links it (`/guide/`, `/about.html`, with clean URLs `/about`) a rule takes, with the first such
  * rule (for the build's warning). `rules`: those that take any URL the worker would answer for a page
@@ -299,53 +247,27 @@ export function applyRedirects(
   // A domain-level rule for another host than the site's (when `--origin` names it) never applies.
   const live = rules.filter((r) => r.host === undefined || host === undefined || r.host === host.toLowerCase());
   if (live.length === 0) return { redirected, rules: [] };
-  const byPath = new Map<string, number[]>();
-  const patterns: number[] = [];
-  live.forEach((r, i) => {
-    const literal = literalPath(r.re);
-    if (literal === undefined) return void patterns.push(i);
-    const key = pathKey(literal);
-    const list = byPath.get(key);
-    if (list) list.push(i);
-    else byPath.set(key, [i]);
-  });
+  const index = new RuleIndex(live);
   // A URL as written and percent-decoded (hosts match either), decoded once per URL, not once per rule.
   const forms = (u: string): string[] => {
     const d = safeDecode(u);
     return d === undefined || d === u ? [u] : [u, d];
   };
   const takes = (r: RedirectRule, us: readonly string[]) => us.some((u) => r.test(u));
-  /** Each rule naming one of `us`'s paths that takes it, by index in `live`. */
-  const literals = (us: readonly string[], each: (i: number) => void) => {
-    for (const u of us) for (const i of byPath.get(pathKey(u)) ?? []) if (live[i]!.test(u)) each(i);
-  };
-  const filter = urls.length * patterns.length <= FILTER_LIMIT;
-  const used = new Set<RedirectRule>(filter ? [] : patterns.map((i) => live[i]!));
+  const filter = urls.length * index.patterns.length <= FILTER_LIMIT;
+  const used = new Set<RedirectRule>(filter ? [] : index.patterns.map((i) => live[i]!));
   for (const url of urls) {
     const bare = cleanUrls ? cleanUrlOf(url) : undefined;
     const clean = bare === undefined ? undefined : forms(bare);
     const seen = clean ?? forms(url);
-    // The host applies the first rule that takes the URL, whichever kind it is.
-    let first = Infinity;
-    literals(seen, (i) => {
-      if (i < first && (clean !== undefined || !live[i]!.cleanOnly)) first = i;
-    });
-    for (const i of patterns) {
-      if (i > first) break;
-      const r = live[i]!;
-      if ((clean !== undefined || !r.cleanOnly) && takes(r, seen)) {
-        first = i;
-        break;
-      }
-    }
-    if (first !== Infinity) redirected.push({ url: bare ?? url, rule: live[first]! });
+    // The host applies the first rule that takes the URL.
+    const first = index.candidates(seen).find((i) => (clean !== undefined || !live[i]!.cleanOnly) && takes(live[i]!, seen));
+    if (first !== undefined) redirected.push({ url: bare ?? url, rule: live[first]! });
     const files = [...forms(url), ...(url.endsWith('/') ? forms(`${url}index.html`) : [])];
-    literals(files, (i) => {
-      if (!live[i]!.cleanOnly) used.add(live[i]!);
-    });
-    if (clean !== undefined) literals(clean, (i) => used.add(live[i]!));
+    for (const i of index.literals(files)) if (!live[i]!.cleanOnly && takes(live[i]!, files)) used.add(live[i]!);
+    if (clean !== undefined) for (const i of index.literals(clean)) if (takes(live[i]!, clean)) used.add(live[i]!);
     if (!filter) continue;
-    for (const i of patterns) {
+    for (const i of index.patterns) {
       const r = live[i]!;
       if (used.has(r)) continue;
       if ((!r.cleanOnly && takes(r, files)) || (clean !== undefined && takes(r, clean))) used.add(r);

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { makeSite } from '../test-utils/site.js';
 import { HEADERS_BEGIN, HEADERS_END } from './host-config.js';
 import { loadSiteHeaders } from './site-headers.js';
+import { cleanUrlOf } from '../discover/site-origin.js';
 
 describe('loadSiteHeaders', () => {
   test("the user's _headers rules, merged per page; objpack's own block and transfer headers left out", async () => {
@@ -34,6 +35,28 @@ describe('loadSiteHeaders', () => {
     expect(h.forPage('/blog/a/')).toEqual([['content-security-policy', "default-src 'self'"], ['x-frame-options', 'SAMEORIGIN']]);
     expect(h.forPage('/docs/intro')).toContainEqual(['referrer-policy', 'no-referrer']);
     expect(h.forPage('/docs/a/b')).not.toContainEqual(['referrer-policy', 'no-referrer']);
+  });
+
+  test('rules naming one path (looked up by it) apply exactly where, and in the order, the host applies them', async () => {
+    // A block per page, between wildcard rules: each page gets the last value of every rule that takes it.
+    const blocks = ['/*', '/about.html', '/guide/', '/Caf%C3%A9.html', '/caf\u00e9.html', '/docs/:p', '/about.html', '/GUIDE', '/x/*', '/x/y.html', '/'];
+    const _headers = blocks.map((b, i) => `${b}\n  X-Rule: ${i}\n  X-${i}: ${b}\n`).join('');
+    const root = await makeSite({ _headers, 'firebase.json': JSON.stringify({ hosting: { headers: [{ source: '/about.html', headers: [{ key: 'X-Rule', value: 'fb' }] }, { source: '**/*.html', headers: [{ key: 'X-Glob', value: '1' }] }] } }) });
+    const h = await loadSiteHeaders(root, { cleanUrls: true });
+    const pages = ['/', '/about.html', '/guide/', '/guide/index.html', '/Caf%C3%A9.html', '/caf\u00e9.html', '/docs/a.html', '/x/y.html', '/nowhere.html', '/GUIDE/'];
+    // The reference: every rule tested in order, as before the lookup.
+    const rules = h.rules.map((r) => ({ re: new RegExp(r.match, r.flags ?? 'iu'), headers: r.headers }));
+    for (const page of pages) {
+      const urls = [page, cleanUrlOf(page)].filter((u) => u !== undefined);
+      const merged = new Map<string, string>();
+      for (const r of rules) if (urls.some((u) => r.re.test(u))) for (const [n, v] of r.headers) {
+        merged.delete(n);
+        merged.set(n, v);
+      }
+      expect(h.forPage(page), page).toEqual([...merged].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    }
+    expect(h.forPage('/about.html')).toContainEqual(['x-rule', 'fb']);
+    expect(h.forPage('/guide/')).toContainEqual(['x-rule', '7']);
   });
 
   test('netlify.toml [[headers]] count too; no config at all gives nothing', async () => {

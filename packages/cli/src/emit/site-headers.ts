@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
-import { isCarriedHeader, isHeaderName, isHeaderValue, type HostHeaderRule } from '@objpack/format';
+import { isCarriedHeader, isHeaderName, isHeaderValue, RuleIndex, type HostHeaderRule } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { readOwnEntries } from './host-entries.js';
 import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
@@ -60,10 +60,8 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, redirects };
   // With clean URLs the host serves about.html as `/about` and matches its rules against that path too.
   const clean = opts.cleanUrls ?? cleanUrls;
-  const applies = (rule: SiteRule, url: string) => {
-    const bare = clean ? cleanUrlOf(url) : undefined;
-    return rule.test(url) || (bare !== undefined && rule.test(bare));
-  };
+  // Rules naming one path are looked up by it: a `_headers` with a block per page costs a lookup per page.
+  const index = new RuleIndex(rules);
   return {
     diagnostics,
     cleanUrls,
@@ -76,8 +74,11 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     })),
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
-      for (const rule of rules) {
-        if (!applies(rule, url)) continue;
+      const bare = clean ? cleanUrlOf(url) : undefined;
+      const urls = bare === undefined ? [url] : [url, bare];
+      for (const i of index.candidates(urls)) {
+        const rule = rules[i]!;
+        if (!urls.some((u) => rule.test(u))) continue;
         for (const [rawName, value] of rule.values) {
           const name = rawName.toLowerCase();
           if (!isCarriedHeader(name, value)) continue;
