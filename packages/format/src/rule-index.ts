@@ -25,8 +25,16 @@ export function literalPath(re: RegExp): string | undefined {
     const c = s[i]!;
     if (c === '\\') {
       const next = s[++i];
-      if (next === undefined || /[A-Za-z0-9]/.test(next)) return undefined;
-      out += next;
+      // `\x2d` and `\u002d` name a character (Netlify's parser writes `-` so); other letter escapes are classes.
+      const hex = next === 'x' ? /^[0-9A-Fa-f]{2}/.exec(s.slice(i + 1)) : next === 'u' ? (re.unicode ? /^\{[0-9A-Fa-f]{1,6}\}|^[0-9A-Fa-f]{4}/ : /^[0-9A-Fa-f]{4}/).exec(s.slice(i + 1)) : null;
+      if (hex) {
+        out += String.fromCodePoint(parseInt(hex[0].replace(/[{}]/g, ''), 16));
+        i += hex[0].length;
+      } else if (next === undefined || /[A-Za-z0-9]/.test(next)) {
+        return undefined;
+      } else {
+        out += next;
+      }
     } else if ('.*+?()[]{}|^$'.includes(c)) {
       return undefined;
     } else {
@@ -52,10 +60,11 @@ function groupEnd(s: string): number {
 }
 
 /**
- * A path without its trailing slashes, in one case (upper then lower: a case-insensitive RegExp also takes
- * `ſ` for `s`): the same key for every URL a literal rule can take.
+ * A path with runs of slashes as one and no trailing slash (minimatch takes `//a` for `/a`), in one case
+ * (lower, upper, lower: a case-insensitive RegExp also takes `ſ` for `s`, and with `u` `ẞ` for `ß`): the
+ * same key for every URL a literal rule can take.
  */
-const pathKey = (p: string): string => p.replace(/\/+$/, '').toUpperCase().toLowerCase() || '/';
+const pathKey = (p: string): string => p.replace(/\/+/g, '/').replace(/\/$/, '').toLowerCase().toUpperCase().toLowerCase() || '/';
 
 /**
  * Host rules in their order, split into those naming one path (found by a map lookup) and the patterns
