@@ -324,6 +324,43 @@ describe('build (in place)', () => {
     expect([patched.patched, (await verifyOutput(firebase)).cleanUrls, (await routesOf(firebase)).cleanUrls]).toEqual([true, true, true]);
   });
 
+  test('bareDirUrls: from the option, else from vercel.json (unless trailingSlash: true) or firebase.json (trailingSlash: false, or cleanUrls alone); in the manifest and the route table', async () => {
+    const routesOf = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as { bareDirUrls?: boolean };
+    const bare = async (files: Record<string, string>, o: Partial<BuildOptions> = {}) => {
+      const root = await makeSite({ ...SMALL_SITE, ...files });
+      const r = await build(await opts(root, o));
+      expect((await routesOf(root)).bareDirUrls).toBe(r.manifest.bareDirUrls);
+      return r.manifest.bareDirUrls ?? false;
+    };
+    expect(await bare({})).toBe(false);
+    expect(await bare({}, { bareDirUrls: true })).toBe(true);
+    expect(await bare({ 'vercel.json': '{}' })).toBe(true);
+    expect(await bare({ 'vercel.json': '{"trailingSlash":false}' })).toBe(true);
+    expect(await bare({ 'vercel.json': '{"trailingSlash":true}' })).toBe(false);
+    expect(await bare({ 'vercel.json': '{}' }, { bareDirUrls: false })).toBe(false);
+    expect(await bare({ 'firebase.json': '{"hosting":{"public":"."}}' })).toBe(false);
+    expect(await bare({ 'firebase.json': '{"hosting":{"public":".","trailingSlash":false}}' })).toBe(true);
+    expect(await bare({ 'firebase.json': '{"hosting":{"public":".","cleanUrls":true}}' })).toBe(true);
+    expect(await bare({ 'firebase.json': '{"hosting":{"public":".","cleanUrls":true,"trailingSlash":true}}' })).toBe(false);
+    expect(await bare({ _redirects: '/x /y 301\n' })).toBe(false);
+    // Pages that link to /about for about/index.html get one warning pointing at the option, unless it or a host config decided.
+    const linking = { 'blog.html': '<!doctype html><title>b</title><a href="/about">a</a> <a href="about?x=1">again</a> <a href="/about/">slash</a> <a href="/about/index.html">file</a>' };
+    const hint = async (files: Record<string, string>, o: Partial<BuildOptions> = {}) =>
+      (await build(await opts(await makeSite({ ...SMALL_SITE, ...files }), o))).diagnostics.filter((d) => d.code === 'OBJPACK_W_BARE_DIR_LINKS').map((d) => [d.file, d.message.split(' (')[0]]);
+    expect(await hint(linking)).toEqual([['blog.html', '1 link on 1 page name directory pages without their trailing slash']]);
+    expect(await hint(linking, { bareDirUrls: false })).toEqual([]);
+    expect(await hint(linking, { bareDirUrls: true })).toEqual([]);
+    expect(await hint({ ...linking, 'vercel.json': '{}' })).toEqual([]);
+    expect(await hint({})).toEqual([]);
+    // A page edit is patched, and the patch keeps it.
+    const root = await makeSite({ ...SMALL_SITE, 'vercel.json': '{}' });
+    const options = await opts(root);
+    await build(options);
+    await writeFile(path.join(root, 'about/index.html'), (await readFile(path.join(root, 'about/index.html'), 'utf8')).replace('<title>About', '<title>About us'));
+    const patched = await build(options);
+    expect([patched.patched, (await verifyOutput(root)).bareDirUrls, (await routesOf(root)).bareDirUrls]).toEqual([true, true, true]);
+  });
+
   test('host redirects: pages the host takes before its files are named in a warning and in the route table; rules that take no page stay out', async () => {
     type Routes = { redirects?: Array<[string, string]> };
     const routesOf = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as Routes;
@@ -346,7 +383,9 @@ describe('build (in place)', () => {
     // Vercel: clean URLs send /blog.html to /blog and trailingSlash: false /about/ to /about; a user redirect takes /blog.
     const vercel = await makeSite({ ...SMALL_SITE, 'vercel.json': JSON.stringify({ cleanUrls: true, trailingSlash: false, redirects: [{ source: '/blog', destination: '/news' }] }) });
     const v = await build(await opts(vercel));
-    expect(redirected(v)).toEqual(['2 pages are redirected by the host before it serves files']);
+    // /about/ is redirected to /about, where Vercel serves the same page: the worker answers it there (bareDirUrls).
+    expect(redirected(v)).toEqual(['1 page is redirected by the host before it serves files']);
+    expect(v.manifest.bareDirUrls).toBe(true);
     const vr = await routesOf(vercel);
     expect(['/blog.html', '/blog', '/about/', '/about/index.html', '/'].map((u) => takes(vr, u))).toEqual([true, true, true, true, false]);
 

@@ -46,6 +46,13 @@ export interface BuildOptions extends PlanOptions {
    * site's vercel.json/firebase.json says `cleanUrls: true`, else off.
    */
   cleanUrls?: boolean;
+  /**
+   * The host serves a directory's page `/guide/` at `/guide` too, without redirecting (Vercel unless
+   * `trailingSlash: true`, Firebase with `trailingSlash: false`, Render, Azure Static Web Apps), so the worker
+   * answers `/guide` with that page. Default: from the site's vercel.json/firebase.json, else off (Netlify,
+   * Cloudflare Pages, GitHub Pages and objpack serve redirect `/guide` to `/guide/`).
+   */
+  bareDirUrls?: boolean;
   /** Reuse digests, parse results and unchanged packages of the previous build (default true). */
   cache?: boolean;
   /** Parallel file operations (default 16). */

@@ -11,7 +11,7 @@ export const CONFIG_FILES = ['objpack.config.js', 'objpack.config.mjs', 'objpack
 
 const KNOWN = new Set([
   'root', 'out', 'origin', 'exclude', 'trace', 'targets', 'inject', 'serviceWorker', 'unregister', 'report',
-  'partialThreshold', 'cleanUrls', 'cache', 'concurrency', 'sessionPages', 'requestCostBytes', 'minSharedBytes', 'mergeCoverage', 'maxInlinePages',
+  'partialThreshold', 'cleanUrls', 'bareDirUrls', 'cache', 'concurrency', 'sessionPages', 'requestCostBytes', 'minSharedBytes', 'mergeCoverage', 'maxInlinePages',
 ]);
 
 /**

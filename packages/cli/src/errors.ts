@@ -40,6 +40,8 @@ export const WarningCode = {
   PAGES_REDIRECTED: 'OBJPACK_W_PAGES_REDIRECTED',
   /** Pages link to `/about` for about.html and the build does not know whether the host serves clean URLs. */
   CLEAN_URL_LINKS: 'OBJPACK_W_CLEAN_URL_LINKS',
+  /** Pages link to `/guide` for guide/index.html and the build does not know whether the host serves it there. */
+  BARE_DIR_LINKS: 'OBJPACK_W_BARE_DIR_LINKS',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];
 

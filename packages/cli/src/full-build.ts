@@ -77,6 +77,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let hostHeaders: HostHeaderRule[] = [];
   let hostRedirects: HostRedirectRule[] = [];
   let cleanUrls = options.cleanUrls === true;
+  let bareDirUrls = options.bareDirUrls === true;
   let t: number;
   try {
     try {
@@ -105,6 +106,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
+    bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
     if (options.cleanUrls === undefined && !cleanUrls) {
       const linking = graph.pages.filter((p) => p.cleanLinks && p.cleanLinks.length > 0);
       if (linking.length > 0) {
@@ -114,7 +116,17 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
         diagnostics.push({ code: WarningCode.CLEAN_URL_LINKS, severity: 'warning', message, file: first.file });
       }
     }
-    const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, cleanUrls, options.origin ? new URL(options.origin).host : undefined);
+    if (options.bareDirUrls === undefined && !bareDirUrls) {
+      const linking = graph.pages.filter((p) => p.bareDirLinks && p.bareDirLinks.length > 0);
+      if (linking.length > 0) {
+        const first = linking[0]!;
+        const count = linking.reduce((n, p) => n + p.bareDirLinks!.length, 0);
+        const target = first.bareDirLinks![0]!;
+        const message = `${count} link${count === 1 ? '' : 's'} on ${linking.length} page${linking.length === 1 ? '' : 's'} name directory pages without their trailing slash (${first.file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`;
+        diagnostics.push({ code: WarningCode.BARE_DIR_LINKS, severity: 'warning', message, file: first.file });
+      }
+    }
+    const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, { cleanUrls, bareDirUrls }, options.origin ? new URL(options.origin).host : undefined);
     if (redirected.length > 0) {
       const { url, rule } = redirected[0]!;
       const n = redirected.length;
@@ -161,6 +173,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     hostHeaders,
     hostRedirects,
     cleanUrls,
+    bareDirUrls,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   }).finally(() => pool.close());
   timings.write = performance.now() - t;

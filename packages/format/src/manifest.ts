@@ -93,6 +93,8 @@ export interface BuildManifest {
   hostHeaders?: HostHeaderRule[];
   /** The host serves `/about.html` at `/about` too (RouteTable.cleanUrls); absent when not. */
   cleanUrls?: true;
+  /** The host serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls); absent when not. */
+  bareDirUrls?: true;
   /** URL patterns the host answers before its files (RouteTable.redirects), with where each comes from; absent when none. */
   hostRedirects?: HostRedirectRule[];
 }
@@ -158,6 +160,15 @@ export interface RouteTable {
    * document, same directory for its relative URLs. Absent: only the page's own URL is looked up.
    */
   cleanUrls?: true;
+  /**
+   * The host serves a directory's page `/guide/` (guide/index.html) at `/guide` as well, without redirecting
+   * to `/guide/` (Vercel unless `trailingSlash: true`; Firebase with `trailingSlash: false`, or `cleanUrls`
+   * and no `trailingSlash`), so a navigation to `/guide` is that page. Where a host redirects `/guide` to
+   * `/guide/` (Netlify, Cloudflare Pages, GitHub Pages, nginx, objpack serve) it is absent: the page at
+   * `/guide` would resolve its relative URLs against `/` instead. With `cleanUrls` too, a path that names
+   * both `/guide.html` and `/guide/` is left to the network.
+   */
+  bareDirUrls?: true;
   /**
    * URL paths the host does not answer from the site's files (it redirects them, or a forced rewrite takes
    * them: `_redirects`, vercel.json `redirects`/`cleanUrls`/`trailingSlash`, firebase.json `redirects`…), as

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +48,18 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(human.code).toBe(0);
     expect(human.stderr).toMatch(/blog\.html:1 OBJPACK_W_MISSING_REF/);
     expect(human.stderr).toMatch(/round trips saved/);
+  });
+
+  test('--bare-dir-urls and --no-bare-dir-urls decide the route table\'s bareDirUrls over the host config', async () => {
+    const root = await makeSite({ ...SMALL_SITE, 'vercel.json': '{}' });
+    const table = () => JSON.parse(readFileSync(path.join(root, '_objpack/routes.json'), 'utf8')) as { bareDirUrls?: boolean };
+    expect(run('build', root, '--no-bare-dir-urls').code).toBe(0);
+    expect(table().bareDirUrls).toBeUndefined();
+    expect(run('build', root).code).toBe(0);
+    expect(table().bareDirUrls).toBe(true);
+    await rm(path.join(root, 'vercel.json'));
+    expect(run('build', root, '--bare-dir-urls').code).toBe(0);
+    expect(table().bareDirUrls).toBe(true);
   });
 
   test('config file: objpack.config.json is read; an unknown key is a usage error', async () => {

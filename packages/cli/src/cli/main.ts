@@ -50,6 +50,8 @@ ${EXIT_CODES}`);
     .option('--partial-threshold <bytes>', 'audio/video above this size is packaged as a prefix (default 262144)')
     .option('--clean-urls', 'the host serves /about.html at /about too: the worker answers /about with that page (default: from vercel.json/firebase.json cleanUrls)')
     .option('--no-clean-urls', 'the worker answers a page at its own URL only')
+    .option('--bare-dir-urls', 'the host serves /guide/index.html at /guide too, without redirecting: the worker answers /guide with that page (default: from vercel.json/firebase.json)')
+    .option('--no-bare-dir-urls', 'the worker answers a directory\'s page at /guide/ only')
     .option('--no-report', 'do not write objpack-report.html')
     .option('--no-cache', 'ignore the incremental-build cache')
     .option('-c, --config <file>', 'config file (default: objpack.config.{js,mjs,json} in the working directory)')

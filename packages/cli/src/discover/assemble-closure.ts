@@ -66,6 +66,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
   const iframes: string[] = [];
   const links: string[] = [];
   const cleanLinks: string[] = [];
+  const bareDirLinks: string[] = [];
   const prefetch: string[] = [];
   let importMap: Record<string, string> = {};
 
@@ -312,7 +313,10 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
           const list = ref.k === 'iframe' ? iframes : links;
           if (!list.includes(target)) list.push(target);
           // `/about` reaching about.html: the site relies on its host's clean URLs (see build's cleanUrls).
-          if (ref.k === 'anchor' && !r.path.endsWith('/index.html') && !/\.html?$/i.test(r.url.split('?')[0]!) && !cleanLinks.includes(target)) cleanLinks.push(target);
+          const linked = r.url.split('?')[0]!;
+          if (ref.k === 'anchor' && !r.path.endsWith('/index.html') && !/\.html?$/i.test(linked) && !cleanLinks.includes(target)) cleanLinks.push(target);
+          // `/guide` reaching guide/index.html: the host redirects it to `/guide/` or serves it there (bareDirUrls).
+          if (ref.k === 'anchor' && r.path.endsWith('/index.html') && !linked.endsWith('/') && !/\/index\.html?$/i.test(linked) && !bareDirLinks.includes(target)) bareDirLinks.push(target);
         } else if (ref.k === 'iframe') reportRef(diagnostics, r, ref.v, page.rel, ref.line);
         break;
       }
@@ -343,7 +347,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
       items[at] = copy;
     }
   }
-  const closure: PageClosure = { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch, ...(cleanLinks.length > 0 ? { cleanLinks } : {}) };
+  const closure: PageClosure = { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch, ...(cleanLinks.length > 0 ? { cleanLinks } : {}), ...(bareDirLinks.length > 0 ? { bareDirLinks } : {}) };
   if (chars) closure.fontsByChars = true;
   return closure;
 }

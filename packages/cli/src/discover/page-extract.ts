@@ -10,9 +10,9 @@ import type { JsExtract } from './js-extract.js';
 
 /**
  * Bump when extraction changes, so cached results from an older objpack are not reused. It keys cached
- * closures too: 6 = closures record `cleanLinks`.
+ * closures too: 6 = closures record `cleanLinks`, 7 = and `bareDirLinks`.
  */
-export const EXTRACT_VERSION = 6;
+export const EXTRACT_VERSION = 7;
 
 export interface PageExtract extends HtmlExtract {
   /** Parsed inline CSS/JS, by index into `refs`. */

@@ -64,6 +64,8 @@ export interface PageClosure {
   links: string[];
   /** Pages of `links` the page names without `.html` (`/about` for about.html): the host must serve clean URLs. */
   cleanLinks?: string[];
+  /** Directory pages of `links` the page names without their slash (`/guide` for guide/index.html). */
+  bareDirLinks?: string[];
   /** Cross-origin hosts the page uses (objects, preconnect, iframes), for `preconnect` hints. */
   crossOrigin: string[];
   /** `<link rel=prefetch>` targets (local URLs): for the next page, not part of this closure. */

@@ -45,6 +45,8 @@ export interface EmitInput {
   hostRedirects?: readonly HostRedirectRule[];
   /** The host serves `/about.html` at `/about` (recorded in the manifest and route table). */
   cleanUrls?: boolean;
+  /** The host serves `/guide/index.html` at `/guide` (recorded in the manifest and route table). */
+  bareDirUrls?: boolean;
   /** Called after each file is complete; a throw aborts the build (the previous output stays valid). */
   onFile?(rel: string, done: number, total: number): void;
 }
@@ -161,7 +163,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(h.rel);
   });
 
-  const manifest = buildManifest(plan, buildId, packages, input.hostHeaders, input.cleanUrls === true, input.hostRedirects);
+  const manifest = buildManifest(plan, buildId, packages, input.hostHeaders, input.cleanUrls === true, input.hostRedirects, input.bareDirUrls === true);
   const { rules, truncated } = headerRules(manifest);
   const hostWarnings: EmitResult['hostWarnings'] = [];
   await writeText('_headers', netlifyHeaders(rules, await readFile(abs('_headers'), 'utf8').catch(() => '')));

@@ -41,7 +41,8 @@ describe('vercel.json headers', () => {
     expect(diagnostics.map((d) => [d.code, d.file])).toEqual(Array(3).fill(['OBJPACK_W_HOST_HEADERS', 'vercel.json']));
     expect(diagnostics[0]!.message).toContain('`has`/`missing`');
     expect((await vercelRules({ headers: 'x' }, [], 'vercel.json')).diagnostics).toHaveLength(1);
-    expect(await vercelRules({ cleanUrls: true }, [], 'vercel.json')).toEqual({ rules: [], diagnostics: [], cleanUrls: true });
+    expect(await vercelRules({ cleanUrls: true }, [], 'vercel.json')).toEqual({ rules: [], diagnostics: [], cleanUrls: true, bareDirUrls: true });
+    expect(await vercelRules({ cleanUrls: true, trailingSlash: true }, [], 'vercel.json')).toEqual({ rules: [], diagnostics: [], cleanUrls: false, bareDirUrls: false });
   });
 });
 

@@ -19,6 +19,8 @@ export interface ParsedRules {
   diagnostics: Diagnostic[];
   /** The config turns on clean URLs (`cleanUrls: true`): the host serves `/about.html` at `/about`. */
   cleanUrls?: boolean;
+  /** The host serves `/guide/index.html` at `/guide` without redirecting to `/guide/` (RouteTable.bareDirUrls). */
+  bareDirUrls?: boolean;
 }
 
 type HeaderList = Array<{ key: string; value: string }>;
@@ -38,10 +40,12 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
   // With `trailingSlash: true` as well, the host sends `/about` to `/about/`: not a URL the worker may answer.
   const { cleanUrls: clean, trailingSlash } = (config ?? {}) as { cleanUrls?: unknown; trailingSlash?: unknown };
   const cleanUrls = clean === true && trailingSlash !== true;
-  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls };
+  // Vercel serves a directory's index at `/guide` too unless `trailingSlash: true` sends it to `/guide/`.
+  const bareDirUrls = trailingSlash !== true;
+  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, bareDirUrls };
   const entries = (config as { headers?: unknown } | null)?.headers;
   if (entries === undefined) return out;
-  if (!Array.isArray(entries)) return { rules: [], diagnostics: [warn(file, '`headers` is not a list')], cleanUrls };
+  if (!Array.isArray(entries)) return { rules: [], diagnostics: [warn(file, '`headers` is not a list')], cleanUrls, bareDirUrls };
   const ours = new Set(own.map((e) => JSON.stringify(e)));
   const { sourceToRegex } = await import('@vercel/routing-utils');
   for (const e of entries as unknown[]) {
@@ -79,8 +83,11 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
   const site = firebaseSite(config, configDir, root);
   if (!site) return out;
   out.cleanUrls = site.cleanUrls === true && site.trailingSlash !== true;
+  // superstatic (files.js) serves a directory's index at `/guide` with `trailingSlash: false`, and with
+  // `cleanUrls` when `trailingSlash` is unset; otherwise it redirects to `/guide/`.
+  out.bareDirUrls = site.trailingSlash === false || (site.trailingSlash === undefined && site.cleanUrls === true);
   if (site.headers === undefined) return out;
-  if (!Array.isArray(site.headers)) return { rules: [], diagnostics: [warn(file, '`hosting.headers` is not a list')], cleanUrls: out.cleanUrls };
+  if (!Array.isArray(site.headers)) return { rules: [], diagnostics: [warn(file, '`hosting.headers` is not a list')], cleanUrls: out.cleanUrls, bareDirUrls: out.bareDirUrls };
   const ours = new Set(own.map((e) => JSON.stringify(e)));
   const { minimatch } = await import('minimatch');
   for (const e of site.headers as unknown[]) {

@@ -148,33 +148,43 @@ describe('applyRedirects', () => {
 
   it('names pages by the URL the site links them with, keeps only rules that take a URL the worker answers', () => {
     const rules = [rule('^/guide/index\\.html$'), rule('^/about$'), rule('^/nowhere$'), rule('^/caf\u00e9\\.html$', 'u')];
-    const clean = applyRedirects(['/', '/guide/', '/about.html', '/caf%C3%A9.html'], rules, true);
+    const clean = applyRedirects(['/', '/guide/', '/about.html', '/caf%C3%A9.html'], rules, { cleanUrls: true });
     expect(clean.redirected.map((p) => [p.url, p.rule.for])).toEqual([['/about', '^/about$']]);
     expect(clean.rules.map((r) => r.for)).toEqual(['^/guide/index\\.html$', '^/about$', '^/caf\u00e9\\.html$']);
-    const plain = applyRedirects(['/', '/guide/', '/about.html', '/caf%C3%A9.html'], rules, false);
+    const plain = applyRedirects(['/', '/guide/', '/about.html', '/caf%C3%A9.html'], rules, { cleanUrls: false });
     expect(plain.redirected.map((p) => p.url)).toEqual(['/caf%C3%A9.html']);
     expect(plain.rules.map((r) => r.for)).toEqual(['^/guide/index\\.html$', '^/caf\u00e9\\.html$']);
   });
 
+  it('with bare directory URLs a directory page is named by /guide: redirected only when a rule takes that, and rules taking it stay', async () => {
+    const { rules } = await vercelRedirects({ trailingSlash: false, redirects: [{ source: '/moved', destination: '/' }] }, 'vercel.json');
+    const urls = ['/', '/guide/', '/moved/', '/about.html'];
+    const bare = applyRedirects(urls, rules, { cleanUrls: false, bareDirUrls: true });
+    expect(bare.redirected.map((p) => [p.url, p.rule.for])).toEqual([['/moved', '^/moved$']]);
+    expect(bare.rules.map((r) => r.for).sort()).toEqual(['^/(.*)/$', '^/moved$']);
+    // Without it the directory page is taken at /guide/ (the host sends that to /guide).
+    expect(applyRedirects(urls, rules, { cleanUrls: false }).redirected.map((p) => p.url)).toEqual(['/guide/', '/moved/']);
+  });
+
   it('a clean-only rule (Netlify, unforced) takes a page at its clean URL only; a rule for another host none', () => {
     const unforced = { ...rule('^/about/?$'), cleanOnly: true };
-    expect(applyRedirects(['/about.html'], [unforced], true).redirected.map((p) => p.url)).toEqual(['/about']);
-    expect(applyRedirects(['/about.html'], [unforced], false)).toEqual({ redirected: [], rules: [] });
-    expect(applyRedirects(['/about/'], [{ ...rule('^/about/?$'), cleanOnly: true }], true)).toEqual({ redirected: [], rules: [] });
+    expect(applyRedirects(['/about.html'], [unforced], { cleanUrls: true }).redirected.map((p) => p.url)).toEqual(['/about']);
+    expect(applyRedirects(['/about.html'], [unforced], { cleanUrls: false })).toEqual({ redirected: [], rules: [] });
+    expect(applyRedirects(['/about/'], [{ ...rule('^/about/?$'), cleanOnly: true }], { cleanUrls: true })).toEqual({ redirected: [], rules: [] });
     const domain = { ...rule('^/about\\.html$'), host: 'old.example' };
-    expect(applyRedirects(['/about.html'], [domain], false, 'new.example').rules).toEqual([]);
-    expect(applyRedirects(['/about.html'], [domain], false, 'OLD.example').rules).toEqual([domain]);
-    expect(applyRedirects(['/about.html'], [domain], false).rules).toEqual([domain]);
+    expect(applyRedirects(['/about.html'], [domain], { cleanUrls: false }, 'new.example').rules).toEqual([]);
+    expect(applyRedirects(['/about.html'], [domain], { cleanUrls: false }, 'OLD.example').rules).toEqual([domain]);
+    expect(applyRedirects(['/about.html'], [domain], { cleanUrls: false }).rules).toEqual([domain]);
   });
 
   it('past 4M page × pattern-rule tests every pattern rule is kept rather than checked; rules naming one path are always looked up', () => {
     const urls = Array.from({ length: 40_001 }, (_, i) => `/p${i}.html`);
     const patterns = Array.from({ length: 100 }, (_, i) => rule(`^/none${i}/.*$`));
-    expect(applyRedirects(urls, patterns, false).rules).toHaveLength(100);
-    expect(applyRedirects(urls.slice(0, 100), patterns, false).rules).toHaveLength(0);
+    expect(applyRedirects(urls, patterns, { cleanUrls: false }).rules).toHaveLength(100);
+    expect(applyRedirects(urls.slice(0, 100), patterns, { cleanUrls: false }).rules).toHaveLength(0);
     // 50,000 redirects of old URLs: only those naming a page's URL stay, however many pages.
     const old = Array.from({ length: 50_000 }, (_, i) => rule(`^/old${i}\\.html\\/?$`));
-    const r = applyRedirects([...urls, '/old7.html', '/OLD42.html'], [...old, rule('^/p1\\.html$')], false);
+    const r = applyRedirects([...urls, '/old7.html', '/OLD42.html'], [...old, rule('^/p1\\.html$')], { cleanUrls: false });
     expect(r.rules.map((x) => x.for)).toEqual(['^/old7\\.html\\/?$', '^/old42\\.html\\/?$', '^/p1\\.html$']);
     expect(r.redirected.map((x) => x.url)).toEqual(['/p1.html', '/old7.html', '/OLD42.html']);
   });
@@ -204,7 +214,7 @@ describe('applyRedirects', () => {
     };
     for (const clean of [false, true]) {
       for (const list of [rules, [...rules].reverse()]) {
-        const got = applyRedirects(urls, list, clean);
+        const got = applyRedirects(urls, list, { cleanUrls: clean });
         expect({ redirected: got.redirected.map((x) => [x.url, x.rule.for]), rules: got.rules.map((r) => r.for) }).toEqual(reference(list, clean));
       }
     }

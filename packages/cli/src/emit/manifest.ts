@@ -16,6 +16,7 @@ export function buildManifest(
   hostHeaders: readonly HostHeaderRule[] = [],
   cleanUrls = false,
   hostRedirects: readonly HostRedirectRule[] = [],
+  bareDirUrls = false,
 ): BuildManifest {
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
@@ -42,7 +43,7 @@ export function buildManifest(
   for (const o of plan.objects.values()) {
     objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
   }
-  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}) };
+  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}) };
 }
 
 /** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */
@@ -51,7 +52,7 @@ export function routeTable(manifest: BuildManifest): RouteTable {
   const at = new Map(list.map((u, i) => [u, i]));
   const pages: RouteTable['pages'] = {};
   for (const [url, p] of Object.entries(manifest.pages)) pages[url] = [at.get(p.package)!, ...p.shared.map((s) => at.get(s)!)];
-  const table: RouteTable = { version: MANIFEST_VERSION, buildId: manifest.buildId, packages: list, pages, ...(manifest.cleanUrls ? { cleanUrls: true as const } : {}) };
+  const table: RouteTable = { version: MANIFEST_VERSION, buildId: manifest.buildId, packages: list, pages, ...(manifest.cleanUrls ? { cleanUrls: true as const } : {}), ...(manifest.bareDirUrls ? { bareDirUrls: true as const } : {}) };
   const packageBuilds: Record<string, string> = {};
   list.forEach((u, i) => {
     const id = manifest.packages[u]!.buildId;

@@ -23,6 +23,8 @@ export interface SiteHeaders {
   rules: HostHeaderRule[];
   /** A vercel.json / firebase.json of the site turns on clean URLs (`/about` serves `/about.html`). */
   cleanUrls: boolean;
+  /** A vercel.json / firebase.json of the site serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls). */
+  bareDirUrls: boolean;
   /** Rules by which the host answers a URL itself before looking at files (host-redirects.ts). */
   redirects: RedirectRule[];
   diagnostics: Diagnostic[];
@@ -49,15 +51,17 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   // Every config found counts, the site's first: after `--target vercel` the site has a vercel.json of
   // objpack's entries only, and the project's own must still be read.
   let cleanUrls = false;
+  let bareDirUrls = false;
   for (const file of ['vercel.json', 'firebase.json'] as const) {
     for (const dir of dirs.filter((d) => existsSync(path.join(d, file)))) {
       const parsed = await jsonConfigRules(file, dir, root, own, diagnostics);
       rules.push(...parsed.rules);
       redirects.push(...(parsed.redirects ?? []));
       cleanUrls ||= parsed.cleanUrls === true;
+      bareDirUrls ||= parsed.bareDirUrls === true;
     }
   }
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, redirects };
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, bareDirUrls, redirects };
   // With clean URLs the host serves about.html as `/about` and matches its rules against that path too.
   const clean = opts.cleanUrls ?? cleanUrls;
   // Rules naming one path are looked up by it: a `_headers` with a block per page costs a lookup per page.
@@ -65,6 +69,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   return {
     diagnostics,
     cleanUrls,
+    bareDirUrls,
     redirects,
     rules: rules.map((r) => ({
       for: r.for,

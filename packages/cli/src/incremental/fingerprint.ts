@@ -31,6 +31,7 @@ export function buildFingerprint(input: {
     report: options.report !== false,
     partialThreshold: options.partialThreshold ?? null,
     cleanUrls: options.cleanUrls ?? null,
+    bareDirUrls: options.bareDirUrls ?? null,
     targets: options.targets ?? [],
     // A traced build's closures hold what a browser requested: a static build must not patch them.
     trace: options.trace ?? false,

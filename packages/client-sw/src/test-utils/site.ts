@@ -12,6 +12,8 @@ export interface SiteSpec {
   buildId: string;
   /** The route table says the host serves `/about.html` at `/about` too. */
   cleanUrls?: boolean;
+  /** The route table's `bareDirUrls`: the host serves `/dir/`'s page at `/dir` too. */
+  bareDirUrls?: boolean;
   /** The route table's `redirects`: URL paths the host answers before its files. */
   redirects?: Array<[string, string]>;
   /** URL path → file. Pages are stored under their URL path (`/`, `/about/`). */
@@ -83,7 +85,7 @@ export function buildSite(spec: SiteSpec): BuiltSite {
     pages[page] = [packages.length - 1, ...sharedRefs.map((r) => packages.indexOf(r))];
     if (buildId !== spec.buildId) packageBuilds[String(packages.length - 1)] = buildId;
   }
-  const routes: RouteTable = { version: 1, buildId: spec.buildId, packages, pages, ...(Object.keys(packageBuilds).length > 0 ? { packageBuilds } : {}), ...(spec.cleanUrls ? { cleanUrls: true as const } : {}), ...(spec.redirects ? { redirects: spec.redirects } : {}) };
+  const routes: RouteTable = { version: 1, buildId: spec.buildId, packages, pages, ...(Object.keys(packageBuilds).length > 0 ? { packageBuilds } : {}), ...(spec.cleanUrls ? { cleanUrls: true as const } : {}), ...(spec.bareDirUrls ? { bareDirUrls: true as const } : {}), ...(spec.redirects ? { redirects: spec.redirects } : {}) };
   if (spec.preload) {
     const urls: PreloadEntry[] = [];
     const at = new Map<string, number>();

@@ -58,6 +58,26 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     expect(await page.textContent('#js')).toBe('module v1');
   });
 
+  for (const bareDirUrls of [true, false]) {
+    it(`bare directory URLs ${bareDirUrls ? 'on: /about is the page /about/, answered from its package' : 'off: /about is left to the host, which redirects it'}`, async () => {
+      const site = serveSite(suite.server, suite.b, { ...testSite(suite.b.register), bareDirUrls });
+      // Where the table does not say otherwise the host redirects /about to /about/ (as Netlify and objpack serve do).
+      suite.server.hooks.set('/about', (_req, res) => {
+        res.writeHead(301, { location: '/about/' }).end();
+        return true;
+      });
+      const page = await installWorker(suite.context, suite.server);
+      await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      suite.server.take();
+      await page.goto(`${suite.server.origin}/about`);
+      await pageDone(page);
+      // On: only the page's package goes to the network, and the page stays at /about.
+      expect(suite.server.take()).toEqual(bareDirUrls ? [site.pagePackage['/about/']] : ['/about', site.pagePackage['/about/']]);
+      expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['About v1', bareDirUrls ? '/about' : '/about/']);
+    });
+  }
+
   it("a page the host redirects before its files (the table's redirects) goes to the network and follows the redirect", async () => {
     const base = testSite(suite.b.register);
     const spec = { ...base, redirects: [['^\\/contact\\.html$', 'i']] as Array<[string, string]>, files: { ...base.files, '/contact.html': base.files['/']! }, pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } } };

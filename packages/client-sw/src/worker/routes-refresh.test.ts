@@ -96,3 +96,44 @@ describe('lookupRoute with the host\'s redirects', () => {
     expect(lookupRoute(t([['^/x$', 'i']]), '/')?.key).toBe('/');
   });
 });
+
+describe('lookupRoute with bare directory URLs (the host serves /guide/index.html at /guide)', () => {
+  const pages = { '/': [0], '/guide/': [0], '/about.html': [0], '/both.html': [0], '/both/': [0], '/file': [0] };
+  const t = (extra: Partial<RouteTable>): RouteTable => ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, ...extra }) as RouteTable;
+
+  it('answers /guide with the directory page only when the table says the host serves it there', () => {
+    expect(lookupRoute(t({}), '/guide')).toBeUndefined();
+    expect(lookupRoute(t({ bareDirUrls: true }), '/guide')?.key).toBe('/guide/');
+    expect(lookupRoute(t({ bareDirUrls: true }), '/guide/')?.key).toBe('/guide/');
+    // A file at the bare path itself is that path's page; `/` has no bare form.
+    expect(lookupRoute(t({ bareDirUrls: true }), '/file')?.key).toBe('/file');
+    expect(lookupRoute(t({ bareDirUrls: true }), '/about')).toBeUndefined();
+    expect(lookupRoute(t({ bareDirUrls: true }), '/nowhere')).toBeUndefined();
+  });
+
+  it('with clean URLs too, a path naming both /both.html and /both/ goes to the network; each alone is answered', () => {
+    const both = t({ bareDirUrls: true, cleanUrls: true });
+    expect(lookupRoute(both, '/both')).toBeUndefined();
+    expect(lookupRoute(both, '/guide')?.key).toBe('/guide/');
+    expect(lookupRoute(both, '/about')?.key).toBe('/about.html');
+    // Without bare directory URLs the directory page still wins by redirect: /both is left to the host.
+    expect(lookupRoute(t({ cleanUrls: true }), '/both')).toBeUndefined();
+  });
+
+  it("the host's rules apply to the bare path: /guide/ redirected (trailingSlash: false), /guide answered", () => {
+    const slashless = t({ bareDirUrls: true, redirects: [['^/(.*)/$', 'i']] });
+    expect(lookupRoute(slashless, '/guide/')).toBeUndefined();
+    expect(lookupRoute(slashless, '/guide')?.key).toBe('/guide/');
+    expect(lookupRoute(t({ bareDirUrls: true, redirects: [['^/guide$', 'i', { clean: true }]] }), '/guide')).toBeUndefined();
+  });
+
+  it('a refreshed table of the same build whose directory URLs changed is taken', async () => {
+    const routes = new Routes(new Store('objpack-v1', O), resolveOptions({}, O), async () => {});
+    served = t({});
+    await routes.refresh();
+    expect(lookupRoute(routes.table!, '/guide')).toBeUndefined();
+    served = t({ bareDirUrls: true });
+    await routes.refresh();
+    expect(lookupRoute(routes.table!, '/guide')?.key).toBe('/guide/');
+  });
+});

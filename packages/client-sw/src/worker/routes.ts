@@ -99,22 +99,33 @@ export class Routes {
 }
 
 const sameUrlMapping = (a: RouteTable, b: RouteTable): boolean =>
-  (a.cleanUrls === true) === (b.cleanUrls === true) && JSON.stringify(a.redirects ?? []) === JSON.stringify(b.redirects ?? []);
+  (a.cleanUrls === true) === (b.cleanUrls === true) &&
+  (a.bareDirUrls === true) === (b.bareDirUrls === true) &&
+  JSON.stringify(a.redirects ?? []) === JSON.stringify(b.redirects ?? []);
 
 /**
  * The route for a URL path: exact, or `/dir/index.html` ↔ `/dir/` (same document, same base URL), and with
  * `cleanUrls` `/about` → `/about.html` (same directory, so the same base URL too) unless `/about/` is a page.
+ * With `bareDirUrls` the host serves `/dir/`'s page at `/dir` as well; a bare path naming both `/a.html`
+ * and `/a/` (hosts differ on which wins) is left to the network.
  */
 export function lookupRoute(table: RouteTable, pathname: string): Route | undefined {
   const keys = [pathname];
+  const has = (k: string) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0;
   if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
   if (pathname.endsWith('/')) keys.push(`${pathname}index.html`);
-  // A directory page wins (`/a` → `/a/`, as objpack serve and most hosts redirect), and so does the bare path.
-  else if (table.cleanUrls === true && !/\.html?$/i.test(pathname) && !Object.hasOwn(table.pages, `${pathname}/`)) keys.push(`${pathname}.html`);
-  const key = keys.find((k) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0);
+  else if (!has(pathname) && !/\.html?$/i.test(pathname)) {
+    const dir = has(`${pathname}/`);
+    const clean = table.cleanUrls === true && has(`${pathname}.html`);
+    if (table.bareDirUrls === true && dir && clean) return undefined;
+    if (table.bareDirUrls === true && dir) keys.push(`${pathname}/`);
+    // A directory page wins (`/a` → `/a/`, as objpack serve and most hosts redirect), and so does the bare path.
+    else if (clean && !dir) keys.push(`${pathname}.html`);
+  }
+  const key = keys.find(has);
   const idx = key === undefined ? undefined : table.pages[key];
   if (key === undefined || !Array.isArray(idx) || idx.length === 0) return undefined;
-  if (hostTakes(table, pathname, key === `${pathname}.html`)) return undefined;
+  if (hostTakes(table, pathname, key === `${pathname}.html` || key === `${pathname}/`)) return undefined;
   const paths = idx.map((i) => table.packages[i]);
   if (paths.some((p) => typeof p !== 'string')) return undefined;
   const [page, ...shared] = paths as string[];

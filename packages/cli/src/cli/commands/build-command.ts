@@ -29,6 +29,7 @@ function fromFlags(opts: Record<string, unknown>, cmd: Command): Partial<BuildOp
   if (given('partialThreshold')) o.partialThreshold = parseCount(opts.partialThreshold, '--partial-threshold');
   if (given('report')) o.report = opts.report as boolean;
   if (given('cleanUrls')) o.cleanUrls = opts.cleanUrls as boolean;
+  if (given('bareDirUrls')) o.bareDirUrls = opts.bareDirUrls as boolean;
   if (given('cache')) o.cache = opts.cache as boolean;
   return o;
 }
