@@ -352,6 +352,11 @@ describe('build (in place)', () => {
     expect(await hint(linking, { bareDirUrls: true })).toEqual([]);
     expect(await hint({ ...linking, 'vercel.json': '{}' })).toEqual([]);
     expect(await hint({})).toEqual([]);
+    // `/index` and `/about/index` reach their pages by their file names, not as bare directory URLs.
+    expect(await hint({ 'blog.html': '<!doctype html><title>b</title><a href="/index">i</a> <a href="/about/index">a</a>' })).toEqual([]);
+    // The vercel.json that --target vercel writes is objpack's, not the user's host settings: the same answer every build.
+    const target = await makeSite(SMALL_SITE);
+    for (let i = 0; i < 2; i++) expect((await build(await opts(target, { targets: ['vercel'], cache: false }))).manifest.bareDirUrls).toBeUndefined();
     // A page edit is patched, and the patch keeps it.
     const root = await makeSite({ ...SMALL_SITE, 'vercel.json': '{}' });
     const options = await opts(root);

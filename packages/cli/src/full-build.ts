@@ -102,7 +102,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     timings.trace = performance.now() - t;
 
     t = performance.now();
-    const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls });
+    const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls, bareDirUrls: options.bareDirUrls });
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;

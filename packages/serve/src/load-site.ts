@@ -44,6 +44,13 @@ export async function loadSite(o: ResolvedOptions, rootReal: string, previous?: 
     if (!isServeError(error)) throw error;
     o.onLog({ level: 'warn', code: error.code, message: error.message, path: error.path, error });
   }
+  // The build says the site's host serves `/guide/index.html` at `/guide` too (vercel.json…): so does this server.
+  if (manifest?.manifest.bareDirUrls === true) {
+    for (const [p, route] of index.routes) {
+      const target = 'redirect' in route && route.redirect === `${p}/` ? index.routes.get(route.redirect) : undefined;
+      if (target && 'entry' in target) index.routes.set(p, target);
+    }
+  }
   const stale = manifest && o.dynamic ? await findStalePages(manifest, index.routes) : new Set<never>();
   if (stale.size > 0) o.onLog({ level: 'info', message: `${stale.size} page package(s) changed since the build; serving them dynamically` });
   return { rootReal, index, manifest, stale, notFound: index.files.get('/404.html') };

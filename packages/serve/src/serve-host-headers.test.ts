@@ -115,3 +115,19 @@ describe("the site's host header rules (_headers, netlify.toml) on every file", 
     expect(hostRules([rule('g'), rule('y'), rule(5 as unknown as string)])).toEqual([]);
   });
 });
+
+describe('bare directory URLs (the build\'s bareDirUrls)', () => {
+  it('with the manifest saying so /guide is served as /guide/ is, with its host headers; without, redirected', async () => {
+    const plain = await start(RULES);
+    expect((await get(plain.url, '/guide')).status).toBe(301);
+    await plain.close();
+    const file = join(site.root, 'objpack-manifest.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), bareDirUrls: true }));
+    const s = await start(RULES);
+    const bare = await get(s.url, '/guide?x=1');
+    expect(bare.status).toBe(200);
+    expect(bare.body.equals(site.files['/guide/index.html']!)).toBe(true);
+    expect(bare.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect((await get(s.url, '/about')).status).toBe(200);
+  });
+});

@@ -316,7 +316,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
           const linked = r.url.split('?')[0]!;
           if (ref.k === 'anchor' && !r.path.endsWith('/index.html') && !/\.html?$/i.test(linked) && !cleanLinks.includes(target)) cleanLinks.push(target);
           // `/guide` reaching guide/index.html: the host redirects it to `/guide/` or serves it there (bareDirUrls).
-          if (ref.k === 'anchor' && r.path.endsWith('/index.html') && !linked.endsWith('/') && !/\/index\.html?$/i.test(linked) && !bareDirLinks.includes(target)) bareDirLinks.push(target);
+          if (ref.k === 'anchor' && r.path.endsWith('/index.html') && !linked.endsWith('/') && !/\/index(?:\.html?)?$/i.test(linked) && !bareDirLinks.includes(target)) bareDirLinks.push(target);
         } else if (ref.k === 'iframe') reportRef(diagnostics, r, ref.v, page.rel, ref.line);
         break;
       }

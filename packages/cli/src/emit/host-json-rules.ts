@@ -40,16 +40,18 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
   // With `trailingSlash: true` as well, the host sends `/about` to `/about/`: not a URL the worker may answer.
   const { cleanUrls: clean, trailingSlash } = (config ?? {}) as { cleanUrls?: unknown; trailingSlash?: unknown };
   const cleanUrls = clean === true && trailingSlash !== true;
-  // Vercel serves a directory's index at `/guide` too unless `trailingSlash: true` sends it to `/guide/`.
-  const bareDirUrls = trailingSlash !== true;
-  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, bareDirUrls };
   const entries = (config as { headers?: unknown } | null)?.headers;
+  // Vercel serves a directory's index at `/guide` too unless `trailingSlash: true` sends it to `/guide/`. A
+  // vercel.json that `--target vercel` wrote (objpack's entries only) says nothing about the host's settings.
+  const mine = new Set(own.map((e) => JSON.stringify(e)));
+  const objpacks = Object.keys(config ?? {}).every((k) => k === 'headers') && Array.isArray(entries) && entries.length > 0 && entries.every((e) => mine.has(JSON.stringify(e)));
+  const bareDirUrls = trailingSlash !== true && !objpacks;
+  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, bareDirUrls };
   if (entries === undefined) return out;
   if (!Array.isArray(entries)) return { rules: [], diagnostics: [warn(file, '`headers` is not a list')], cleanUrls, bareDirUrls };
-  const ours = new Set(own.map((e) => JSON.stringify(e)));
   const { sourceToRegex } = await import('@vercel/routing-utils');
   for (const e of entries as unknown[]) {
-    if (ours.has(JSON.stringify(e))) continue;
+    if (mine.has(JSON.stringify(e))) continue;
     const { source, headers, has, missing } = (e ?? {}) as { source?: unknown; headers?: unknown; has?: unknown; missing?: unknown };
     if (typeof source !== 'string' || !isHeaderList(headers)) {
       out.diagnostics.push(warn(file, `entry ${JSON.stringify(e)?.slice(0, 80)} has no string \`source\` and \`headers\` list; left out`));

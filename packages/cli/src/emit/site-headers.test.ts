@@ -59,6 +59,17 @@ describe('loadSiteHeaders', () => {
     expect(h.forPage('/guide/')).toContainEqual(['x-rule', '7']);
   });
 
+  test('with bare directory URLs a directory page carries the rules written for /guide (where the host serves it too)', async () => {
+    const root = await makeSite({ 'vercel.json': JSON.stringify({ trailingSlash: false, headers: [{ source: '/about', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }) });
+    const h = await loadSiteHeaders(root);
+    expect([h.bareDirUrls, h.forPage('/about/')]).toEqual([true, [['x-frame-options', 'DENY']]]);
+    expect((await loadSiteHeaders(root, { bareDirUrls: false })).forPage('/about/')).toEqual([]);
+    // A vercel.json of objpack's own entries (`--target vercel`) says nothing about the host's settings.
+    const own = { source: '/', headers: [{ key: 'Link', value: '</a.css>; rel=preload; as=style' }] };
+    const ours = await makeSite({ 'vercel.json': JSON.stringify({ headers: [own] }), '_objpack/.host-entries.json': JSON.stringify({ 'vercel.json': [own] }) });
+    expect((await loadSiteHeaders(ours)).bareDirUrls).toBe(false);
+  });
+
   test('netlify.toml [[headers]] count too; no config at all gives nothing', async () => {
     const root = await makeSite({ 'netlify.toml': '[[headers]]\n  for = "/app/*"\n  [headers.values]\n    Cross-Origin-Opener-Policy = "same-origin"\n' });
     expect((await loadSiteHeaders(root)).forPage('/app/x.html')).toEqual([['cross-origin-opener-policy', 'same-origin']]);

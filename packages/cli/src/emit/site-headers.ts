@@ -41,7 +41,7 @@ export interface SiteHeaders {
  * Matching rules combine as the hosts combine them: every match applies and a later rule's value wins;
  * the files are taken in the order above.
  */
-export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean } = {}): Promise<SiteHeaders> {
+export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean } = {}): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
   const dirs = hostConfigDirs(root, opts.cwd);
   const toml = await netlifyToml(root, dirs);
@@ -62,8 +62,10 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     }
   }
   if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, bareDirUrls, redirects };
-  // With clean URLs the host serves about.html as `/about` and matches its rules against that path too.
+  // With clean URLs the host serves about.html as `/about` and matches its rules against that path too;
+  // with bare directory URLs guide/index.html as `/guide`.
   const clean = opts.cleanUrls ?? cleanUrls;
+  const bareDirs = opts.bareDirUrls ?? bareDirUrls;
   // Rules naming one path are looked up by it: a `_headers` with a block per page costs a lookup per page.
   const index = new RuleIndex(rules);
   return {
@@ -79,7 +81,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     })),
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
-      const bare = clean ? cleanUrlOf(url) : undefined;
+      const bare = (clean ? cleanUrlOf(url) : undefined) ?? (bareDirs && url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : undefined);
       const urls = bare === undefined ? [url] : [url, bare];
       for (const i of index.candidates(urls)) {
         const rule = rules[i]!;

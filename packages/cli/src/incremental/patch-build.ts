@@ -42,6 +42,8 @@ export interface PatchInput {
   inject: boolean;
   /** The build's `cleanUrls` option (undefined: from the host configs), for page headers as the pipeline finds them. */
   cleanUrls?: boolean;
+  /** The build's `bareDirUrls` option, likewise. */
+  bareDirUrls?: boolean;
   report: boolean;
   /** Report file name (site-relative). */
   reportFile: string;
@@ -98,7 +100,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   }
   const changed: Changed[] = [];
   // `_headers` and `netlify.toml` are unchanged (an edit to either is not a page edit): same headers as then.
-  const siteHeaders = touched.length > 0 ? await loadSiteHeaders(root, { cleanUrls: input.cleanUrls }) : undefined;
+  const siteHeaders = touched.length > 0 ? await loadSiteHeaders(root, { cleanUrls: input.cleanUrls, bareDirUrls: input.bareDirUrls }) : undefined;
   for (const f of touched) {
     const c = await examine(state, rows, f, input.inject, siteHeaders!.forPage);
     if (!c) return undefined;
