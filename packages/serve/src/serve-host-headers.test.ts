@@ -128,6 +128,9 @@ describe('bare directory URLs (the build\'s bareDirUrls)', () => {
     expect(bare.status).toBe(200);
     expect(bare.body.equals(site.files['/guide/index.html']!)).toBe(true);
     expect(bare.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // The page's own extras too (its preloads), as at /guide/.
+    expect(bare.headers.link).toBe((await get(s.url, '/guide/')).headers.link);
+    expect(bare.headers.link).toContain('/style.css');
     expect((await get(s.url, '/about')).status).toBe(200);
   });
 });
