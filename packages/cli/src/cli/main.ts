@@ -65,6 +65,7 @@ Examples:
   $ objpack build dist/ --json > objpack-summary.json
   $ objpack build dist/ --trace 20         trace a sample of 20 pages in Chromium
   $ objpack build dist/ --clean-urls       pages link to /about for about.html (Netlify, Cloudflare Pages…)
+  $ objpack build dist/ --bare-dir-urls    pages link to /guide for guide/index.html and the host serves it there (Vercel, Render…)
 ${EXIT_CODES}`)
     .action(async (dir: string, opts: Record<string, unknown>, cmd: Command) => {
       const { runBuild } = await import('./commands/build-command.js');
