@@ -74,12 +74,16 @@ export interface CountingProxy {
 
 export async function countingProxy(targetPort: number): Promise<CountingProxy> {
   let bytes = 0;
-  let requests: Array<{ path: string; have: boolean }> = [];
+  let requests: Array<{ path: string; have: boolean; answered: boolean }> = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, '127.0.0.1');
     sockets.add(client).add(upstream);
     let head = '';
+    // Requests on this connection not answered yet. A request that meets a keep-alive connection the server
+    // is closing (objpack serve shortens the hold once a page is complete) gets no answer, and Chromium sends
+    // it again on a new connection: only answered requests count, so that retry is not counted twice.
+    let pending: Array<(typeof requests)[number]> = [];
     client.on('data', (c: Buffer) => {
       // Requests are small GETs without bodies: split the stream at the blank line after each head.
       head += c.toString('latin1');
@@ -88,12 +92,17 @@ export async function countingProxy(targetPort: number): Promise<CountingProxy> 
         const h = head.slice(0, end);
         head = head.slice(end + 4);
         const path = /^[A-Z]+ (\S+)/.exec(h)?.[1] ?? '?';
-        requests.push({ path: decodeURIComponent(path.split('?')[0]!), have: /\r\nx-objpack-have:/i.test(h) });
+        const r = { path: decodeURIComponent(path.split('?')[0]!), have: /\r\nx-objpack-have:/i.test(h), answered: false };
+        requests.push(r);
+        pending.push(r);
       }
       upstream.write(c);
     });
     upstream.on('data', (c: Buffer) => {
       bytes += c.length;
+      // Chromium does not pipeline: a response starting answers what this connection asked.
+      for (const r of pending) r.answered = true;
+      pending = [];
       client.write(c);
     });
     const end = () => {
@@ -107,7 +116,7 @@ export async function countingProxy(targetPort: number): Promise<CountingProxy> 
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bytes: () => bytes,
-    requests: () => requests,
+    requests: () => requests.filter((r) => r.answered).map(({ path, have }) => ({ path, have })),
     reset: () => {
       bytes = 0;
       requests = [];
