@@ -64,17 +64,21 @@ export async function writeSite(root: string, spec: SiteSpec, site: BuiltSite, e
 /** A TCP proxy in front of a server that counts the bytes the server sends and logs request lines. */
 export interface CountingProxy {
   origin: string;
-  /** Bytes from the server since the last reset. */
+  /** Bytes from the server since the last reset, but those of the worker scripts' update checks. */
   bytes: () => number;
-  /** Requests since the last reset: path, and whether it carried `X-Objpack-Have`. */
+  /** Answered requests since the last reset but the worker scripts' update checks: path, and whether it carried `X-Objpack-Have`. */
   requests: () => Array<{ path: string; have: boolean }>;
   reset: () => void;
   close: () => Promise<void>;
 }
 
+/** The test worker and the objpack worker it imports (test-utils/browser.ts workerFiles). */
+const WORKER_SCRIPTS = new Set(['/sw-test.js', '/objpack-sw.js']);
+
 export async function countingProxy(targetPort: number): Promise<CountingProxy> {
-  let bytes = 0;
-  let requests: Array<{ path: string; have: boolean; answered: boolean }> = [];
+  let requests: Array<{ path: string; have: boolean; answered: boolean; bytes: number }> = [];
+  /** Response bytes before any request was seen on their connection (none expected). */
+  let stray = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, '127.0.0.1');
@@ -84,6 +88,8 @@ export async function countingProxy(targetPort: number): Promise<CountingProxy> 
     // is closing (objpack serve shortens the hold once a page is complete) gets no answer, and Chromium sends
     // it again on a new connection: only answered requests count, so that retry is not counted twice.
     let pending: Array<(typeof requests)[number]> = [];
+    // The request the bytes coming back belong to: the connection's latest (responses come in order).
+    let current: (typeof requests)[number] | undefined;
     client.on('data', (c: Buffer) => {
       // Requests are small GETs without bodies: split the stream at the blank line after each head.
       head += c.toString('latin1');
@@ -92,14 +98,16 @@ export async function countingProxy(targetPort: number): Promise<CountingProxy> 
         const h = head.slice(0, end);
         head = head.slice(end + 4);
         const path = /^[A-Z]+ (\S+)/.exec(h)?.[1] ?? '?';
-        const r = { path: decodeURIComponent(path.split('?')[0]!), have: /\r\nx-objpack-have:/i.test(h), answered: false };
+        const r = { path: decodeURIComponent(path.split('?')[0]!), have: /\r\nx-objpack-have:/i.test(h), answered: false, bytes: 0 };
         requests.push(r);
         pending.push(r);
+        current = r;
       }
       upstream.write(c);
     });
     upstream.on('data', (c: Buffer) => {
-      bytes += c.length;
+      if (current) current.bytes += c.length;
+      else stray += c.length;
       // Chromium does not pipeline: a response starting answers what this connection asked.
       for (const r of pending) r.answered = true;
       pending = [];
@@ -115,10 +123,11 @@ export async function countingProxy(targetPort: number): Promise<CountingProxy> 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bytes: () => bytes,
-    requests: () => requests.filter((r) => r.answered).map(({ path, have }) => ({ path, have })),
+    bytes: () => stray + requests.reduce((n, r) => n + (WORKER_SCRIPTS.has(r.path) ? 0 : r.bytes), 0),
+    // The worker's own scripts are the browser's update checks (timed by Chromium, not by objpack).
+    requests: () => requests.filter((r) => r.answered && !WORKER_SCRIPTS.has(r.path)).map(({ path, have }) => ({ path, have })),
     reset: () => {
-      bytes = 0;
+      stray = 0;
       requests = [];
     },
     close: async () => {
