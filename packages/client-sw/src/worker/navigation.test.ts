@@ -7,6 +7,23 @@ import { testSite } from '../test-utils/site.js';
 describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
   const suite = useChromiumSuite();
 
+  /** Installs the worker, loads the home page, then navigates to `path`: the page, and the requests that navigation made. */
+  const fromHome = async (path: string) => {
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    suite.server.take();
+    await page.goto(`${suite.server.origin}${path}`);
+    await pageDone(page);
+    return { page, requests: suite.server.take() };
+  };
+  /** The test host answers `from` with a 301 to `to`. */
+  const redirect = (from: string, to: string) =>
+    suite.server.hooks.set(from, (_req, res) => {
+      res.writeHead(301, { location: to }).end();
+      return true;
+    });
+
   it('sends one request per package and none for the objects inside; renders as without objpack', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
     const ref = await reference(suite.browser, `${suite.server.origin}/`);
@@ -46,14 +63,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     const base = testSite(suite.b.register);
     const spec = { ...base, cleanUrls: true, files: { ...base.files, '/contact.html': base.files['/']! }, pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } } };
     const site = serveSite(suite.server, suite.b, spec);
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    suite.server.take();
-    await page.goto(`${suite.server.origin}/contact`);
-    await pageDone(page);
+    const { page, requests } = await fromHome('/contact');
     // The test server has no /contact (it would 404): only the page's package went to the network.
-    expect(suite.server.take()).toEqual([site.pagePackage['/contact.html']]);
+    expect(requests).toEqual([site.pagePackage['/contact.html']]);
     expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['Home v1', '/contact']);
     expect(await page.textContent('#js')).toBe('module v1');
   });
@@ -62,18 +74,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     it(`bare directory URLs ${bareDirUrls ? 'on: /about is the page /about/, answered from its package' : 'off: /about is left to the host, which redirects it'}`, async () => {
       const site = serveSite(suite.server, suite.b, { ...testSite(suite.b.register), bareDirUrls });
       // Where the table does not say otherwise the host redirects /about to /about/ (as Netlify and objpack serve do).
-      suite.server.hooks.set('/about', (_req, res) => {
-        res.writeHead(301, { location: '/about/' }).end();
-        return true;
-      });
-      const page = await installWorker(suite.context, suite.server);
-      await page.goto(`${suite.server.origin}/`);
-      await pageDone(page);
-      suite.server.take();
-      await page.goto(`${suite.server.origin}/about`);
-      await pageDone(page);
+      redirect('/about', '/about/');
+      const { page, requests } = await fromHome('/about');
       // On: only the page's package goes to the network, and the page stays at /about.
-      expect(suite.server.take()).toEqual(bareDirUrls ? [site.pagePackage['/about/']] : ['/about', site.pagePackage['/about/']]);
+      expect(requests).toEqual(bareDirUrls ? [site.pagePackage['/about/']] : ['/about', site.pagePackage['/about/']]);
       expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['About v1', bareDirUrls ? '/about' : '/about/']);
     });
   }
@@ -82,18 +86,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     const base = testSite(suite.b.register);
     const spec = { ...base, redirects: [['^\\/contact\\.html$', 'i']] as Array<[string, string]>, files: { ...base.files, '/contact.html': base.files['/']! }, pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } } };
     const site = serveSite(suite.server, suite.b, spec);
-    suite.server.hooks.set('/contact.html', (_req, res) => {
-      res.writeHead(301, { location: '/about/' }).end();
-      return true;
-    });
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    suite.server.take();
-    await page.goto(`${suite.server.origin}/contact.html`);
-    await pageDone(page);
+    redirect('/contact.html', '/about/');
+    const { page, requests } = await fromHome('/contact.html');
     // The host's redirect, then the page it names, from its package as usual; never /contact.html's package.
-    expect(suite.server.take()).toEqual(['/contact.html', site.pagePackage['/about/']]);
+    expect(requests).toEqual(['/contact.html', site.pagePackage['/about/']]);
     expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['About v1', '/about/']);
   });
 
