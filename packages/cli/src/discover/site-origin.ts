@@ -29,6 +29,13 @@ export function parseOrigin(origin: string | undefined): SiteOrigin {
 export const cleanUrlOf = (pageUrl: string): string | undefined =>
   pageUrl.endsWith('.html') && !pageUrl.endsWith('/index.html') ? pageUrl.slice(0, -'.html'.length) : undefined;
 
+/**
+ * The other URL the worker answers for a page, as the host serves it there too: with clean URLs `/about` for
+ * `/about.html`, with bare directory URLs `/guide` for `/guide/`.
+ */
+export const hostAliasOf = (pageUrl: string, urls: { cleanUrls: boolean; bareDirUrls: boolean }): string | undefined =>
+  (urls.cleanUrls ? cleanUrlOf(pageUrl) : undefined) ?? (urls.bareDirUrls && pageUrl.length > 1 && pageUrl.endsWith('/') ? pageUrl.slice(0, -1) : undefined);
+
 export function safeDecode(s: string): string | undefined {
   try {
     return decodeURIComponent(s);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
-import { cleanUrlOf, safeDecode } from '../discover/site-origin.js';
+import { hostAliasOf, safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 
 /**
@@ -257,8 +257,7 @@ export function applyRedirects(
   const filter = urls.length * index.patterns.length <= FILTER_LIMIT;
   const used = new Set<RedirectRule>(filter ? [] : index.patterns.map((i) => live[i]!));
   for (const url of urls) {
-    // The URL the worker also answers for the page: `/about` for about.html, `/guide` for guide/index.html.
-    const bare = (cleanUrls ? cleanUrlOf(url) : undefined) ?? (bareDirUrls && url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : undefined);
+    const bare = hostAliasOf(url, { cleanUrls, bareDirUrls });
     const clean = bare === undefined ? undefined : forms(bare);
     const seen = clean ?? forms(url);
     // The host applies the first rule that takes the URL.

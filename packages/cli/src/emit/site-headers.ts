@@ -9,7 +9,7 @@ import { readOwnEntries } from './host-entries.js';
 import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
 import { firebaseRedirects, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
 import { WarningCode } from '../errors.js';
-import { cleanUrlOf } from '../discover/site-origin.js';
+import { hostAliasOf } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 
 /** One response header of a page, name in lower case. */
@@ -81,7 +81,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     })),
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
-      const bare = (clean ? cleanUrlOf(url) : undefined) ?? (bareDirs && url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : undefined);
+      const bare = hostAliasOf(url, { cleanUrls: clean, bareDirUrls: bareDirs });
       const urls = bare === undefined ? [url] : [url, bare];
       for (const i of index.candidates(urls)) {
         const rule = rules[i]!;
