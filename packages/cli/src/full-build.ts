@@ -107,24 +107,14 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     hostHeaders = siteHeaders.rules;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
     bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
+    // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
     if (options.cleanUrls === undefined && !cleanUrls) {
-      const linking = graph.pages.filter((p) => p.cleanLinks && p.cleanLinks.length > 0);
-      if (linking.length > 0) {
-        const first = linking[0]!;
-        const count = linking.reduce((n, p) => n + p.cleanLinks!.length, 0);
-        const message = `${count} link${count === 1 ? '' : 's'} on ${linking.length} page${linking.length === 1 ? '' : 's'} name pages without .html (${first.file} links to ${first.cleanLinks![0]!.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`;
-        diagnostics.push({ code: WarningCode.CLEAN_URL_LINKS, severity: 'warning', message, file: first.file });
-      }
+      linkWarning(diagnostics, graph.pages, 'cleanLinks', WarningCode.CLEAN_URL_LINKS, (file, target, links) =>
+        `${links} name pages without .html (${file} links to ${target.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`);
     }
     if (options.bareDirUrls === undefined && !bareDirUrls) {
-      const linking = graph.pages.filter((p) => p.bareDirLinks && p.bareDirLinks.length > 0);
-      if (linking.length > 0) {
-        const first = linking[0]!;
-        const count = linking.reduce((n, p) => n + p.bareDirLinks!.length, 0);
-        const target = first.bareDirLinks![0]!;
-        const message = `${count} link${count === 1 ? '' : 's'} on ${linking.length} page${linking.length === 1 ? '' : 's'} name directory pages without their trailing slash (${first.file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`;
-        diagnostics.push({ code: WarningCode.BARE_DIR_LINKS, severity: 'warning', message, file: first.file });
-      }
+      linkWarning(diagnostics, graph.pages, 'bareDirLinks', WarningCode.BARE_DIR_LINKS, (file, target, links) =>
+        `${links} name directory pages without their trailing slash (${file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`);
     }
     const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, { cleanUrls, bareDirUrls }, options.origin ? new URL(options.origin).host : undefined);
     if (redirected.length > 0) {
@@ -229,3 +219,18 @@ function fromDiscoverError(err: unknown): unknown {
   return new ObjpackError(map[err.code] ?? ErrorCode.BUILD_ERRORS, `${err.code}: ${err.message}`, undefined, { cause: err });
 }
 
+/** One warning for the pages' `cleanLinks`/`bareDirLinks`, counting them and naming the first page and link. */
+function linkWarning(
+  diagnostics: Diagnostic[],
+  pages: SiteGraph['pages'],
+  kind: 'cleanLinks' | 'bareDirLinks',
+  code: WarningCode,
+  message: (file: string, target: string, links: string) => string,
+): void {
+  const linking = pages.filter((p) => (p[kind]?.length ?? 0) > 0);
+  if (linking.length === 0) return;
+  const first = linking[0]!;
+  const count = linking.reduce((n, p) => n + p[kind]!.length, 0);
+  const links = `${count} link${count === 1 ? '' : 's'} on ${linking.length} page${linking.length === 1 ? '' : 's'}`;
+  diagnostics.push({ code, severity: 'warning', message: message(first.file, first[kind]![0]!, links), file: first.file });
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest, type HostHeaderRule, type HostRedirectRule } from '@objpack/format';
+import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
 import type { SiteFile } from '../discover/types.js';
 import { contentKey } from '../plan/plan-packages.js';
 import type { PackagePlan } from '../plan/types.js';
@@ -11,7 +11,7 @@ import type { BuildCache } from './build-cache.js';
 import { removeStale, removeTempFiles } from './cleanup.js';
 import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HostTarget } from './host-config.js';
 import { REGISTER_PATH, WORKER_PATH } from './inject.js';
-import { buildManifest, routeTable } from './manifest.js';
+import { buildManifest, routeTable, type HostRecord } from './manifest.js';
 import { mapLimit } from './map-limit.js';
 import type { WorkerAssets } from './sw-assets.js';
 import { HOST_ENTRIES_FILE, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
@@ -20,7 +20,8 @@ import { localWriter, type PackageWriter, type WriteJob } from './write-job.js';
 
 export { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE };
 
-export interface EmitInput {
+/** `HostRecord`: what the build learnt of the site's host, for the manifest and the route table. */
+export interface EmitInput extends HostRecord {
   root: string;
   outDir: string;
   plan: PackagePlan;
@@ -39,14 +40,6 @@ export interface EmitInput {
   concurrency?: number;
   /** Where packages are encoded and written (worker threads); default this thread. */
   writer?: PackageWriter;
-  /** The site's host header rules, recorded in the manifest for `objpack serve`. */
-  hostHeaders?: readonly HostHeaderRule[];
-  /** Host rules that take URLs before the files (manifest `hostRedirects`, route table `redirects`). */
-  hostRedirects?: readonly HostRedirectRule[];
-  /** The host serves `/about.html` at `/about` (recorded in the manifest and route table). */
-  cleanUrls?: boolean;
-  /** The host serves `/guide/index.html` at `/guide` (recorded in the manifest and route table). */
-  bareDirUrls?: boolean;
   /** Called after each file is complete; a throw aborts the build (the previous output stays valid). */
   onFile?(rel: string, done: number, total: number): void;
 }
@@ -163,7 +156,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(h.rel);
   });
 
-  const manifest = buildManifest(plan, buildId, packages, input.hostHeaders, input.cleanUrls === true, input.hostRedirects, input.bareDirUrls === true);
+  const manifest = buildManifest(plan, buildId, packages, input);
   const { rules, truncated } = headerRules(manifest);
   const hostWarnings: EmitResult['hostWarnings'] = [];
   await writeText('_headers', netlifyHeaders(rules, await readFile(abs('_headers'), 'utf8').catch(() => '')));

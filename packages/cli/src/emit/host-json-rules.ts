@@ -48,7 +48,7 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
   const bareDirUrls = trailingSlash !== true && !objpacks;
   const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, bareDirUrls };
   if (entries === undefined) return out;
-  if (!Array.isArray(entries)) return { rules: [], diagnostics: [warn(file, '`headers` is not a list')], cleanUrls, bareDirUrls };
+  if (!Array.isArray(entries)) return { ...out, diagnostics: [warn(file, '`headers` is not a list')] };
   const { sourceToRegex } = await import('@vercel/routing-utils');
   for (const e of entries as unknown[]) {
     if (mine.has(JSON.stringify(e))) continue;
@@ -89,7 +89,7 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
   // `cleanUrls` when `trailingSlash` is unset; otherwise it redirects to `/guide/`.
   out.bareDirUrls = site.trailingSlash === false || (site.trailingSlash === undefined && site.cleanUrls === true);
   if (site.headers === undefined) return out;
-  if (!Array.isArray(site.headers)) return { rules: [], diagnostics: [warn(file, '`hosting.headers` is not a list')], cleanUrls: out.cleanUrls, bareDirUrls: out.bareDirUrls };
+  if (!Array.isArray(site.headers)) return { ...out, diagnostics: [warn(file, '`hosting.headers` is not a list')] };
   const ours = new Set(own.map((e) => JSON.stringify(e)));
   const { minimatch } = await import('minimatch');
   for (const e of site.headers as unknown[]) {

@@ -8,16 +8,26 @@ export const stripQuery = (url: string): string => {
 };
 const packageFile = (url: string) => decodeURIComponent(url.slice(1));
 
+/** What the build learnt of the site's host, recorded in the manifest (and, but the headers, in the route table). */
+export interface HostRecord {
+  /** The site's host header rules, recorded in the manifest for `objpack serve`. */
+  hostHeaders?: readonly HostHeaderRule[];
+  /** Host rules that take URLs before the files (manifest `hostRedirects`, route table `redirects`). */
+  hostRedirects?: readonly HostRedirectRule[];
+  /** The host serves `/about.html` at `/about`. */
+  cleanUrls?: boolean;
+  /** The host serves `/guide/index.html` at `/guide`. */
+  bareDirUrls?: boolean;
+}
+
 /** The build record (`objpack-manifest.json`) from the plan and what the writer reported for each package. */
 export function buildManifest(
   plan: PackagePlan,
   buildId: string,
   written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
-  hostHeaders: readonly HostHeaderRule[] = [],
-  cleanUrls = false,
-  hostRedirects: readonly HostRedirectRule[] = [],
-  bareDirUrls = false,
+  host: HostRecord = {},
 ): BuildManifest {
+  const { hostHeaders = [], hostRedirects = [], cleanUrls = false, bareDirUrls = false } = host;
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
     const w = written.get(url)!;
