@@ -479,6 +479,20 @@ describe('build (in place)', () => {
     });
   });
 
+  test("a project vercel.json naming no outputDirectory is not applied to a site outside a framework's output directory", async () => {
+    const project = await makeSite({ 'vercel.json': JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }), 'docs/site/index.html': '<!doctype html><title>a</title>', 'docs/site/guide/index.html': '<!doctype html><title>g</title>' });
+    const cwd = process.cwd();
+    try {
+      process.chdir(project);
+      const r = await build({ ...(await opts(path.join(project, 'docs/site'))), targets: ['vercel'] });
+      expect([r.manifest.objects['/']!.headers, r.manifest.bareDirUrls]).toEqual([undefined, undefined]);
+      // One warning that says how to apply it, and none asking to copy objpack's entries into a config of another site.
+      expect(r.diagnostics.filter((d) => d.code.startsWith('OBJPACK_W_HOST_CONFIG')).map((d) => d.code)).toEqual(['OBJPACK_W_HOST_CONFIG_SKIPPED']);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   test('a build run from another working directory, with no project config there either, is still patched', async () => {
     const outer = await makeSite({ 'app/dist/index.html': '<!doctype html><title>a</title>', 'app/dist/b.html': '<!doctype html><title>b</title>' });
     const [project, root] = [path.join(outer, 'app'), path.join(outer, 'app', 'dist')];

@@ -34,6 +34,8 @@ export const WarningCode = {
   /** `--target vercel|firebase` wrote a config into the site while the project's own (the one deployed) is elsewhere. */
   HOST_CONFIG_ELSEWHERE: 'OBJPACK_W_HOST_CONFIG_ELSEWHERE',
   HOST_HEADERS: 'OBJPACK_W_HOST_HEADERS',
+  /** A project host config that may belong to another site was not applied (vercel.json naming no outputDirectory). */
+  HOST_CONFIG_SKIPPED: 'OBJPACK_W_HOST_CONFIG_SKIPPED',
   /** A host redirect rule could not be read. */
   HOST_REDIRECTS: 'OBJPACK_W_HOST_REDIRECTS',
   /** Pages whose URL the host redirects (or rewrites) before serving files: the worker leaves them to the host. */

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type HostHeaderRule, type HostRedirectRule } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
@@ -14,7 +13,7 @@ import { emit } from './emit/emit.js';
 import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
-import { loadSiteHeaders, outsideHostConfigs } from './emit/site-headers.js';
+import { loadSiteHeaders } from './emit/site-headers.js';
 import { applyRedirects } from './emit/host-redirects.js';
 import { htmlBody } from './emit/write-package.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
@@ -76,6 +75,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let pages: PlanPage[];
   let hostHeaders: HostHeaderRule[] = [];
   let hostRedirects: HostRedirectRule[] = [];
+  let projectConfigs: string[] = [];
   let cleanUrls = options.cleanUrls === true;
   let bareDirUrls = options.bareDirUrls === true;
   let t: number;
@@ -105,6 +105,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls, bareDirUrls: options.bareDirUrls });
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
+    projectConfigs = siteHeaders.projectConfigs;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
     bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
@@ -174,7 +175,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   }
   for (const w of result.hostWarnings) diagnostics.push({ code: w.kind === 'kept' ? WarningCode.HOST_CONFIG_KEPT : WarningCode.HOST_CONFIG_LIMIT, severity: 'warning', message: w.message });
   // Vercel and firebase-tools read the project's config, not one inside the built site.
-  for (const project of outsideHostConfigs(root).filter((f) => /(vercel|firebase)\.json$/.test(f) && existsSync(f))) {
+  for (const project of projectConfigs) {
     const name = path.basename(project) as 'vercel.json' | 'firebase.json';
     if (!(options.targets ?? []).includes(name === 'vercel.json' ? 'vercel' : 'firebase')) continue;
     const message = `${name} got objpack's header rules in ${outDir}, but ${project} is the config a deploy from the project reads: copy objpack's \`headers\` entries there, or deploy the site directory itself`;

@@ -70,6 +70,25 @@ describe('loadSiteHeaders', () => {
     expect((await loadSiteHeaders(ours)).bareDirUrls).toBe(false);
   });
 
+  test("a project vercel.json naming no outputDirectory configures a site where a framework writes one, and only there", async () => {
+    const project = await makeSite({ 'vercel.json': JSON.stringify({ headers: [{ source: '/(.*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }) });
+    const at = (rel: string) => loadSiteHeaders(path.join(project, rel), { cwd: project });
+    for (const rel of ['dist', 'build', 'public', '_site', 'out', 'docs/.vitepress/dist', '.output/public', 'dist/app/browser', 'build/en']) {
+      const h = await at(rel);
+      expect([rel, h.forPage('/'), h.bareDirUrls, h.projectConfigs, h.diagnostics]).toEqual([rel, [['x-frame-options', 'DENY']], true, [path.join(project, 'vercel.json')], []]);
+    }
+    // A docs site or a fixture below it may be another host's: nothing applied (its bare directory URLs
+    // would have the worker answer /guide where GitHub Pages redirects), and the build says how to apply it.
+    for (const rel of ['site', 'docs/dist', 'fixtures/a/dist', 'dist/a/b/c']) {
+      const h = await at(rel);
+      expect([rel, h.forPage('/'), h.bareDirUrls, h.projectConfigs, h.diagnostics.map((d) => d.code)]).toEqual([rel, [], false, [], ['OBJPACK_W_HOST_CONFIG_SKIPPED']]);
+      expect(h.diagnostics[0]!.message).toContain(`"outputDirectory": "${rel}"`);
+    }
+    // Saying so applies it; naming another directory is another site, without a warning.
+    await writeFile(path.join(project, 'vercel.json'), JSON.stringify({ outputDirectory: 'docs/dist', headers: [{ source: '/(.*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }));
+    expect([(await at('docs/dist')).forPage('/'), (await at('dist')).forPage('/'), (await at('dist')).diagnostics]).toEqual([[['x-frame-options', 'DENY']], [], []]);
+  });
+
   test('netlify.toml [[headers]] count too; no config at all gives nothing', async () => {
     const root = await makeSite({ 'netlify.toml': '[[headers]]\n  for = "/app/*"\n  [headers.values]\n    Cross-Origin-Opener-Policy = "same-origin"\n' });
     expect((await loadSiteHeaders(root)).forPage('/app/x.html')).toEqual([['cross-origin-opener-policy', 'same-origin']]);

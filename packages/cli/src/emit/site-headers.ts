@@ -27,6 +27,8 @@ export interface SiteHeaders {
   bareDirUrls: boolean;
   /** Rules by which the host answers a URL itself before looking at files (host-redirects.ts). */
   redirects: RedirectRule[];
+  /** vercel.json / firebase.json files outside the site that configure it (the project's). */
+  projectConfigs: string[];
   diagnostics: Diagnostic[];
 }
 
@@ -52,16 +54,18 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   // objpack's entries only, and the project's own must still be read.
   let cleanUrls = false;
   let bareDirUrls = false;
+  const projectConfigs: string[] = [];
   for (const file of ['vercel.json', 'firebase.json'] as const) {
     for (const dir of dirs.filter((d) => existsSync(path.join(d, file)))) {
       const parsed = await jsonConfigRules(file, dir, root, own, diagnostics);
+      if (parsed.applies && dir !== root) projectConfigs.push(path.join(dir, file));
       rules.push(...parsed.rules);
       redirects.push(...(parsed.redirects ?? []));
       cleanUrls ||= parsed.cleanUrls === true;
       bareDirUrls ||= parsed.bareDirUrls === true;
     }
   }
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, bareDirUrls, redirects };
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, bareDirUrls, redirects, projectConfigs };
   // With clean URLs the host serves about.html as `/about` and matches its rules against that path too;
   // with bare directory URLs guide/index.html as `/guide`.
   const clean = opts.cleanUrls ?? cleanUrls;
@@ -73,6 +77,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     cleanUrls,
     bareDirUrls,
     redirects,
+    projectConfigs,
     rules: rules.map((r) => ({
       for: r.for,
       match: r.re.source,
@@ -99,7 +104,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
 }
 
 /** The rules of one `vercel.json` / `firebase.json` in `dir`, minus the entries objpack wrote there (`own`). */
-async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[] }> {
+async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[]; applies?: boolean }> {
   const shown = path.relative(root, path.join(dir, file)) || file;
   let config: unknown;
   try {
@@ -112,8 +117,15 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
   let parsed;
   let redirected;
   if (file === 'vercel.json') {
-    const outDir = (config as { outputDirectory?: unknown } | null)?.outputDirectory;
-    if (dir !== root && typeof outDir === 'string' && path.resolve(dir, outDir) !== path.resolve(root)) return { rules: [], diagnostics: [] };
+    const deploys = vercelDeploys(config, dir, root);
+    if (deploys !== true) {
+      if (deploys === 'unsure') {
+        const rel = path.relative(dir, root).split(path.sep).join('/');
+        const message = `${path.join(dir, file)} names no outputDirectory and ${rel}/ is not where a framework Vercel knows writes its site (dist, build, public, _site, out…): its headers, redirects and URL settings were not applied to this site; if Vercel deploys ${rel}/ from there, add "outputDirectory": "${rel}" to it`;
+        diagnostics.push({ code: WarningCode.HOST_CONFIG_SKIPPED, severity: 'warning', message, file: shown });
+      }
+      return { rules: [], diagnostics: [] };
+    }
     parsed = await vercelRules(config, ours, shown);
     redirected = await vercelRedirects(config, shown);
   } else {
@@ -122,7 +134,27 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
     redirected = site ? await firebaseRedirects(site, shown) : { rules: [], diagnostics: [] };
   }
   diagnostics.push(...parsed.diagnostics, ...redirected.diagnostics);
-  return { ...parsed, redirects: redirected.rules };
+  return { ...parsed, redirects: redirected.rules, applies: file === 'vercel.json' || firebaseSite(config, dir, root) !== undefined };
+}
+
+/**
+ * Output directories of the frameworks Vercel detects (@vercel/frameworks `outputDirectory`), relative to
+ * the project: where a site is when the project's vercel.json does not say.
+ */
+const VERCEL_OUTPUTS = /^(?:dist|build|public|out|_site|www|storybook-static|\.output\/public|__sapper__\/export|\.vercel\/output\/static|(?:docs\/|src\/)?\.(?:vitepress|vuepress)\/dist|dist\/[^/]+(?:\/browser)?|build\/[^/]+)$/;
+
+/**
+ * Whether the vercel.json in `dir` configures the site in `root`: its own, or the project's when its
+ * `outputDirectory` is `root`. Without one, Vercel takes the detected framework's output directory, so a
+ * site in such a directory is taken as the project's and one elsewhere (a docs site another host serves,
+ * a fixture) is 'unsure': that config's clean or bare directory URLs would make the worker answer URLs
+ * its own host redirects.
+ */
+function vercelDeploys(config: unknown, dir: string, root: string): boolean | 'unsure' {
+  if (path.resolve(dir) === path.resolve(root)) return true;
+  const outDir = (config as { outputDirectory?: unknown } | null)?.outputDirectory;
+  if (typeof outDir === 'string') return path.resolve(dir, outDir) === path.resolve(root);
+  return VERCEL_OUTPUTS.test(path.relative(dir, root).split(path.sep).join('/')) || 'unsure';
 }
 
 /** Where `vercel.json` and `firebase.json` are looked for, in order: the site, then the project directory. */
