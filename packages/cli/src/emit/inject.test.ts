@@ -1,3 +1,5 @@
+import { parse } from 'parse5';
+import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import { describe, expect, test } from 'vitest';
 import { htmlContentType } from '../discover/html-charset.js';
 import { finalHtml, injectRegister, REGISTER_TAG } from './inject.js';
@@ -19,6 +21,50 @@ describe('injectRegister', () => {
     expect(injectRegister(once)).toBeUndefined();
     expect(injectRegister('<html><body><script src="/objpack-register.js"></script></body></html>')).toBeUndefined();
   });
+  test('a <template> in the head is inert content, never the place; foreign content opens the body', () => {
+    const head = '<!doctype html><html><head><template><div>x</div><p>y</p></template><meta name=a></head><body></body></html>';
+    expect(injectRegister(head)).toBe(head.replace('</head>', `${REGISTER_TAG}</head>`));
+    expect(injectRegister('<title>x</title><svg><a href="#"><title>t</title></a></svg>')).toBe(`<title>x</title>${REGISTER_TAG}<svg><a href="#"><title>t</title></a></svg>`);
+    expect(injectRegister('<meta charset=utf-8><my-app></my-app>')).toBe(`<meta charset=utf-8>${REGISTER_TAG}<my-app></my-app>`);
+    // A self-closing <script/> still opens a script's text, as in the tree builder.
+    const selfClosed = '<head><script src=a.js /> </head> "</script></head><body>';
+    expect(injectRegister(selfClosed)).toBe(selfClosed.replace('</head><body>', `${REGISTER_TAG}</head><body>`));
+  });
+
+  test('wherever it goes, the browser parses one running script element in the head or body (parse5 tree builder as oracle)', () => {
+    const pages = [
+      '<!doctype html><html><head><title>a</title></head><body><p>x</p></body></html>',
+      '<head><template><div>x</div></template><template><template><p></p></template></template></head><p>b',
+      '<title>x</title><svg><a><title>t</title></a><foreignObject><div>z</div></foreignObject></svg>',
+      '<math><mi>x</mi></math>',
+      '<noscript></head><div></noscript><style>p{}/*</head>*/</style><script>document.write("</head>")</script></head>',
+      '<!-- </head> --><head><title></head></title><textarea></head></textarea><p>',
+      'text before any tag <b>bold</b>',
+      '<html><frameset><frame src=a.html></frameset></html>',
+      '<plaintext></head><body>',
+      '<head><base href=/x/><link rel=stylesheet href=a.css><basefont><bgsound><noframes></head></noframes></head>',
+      '<body><template><head></head></template></body>',
+      '',
+    ];
+    const scripts = (node: T.ParentNode, inside: string[], out: Array<{ path: string[]; ns: string }>) => {
+      for (const child of node.childNodes) {
+        if (!('tagName' in child)) continue;
+        const path = [...inside, child.tagName];
+        if (child.tagName === 'script' && child.attrs.some((a) => a.name === 'src' && a.value === '/objpack-register.js')) out.push({ path, ns: child.namespaceURI });
+        scripts(child, path, out);
+        if (child.tagName === 'template') scripts((child as T.Template).content, [...path, '#content'], out);
+      }
+      return out;
+    };
+    for (const page of pages) {
+      const found = scripts(parse(injectRegister(page)!), [], []);
+      expect(found, page).toHaveLength(1);
+      expect(found[0]!.ns, page).toBe('http://www.w3.org/1999/xhtml');
+      expect(found[0]!.path.slice(0, 2), page).toSatisfy((p: string[]) => p[0] === 'html' && (p[1] === 'head' || p[1] === 'body'));
+      expect(found[0]!.path, page).not.toContain('#content');
+    }
+  });
+
   test('malformed HTML still gets exactly one tag', () => {
     const out = injectRegister('<html><head><title>x</head><body><div><p>unclosed')!;
     expect(out.split(REGISTER_TAG)).toHaveLength(2);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { SAXParser } from 'parse5-sax-parser';
+import { Tokenizer, TokenizerMode, html } from 'parse5';
+import type { Token, TokenHandler } from 'parse5';
 import { htmlContentType, isUtf16 } from '../discover/html-charset.js';
 
 /** Where the worker registration script lives on the site. */
@@ -8,31 +9,75 @@ export const WORKER_PATH = '/objpack-sw.js';
 export const REGISTER_TAG = `<script src="${REGISTER_PATH}" defer></script>`;
 
 /**
- * Returns the HTML with the registration `<script>` added at the end of `<head>` (or before the first body
- * content when the head is implicit, or at the end), or `undefined` when the page already loads the
- * script, so rebuilding never injects twice. The scan uses parse5's tokenizer, so a `</head>` inside a
- * comment, a script or a string never fools it, and it stops as soon as the place is found.
+ * Returns the HTML with the registration `<script>` added where the head ends: before `</head>`, or where
+ * the body begins when the head's end is implicit (the first tag that is not head content, `</body>`,
+ * `</html>`), or at the end; `undefined` when the page already loads the script, so rebuilding never
+ * injects twice. The scan uses parse5's tokenizer, switched as the tree builder switches it (`<title>`,
+ * `<script>`, `<style>`, `<noscript>`…), so a `</head>` inside a comment, a script or a string never fools
+ * it; tags inside a `<template>` are its inert content, never the place (a script there would not run);
+ * and it stops as soon as the place is found.
  */
 export function injectRegister(html: string): string | undefined {
   if (html.includes(REGISTER_PATH)) return undefined;
-  let at = -1;
-  const parser = new SAXParser({ sourceCodeLocationInfo: true });
-  const found = (offset: number) => {
-    if (at < 0) {
-      at = offset;
-      parser.stop();
-    }
-  };
-  parser.on('endTag', (t) => {
-    if (t.tagName === 'head' || t.tagName === 'html' || t.tagName === 'body') found(t.sourceCodeLocation!.startOffset);
-  });
-  parser.on('startTag', (t) => {
-    if (t.tagName === 'body' || BODY_CONTENT.has(t.tagName)) found(t.sourceCodeLocation!.startOffset);
-  });
-  parser.end(html);
-  if (at < 0) at = html.length;
+  const at = headEnd(html);
   return `${html.slice(0, at)}${REGISTER_TAG}${html.slice(at)}`;
 }
+
+/** Offset where the head ends (see injectRegister). */
+function headEnd(html: string): number {
+  let at = html.length;
+  let templates = 0;
+  const found = (token: Token.TagToken) => {
+    at = token.location!.startOffset;
+    tokenizer.pause();
+  };
+  const ignore = () => undefined;
+  const handler: TokenHandler = {
+    onComment: ignore,
+    onDoctype: ignore,
+    onCharacter: ignore,
+    onNullCharacter: ignore,
+    onWhitespaceCharacter: ignore,
+    onEof: ignore,
+    onParseError: null,
+    onStartTag(token) {
+      if (token.tagID === $.TEMPLATE) templates++;
+      else if (templates === 0 && !HEAD_CONTENT.has(token.tagID)) return found(token);
+      // As the tree builder does, also for `<script/>` (a self-closing flag on an HTML element is ignored).
+      const mode = TEXT_MODES.get(token.tagID);
+      if (mode !== undefined) tokenizer.state = mode;
+    },
+    onEndTag(token) {
+      if (token.tagID === $.TEMPLATE) templates = Math.max(0, templates - 1);
+      else if (templates === 0 && (token.tagID === $.HEAD || token.tagID === $.BODY || token.tagID === $.HTML)) found(token);
+    },
+  };
+  const tokenizer = new Tokenizer({ sourceCodeLocationInfo: true }, handler);
+  tokenizer.write(html, true);
+  return at;
+}
+
+const $ = html.TAG_ID;
+
+/**
+ * Start tags the tree builder keeps in the head (or, after it, still puts there): any other opens the body.
+ * Foreign content (`<svg>`, `<math>`) opens it too, so the scan never has to follow namespaces.
+ */
+const HEAD_CONTENT = new Set<html.TAG_ID>([$.HTML, $.HEAD, $.BASE, $.BASEFONT, $.BGSOUND, $.LINK, $.META, $.NOFRAMES, $.SCRIPT, $.STYLE, $.TEMPLATE, $.TITLE, $.NOSCRIPT]);
+
+/** The tokenizer state the tree builder sets after these start tags (scripting on: `<noscript>` is raw text). */
+const TEXT_MODES = new Map<html.TAG_ID, (typeof TokenizerMode)[keyof typeof TokenizerMode]>([
+  [$.TITLE, TokenizerMode.RCDATA],
+  [$.TEXTAREA, TokenizerMode.RCDATA],
+  [$.SCRIPT, TokenizerMode.SCRIPT_DATA],
+  [$.STYLE, TokenizerMode.RAWTEXT],
+  [$.NOSCRIPT, TokenizerMode.RAWTEXT],
+  [$.NOFRAMES, TokenizerMode.RAWTEXT],
+  [$.IFRAME, TokenizerMode.RAWTEXT],
+  [$.XMP, TokenizerMode.RAWTEXT],
+  [$.NOEMBED, TokenizerMode.RAWTEXT],
+  [$.PLAINTEXT, TokenizerMode.PLAINTEXT],
+]);
 
 /**
  * The page's bytes with the registration tag, or undefined when it already has it or cannot take it. The
@@ -58,6 +103,3 @@ export function finalHtml(source: Buffer, inject: boolean): { body: Buffer; sha2
   const body = injected ?? source;
   return { body, sha256: createHash('sha256').update(body).digest('base64'), changed: injected !== undefined, contentType: htmlContentType(source) };
 }
-
-// Tags that open the body when the document omits <body>; a script before them stays in the head.
-const BODY_CONTENT = new Set(['div', 'p', 'main', 'header', 'footer', 'nav', 'section', 'article', 'h1', 'h2', 'h3', 'img', 'table', 'ul', 'ol', 'form', 'a', 'span', 'pre']);
