@@ -124,10 +124,11 @@ describe('incremental fast path (issue 3)', () => {
   const appendTo = (rel: string, text: string) => (root: string) => writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8') + text);
 
   let site: string;
+  // A full build of 200 pages on one thread: past the 60 s default on a shared machine under load.
   beforeAll(async () => {
     site = copy(pristine);
     await run(site, false);
-  });
+  }, 240_000);
 
   test('an edited page is patched: same bytes as the pipeline, same outputs as a full build', async () => {
     for (const text of ['<p>edited</p>\n', '<p>edited again</p>\n']) {
