@@ -4,7 +4,6 @@ import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/pro
 import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
 import type { SiteFile } from '../discover/types.js';
-import { contentKey } from '../plan/plan-packages.js';
 import type { PackagePlan } from '../plan/types.js';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import type { BuildCache } from './build-cache.js';
@@ -96,7 +95,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
 
   // Keys first: the build id is a hash of every package's content, so it is known before any page is encoded.
   const sharedKeys = plan.shared.map((s) => s.key);
-  const pageKeys = plan.pages.map((p) => contentKey(p.objects, `${p.packageUrl}\n${p.shared.join('\n')}\n`));
+  const pageKeys = plan.pages.map((p) => p.key);
   const buildId = createHash('sha256').update([...sharedKeys, ...pageKeys].join('\n')).digest('hex').slice(0, 16);
 
   const packages = new Map<string, { bytes: number; digest: string; buildId: string }>();

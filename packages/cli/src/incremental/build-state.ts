@@ -216,11 +216,12 @@ export async function saveState(outDir: string, state: StateInput, rows?: readon
   let meta = state.rows;
   let overlay = state.overlay ?? {};
   if (rows) {
-    const bufs = rows.map((r) => Buffer.from(r));
-    const offsets = new Uint32Array(bufs.length + 1);
-    bufs.forEach((b, i) => (offsets[i + 1] = offsets[i]! + b.length));
+    // Rows are JSON (well-formed UTF-16: lone surrogates are escaped), so their byte lengths add up to the
+    // joined string's, and the 12 MB of a 10,000-page site is encoded once instead of copied twice.
+    const offsets = new Uint32Array(rows.length + 1);
+    rows.forEach((r, i) => (offsets[i + 1] = offsets[i]! + Buffer.byteLength(r)));
     const file = path.join(outDir, STATE_ROWS_FILE);
-    await writeFileAtomic(file, Buffer.concat(bufs));
+    await writeFileAtomic(file, rows.join(''));
     const st = statSync(file);
     meta = { signature: statSignature({ bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino }), offsets };
     overlay = {};

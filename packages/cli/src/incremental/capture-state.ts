@@ -4,7 +4,6 @@ import type { BuildManifest } from '@objpack/format';
 import { DiscoverCodes } from '../discover/diagnostic-codes.js';
 import type { Diagnostic, SiteGraph } from '../discover/types.js';
 import { WarningCode } from '../errors.js';
-import { contentKey } from '../plan/plan-packages.js';
 import type { PackagePlan } from '../plan/types.js';
 import type { BuildSummary } from '../report/summary.js';
 import { extractSignature, fileSnapshot, objectRow, type PageRecord, type ReportShared, type SharedRecord, type StateInput } from './build-state.js';
@@ -65,7 +64,7 @@ export function captureState(input: {
       embedded: embedded.has(p.closure[0]!.path),
     };
     pages.push(JSON.stringify(record));
-    pageKeys.push(contentKey(p.objects, `${p.packageUrl}\n${p.shared.join('\n')}\n`));
+    pageKeys.push(p.key);
     pageBuilds.push(pkg.buildId ?? manifest.buildId);
   }
   const shared: SharedRecord[] = plan.shared.map((s) => ({

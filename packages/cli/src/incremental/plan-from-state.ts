@@ -16,10 +16,11 @@ export function planFromState(root: string, state: BuildState): PackagePlan {
       pages: s.pages.map((k) => records[k]!.url),
     }));
     return {
-      pages: records.map((r) => ({
+      pages: records.map((r, k) => ({
         url: r.url,
         file: r.file,
         packageUrl: r.packageUrl,
+        key: state.pageKeys[k]!,
         objects: r.own.map((k) => objects[k]!),
         shared: r.shared,
         closure: r.closure.map((k) => objects[k]!),

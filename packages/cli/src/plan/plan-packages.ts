@@ -121,10 +121,12 @@ export function planPackages(pages: readonly PlanPage[], options: PlanOptions = 
       const pkg = packageOf.get(o.url);
       if (pkg && !refs.includes(pkg)) refs.push(pkg);
     });
+    const packageUrl = pagePackageUrl(page.file);
     return {
       url: page.url,
       file: page.file,
-      packageUrl: pagePackageUrl(page.file),
+      packageUrl,
+      key: contentKey(objs, `${packageUrl}\n${refs.join('\n')}\n`),
       objects: objs,
       shared: refs,
       closure: page.items,

@@ -75,6 +75,8 @@ export interface PlannedPage {
   file: string;
   /** `/_objpack/pages/<page file>.objp` */
   packageUrl: string;
+  /** Content key of the page's package (contentKey of its objects, URL and shared refs): unchanged key, unchanged bytes but the build id. */
+  key: string;
   /** HTML first, then the page's own objects in closure order. */
   objects: PlanObject[];
   /** Shared package URLs in the order the page first needs them. */
