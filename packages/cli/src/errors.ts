@@ -38,6 +38,8 @@ export const WarningCode = {
   HOST_CONFIG_SKIPPED: 'OBJPACK_W_HOST_CONFIG_SKIPPED',
   /** A host redirect rule could not be read. */
   HOST_REDIRECTS: 'OBJPACK_W_HOST_REDIRECTS',
+  /** Host redirects or rewrites `objpack serve` cannot apply (functions, proxies, visitor conditions): left to the host. */
+  HOST_ROUTES_SKIPPED: 'OBJPACK_W_HOST_ROUTES_SKIPPED',
   /** Pages whose URL the host redirects (or rewrites) before serving files: the worker leaves them to the host. */
   PAGES_REDIRECTED: 'OBJPACK_W_PAGES_REDIRECTED',
   /** Pages link to `/about` for about.html and the build does not know whether the host serves clean URLs. */

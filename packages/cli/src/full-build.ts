@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { MANIFEST_FILE, ROUTES_FILE, type HostHeaderRule, type HostRedirectRule } from '@objpack/format';
+import { MANIFEST_FILE, ROUTES_FILE, type HostHeaderRule, type HostRedirectRule, type HostRoute } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
 import { discoverWith } from './discover/discover-site.js';
@@ -76,6 +76,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let hostHeaders: HostHeaderRule[] = [];
   let hostRedirects: HostRedirectRule[] = [];
   let projectConfigs: string[] = [];
+  let hostRoutes: HostRoute[] = [];
   let cleanUrls = options.cleanUrls === true;
   let bareDirUrls = options.bareDirUrls === true;
   let t: number;
@@ -106,6 +107,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
     projectConfigs = siteHeaders.projectConfigs;
+    hostRoutes = siteHeaders.routes;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
     bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
@@ -163,6 +165,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     writer: pool,
     hostHeaders,
     hostRedirects,
+    hostRoutes,
     cleanUrls,
     bareDirUrls,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),

@@ -97,6 +97,39 @@ export interface BuildManifest {
   bareDirUrls?: true;
   /** URL patterns the host answers before its files (RouteTable.redirects), with where each comes from; absent when none. */
   hostRedirects?: HostRedirectRule[];
+  /**
+   * The host's redirect and rewrite rules with what a server needs to answer as the host does (HostRoute),
+   * in the order the host tries them; absent when none. The request's query is passed on to a redirect's destination
+   * (all three hosts do), except past a rule with `query` conditions. Unlike `hostRedirects` (only the rules that take a
+   * page, for the worker), every rule a static server can apply; rules that need the host itself
+   * (functions, proxies, country or cookie conditions) are left out.
+   */
+  hostRoutes?: HostRoute[];
+}
+
+/**
+ * One host redirect or rewrite for a server: `[match, to, status]` plus options when any. `match` is a
+ * RegExp source tested against the decoded URL path; `to` the destination, where `$1`… and `${name}` stand
+ * for the match's groups and `$$` for `$`. A 3xx status redirects to `to` (a path, or an `http(s)://` URL
+ * the rule names itself); 200 or 404 serves the file at path `to` with that status (a rewrite).
+ */
+export type HostRoute = [match: string, to: string, status: number] | [match: string, to: string, status: number, options: HostRouteOptions];
+
+/** What narrows a HostRoute; every field is optional so that the common one-path redirect stays short. */
+export interface HostRouteOptions {
+  /** RegExp flags of `match`; absent means 'i'. */
+  flags?: string;
+  /** A file at the URL wins over the rule (Netlify's unforced rules, Vercel and Firebase rewrites). */
+  shadowed?: true;
+  /** The rule applies on this host only (`host[:port]`, lower case). */
+  host?: string;
+  /** The rule does not apply to a path this RegExp source (same flags) matches (Vercel routes that let files answer). */
+  unless?: string;
+  /**
+   * Query parameters the request must carry (Netlify `/store id=:id`): name and value, where a value
+   * `:name` takes any value and binds `${name}` in `to`. With these the request's query is not passed on.
+   */
+  query?: Array<[name: string, value: string]>;
 }
 
 /** A host rule that redirects (or rewrites) URLs before the host looks at files: `_redirects`, vercel.json, firebase.json. */

@@ -117,7 +117,7 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
 }
 
 /** A `firebase.json` hosting site: the one whose `public` directory is `root` (one site in `root` itself: that one). */
-export type FirebaseHosting = { public?: unknown; headers?: unknown; redirects?: unknown; cleanUrls?: unknown; trailingSlash?: unknown };
+export type FirebaseHosting = { public?: unknown; headers?: unknown; redirects?: unknown; rewrites?: unknown; cleanUrls?: unknown; trailingSlash?: unknown };
 
 export function firebaseSite(config: unknown, configDir: string, root: string): FirebaseHosting | undefined {
   const hosting = (config as { hosting?: unknown } | null)?.hosting;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
+import { netlifyRoute, type HostRoutes } from './host-routes.js';
 import { hostAliasOf, safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -63,8 +64,9 @@ export function netlifyFrom(from: string): { re: RegExp; host?: string } {
  * `_redirects` in `root` and `[[redirects]]` of the site's `netlify.toml` (`toml`), with Netlify's parser.
  * Netlify applies a rule to a URL that has a file only when it is forced (`301!`, `200!`: "shadowing");
  * Cloudflare Pages applies every rule before it looks for files. With a netlify.toml the site is Netlify's.
+ * The same rules, parsed once, go to `routes` as `objpack serve` applies them (Netlify's way).
  */
-export async function netlifyRedirects(root: string, toml: string | undefined, diagnostics: Diagnostic[]): Promise<RedirectRule[]> {
+export async function netlifyRedirects(root: string, toml: string | undefined, diagnostics: Diagnostic[], routes?: HostRoutes): Promise<RedirectRule[]> {
   const file = path.join(root, '_redirects');
   // One source at a time, so each rule names its file; Netlify takes `_redirects` first.
   const sources = [...(existsSync(file) ? [{ label: '_redirects', redirectsFiles: [file] }] : []), ...(toml ? [{ label: 'netlify.toml', redirectsFiles: [], netlifyConfigPath: toml }] : [])];
@@ -80,6 +82,7 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
       diagnostics.push(warn(label, `not read: ${(err as Error).message}`));
     }
     for (const r of redirects as Array<{ from?: unknown; status?: unknown; force?: unknown }>) {
+      if (routes) netlifyRoute(r, label, routes);
       if (typeof r.from !== 'string') continue;
       const status = typeof r.status === 'number' ? r.status : 301;
       const redirect = status >= 300 && status < 400;

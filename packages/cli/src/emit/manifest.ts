@@ -1,4 +1,4 @@
-import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type HostHeaderRule, type HostRedirectRule, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
+import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type HostHeaderRule, type HostRedirectRule, type HostRoute, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
 
 /** The URL without its query: the manifest's `objects` key. */
@@ -14,6 +14,8 @@ export interface HostRecord {
   hostHeaders?: readonly HostHeaderRule[];
   /** Host rules that take URLs before the files (manifest `hostRedirects`, route table `redirects`). */
   hostRedirects?: readonly HostRedirectRule[];
+  /** Every host redirect and rewrite `objpack serve` applies (manifest `hostRoutes`; not in the route table). */
+  hostRoutes?: readonly HostRoute[];
   /** The host serves `/about.html` at `/about`. */
   cleanUrls?: boolean;
   /** The host serves `/guide/index.html` at `/guide`. */
@@ -27,7 +29,7 @@ export function buildManifest(
   written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
   host: HostRecord = {},
 ): BuildManifest {
-  const { hostHeaders = [], hostRedirects = [], cleanUrls = false, bareDirUrls = false } = host;
+  const { hostHeaders = [], hostRedirects = [], hostRoutes = [], cleanUrls = false, bareDirUrls = false } = host;
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
     const w = written.get(url)!;
@@ -53,7 +55,7 @@ export function buildManifest(
   for (const o of plan.objects.values()) {
     objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
   }
-  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}) };
+  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}), ...(hostRoutes.length > 0 ? { hostRoutes: [...hostRoutes] } : {}) };
 }
 
 /** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */

@@ -3,11 +3,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
-import { isCarriedHeader, isHeaderName, isHeaderValue, RuleIndex, type HostHeaderRule } from '@objpack/format';
+import { isCarriedHeader, isHeaderName, isHeaderValue, RuleIndex, type HostHeaderRule, type HostRoute } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { readOwnEntries } from './host-entries.js';
 import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
 import { firebaseRedirects, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
+import { firebaseRoutes, vercelRoutes, type HostRoutes } from './host-routes.js';
 import { WarningCode } from '../errors.js';
 import { hostAliasOf } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
@@ -29,6 +30,8 @@ export interface SiteHeaders {
   redirects: RedirectRule[];
   /** vercel.json / firebase.json files outside the site that configure it (the project's). */
   projectConfigs: string[];
+  /** Every redirect and rewrite `objpack serve` can apply, in the host's order (manifest `hostRoutes`). */
+  routes: HostRoute[];
   diagnostics: Diagnostic[];
 }
 
@@ -48,7 +51,8 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   const dirs = hostConfigDirs(root, opts.cwd);
   const toml = await netlifyToml(root, dirs);
   const rules: SiteRule[] = [...(await netlifyRules(root, toml, diagnostics))];
-  const redirects = await netlifyRedirects(root, toml, diagnostics);
+  const routes: HostRoutes = { routes: [], skipped: [] };
+  const redirects = await netlifyRedirects(root, toml, diagnostics, routes);
   const own = await readOwnEntries(root);
   // Every config found counts, the site's first: after `--target vercel` the site has a vercel.json of
   // objpack's entries only, and the project's own must still be read.
@@ -61,11 +65,19 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
       if (parsed.applies && dir !== root) projectConfigs.push(path.join(dir, file));
       rules.push(...parsed.rules);
       redirects.push(...(parsed.redirects ?? []));
+      routes.routes.push(...(parsed.routes?.routes ?? []));
+      routes.skipped.push(...(parsed.routes?.skipped ?? []));
       cleanUrls ||= parsed.cleanUrls === true;
       bareDirUrls ||= parsed.bareDirUrls === true;
     }
   }
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, bareDirUrls, redirects, projectConfigs };
+  if (routes.skipped.length > 0) {
+    const [{ file, for: source, why }] = routes.skipped as [HostRoutes['skipped'][number]];
+    const n = routes.skipped.length;
+    const message = `${n} host rule${n === 1 ? ' is' : 's are'} left to the host: objpack serve does not apply ${n === 1 ? 'it' : 'them'} (${file} \`${source}\`: ${why})`;
+    diagnostics.push({ code: WarningCode.HOST_ROUTES_SKIPPED, severity: 'warning', message, file });
+  }
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, bareDirUrls, redirects, projectConfigs, routes: routes.routes };
   // With clean URLs the host serves about.html as `/about` and matches its rules against that path too;
   // with bare directory URLs guide/index.html as `/guide`.
   const clean = opts.cleanUrls ?? cleanUrls;
@@ -78,6 +90,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     bareDirUrls,
     redirects,
     projectConfigs,
+    routes: routes.routes,
     rules: rules.map((r) => ({
       for: r.for,
       match: r.re.source,
@@ -104,7 +117,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
 }
 
 /** The rules of one `vercel.json` / `firebase.json` in `dir`, minus the entries objpack wrote there (`own`). */
-async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[]; applies?: boolean }> {
+async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[]; routes?: HostRoutes; applies?: boolean }> {
   const shown = path.relative(root, path.join(dir, file)) || file;
   let config: unknown;
   try {
@@ -116,6 +129,7 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
   const ours = dir === root ? (own[file] ?? []) : [];
   let parsed;
   let redirected;
+  let routes: HostRoutes;
   if (file === 'vercel.json') {
     const deploys = vercelDeploys(config, dir, root);
     if (deploys !== true) {
@@ -128,13 +142,15 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
     }
     parsed = await vercelRules(config, ours, shown);
     redirected = await vercelRedirects(config, shown);
+    routes = await vercelRoutes(config, shown);
   } else {
     parsed = await firebaseRules(config, ours, shown, dir, root);
     const site = firebaseSite(config, dir, root);
     redirected = site ? await firebaseRedirects(site, shown) : { rules: [], diagnostics: [] };
+    routes = site ? await firebaseRoutes(site, shown) : { routes: [], skipped: [] };
   }
   diagnostics.push(...parsed.diagnostics, ...redirected.diagnostics);
-  return { ...parsed, redirects: redirected.rules, applies: file === 'vercel.json' || firebaseSite(config, dir, root) !== undefined };
+  return { ...parsed, redirects: redirected.rules, routes, applies: file === 'vercel.json' || firebaseSite(config, dir, root) !== undefined };
 }
 
 /**

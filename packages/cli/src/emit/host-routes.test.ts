@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { netlifyFrom } from './host-redirects.js';
+import { firebaseRoutes, netlifyCapture, netlifyRoute, vercelRoutes, type HostRoutes } from './host-routes.js';
+
+const PATHS = ['/', '/a', '/a/', '/a.html', '/blog', '/blog/', '/blog/x', '/blog/x/y.html', '/blogx', '/docs/v1/intro', '/docs/v1/v2/intro', '/post-7.html', '/OLD.html'];
+const FROMS = ['/blog/*', '/blog', '/blog/', '/blog*', '/*/y.html', '/docs/:v/intro', '/:name.html', '/post-:id.html', '/*', '/old.html', '/:a/:a', 'https://a.example/blog/*'];
+
+describe('Netlify _redirects as objpack serve applies them', () => {
+  it('captures match exactly what the build already matches, with `:name` and `*` as named groups', () => {
+    for (const from of FROMS) expect(PATHS.filter((u) => netlifyCapture(from).re.test(u)), from).toEqual(PATHS.filter((u) => netlifyFrom(from).re.test(u)));
+    expect(netlifyCapture('/blog/*').re.exec('/blog/x/y.html')?.groups).toEqual({ splat: 'x/y.html' });
+    expect(netlifyCapture('/post-:id.html').re.exec('/post-7.html')?.groups).toEqual({ id: '7' });
+    expect(netlifyCapture('https://a.example/blog/*').host).toBe('a.example');
+  });
+
+  it('records destinations as templates, unforced rules as shadowed, and skips what needs the host', () => {
+    const out: HostRoutes = { routes: [], skipped: [] };
+    const rules = [
+      { from: '/old', to: '/new', status: 301, force: false, query: {}, conditions: {} },
+      { from: '/news/:year/*', to: '/blog/:year/:splat?price=$5&x=:nope', force: true },
+      { from: '/store', to: '/blog/:id', status: 302, query: { id: ':id' } },
+      { from: '/*', to: '/index.html', status: 200 },
+      { from: '/api/*', to: 'https://api.example.com/:splat', status: 200, proxy: true },
+      { from: '/fr', to: '/fr/', status: 302, conditions: { Country: ['fr'] } },
+      { from: '/fn', to: '/.netlify/functions/x', status: 200 },
+      { from: '/s', to: '/t', status: 200, signed: 'SECRET' },
+    ];
+    for (const r of rules) netlifyRoute(r, '_redirects', out);
+    expect(out.routes).toEqual([
+      ['^\\/old\\/?$', '/new', 301, { shadowed: true }],
+      ['^\\/news\\/(?<year>[^/]+)(?:\\/(?<splat>.*))?$', '/blog/${year}/${splat}?price=$$5&x=:nope', 301],
+      ['^\\/store\\/?$', '/blog/${id}', 302, { shadowed: true, query: [['id', ':id']] }],
+      ['^(?:\\/(?<splat>.*))?$', '/index.html', 200, { shadowed: true }],
+    ]);
+    expect(out.skipped.map((s) => s.for)).toEqual(['/api/*', '/fr', '/fn', '/s']);
+  });
+});
+
+describe('vercel.json as objpack serve applies it', () => {
+  it('redirects and cleanUrls before the filesystem, rewrites after it, conditions and proxies skipped', async () => {
+    const out = await vercelRoutes({
+      cleanUrls: true,
+      redirects: [{ source: '/old/:slug', destination: '/new/:slug' }, { source: '/t', destination: '/u', permanent: false }, { source: '/c', destination: '/d', has: [{ type: 'cookie', key: 'x' }] }],
+      rewrites: [{ source: '/r/:id', destination: '/page.html' }, { source: '/api/(.*)', destination: 'https://api.example.com/$1' }],
+    }, 'vercel.json');
+    expect(out.routes.map(([m, to, status, o]) => [m, to, status, o?.shadowed ?? false])).toEqual([
+      [String.raw`^\/(?:(.+)\/)?index(?:\.html)?\/?$`, '/$1', 308, false],
+      [String.raw`^\/(.*)\.html\/?$`, '/$1', 308, false],
+      [String.raw`^\/old(?:\/([^/]+?))$`, '/new/$1', 308, false],
+      [String.raw`^\/t$`, '/u', 307, false],
+      [String.raw`^\/r(?:\/([^/]+?))$`, '/page.html?id=$1', 200, true],
+    ]);
+    expect(out.skipped.map((s) => s.for)).toEqual(['^/c$', '^/api(?:/(.*))$']);
+  });
+
+  it('legacy routes: a route that lets the files answer shields what it matches from later ones; `$name` stays a group', async () => {
+    const out = await vercelRoutes({ routes: [{ src: '/keep' }, { src: '/(?<slug>[^/]+)', status: 301, headers: { Location: '/n/$slug' } }] }, 'vercel.json');
+    expect(out.routes).toEqual([[String.raw`^\/(?<slug>[^/]+)$`, '/n/${slug}', 301, { unless: '(?:^/keep$)' }]]);
+    expect(await vercelRoutes({ redirects: 'x' }, 'vercel.json')).toEqual({ routes: [], skipped: [] });
+  });
+});
+
+describe('firebase.json as objpack serve applies it', () => {
+  it('redirects with `:segments` (path-to-regexp), a glob fallback, regex groups; rewrites to files only', async () => {
+    const out = await firebaseRoutes({
+      redirects: [
+        { source: '/blog/:slug', destination: '/news/:slug', type: 302 },
+        { source: '/a/**', destination: '/b' },
+        { regex: '^/p/(\\d+)$', destination: '/q/:1' },
+        { source: '/ext', destination: 'https://example.com/' },
+      ],
+      rewrites: [{ source: '**', destination: '/index.html' }, { source: '/api/**', function: 'api' }, { source: '/run', run: { serviceId: 'x' } }],
+    }, 'firebase.json');
+    const [capture, glob, ...rest] = out.routes;
+    expect(capture!.slice(1, 3)).toEqual(['/news/$1', 302]);
+    expect(new RegExp(capture![0], 'i').exec('/BLOG/x')?.[1]).toBe('x');
+    expect(glob!.slice(1)).toEqual(['/news/:slug', 302, { flags: '' }]);
+    expect(rest.map((r) => r.slice(1, 3))).toEqual([['/b', 301], ['/q/$1', 301], ['https://example.com/', 301], ['/index.html', 200]]);
+    expect(rest.at(-1)![3]).toEqual({ flags: '', shadowed: true });
+    expect(out.skipped.map((s) => s.for)).toEqual(['/api/**', '/run']);
+  });
+});

@@ -1,0 +1,216 @@
+import type { HostRoute, HostRouteOptions } from '@objpack/format';
+import { fromRe2, netlifyFrom } from './host-redirects.js';
+import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
+
+/**
+ * The host's redirects and rewrites as `objpack serve` applies them (manifest `hostRoutes`), and the rules
+ * it cannot apply (`skipped`: a function, a proxy, a condition on the visitor), which the build names in a
+ * warning. Destinations become HostRoute templates (`$1`, `${name}`, `$$`).
+ */
+export interface HostRoutes {
+  routes: HostRoute[];
+  skipped: Array<{ file: string; for: string; why: string }>;
+}
+
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+/** A rewrite serves a file with 200, or with an error status (Netlify's `/en/* /en/404.html 404`). */
+const isRewriteStatus = (s: number) => s === 200 || (s >= 400 && s < 600);
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
+/** A template's literal `$` (HostRoute: `$$`). */
+const literal = (s: string) => s.replace(/\$/g, '$$$$');
+
+function route(re: RegExp, to: string, status: number, options: HostRouteOptions = {}): HostRoute {
+  const o: HostRouteOptions = { ...(re.flags === 'i' ? {} : { flags: re.flags }), ...options };
+  return Object.keys(o).length > 0 ? [re.source, to, status, o] : [re.source, to, status];
+}
+
+/**
+ * A `_redirects` `from` as netlifyFrom reads it, with its placeholders as named groups: `:name` is
+ * `${name}` in the destination and `*` is `${splat}`, as Netlify substitutes them.
+ */
+export function netlifyCapture(from: string): { re: RegExp; host?: string; names: Set<string> } {
+  const { host } = netlifyFrom(from);
+  let p = host === undefined ? from : from.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/';
+  const names = new Set<string>();
+  const group = (name: string, body: string) => {
+    if (names.has(name)) return `(?:${body})`;
+    names.add(name);
+    return `(?<${name}>${body})`;
+  };
+  const splat = p.endsWith('/*');
+  if (splat) p = p.slice(0, -2);
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  const body = p.replace(/:[A-Za-z_]\w*|\*|[.+?^${}()|[\]\\/]/g, (t) => (t === '*' ? group('splat', '.*') : t.startsWith(':') ? group(t.slice(1), '[^/]+') : `\\${t}`));
+  const re = new RegExp(`^${body}${splat ? `(?:\\/${group('splat', '.*')})?` : '\\/?'}$`, 'i');
+  return host === undefined ? { re, names } : { re, host, names };
+}
+
+/** One `_redirects` / netlify.toml rule from Netlify's parser, as a route or the reason it is skipped. */
+export function netlifyRoute(r: { from?: unknown; to?: unknown; status?: unknown; force?: unknown; query?: unknown; conditions?: unknown; signed?: unknown; proxy?: unknown }, file: string, out: HostRoutes): void {
+  if (typeof r.from !== 'string' || typeof r.to !== 'string') return;
+  const skip = (why: string) => void out.skipped.push({ file, for: r.from as string, why });
+  const status = typeof r.status === 'number' ? r.status : 301;
+  const conditions = r.conditions && typeof r.conditions === 'object' ? Object.keys(r.conditions) : [];
+  if (conditions.length > 0) return skip(`depends on the visitor (${conditions.join(', ')})`);
+  if (r.signed !== undefined && r.signed !== false) return skip('a signed proxy');
+  const redirect = REDIRECT.has(status);
+  if (!redirect && (r.proxy === true || ABSOLUTE.test(r.to))) return skip('a proxy to another site');
+  if (!redirect && r.to.startsWith('/.netlify/')) return skip('a Netlify function or service');
+  if (!redirect && !isRewriteStatus(status)) return skip(`status ${status}`);
+  const { re, host, names } = netlifyCapture(r.from);
+  const query = Object.entries(r.query && typeof r.query === 'object' ? (r.query as Record<string, unknown>) : {}).filter((e): e is [string, string] => typeof e[1] === 'string');
+  for (const [, v] of query) if (/^:[A-Za-z_]\w*$/.test(v)) names.add(v.slice(1));
+  const to = r.to.replace(/\$|:([A-Za-z_]\w*)/g, (t, name: string | undefined) => (t === '$' ? '$$' : names.has(name!) ? `\${${name}}` : t));
+  out.routes.push(route(re, to, status, { ...(r.force === true ? {} : { shadowed: true }), ...(host !== undefined ? { host } : {}), ...(query.length > 0 ? { query } : {}) }));
+}
+
+interface VercelRoute {
+  src?: unknown;
+  dest?: unknown;
+  status?: unknown;
+  continue?: unknown;
+  handle?: unknown;
+  has?: unknown;
+  missing?: unknown;
+  methods?: unknown;
+  headers?: Record<string, unknown>;
+}
+
+/** A Vercel destination (`$1`, `$name`) as a HostRoute template. */
+const vercelTo = (dest: string) => dest.replace(/\$(\d+|[A-Za-z_]\w*)?/g, (_, ref: string | undefined) => (ref === undefined ? '$$' : /^\d/.test(ref) ? `$${ref}` : `\${${ref}}`));
+
+/**
+ * `vercel.json` as Vercel routes it (`getTransformedRoutes`): routes before the filesystem (`redirects`,
+ * `cleanUrls`, `trailingSlash`, legacy `routes`) apply first; `rewrites` after it, where no file is. A route
+ * that stops routing without redirecting lets the files answer: later routes exclude what it matches.
+ */
+export async function vercelRoutes(config: unknown, file: string): Promise<HostRoutes> {
+  const out: HostRoutes = { routes: [], skipped: [] };
+  const c = (config ?? {}) as Record<string, unknown>;
+  if (c.redirects === undefined && c.rewrites === undefined && c.cleanUrls === undefined && c.trailingSlash === undefined && c.routes === undefined) return out;
+  const { getTransformedRoutes } = await import('@vercel/routing-utils');
+  const input = { cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash, redirects: c.redirects, rewrites: c.rewrites, routes: c.routes } as Parameters<typeof getTransformedRoutes>[0];
+  let routes: VercelRoute[];
+  try {
+    const result = getTransformedRoutes(input);
+    // host-redirects.ts reports an invalid config; here it only means nothing to apply.
+    if (result.error) return out;
+    routes = (result.routes ?? []) as VercelRoute[];
+  } catch {
+    return out;
+  }
+  const passes: string[] = [];
+  let phase: 'before' | 'after' | 'other' = 'before';
+  for (const r of routes) {
+    if (r.handle !== undefined) {
+      phase = r.handle === 'filesystem' && phase === 'before' ? 'after' : 'other';
+      continue;
+    }
+    if (phase === 'other' || typeof r.src !== 'string') continue;
+    const location = r.headers && typeof r.headers.Location === 'string' ? r.headers.Location : undefined;
+    const status = typeof r.status === 'number' ? r.status : undefined;
+    const skip = (why: string) => void out.skipped.push({ file, for: r.src as string, why });
+    if (location === undefined && r.dest === undefined) {
+      const conditional = r.has !== undefined || r.missing !== undefined || r.methods !== undefined;
+      if (status !== undefined) skip(`status ${status} without a destination`);
+      else if (phase === 'before' && r.continue !== true && !conditional) passes.push(r.src);
+      continue;
+    }
+    if (r.has !== undefined || r.missing !== undefined || r.methods !== undefined) {
+      skip('depends on the request (`has`/`missing`/`methods`)');
+      continue;
+    }
+    const redirect = location !== undefined && status !== undefined && REDIRECT.has(status);
+    const to = redirect ? location : typeof r.dest === 'string' ? r.dest : undefined;
+    const code = redirect ? status : (status ?? 200);
+    if (to === undefined || (!redirect && !isRewriteStatus(code))) {
+      skip('not a redirect or a rewrite to a path');
+      continue;
+    }
+    if (!redirect && ABSOLUTE.test(to)) {
+      skip('a proxy to another site');
+      continue;
+    }
+    let re: RegExp;
+    try {
+      re = new RegExp(r.src.startsWith('^') ? r.src : `[\\s\\S]*?(?:${r.src})`, 'i');
+      if (passes.length > 0) new RegExp(passes.join('|'), 'i');
+    } catch {
+      skip('not a valid pattern');
+      continue;
+    }
+    const unless = passes.length > 0 ? passes.map((p) => `(?:${p})`).join('|') : undefined;
+    out.routes.push(route(re, vercelTo(to), code, { ...(phase === 'after' ? { shadowed: true } : {}), ...(unless !== undefined ? { unless } : {}) }));
+  }
+  return out;
+}
+
+/**
+ * A Firebase `:name` destination as a HostRoute template, as superstatic compiles it with path-to-regexp
+ * 1.x: `:name` (also `:name*`, `:name+`, `:name?`) is the named group, or for a group position (`:1`, a
+ * glob's `*` is `:0`) that group. `group` maps a name to its template reference.
+ */
+const firebaseTo = (destination: string, group: (name: string) => string | undefined) =>
+  destination.replace(/\$|:(\w+)[*+?]?/g, (t, name: string | undefined) => (t === '$' ? '$$' : (group(name!) ?? t)));
+
+/**
+ * Firebase Hosting's `redirects` (before any file) and `rewrites` (where no file is) as superstatic
+ * applies them. A redirect whose destination names `:segments` is first matched with path-to-regexp 1.x
+ * (its `source`/`glob`) or its `regex`, and those segments substituted; else its pattern matches and the
+ * destination is taken as written. Redirects keep the request's query (superstatic's addQuery).
+ */
+export async function firebaseRoutes(site: FirebaseHosting, file: string): Promise<HostRoutes> {
+  const out: HostRoutes = { routes: [], skipped: [] };
+  const { minimatch } = await import('minimatch');
+  const { default: pathToRegexp } = await import('path-to-regexp');
+  const slashed = (g: string) => (g.startsWith('/') || g.startsWith('!') ? g : `/${g}`);
+  const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]) : []);
+  for (const e of list(site.redirects)) {
+    const { source, glob, regex, destination, type } = (e ?? {}) as Record<string, unknown>;
+    const pattern = typeof glob === 'string' ? glob : typeof source === 'string' ? source : undefined;
+    if ((pattern === undefined && typeof regex !== 'string') || typeof destination !== 'string') continue;
+    const status = typeof type === 'number' ? type : 301;
+    const label = pattern ?? (regex as string);
+    if (!REDIRECT.has(status)) {
+      out.skipped.push({ file, for: label, why: `type ${status}` });
+      continue;
+    }
+    // superstatic turns a destination `/https:/…` back into the external URL.
+    const dest = destination.replace('/http:/', 'http://').replace('/https:/', 'https://');
+    try {
+      const captures = /(?:^|\/):/.test(dest);
+      if (pattern !== undefined) {
+        const g = slashed(pattern);
+        if (captures) {
+          const keys: Parameters<typeof pathToRegexp>[1] & unknown[] = [];
+          const re = pathToRegexp(g, keys);
+          const at = new Map(keys.map((k, i) => [String(k.name), `$${i + 1}`]));
+          out.routes.push(route(re, firebaseTo(dest, (n) => at.get(n) ?? ''), status));
+        }
+        out.routes.push(route(globRegExp(minimatch, g), literal(dest), status));
+      } else {
+        const re = fromRe2(regex as string);
+        out.routes.push(route(re, captures ? firebaseTo(dest, (n) => (/^\d+$/.test(n) ? `$${n}` : `\${${n}}`)) : literal(dest), status));
+      }
+    } catch {
+      out.skipped.push({ file, for: label, why: 'not a valid pattern' });
+    }
+  }
+  for (const e of list(site.rewrites)) {
+    const { source, glob, regex, destination } = (e ?? {}) as Record<string, unknown>;
+    const pattern = typeof glob === 'string' ? glob : typeof source === 'string' ? source : undefined;
+    const label = pattern ?? (typeof regex === 'string' ? regex : '?');
+    if (pattern === undefined && typeof regex !== 'string') continue;
+    if (typeof destination !== 'string' || ABSOLUTE.test(destination) || destination.startsWith('//')) {
+      out.skipped.push({ file, for: label, why: 'a function, a Cloud Run service or another site' });
+      continue;
+    }
+    try {
+      const re = pattern !== undefined ? globRegExp(minimatch, slashed(pattern)) : fromRe2(regex as string);
+      out.routes.push(route(re, literal(destination), 200, { shadowed: true }));
+    } catch {
+      out.skipped.push({ file, for: label, why: 'not a valid pattern' });
+    }
+  }
+  return out;
+}
