@@ -406,6 +406,45 @@ describe('build (in place)', () => {
     expect([p.manifest.hostRedirects, (await routesOf(plain)).redirects, redirected(p)]).toEqual([undefined, undefined, []]);
   });
 
+  test("host redirects and rewrites: the manifest records them with destinations and objpack serve answers as the host would", async () => {
+    const skipped = (r: { diagnostics: Array<{ code: string }> }) => r.diagnostics.filter((d) => d.code === 'OBJPACK_W_HOST_ROUTES_SKIPPED').length;
+    const check = async (root: string, cases: Array<[url: string, status: number, location?: string, sameAs?: string]>) => {
+      const server = await serve({ root, port: 0 });
+      try {
+        for (const [url, status, location, sameAs] of cases) {
+          const r = await fetch(new URL(url, server.url), { redirect: 'manual' });
+          const body = Buffer.from(await r.arrayBuffer());
+          expect([r.status, r.headers.get('location') ?? undefined], url).toEqual([status, location]);
+          if (sameAs) expect(body.equals(Buffer.from(await (await fetch(new URL(sameAs, server.url))).arrayBuffer())), url).toBe(true);
+        }
+      } finally {
+        await server.close();
+      }
+    };
+
+    // Netlify: unforced rules yield to files; a proxy is left to the host, with a warning.
+    const netlify = await makeSite({ ...SMALL_SITE, _redirects: '/old /blog.html 301\n/news/* /about/:splat 302\n/app/* /index.html 200\n/about/ /x 301\n/api/* https://api.example.com/:splat 200\n' });
+    const n = await build(await opts(netlify));
+    expect(n.manifest.hostRoutes?.map((r) => r.slice(1, 3))).toEqual([['/blog.html', 301], ['/about/${splat}', 302], ['/index.html', 200], ['/x', 301]]);
+    expect(skipped(n)).toBe(1);
+    await check(netlify, [['/old?x=1', 301, '/blog.html?x=1'], ['/news/a', 302, '/about/a'], ['/app/deep', 200, undefined, '/'], ['/about/', 200], ['/api/x', 404]]);
+
+    // Vercel: clean URLs and redirects before the files, rewrites after them.
+    const vercel = await makeSite({ ...SMALL_SITE, 'vercel.json': JSON.stringify({ cleanUrls: true, redirects: [{ source: '/old/:slug', destination: '/news/:slug' }], rewrites: [{ source: '/r/(.*)', destination: '/about/index.html' }] }) });
+    const v = await build(await opts(vercel));
+    expect([v.manifest.hostRoutes?.length, skipped(v)]).toEqual([4, 0]);
+    await check(vercel, [['/blog.html', 308, '/blog'], ['/blog', 200], ['/old/x?a=1', 308, '/news/x?a=1'], ['/r/1', 200, undefined, '/about/']]);
+
+    // Firebase: `:segments` substituted, the query kept, a function rewrite left to the host.
+    const firebase = await makeSite({ ...SMALL_SITE, 'firebase.json': JSON.stringify({ hosting: { public: '.', redirects: [{ source: '/old/:id', destination: '/n/:id', type: 302 }], rewrites: [{ source: '/api/**', function: 'api' }, { source: '**', destination: '/index.html' }] } }) });
+    const f = await build(await opts(firebase));
+    expect(skipped(f)).toBe(1);
+    await check(firebase, [['/old/5?q=1', 302, '/n/5?q=1'], ['/missing/page', 200, undefined, '/'], ['/blog.html', 200]]);
+
+    // No rules: nothing recorded.
+    expect((await build(await opts(await makeSite(SMALL_SITE)))).manifest.hostRoutes).toBeUndefined();
+  });
+
   test('switching --target keeps the record of the other config: its stale entries still go, none is read back as the site\'s', async () => {
     const root = await makeSite({ ...SMALL_SITE, 'old.html': '<!doctype html><title>old</title><link rel="stylesheet" href="/css/site.css">' });
     await build(await opts(root, { targets: ['vercel', 'firebase'] }));

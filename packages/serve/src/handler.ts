@@ -5,6 +5,7 @@ import type { ConnectionTracker, ConnState } from './connections.js';
 import type { Context } from './context.js';
 import { LISTING_PATH, sendListing } from './delta-listing.js';
 import { sendError, type Req, type Res } from './error-page.js';
+import { matchRoute, type RouteAnswer } from './host-routes.js';
 import { wantsPackage } from './http-semantics.js';
 import { sendPackage, type PackageRequest } from './send-package.js';
 import { sendFile } from './send-file.js';
@@ -102,14 +103,19 @@ function handle(ctx: Context, req: Req, res: Res): void {
   }
   const { site } = ctx;
   const route = site.index.routes.get(target.path);
+  // The host's own redirects and rewrites come first, each as the host orders it against files.
+  const router = site.manifest?.router;
+  const hostRoute = router ? matchRoute(router, target.path, target.query, hostOf(req), route !== undefined) : undefined;
+  if (hostRoute) {
+    answerRoute(ctx, req, res, hostRoute);
+    return;
+  }
   if (!route) {
     notFound(ctx, req, res);
     return;
   }
   if ('redirect' in route) {
-    const location = encodePathForHeader(route.redirect) + (target.query ? `?${target.query}` : '');
-    res.writeHead(301, { location: location.replace(/[\r\n]/g, ''), 'content-length': '0', 'cache-control': 'no-cache' });
-    res.end();
+    redirect(res, 301, encodePathForHeader(route.redirect) + (target.query ? `?${target.query}` : ''));
     return;
   }
   const entry = route.entry;
@@ -140,6 +146,42 @@ function handle(ctx: Context, req: Req, res: Res): void {
   }
   if (conn) ctx.tracker.objectsSent(conn, manifest?.carried.get(entry.urlPath) ?? [entry.urlPath]);
   // objpack's own directory (shared packages, the route table) keeps objpack's caching.
+  const extra = manifest && manifest.hostRules.length > 0 && !entry.urlPath.startsWith(OWN_DIR) ? fileExtra(entry, manifest.hostRules) : null;
+  sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
+}
+
+function redirect(res: Res, status: number, location: string): void {
+  res.writeHead(status, { location: location.replace(/[\r\n]/g, ''), 'content-length': '0', 'cache-control': 'no-cache' });
+  res.end();
+}
+
+const hostOf = (req: Req): string | undefined => {
+  const h = req.headers.host ?? req.headers[':authority'];
+  return typeof h === 'string' ? h.toLowerCase() : undefined;
+};
+
+/**
+ * A host rule's answer: a redirect, or the file at the rewrite's path (following the `/dir` → `/dir/`
+ * alias once) with the rule's status. A rewrite to a path with no file is a 404, as on the host.
+ */
+function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer): void {
+  if ('location' in answer) {
+    redirect(res, answer.status, answer.location);
+    return;
+  }
+  const target = parseRequestPath(answer.rewrite);
+  let route = target.ok ? ctx.site.index.routes.get(target.path) : undefined;
+  if (route && 'redirect' in route) route = ctx.site.index.routes.get(route.redirect);
+  if (!route || !('entry' in route)) {
+    notFound(ctx, req, res);
+    return;
+  }
+  const { entry } = route;
+  if (answer.status !== 200) {
+    sendFile(ctx, req, res, entry, { status: answer.status, headers: NOT_FOUND_EXTRA });
+    return;
+  }
+  const manifest = ctx.site.manifest;
   const extra = manifest && manifest.hostRules.length > 0 && !entry.urlPath.startsWith(OWN_DIR) ? fileExtra(entry, manifest.hostRules) : null;
   sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, RuleIndex, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
+import { hostRouter, type HostRouter } from './host-routes.js';
 import { encodePathForHeader, stripQuery } from './url-path.js';
 
 /** A page of the manifest, with what requests need precomputed. */
@@ -34,6 +35,8 @@ export interface SiteManifest {
   manifest: BuildManifest;
   /** The site's host header rules, in order (empty for a manifest without them). */
   hostRules: readonly HostRule[];
+  /** The site's host redirects and rewrites (manifest `hostRoutes`); null for a manifest without them. */
+  router: HostRouter | null;
   /** Page by page URL and by HTML file URL. */
   pages: Map<string, PageInfo>;
   /** Page by its package URL. */
@@ -186,5 +189,5 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     if (!pages.has(htmlPath)) pages.set(htmlPath, info);
     byPackage.set(page.package, info);
   }
-  return { manifest, hostRules: hostRules(manifest.hostHeaders), pages, byPackage, packageObjects, carried };
+  return { manifest, hostRules: hostRules(manifest.hostHeaders), router: hostRouter(manifest.hostRoutes), pages, byPackage, packageObjects, carried };
 }

@@ -1,0 +1,139 @@
+import { RuleIndex } from '@objpack/format';
+
+/** A host redirect or rewrite (manifest `hostRoutes`) as this server applies it. */
+export interface ServeRoute {
+  re: RegExp;
+  /** Destination template: `$1`, `${name}`, `$$` (see the format's HostRoute). */
+  to: string;
+  status: number;
+  /** A file at the URL wins over the rule. */
+  shadowed: boolean;
+  host?: string;
+  unless?: RegExp;
+  query?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** The rules in the host's order, with one-path rules found by lookup (a migration's 50,000 redirects). */
+export interface HostRouter {
+  routes: readonly ServeRoute[];
+  index: RuleIndex;
+}
+
+/** What a rule makes of a request: a redirect (Location value, ready to send) or a site path to serve. */
+export type RouteAnswer = { status: number; location: string } | { status: number; rewrite: string };
+
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+const isRewriteStatus = (s: number) => s === 200 || (s >= 400 && s < 600);
+/** The only absolute destinations a rule may name: another site over HTTP(S), written out in the rule. */
+const EXTERNAL = /^https?:\/\/[^/?#\\]/i;
+const STATELESS_FLAGS = /^[imsu]*$/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The manifest's `hostRoutes`, checked again (the manifest is a file on disk): a rule whose pattern does
+ * not compile, whose destination holds control characters or names a scheme other than http(s), or whose
+ * status this server cannot answer with, is dropped. Null when none is left.
+ */
+export function hostRouter(recorded: unknown): HostRouter | null {
+  if (!Array.isArray(recorded)) return null;
+  const routes: ServeRoute[] = [];
+  for (const r of recorded as unknown[]) {
+    if (!Array.isArray(r) || r.length < 3) continue;
+    const [match, to, status, options] = r as [unknown, unknown, unknown, unknown];
+    const o = (options ?? {}) as { flags?: unknown; shadowed?: unknown; host?: unknown; unless?: unknown; query?: unknown };
+    const flags = o.flags ?? 'i';
+    if (typeof match !== 'string' || typeof to !== 'string' || typeof status !== 'number' || typeof flags !== 'string' || !STATELESS_FLAGS.test(flags)) continue;
+    if (CONTROL.test(to)) continue;
+    const external = /^[a-z][a-z0-9+.-]*:/i.test(to);
+    if (REDIRECT.has(status) ? external && !EXTERNAL.test(to) : !isRewriteStatus(status) || external) continue;
+    const query = Array.isArray(o.query) ? (o.query as unknown[]).filter((q): q is [string, string] => Array.isArray(q) && typeof q[0] === 'string' && typeof q[1] === 'string') : undefined;
+    try {
+      routes.push({
+        re: new RegExp(match, flags), to, status, shadowed: o.shadowed === true,
+        ...(typeof o.host === 'string' ? { host: o.host.toLowerCase() } : {}),
+        ...(typeof o.unless === 'string' ? { unless: new RegExp(o.unless, flags) } : {}),
+        ...(query && query.length > 0 ? { query } : {}),
+      });
+    } catch {
+      continue;
+    }
+  }
+  return routes.length > 0 ? { routes, index: new RuleIndex(routes) } : null;
+}
+
+/**
+ * The first rule that takes `path` (decoded URL path) as the host tries them: in order, a shadowed rule
+ * only where `hasFile` is false, a host-bound one only on that `host`, one with query conditions only when
+ * the request's `query` (raw) meets them. Undefined when none does: the files answer.
+ */
+export function matchRoute(router: HostRouter, path: string, query: string, host: string | undefined, hasFile: boolean): RouteAnswer | undefined {
+  for (const i of router.index.candidates([path])) {
+    const r = router.routes[i]!;
+    if ((r.shadowed && hasFile) || (r.host !== undefined && r.host !== host)) continue;
+    const m = r.re.exec(path);
+    if (!m || r.unless?.test(path)) continue;
+    let bound: Record<string, string> | undefined;
+    if (r.query) {
+      bound = queryBinds(r.query, query);
+      if (!bound) continue;
+    }
+    const dest = expand(r.to, m, bound);
+    if (dest === undefined) continue;
+    if (!REDIRECT.has(r.status)) return { status: r.status, rewrite: dest };
+    // The request's query goes along (Netlify, Vercel and superstatic all pass it on), before a fragment.
+    const pass = !r.query && query !== '' ? query : '';
+    const hash = dest.indexOf('#');
+    const [base, frag] = hash === -1 ? [dest, ''] : [dest.slice(0, hash), dest.slice(hash)];
+    const location = safeLocation(pass ? `${base}${base.includes('?') ? '&' : '?'}${pass}${frag}` : dest);
+    if (location !== undefined) return { status: r.status, location };
+  }
+  return undefined;
+}
+
+/** Netlify's query conditions: every name present; a `:name` value binds it, any other must be equal. */
+function queryBinds(conditions: ReadonlyArray<readonly [string, string]>, query: string): Record<string, string> | undefined {
+  const params = new URLSearchParams(query);
+  const bound: Record<string, string> = {};
+  for (const [name, want] of conditions) {
+    const got = params.get(name);
+    if (got === null) return undefined;
+    if (/^:[A-Za-z_]\w*$/.test(want)) bound[want.slice(1)] = got;
+    else if (got !== want) return undefined;
+  }
+  return bound;
+}
+
+/**
+ * The destination with the match's groups in it, each percent-encoded (a `/` stays a separator in the
+ * path, none survives in an external destination's host, so a request can never move a redirect to
+ * another site). A destination that is not an http(s) URL is a path on this site: its leading slashes
+ * and backslashes become one `/`, so no capture (`//evil.example`) makes it protocol-relative.
+ */
+function expand(to: string, m: RegExpExecArray, bound: Record<string, string> | undefined): string | undefined {
+  const external = EXTERNAL.test(to);
+  const authorityEnd = external ? to.slice(to.indexOf('//') + 2).search(/[/?#]|$/) + to.indexOf('//') + 2 : 0;
+  try {
+    const out = to.replace(/\$(\$|\d+|\{(\w+)\})/g, (_t, ref: string, name: string | undefined, at: number) => {
+      if (ref === '$') return '$';
+      const v = name !== undefined ? (m.groups?.[name] ?? bound?.[name]) : m[Number(ref)];
+      if (v === undefined) return '';
+      return at < authorityEnd ? encodeURIComponent(v) : v.split('/').map(encodeURIComponent).join('/');
+    });
+    return external ? out : `/${out.replace(/^[/\\]+/, '')}`;
+  } catch {
+    return undefined; // a lone surrogate: no URL at all
+  }
+}
+
+/**
+ * A Location value with nothing a header or a browser could misread: characters outside URL syntax
+ * (space, CR/LF, `\`, `"`, non-ASCII) percent-encoded, a `%` not starting an escape written `%25`.
+ */
+function safeLocation(url: string): string | undefined {
+  try {
+    return url.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]%]/gu, (c) => (c === '%' ? '%25' : encodeURIComponent(c)));
+  } catch {
+    return undefined;
+  }
+}

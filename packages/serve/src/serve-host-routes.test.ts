@@ -1,0 +1,180 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HostRoute } from '@objpack/format';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hostRouter, matchRoute } from './host-routes.js';
+import { serve, type ObjpackServer } from './index.js';
+import { get } from './test-utils/http.js';
+import { makeSite, type FixtureSite } from './test-utils/site.js';
+
+let site: FixtureSite;
+const servers: ObjpackServer[] = [];
+beforeEach(() => {
+  site = makeSite();
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  site.cleanup();
+});
+
+async function start(routes: unknown, extra: Record<string, unknown> = {}): Promise<ObjpackServer> {
+  const file = join(site.root, 'objpack-manifest.json');
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), hostRoutes: routes, ...extra }));
+  const s = await serve({ root: site.root, port: 0 });
+  servers.push(s);
+  return s;
+}
+
+/** `_redirects` rules as the build records them (netlifyRoute): unforced rules are shadowed by files. */
+const NETLIFY: HostRoute[] = [
+  ['^\\/old\\/?$', '/new', 301, { shadowed: true }],
+  ['^\\/news\\/(?<year>[^/]+)(?:\\/(?<splat>.*))?$', '/blog/${year}/${splat}', 302, { shadowed: true }],
+  ['^\\/store\\/?$', '/blog/${id}', 301, { shadowed: true, query: [['id', ':id']] }],
+  ['^\\/about\\.html\\/?$', '/elsewhere', 301, { shadowed: true }],
+  ['^\\/data\\.json\\/?$', '/moved.json', 302],
+  ['^\\/app(?:\\/(?<splat>.*))?$', '/about.html', 200],
+  ['^\\/en(?:\\/(?<splat>.*))?$', '/about.html', 404, { shadowed: true }],
+  ['^\\/ghost\\/?$', '/nowhere.html', 200, { shadowed: true }],
+  ['^\\/(?<splat>.*)$', '/index.html', 200, { shadowed: true }],
+];
+
+describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
+  it('Netlify: literal and splat/placeholder redirects, query conditions, the query carried, rewrites with their status', async () => {
+    const s = await start(NETLIFY);
+    const old = await get(s.url, '/old?a=1&b=2');
+    expect([old.status, old.headers.location, old.headers['content-length']]).toEqual([301, '/new?a=1&b=2', '0']);
+    expect((await get(s.url, '/OLD/')).headers.location).toBe('/new');
+    const news = await get(s.url, '/news/2024/10/my%20post');
+    expect([news.status, news.headers.location]).toEqual([302, '/blog/2024/10/my%20post']);
+    // A query condition binds its placeholder; the request's query is not passed on past it.
+    expect((await get(s.url, '/store?id=42&x=1')).headers.location).toBe('/blog/42');
+    // A 200 rewrite serves another file's bytes at the URL; a 404 one with its status.
+    const app = await get(s.url, '/app/deep/link');
+    expect([app.status, app.headers.location]).toEqual([200, undefined]);
+    expect(app.body.equals(site.files['/about.html']!)).toBe(true);
+    const en = await get(s.url, '/en/missing');
+    expect(en.status).toBe(404);
+    expect(en.body.equals(site.files['/about.html']!)).toBe(true);
+    // The single-page fallback takes what no file answers, never what one does.
+    const spa = await get(s.url, '/some/client/route');
+    expect([spa.status, spa.body.equals(site.files['/index.html']!)]).toEqual([200, true]);
+    const css = await get(s.url, '/style.css');
+    expect(css.body.equals(site.files['/style.css']!)).toBe(true);
+    // A rewrite to a path without a file is a 404, as on the host.
+    expect((await get(s.url, '/ghost')).status).toBe(404);
+  });
+
+  it('an existing file shadows an unforced rule; a forced one takes it; aliases (/guide → /guide/, /about) count as files', async () => {
+    const s = await start(NETLIFY);
+    const about = await get(s.url, '/about.html');
+    expect([about.status, about.body.equals(site.files['/about.html']!)]).toEqual([200, true]);
+    const data = await get(s.url, '/data.json');
+    expect([data.status, data.headers.location]).toEqual([302, '/moved.json']);
+    expect((await get(s.url, '/guide')).headers.location).toBe('/guide/');
+    expect((await get(s.url, '/about')).status).toBe(200);
+  });
+
+  it('Vercel: routes before the filesystem take files too, rewrites only where no file is, a pass route shields what it matches', async () => {
+    const s = await start([
+      ['^/(.*)\\.html/?$', '/$1', 308],
+      ['^/old(?:/([^/]+?))$', '/new/$1', 307, { unless: '^/old/keep$' }],
+      ['^/r(?:/([^/]+?))$', '/guide/index.html?id=$1', 200, { shadowed: true }],
+    ]);
+    const html = await get(s.url, '/about.html?x=1');
+    expect([html.status, html.headers.location]).toEqual([308, '/about?x=1']);
+    expect((await get(s.url, '/about')).status).toBe(200);
+    expect((await get(s.url, '/old/a$b')).headers.location).toBe('/new/a%24b');
+    expect((await get(s.url, '/old/keep')).status).toBe(404);
+    const r = await get(s.url, '/r/7');
+    expect([r.status, r.body.equals(site.files['/guide/index.html']!)]).toEqual([200, true]);
+  });
+
+  it('Firebase: regex captures, an external destination the rule names, the query appended', async () => {
+    const s = await start([
+      ['^\\/p\\/(\\d+)$', '/posts/$1?from=p', 301, { flags: 'u' }],
+      ['^\\/ext\\/?$', 'https://example.com/landing#top', 302, { flags: '' }],
+    ]);
+    expect((await get(s.url, '/p/12?utm=x')).headers.location).toBe('/posts/12?from=p&utm=x');
+    const ext = await get(s.url, '/ext?a=b');
+    expect([ext.status, ext.headers.location]).toEqual([302, 'https://example.com/landing?a=b#top']);
+    expect((await get(s.url, '/EXT')).status).toBe(404);
+  });
+
+  it('a domain-level rule applies on its host only', async () => {
+    const s = await start([['^\\/old\\/?$', '/new', 301, { host: 'a.example' }]]);
+    expect((await get(s.url, '/old')).status).toBe(404);
+    expect((await get(s.url, '/old', { headers: { host: 'A.example' } })).headers.location).toBe('/new');
+  });
+});
+
+describe('hostile requests and destinations', () => {
+  it('a capture never makes a relative destination protocol-relative, nor breaks a header, nor moves an external one to another host', async () => {
+    const s = await start([
+      ['^\\/go\\/(?<splat>.*)$', '/${splat}', 301],
+      ['^\\/gos\\/(?<splat>.*)$', '/${splat}', 301, { flags: 's' }],
+      ['^\\/sub\\/(?<splat>.*)$', 'https://${splat}.example.com/x', 301],
+      ['^\\/slashes\\/?$', '//evil.example/a', 301],
+      ['^\\/back\\/?$', '\\\\evil.example', 301],
+      ['^\\/js\\/?$', 'javascript:alert(1)', 301],
+      ['^\\/crlf\\/?$', '/a\r\nset-cookie: x=1', 301],
+      ['^\\/proxy\\/?$', 'https://example.com/', 200],
+    ]);
+    const cases: Array<[string, number, string | undefined]> = [
+      ['/go//evil.example', 301, '/evil.example'],
+      ['/go/%2F%2Fevil.example', 301, '/evil.example'],
+      ['/gos/a%0d%0aset-cookie:%20x', 301, '/a%0D%0Aset-cookie%3A%20x'],
+      ['/go/%E2%82%AC?q=%0d', 301, '/%E2%82%AC?q=%0d'],
+      ['/sub/evil.example%2F', 301, 'https://evil.example%2F.example.com/x'],
+      ['/slashes', 301, '/evil.example/a'],
+      ['/back', 301, '/evil.example'],
+      ['/js', 404, undefined],
+      ['/crlf', 404, undefined],
+      ['/proxy', 404, undefined],
+    ];
+    for (const [url, status, location] of cases) {
+      const r = await get(s.url, url);
+      expect([r.status, r.headers.location], url).toEqual([status, location]);
+      expect(r.headers['set-cookie'], url).toBeUndefined();
+    }
+  });
+
+  it('a manifest without routes, or with routes of another shape, changes nothing', async () => {
+    for (const routes of [undefined, 'x', [null, ['^/old$'], [3, '/x', 301], ['(', '/x', 301], ['^/old$', '/x', 301, { flags: 'g' }], ['^/old$', '/x', 299]]]) {
+      const s = await start(routes);
+      expect((await get(s.url, '/old')).status, JSON.stringify(routes)).toBe(404);
+      expect((await get(s.url, '/style.css')).status).toBe(200);
+      await s.close();
+    }
+  });
+});
+
+describe('50,000 literal redirects', () => {
+  const many = (n: number): HostRoute[] => [
+    ...Array.from({ length: n }, (_, i): HostRoute => [`^\\/old-${i}\\/?$`, `/new-${i}`, 301, { shadowed: true }]),
+    ['^\\/blog(?:\\/(?<splat>.*))?$', '/news/${splat}', 301, { shadowed: true }],
+  ];
+
+  it('are found by lookup, not by testing each: a request tests its own rule and the patterns', () => {
+    const router = hostRouter(many(50_000))!;
+    expect(router.index.patterns).toEqual([50_000]);
+    let tested = 0;
+    for (const r of router.routes) {
+      const exec = r.re.exec.bind(r.re);
+      r.re.exec = (s: string) => (tested++, exec(s));
+    }
+    const found = Array.from({ length: 2_000 }, (_, i) => matchRoute(router, `/old-${i * 25}`, '', undefined, false));
+    expect(found.every((f, i) => f && 'location' in f && f.location === `/new-${i * 25}`)).toBe(true);
+    expect(tested).toBe(2_000);
+    expect(matchRoute(router, '/blog/a', '', undefined, false)).toEqual({ status: 301, location: '/news/a' });
+    expect(matchRoute(router, '/else', '', undefined, false)).toBeUndefined();
+    expect(tested).toBe(2_002);
+  });
+
+  it('are served fast', async () => {
+    const s = await start(many(50_000));
+    const t = performance.now();
+    for (let i = 0; i < 200; i++) expect((await get(s.url, `/old-${i * 97}`)).headers.location).toBe(`/new-${i * 97}`);
+    // 200 requests on a loaded CI machine; testing every rule would take minutes.
+    expect(performance.now() - t).toBeLessThan(10_000);
+  });
+});
