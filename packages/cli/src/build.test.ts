@@ -424,10 +424,17 @@ describe('build (in place)', () => {
 
     // Netlify: unforced rules yield to files; a proxy is left to the host, with a warning.
     const netlify = await makeSite({ ...SMALL_SITE, _redirects: '/old /blog.html 301\n/news/* /about/:splat 302\n/app/* /index.html 200\n/about/ /x 301\n/api/* https://api.example.com/:splat 200\n' });
-    const n = await build(await opts(netlify));
+    const netlifyOptions = await opts(netlify);
+    const n = await build(netlifyOptions);
     expect(n.manifest.hostRoutes?.map((r) => r.slice(1, 3))).toEqual([['/blog.html', 301], ['/about/${splat}', 302], ['/index.html', 200], ['/x', 301]]);
     expect(skipped(n)).toBe(1);
     await check(netlify, [['/old?x=1', 301, '/blog.html?x=1'], ['/news/a', 302, '/about/a'], ['/app/deep', 200, undefined, '/'], ['/about/', 200], ['/api/x', 404]]);
+    // One line per rule (50,000 redirects would take eight each), and a patched build keeps them.
+    const text = async () => readFile(path.join(netlify, 'objpack-manifest.json'), 'utf8');
+    expect((await text()).split('\n').filter((l) => l.startsWith('    ["^')).length).toBe(4);
+    await writeFile(path.join(netlify, 'blog.html'), (await readFile(path.join(netlify, 'blog.html'), 'utf8')).replace('<title>', '<title>News '));
+    const patched = await build(netlifyOptions);
+    expect([patched.patched, JSON.parse(await text()).hostRoutes]).toEqual([true, n.manifest.hostRoutes]);
 
     // Vercel: clean URLs and redirects before the files, rewrites after them.
     const vercel = await makeSite({ ...SMALL_SITE, 'vercel.json': JSON.stringify({ cleanUrls: true, redirects: [{ source: '/old/:slug', destination: '/news/:slug' }], rewrites: [{ source: '/r/(.*)', destination: '/about/index.html' }] }) });

@@ -10,7 +10,7 @@ import type { BuildCache } from './build-cache.js';
 import { removeStale, removeTempFiles } from './cleanup.js';
 import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HostTarget } from './host-config.js';
 import { REGISTER_PATH, WORKER_PATH } from './inject.js';
-import { buildManifest, routeTable, type HostRecord } from './manifest.js';
+import { buildManifest, manifestText, routeTable, type HostRecord } from './manifest.js';
 import { mapLimit } from './map-limit.js';
 import type { WorkerAssets } from './sw-assets.js';
 import { HOST_ENTRIES_FILE, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
@@ -188,7 +188,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   if (input.targets.includes('nginx')) await writeText(NGINX_FILE, nginxConfig(rules));
   if (input.report) await writeText(REPORT_FILE, input.report(manifest));
   await writeText(ROUTES_FILE, JSON.stringify(routeTable(manifest)));
-  await writeText(MANIFEST_FILE, `${JSON.stringify(manifest, null, 2)}\n`, { fsync: true });
+  await writeText(MANIFEST_FILE, manifestText(manifest), { fsync: true });
 
   const keep = new Set(Object.values(manifest.packages).map((p) => p.file));
   const removed = await removeStale(outDir, keep);

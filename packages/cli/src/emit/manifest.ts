@@ -58,6 +58,17 @@ export function buildManifest(
   return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}), ...(hostRoutes.length > 0 ? { hostRoutes: [...hostRoutes] } : {}) };
 }
 
+/**
+ * The manifest as written: `JSON.stringify(manifest, null, 2)` (patch-manifest.ts edits that layout), but
+ * one line per host route: a migration's 50,000 redirects would otherwise take eight lines each, twice the bytes.
+ */
+export function manifestText(manifest: BuildManifest): string {
+  const { hostRoutes, ...rest } = manifest;
+  const text = JSON.stringify(rest, null, 2);
+  if (!hostRoutes?.length) return `${text}\n`;
+  return `${text.slice(0, -2)},\n  "hostRoutes": [\n${hostRoutes.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]\n}\n`;
+}
+
 /** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */
 export function routeTable(manifest: BuildManifest): RouteTable {
   const list = Object.keys(manifest.packages);
