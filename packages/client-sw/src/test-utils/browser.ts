@@ -40,6 +40,11 @@ export interface WorkerConfig {
   options?: Record<string, unknown>;
   /** Make every `cache.put` fail as a full disk would. */
   quota?: boolean;
+  /**
+   * `clients.matchAll()` leaves a page out for this long after its first request reached the worker, as
+   * Chromium does until the browser has taken in the page's commit (which races the page's first requests).
+   */
+  listLateMs?: number;
 }
 
 /**
@@ -49,17 +54,22 @@ export interface WorkerConfig {
 export function testWorker(cfg: WorkerConfig = {}): string {
   return `self.__events = [];
 self.__fetches = [];
+self.__firstSeen = new Map();
 // Registered before objpack's listener, so it sees every request the page sends the worker.
 self.addEventListener('fetch', (e) => {
+  if (e.clientId && !self.__firstSeen.has(e.clientId)) self.__firstSeen.set(e.clientId, Date.now());
   const u = new URL(e.request.url);
   self.__fetches.push({ url: u.pathname + u.search, mode: e.request.mode, destination: e.request.destination, credentials: e.request.credentials });
 });
 self.objpackOptions = Object.assign(${JSON.stringify(cfg.options ?? {})}, { onEvent: (e) => self.__events.push(e) });
 ${cfg.quota ? `Cache.prototype.put = function () { return Promise.reject(new DOMException('quota', 'QuotaExceededError')); };` : ''}
+${cfg.listLateMs ? `const matchAll = self.clients.matchAll.bind(self.clients);
+self.clients.matchAll = (o) => matchAll(o).then((list) => list.filter((c) => Date.now() - (self.__firstSeen.get(c.id) ?? 0) >= ${cfg.listLateMs}));` : ''}
 self.addEventListener('message', (e) => {
   if (e.data === 'test:events') e.ports[0].postMessage(self.__events.splice(0));
   if (e.data === 'test:fetches') e.ports[0].postMessage(self.__fetches.splice(0));
   if (e.data === 'test:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));
+  if (e.data === 'test:cleanup') e.waitUntil(self.objpack.cleanup().then(() => e.ports[0].postMessage(true)));
 });
 importScripts('/objpack-sw.js');
 `;
@@ -109,6 +119,18 @@ export async function pageDone(page: Page): Promise<void> {
         const ch = new MessageChannel();
         ch.port1.onmessage = () => resolve(clearTimeout(timer));
         worker.postMessage('test:settled', [ch.port2]);
+      }),
+  );
+}
+
+/** Runs the worker's clean-up (as after a navigation or a new table) and waits for it to finish. */
+export async function cleanup(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<unknown>((resolve) => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => resolve(true);
+        navigator.serviceWorker.controller!.postMessage('test:cleanup', [ch.port2]);
       }),
   );
 }

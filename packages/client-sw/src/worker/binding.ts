@@ -7,7 +7,7 @@ export interface Binding {
   buildId: string;
   packages: BoundPackage[];
   createdAt: number;
-  /** The page has made requests, so its client is committed: once it is gone, so is the binding. */
+  /** The page has made requests, so its client is committed: once `clients.get()` no longer finds it, the binding goes. */
   seen?: boolean;
   /** Set while an early-answered page waits for its package's index, which may re-plan `packages` (a deploy). */
   ready?: Promise<void>;

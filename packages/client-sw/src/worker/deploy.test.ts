@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
-import { cacheContents, cacheNames, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
+import { cacheContents, cacheNames, CHROMIUM, cleanup, installWorker, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { svg, testSite } from '../test-utils/site.js';
 
@@ -34,7 +34,8 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     await tab2.goto(`${suite.server.origin}/`);
     await pageDone(tab2);
     const state = await readState(tab2);
-    // Seen once in a full CI run (Home v1 with module and data v2); the worker's and server's view, to find why.
+    // Seen once in a full CI run (Home v1 with module and data v2: a clean-up took the page, not yet listed by
+    // clients.matchAll(), for gone; see the next test). Kept: the worker's and server's view if it comes back.
     if (state[1] !== 'module v1') console.log('DEBUG deploy mix', JSON.stringify({ state, events: await swEvents(tab2), log: suite.server.log }));
     expect(state).toEqual(['Home v1', 'module v1', 'data v1']);
     await expect.poll(() => suite.server.log.some((r) => r.path === '/_objpack/routes.json')).toBe(true);
@@ -55,6 +56,27 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     expect(Object.keys(caches).sort()).toEqual(['objpack-v1-build-build-2', 'objpack-v1-meta', `objpack-v1-shared-${v2site.sharedPackage.common}`]);
     expect(caches['objpack-v1-build-build-2']).not.toContain('/img/old.svg');
     expect(await readState(tab2)).toEqual(['About v2', 'module v2', 'data v2']);
+  });
+
+  it('a page the browser does not list yet keeps its build through a clean-up after a deploy', async () => {
+    // Chromium lists a page in clients.matchAll() once the browser has taken in its commit, which races the
+    // page's first requests to the worker: a clean-up then took the page for gone, and its later requests
+    // followed the new table (the test above once saw Home v1 with module and data v2).
+    const late = { ...cfg, listLateMs: 30_000 };
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 1), late);
+    const page = await installWorker(suite.context, suite.server);
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    await expect.poll(() => suite.server.log.some((r) => r.path === '/_objpack/routes.json')).toBe(true);
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), late);
+    await page.goto(`${suite.server.origin}/`);
+    await pageDone(page);
+    expect(await readState(page)).toEqual(['Home v1', 'module v1', 'data v1']);
+    const events: ObjpackEvent[] = [];
+    await expect.poll(async () => (events.push(...(await swEvents(page))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+    await cleanup(page);
+    expect(await page.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
+    expect(await page.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
   });
 
   it('an open v1 page keeps v1 objects after the worker was stopped and another tab moved it to v2', async () => {

@@ -16,6 +16,8 @@ const noop = () => {};
 const QUIET_MS = 150;
 /** A binding lives at least this long: a navigation's client is not listed by matchAll() until it commits. */
 const BINDING_GRACE_MS = 60_000;
+/** Longest clean-up waits for `clients.get()` to say whether an unlisted page is there (it then stays). */
+const CLIENT_CHECK_MS = 5_000;
 
 /**
  * objpack's fetch handling, usable in any service worker: `handleFetch(event)` returns whether it answered.
@@ -263,7 +265,7 @@ export class ObjpackWorker {
     const live = new Set((await this.scope.clients.matchAll({ includeUncontrolled: true, type: 'all' })).map((c) => c.id));
     const keep = new Set<string>([this.store.buildName(table.buildId), ...table.packages.map((p) => this.store.sharedName(p))]);
     for (const [id, b] of this.bindings) {
-      if (!live.has(id) && (b.seen || Date.now() - b.createdAt > BINDING_GRACE_MS)) this.bindings.delete(id);
+      if (!live.has(id) && (Date.now() - b.createdAt > BINDING_GRACE_MS || (b.seen && (await this.clientGone(id))))) this.bindings.delete(id);
       else for (const p of b.packages) keep.add(p.cacheName);
     }
     // Pages answered before a restart of this worker are known only from their saved records (a page this
@@ -277,6 +279,19 @@ export class ObjpackWorker {
     const gone = await this.store.prune(keep);
     this.delta.forget(gone);
     if (gone.length > 0) this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
+  }
+
+  /**
+   * Whether a page missing from `clients.matchAll()` is really gone. Chromium lists a page once the browser
+   * has taken in its commit, which can come after the page's first requests reached this worker; dropping
+   * its binding then sent its later requests to the newest table (a build-1 page got build 2's objects).
+   * `clients.get()` waits for such a page and finds nothing only for one that has gone.
+   */
+  private async clientGone(id: string): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsure = new Promise<'unsure'>((r) => (timer = setTimeout(() => r('unsure'), CLIENT_CHECK_MS)));
+    const client = await Promise.race([this.scope.clients.get(id).catch(() => 'unsure' as const), unsure]).finally(() => clearTimeout(timer));
+    return client === undefined;
   }
 
   /** Clear-Site-Data or a kill switch: forget everything; with `storage`, unregister too. */
