@@ -422,16 +422,16 @@ describe('build (in place)', () => {
       }
     };
 
-    // Netlify: unforced rules yield to files; a proxy is left to the host, with a warning.
+    // Netlify: unforced rules yield to files; a proxy is the host's, with a warning (and a 502 in objpack serve).
     const netlify = await makeSite({ ...SMALL_SITE, _redirects: '/old /blog.html 301\n/news/* /about/:splat 302\n/app/* /index.html 200\n/about/ /x 301\n/api/* https://api.example.com/:splat 200\n' });
     const netlifyOptions = await opts(netlify);
     const n = await build(netlifyOptions);
-    expect(n.manifest.hostRoutes?.map((r) => r.slice(1, 3))).toEqual([['/blog.html', 301], ['/about/${splat}', 302], ['/index.html', 200], ['/x', 301]]);
+    expect(n.manifest.hostRoutes?.map((r) => r.slice(1, 3))).toEqual([['/blog.html', 301], ['/about/${splat}', 302], ['/index.html', 200], ['/x', 301], ['', 502]]);
     expect(skipped(n)).toBe(1);
-    await check(netlify, [['/old?x=1', 301, '/blog.html?x=1'], ['/news/a', 302, '/about/a'], ['/app/deep', 200, undefined, '/'], ['/about/', 200], ['/api/x', 404]]);
+    await check(netlify, [['/old?x=1', 301, '/blog.html?x=1'], ['/news/a', 302, '/about/a'], ['/app/deep', 200, undefined, '/'], ['/about/', 200], ['/api/x', 502]]);
     // One line per rule (50,000 redirects would take eight each), and a patched build keeps them.
     const text = async () => readFile(path.join(netlify, 'objpack-manifest.json'), 'utf8');
-    expect((await text()).split('\n').filter((l) => l.startsWith('    ["^')).length).toBe(4);
+    expect((await text()).split('\n').filter((l) => l.startsWith('    ["^')).length).toBe(5);
     await writeFile(path.join(netlify, 'blog.html'), (await readFile(path.join(netlify, 'blog.html'), 'utf8')).replace('<title>', '<title>News '));
     const patched = await build(netlifyOptions);
     expect([patched.patched, JSON.parse(await text()).hostRoutes]).toEqual([true, n.manifest.hostRoutes]);
@@ -446,7 +446,7 @@ describe('build (in place)', () => {
     const firebase = await makeSite({ ...SMALL_SITE, 'firebase.json': JSON.stringify({ hosting: { public: '.', redirects: [{ source: '/old/:id', destination: '/n/:id', type: 302 }], rewrites: [{ source: '/api/**', function: 'api' }, { source: '**', destination: '/index.html' }] } }) });
     const f = await build(await opts(firebase));
     expect(skipped(f)).toBe(1);
-    await check(firebase, [['/old/5?q=1', 302, '/n/5?q=1'], ['/missing/page', 200, undefined, '/'], ['/blog.html', 200]]);
+    await check(firebase, [['/old/5?q=1', 302, '/n/5?q=1'], ['/missing/page', 200, undefined, '/'], ['/blog.html', 200], ['/api/x', 502]]);
 
     // No rules: nothing recorded.
     expect((await build(await opts(await makeSite(SMALL_SITE)))).manifest.hostRoutes).toBeUndefined();

@@ -111,7 +111,9 @@ export interface BuildManifest {
  * One host redirect or rewrite for a server: `[match, to, status]` plus options when any. `match` is a
  * RegExp source tested against the decoded URL path; `to` the destination, where `$1`… and `${name}` stand
  * for the match's groups and `$$` for `$`. A 3xx status redirects to `to` (a path, or an `http(s)://` URL
- * the rule names itself); 200 or 404 serves the file at path `to` with that status (a rewrite).
+ * the rule names itself); 200 or 404 serves the file at path `to` with that status (a rewrite); 502, with
+ * `to` empty, is a URL the host answers with a function or a proxy: a static server answers 502 there
+ * rather than letting a later rule (a single-page fallback) or nothing answer.
  */
 export type HostRoute = [match: string, to: string, status: number] | [match: string, to: string, status: number, options: HostRouteOptions];
 

@@ -169,6 +169,11 @@ function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer): voi
     redirect(res, answer.status, answer.location);
     return;
   }
+  if ('hostOnly' in answer) {
+    ctx.o.onLog({ level: 'debug', message: `${req.url ?? ''} is answered by a function or a proxy on the host: 502` });
+    sendError(req, res, 502);
+    return;
+  }
   const target = parseRequestPath(answer.rewrite);
   let route = target.ok ? ctx.site.index.routes.get(target.path) : undefined;
   if (route && 'redirect' in route) route = ctx.site.index.routes.get(route.redirect);

@@ -11,6 +11,8 @@ export interface ServeRoute {
   host?: string;
   unless?: RegExp;
   query?: ReadonlyArray<readonly [string, string]>;
+  /** The host answers with a function or a proxy (status 502, no destination): so does this server, with 502. */
+  hostOnly?: true;
 }
 
 /** The rules in the host's order, with one-path rules found by lookup (a migration's 50,000 redirects). */
@@ -20,7 +22,7 @@ export interface HostRouter {
 }
 
 /** What a rule makes of a request: a redirect (Location value, ready to send) or a site path to serve. */
-export type RouteAnswer = { status: number; location: string } | { status: number; rewrite: string };
+export type RouteAnswer = { status: number; location: string } | { status: number; rewrite: string } | { status: 502; hostOnly: true };
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const isRewriteStatus = (s: number) => s === 200 || (s >= 400 && s < 600);
@@ -45,12 +47,14 @@ export function hostRouter(recorded: unknown): HostRouter | null {
     const flags = o.flags ?? 'i';
     if (typeof match !== 'string' || typeof to !== 'string' || typeof status !== 'number' || typeof flags !== 'string' || !STATELESS_FLAGS.test(flags)) continue;
     if (CONTROL.test(to)) continue;
+    const hostOnly = status === 502 && to === '';
     const external = /^[a-z][a-z0-9+.-]*:/i.test(to);
     if (REDIRECT.has(status) ? external && !EXTERNAL.test(to) : !isRewriteStatus(status) || external) continue;
     const query = Array.isArray(o.query) ? (o.query as unknown[]).filter((q): q is [string, string] => Array.isArray(q) && typeof q[0] === 'string' && typeof q[1] === 'string') : undefined;
     try {
       routes.push({
         re: new RegExp(match, flags), to, status, shadowed: o.shadowed === true,
+        ...(hostOnly ? { hostOnly: true as const } : {}),
         ...(typeof o.host === 'string' ? { host: o.host.toLowerCase() } : {}),
         ...(typeof o.unless === 'string' ? { unless: new RegExp(o.unless, flags) } : {}),
         ...(query && query.length > 0 ? { query } : {}),
@@ -78,6 +82,7 @@ export function matchRoute(router: HostRouter, path: string, query: string, host
       bound = queryBinds(r.query, query);
       if (!bound) continue;
     }
+    if (r.hostOnly) return { status: 502, hostOnly: true };
     const dest = expand(r.to, m, bound);
     if (dest === undefined) continue;
     if (!REDIRECT.has(r.status)) return { status: r.status, rewrite: dest };

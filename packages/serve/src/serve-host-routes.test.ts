@@ -100,6 +100,24 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
     expect((await get(s.url, '/EXT')).status).toBe(404);
   });
 
+  it('a URL the host answers with a function or a proxy gets 502, not a later rule (the single-page fallback) nor a file it shadows', async () => {
+    const s = await start([
+      ['^\\/api(?:\\/(?<splat>.*))?$', '', 502, { shadowed: true }],
+      ['^\\/data\\.json\\/?$', '', 502],
+      ['^\\/(?<splat>.*)$', '/index.html', 200, { shadowed: true }],
+    ]);
+    const api = await get(s.url, '/api/users?id=1');
+    expect([api.status, api.headers.location, api.body.equals(site.files['/index.html']!)]).toEqual([502, undefined, false]);
+    // Unforced, it yields to a file as the host's rule does; forced, it takes it.
+    expect((await get(s.url, '/data.json')).status).toBe(502);
+    expect((await get(s.url, '/style.css')).body.equals(site.files['/style.css']!)).toBe(true);
+    expect((await get(s.url, '/client/route')).body.equals(site.files['/index.html']!)).toBe(true);
+    // A status-502 rewrite that names a file is a rewrite like any other.
+    const s2 = await start([['^\\/down\\/?$', '/about.html', 502]]);
+    const down = await get(s2.url, '/down');
+    expect([down.status, down.body.equals(site.files['/about.html']!)]).toEqual([502, true]);
+  });
+
   it('a domain-level rule applies on its host only', async () => {
     const s = await start([['^\\/old\\/?$', '/new', 301, { host: 'a.example' }]]);
     expect((await get(s.url, '/old')).status).toBe(404);

@@ -31,6 +31,10 @@ describe('Netlify _redirects as objpack serve applies them', () => {
       ['^\\/news\\/(?<year>[^/]+)(?:\\/(?<splat>.*))?$', '/blog/${year}/${splat}?price=$$5&x=:nope', 301],
       ['^\\/store\\/?$', '/blog/${id}', 302, { shadowed: true, query: [['id', ':id']] }],
       ['^(?:\\/(?<splat>.*))?$', '/index.html', 200, { shadowed: true }],
+      // What the host answers with a proxy or a function: a 502 in objpack serve, not the fallback above.
+      ['^\\/api(?:\\/(?<splat>.*))?$', '', 502, { shadowed: true }],
+      ['^\\/fn\\/?$', '', 502, { shadowed: true }],
+      ['^\\/s\\/?$', '', 502, { shadowed: true }],
     ]);
     expect(out.skipped.map((s) => s.for)).toEqual(['/api/*', '/fr', '/fn', '/s']);
   });
@@ -49,6 +53,7 @@ describe('vercel.json as objpack serve applies it', () => {
       [String.raw`^\/old(?:\/([^/]+?))$`, '/new/$1', 308, false],
       [String.raw`^\/t$`, '/u', 307, false],
       [String.raw`^\/r(?:\/([^/]+?))$`, '/page.html?id=$1', 200, true],
+      [String.raw`^\/api(?:\/(.*))$`, '', 502, true],
     ]);
     expect(out.skipped.map((s) => s.for)).toEqual(['^/c$', '^/api(?:/(.*))$']);
   });
@@ -75,8 +80,8 @@ describe('firebase.json as objpack serve applies it', () => {
     expect(capture!.slice(1, 3)).toEqual(['/news/$1', 302]);
     expect(new RegExp(capture![0], 'i').exec('/BLOG/x')?.[1]).toBe('x');
     expect(glob!.slice(1)).toEqual(['/news/:slug', 302, { flags: '' }]);
-    expect(rest.map((r) => r.slice(1, 3))).toEqual([['/b', 301], ['/q/$1', 301], ['https://example.com/', 301], ['/index.html', 200]]);
-    expect(rest.at(-1)![3]).toEqual({ flags: '', shadowed: true });
+    expect(rest.map((r) => r.slice(1, 3))).toEqual([['/b', 301], ['/q/$1', 301], ['https://example.com/', 301], ['/index.html', 200], ['', 502], ['', 502]]);
+    expect(rest.slice(-3).map((r) => r[3])).toEqual([{ flags: '', shadowed: true }, { flags: '', shadowed: true }, { flags: '', shadowed: true }]);
     expect(out.skipped.map((s) => s.for)).toEqual(['/api/**', '/run']);
   });
 });

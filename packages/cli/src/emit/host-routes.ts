@@ -13,6 +13,12 @@ export interface HostRoutes {
 }
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
+/**
+ * A rule the host answers with a function or a proxy: recorded as HostRoute status 502, so that `objpack
+ * serve` says so there instead of letting a later rule answer (a single-page fallback would serve
+ * index.html for `/api/x`, and a fetch of JSON would get HTML).
+ */
+const HOST_ONLY = 502;
 /** A rewrite serves a file with 200, or with an error status (Netlify's `/en/* /en/404.html 404`). */
 const isRewriteStatus = (s: number) => s === 200 || (s >= 400 && s < 600);
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
@@ -52,16 +58,21 @@ export function netlifyRoute(r: { from?: unknown; to?: unknown; status?: unknown
   const status = typeof r.status === 'number' ? r.status : 301;
   const conditions = r.conditions && typeof r.conditions === 'object' ? Object.keys(r.conditions) : [];
   if (conditions.length > 0) return skip(`depends on the visitor (${conditions.join(', ')})`);
-  if (r.signed !== undefined && r.signed !== false) return skip('a signed proxy');
   const redirect = REDIRECT.has(status);
-  if (!redirect && (r.proxy === true || ABSOLUTE.test(r.to))) return skip('a proxy to another site');
-  if (!redirect && r.to.startsWith('/.netlify/')) return skip('a Netlify function or service');
-  if (!redirect && !isRewriteStatus(status)) return skip(`status ${status}`);
   const { re, host, names } = netlifyCapture(r.from);
   const query = Object.entries(r.query && typeof r.query === 'object' ? (r.query as Record<string, unknown>) : {}).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const scope: HostRouteOptions = { ...(r.force === true ? {} : { shadowed: true }), ...(host !== undefined ? { host } : {}), ...(query.length > 0 ? { query } : {}) };
+  const hostOnly = (why: string) => {
+    skip(why);
+    out.routes.push(route(re, '', HOST_ONLY, scope));
+  };
+  if (r.signed !== undefined && r.signed !== false) return hostOnly('a signed proxy');
+  if (!redirect && (r.proxy === true || ABSOLUTE.test(r.to))) return hostOnly('a proxy to another site');
+  if (!redirect && r.to.startsWith('/.netlify/')) return hostOnly('a Netlify function or service');
+  if (!redirect && !isRewriteStatus(status)) return skip(`status ${status}`);
   for (const [, v] of query) if (/^:[A-Za-z_]\w*$/.test(v)) names.add(v.slice(1));
   const to = r.to.replace(/\$|:([A-Za-z_]\w*)/g, (t, name: string | undefined) => (t === '$' ? '$$' : names.has(name!) ? `\${${name}}` : t));
-  out.routes.push(route(re, to, status, { ...(r.force === true ? {} : { shadowed: true }), ...(host !== undefined ? { host } : {}), ...(query.length > 0 ? { query } : {}) }));
+  out.routes.push(route(re, to, status, scope));
 }
 
 interface VercelRoute {
@@ -127,20 +138,19 @@ export async function vercelRoutes(config: unknown, file: string): Promise<HostR
       skip('not a redirect or a rewrite to a path');
       continue;
     }
-    if (!redirect && ABSOLUTE.test(to)) {
-      skip('a proxy to another site');
-      continue;
-    }
+    const proxy = !redirect && ABSOLUTE.test(to);
+    if (proxy) skip('a proxy to another site');
     let re: RegExp;
     try {
       re = new RegExp(r.src.startsWith('^') ? r.src : `[\\s\\S]*?(?:${r.src})`, 'i');
       if (passes.length > 0) new RegExp(passes.join('|'), 'i');
     } catch {
-      skip('not a valid pattern');
+      if (!proxy) skip('not a valid pattern');
       continue;
     }
     const unless = passes.length > 0 ? passes.map((p) => `(?:${p})`).join('|') : undefined;
-    out.routes.push(route(re, vercelTo(to), code, { ...(phase === 'after' ? { shadowed: true } : {}), ...(unless !== undefined ? { unless } : {}) }));
+    const scope = { ...(phase === 'after' ? { shadowed: true as const } : {}), ...(unless !== undefined ? { unless } : {}) };
+    out.routes.push(proxy ? route(re, '', HOST_ONLY, scope) : route(re, vercelTo(to), code, scope));
   }
   return out;
 }
@@ -201,15 +211,13 @@ export async function firebaseRoutes(site: FirebaseHosting, file: string): Promi
     const pattern = typeof glob === 'string' ? glob : typeof source === 'string' ? source : undefined;
     const label = pattern ?? (typeof regex === 'string' ? regex : '?');
     if (pattern === undefined && typeof regex !== 'string') continue;
-    if (typeof destination !== 'string' || ABSOLUTE.test(destination) || destination.startsWith('//')) {
-      out.skipped.push({ file, for: label, why: 'a function, a Cloud Run service or another site' });
-      continue;
-    }
+    const hostOnly = typeof destination !== 'string' || ABSOLUTE.test(destination) || destination.startsWith('//');
+    if (hostOnly) out.skipped.push({ file, for: label, why: 'a function, a Cloud Run service or another site' });
     try {
       const re = pattern !== undefined ? globRegExp(minimatch, slashed(pattern)) : fromRe2(regex as string);
-      out.routes.push(route(re, literal(destination), 200, { shadowed: true }));
+      out.routes.push(hostOnly ? route(re, '', HOST_ONLY, { shadowed: true }) : route(re, literal(destination as string), 200, { shadowed: true }));
     } catch {
-      out.skipped.push({ file, for: label, why: 'not a valid pattern' });
+      if (!hostOnly) out.skipped.push({ file, for: label, why: 'not a valid pattern' });
     }
   }
   return out;

@@ -74,7 +74,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   if (routes.skipped.length > 0) {
     const [{ file, for: source, why }] = routes.skipped as [HostRoutes['skipped'][number]];
     const n = routes.skipped.length;
-    const message = `${n} host rule${n === 1 ? ' is' : 's are'} left to the host: objpack serve does not apply ${n === 1 ? 'it' : 'them'} (${file} \`${source}\`: ${why})`;
+    const message = `${n} host rule${n === 1 ? ' needs' : 's need'} the host itself (${file} \`${source}\`: ${why}): objpack serve answers 502 where the host runs a function or a proxy, and leaves out rules that depend on the visitor`;
     diagnostics.push({ code: WarningCode.HOST_ROUTES_SKIPPED, severity: 'warning', message, file });
   }
   if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, bareDirUrls, redirects, projectConfigs, routes: routes.routes };
