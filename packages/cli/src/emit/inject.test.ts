@@ -45,6 +45,16 @@ describe('injectRegister', () => {
       '<head><base href=/x/><link rel=stylesheet href=a.css><basefont><bgsound><noframes></head></noframes></head>',
       '<body><template><head></head></template></body>',
       '',
+      // Foreign content inside a template: its <style>/<script> is not raw text, so `</template>` there ends the template.
+      '<head><template><svg><style></template><div></div><template></style><p>',
+      '<head><template><svg><script></template><p>x</p></svg></template></head><body>y</body>',
+      // Pages that end inside a comment, a tag, a raw text element or a template.
+      '<!doctype html><title>x</title><!-- unclosed',
+      '<!doctype html><title>x</title><meta content="abc',
+      '<!doctype html><title>unclosed',
+      '<!doctype html><script>unclosed',
+      '<html><head><template><p>unclosed</head><body><p>x</p></body></html>',
+      '<!doctype html><head><template><plaintext></template></head><body>',
     ];
     const scripts = (node: T.ParentNode, inside: string[], out: Array<{ path: string[]; ns: string }>) => {
       for (const child of node.childNodes) {

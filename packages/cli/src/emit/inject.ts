@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Tokenizer, TokenizerMode, html } from 'parse5';
-import type { Token, TokenHandler } from 'parse5';
+import type { TokenHandler } from 'parse5';
 import { htmlContentType, isUtf16 } from '../discover/html-charset.js';
 
 /** Where the worker registration script lives on the site. */
@@ -27,29 +27,42 @@ export function injectRegister(html: string): string | undefined {
 function headEnd(html: string): number {
   let at = html.length;
   let templates = 0;
-  const found = (token: Token.TagToken) => {
-    at = token.location!.startOffset;
+  // A place known to be in the head (or body) so far: after the last complete tag outside templates, before
+  // an open raw text element or `<template>`, never before the doctype or a BOM. Where the scan cannot
+  // follow the page (it ends inside a comment, a tag, a raw text element or a template; foreign content
+  // inside a template, whose `<style>` or `<script>` is not raw text), the tag goes there instead.
+  let safe = html.startsWith('\ufeff') ? 1 : html.startsWith('\xef\xbb\xbf') ? 3 : 0;
+  const found = (offset: number) => {
+    at = offset;
     tokenizer.pause();
   };
   const ignore = () => undefined;
   const handler: TokenHandler = {
     onComment: ignore,
-    onDoctype: ignore,
+    onDoctype(token) {
+      if (templates === 0) safe = token.location!.endOffset;
+    },
     onCharacter: ignore,
     onNullCharacter: ignore,
     onWhitespaceCharacter: ignore,
-    onEof: ignore,
+    onEof() {
+      if (templates > 0 || tokenizer.state !== TokenizerMode.DATA) at = safe;
+    },
     onParseError: null,
     onStartTag(token) {
-      if (token.tagID === $.TEMPLATE) templates++;
-      else if (templates === 0 && !HEAD_CONTENT.has(token.tagID)) return found(token);
+      if (token.tagID === $.TEMPLATE) {
+        if (templates++ === 0) safe = token.location!.startOffset;
+      } else if (templates === 0 && !HEAD_CONTENT.has(token.tagID)) return found(token.location!.startOffset);
+      else if (token.tagID === $.SVG || token.tagID === $.MATH) return found(safe);
       // As the tree builder does, also for `<script/>` (a self-closing flag on an HTML element is ignored).
       const mode = TEXT_MODES.get(token.tagID);
       if (mode !== undefined) tokenizer.state = mode;
+      if (templates === 0 && token.tagID !== $.TEMPLATE) safe = mode === undefined ? token.location!.endOffset : token.location!.startOffset;
     },
     onEndTag(token) {
       if (token.tagID === $.TEMPLATE) templates = Math.max(0, templates - 1);
-      else if (templates === 0 && (token.tagID === $.HEAD || token.tagID === $.BODY || token.tagID === $.HTML)) found(token);
+      else if (templates === 0 && (token.tagID === $.HEAD || token.tagID === $.BODY || token.tagID === $.HTML)) return found(token.location!.startOffset);
+      if (templates === 0) safe = token.location!.endOffset;
     },
   };
   const tokenizer = new Tokenizer({ sourceCodeLocationInfo: true }, handler);
