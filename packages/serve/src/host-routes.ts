@@ -1,4 +1,4 @@
-import { RuleIndex } from '@objpack/format';
+import { literalPath, RuleIndex } from '@objpack/format';
 
 /** A host redirect or rewrite (manifest `hostRoutes`) as this server applies it. */
 export interface ServeRoute {
@@ -13,6 +13,8 @@ export interface ServeRoute {
   query?: ReadonlyArray<readonly [string, string]>;
   /** The host answers with a function or a proxy (status 502, no destination): so does this server, with 502. */
   hostOnly?: true;
+  /** The rule names one path (a literal RegExp: linear on any input). */
+  literal: boolean;
 }
 
 /** The rules in the host's order, with one-path rules found by lookup (a migration's 50,000 redirects). */
@@ -29,6 +31,7 @@ const isRewriteStatus = (s: number) => s === 200 || (s >= 400 && s < 600);
 /** The only absolute destinations a rule may name: another site over HTTP(S), written out in the rule. */
 const EXTERNAL = /^https?:\/\/[^/?#\\]/i;
 const STATELESS_FLAGS = /^[imsu]*$/;
+const HOST_LABEL = /^[A-Za-z0-9-]*$/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -53,7 +56,7 @@ export function hostRouter(recorded: unknown): HostRouter | null {
     const query = Array.isArray(o.query) ? (o.query as unknown[]).filter((q): q is [string, string] => Array.isArray(q) && typeof q[0] === 'string' && typeof q[1] === 'string') : undefined;
     try {
       routes.push({
-        re: new RegExp(match, flags), to, status, shadowed: o.shadowed === true,
+        re: new RegExp(match, flags), to, status, shadowed: o.shadowed === true, literal: literalPath(new RegExp(match, flags)) !== undefined,
         ...(hostOnly ? { hostOnly: true as const } : {}),
         ...(typeof o.host === 'string' ? { host: o.host.toLowerCase() } : {}),
         ...(typeof o.unless === 'string' ? { unless: new RegExp(o.unless, flags) } : {}),
@@ -72,9 +75,10 @@ export function hostRouter(recorded: unknown): HostRouter | null {
  * the request's `query` (raw) meets them. Undefined when none does: the files answer.
  */
 export function matchRoute(router: HostRouter, path: string, query: string, host: string | undefined, hasFile: boolean): RouteAnswer | undefined {
+  const patterns = patternsSafe(path);
   for (const i of router.index.candidates([path])) {
     const r = router.routes[i]!;
-    if ((r.shadowed && hasFile) || (r.host !== undefined && r.host !== host)) continue;
+    if ((r.shadowed && hasFile) || (r.host !== undefined && r.host !== host) || (!r.literal && !patterns)) continue;
     const m = r.re.exec(path);
     if (!m || r.unless?.test(path)) continue;
     let bound: Record<string, string> | undefined;
@@ -96,6 +100,28 @@ export function matchRoute(router: HostRouter, path: string, query: string, host
   return undefined;
 }
 
+/**
+ * Whether pattern rules may be tried on `path`. Hosts' patterns put several lazy groups in one segment
+ * (Vercel's `/:a-:b-:c` is `([^/]+?)-([^/]+?)-([^/]+?)`), which backtrack polynomially on a segment that
+ * almost matches: four groups took 136 ms on a 255-character segment and a three-group one 2.7 s on 3,000
+ * characters, time a request would hold the event loop for. No file name is longer than 255 bytes, so a
+ * longer segment (or a path past 2,048 characters) is given to the files and to one-path rules only.
+ */
+function patternsSafe(path: string): boolean {
+  if (path.length > MAX_PATH) return false;
+  let start = 0;
+  for (;;) {
+    const slash = path.indexOf('/', start);
+    const end = slash === -1 ? path.length : slash;
+    if (end - start > MAX_SEGMENT) return false;
+    if (slash === -1) return true;
+    start = slash + 1;
+  }
+}
+
+const MAX_SEGMENT = 255;
+const MAX_PATH = 2048;
+
 /** Netlify's query conditions: every name present; a `:name` value binds it, any other must be equal. */
 function queryBinds(conditions: ReadonlyArray<readonly [string, string]>, query: string): Record<string, string> | undefined {
   const params = new URLSearchParams(query);
@@ -110,9 +136,9 @@ function queryBinds(conditions: ReadonlyArray<readonly [string, string]>, query:
 }
 
 /**
- * The destination with the match's groups in it, each percent-encoded (a `/` stays a separator in the
- * path, none survives in an external destination's host, so a request can never move a redirect to
- * another site). A destination that is not an http(s) URL is a path on this site: its leading slashes
+ * The destination with the match's groups in it: percent-encoded in the path (a `/` stays a separator),
+ * and in an external destination's host only as letters, digits and `-`, so a request can never move a
+ * redirect to another site (else the rule does not answer). A destination that is not an http(s) URL is a path on this site: its leading slashes
  * and backslashes become one `/`, so no capture (`//evil.example`) makes it protocol-relative.
  */
 function expand(to: string, m: RegExpExecArray, bound: Record<string, string> | undefined): string | undefined {
@@ -123,11 +149,17 @@ function expand(to: string, m: RegExpExecArray, bound: Record<string, string> | 
       if (ref === '$') return '$';
       const v = name !== undefined ? (m.groups?.[name] ?? bound?.[name]) : m[Number(ref)];
       if (v === undefined) return '';
-      return at < authorityEnd ? encodeURIComponent(v) : v.split('/').map(encodeURIComponent).join('/');
+      // In the host, only what one DNS label holds: a dot (`https://example.com:splat` with `.evil.example`),
+      // or one URL parsing maps to a dot (U+FF0E), would move the redirect to another site.
+      if (at < authorityEnd) {
+        if (!HOST_LABEL.test(v)) throw new RangeError('a capture would change the host');
+        return v;
+      }
+      return v.split('/').map(encodeURIComponent).join('/');
     });
     return external ? out : `/${out.replace(/^[/\\]+/, '')}`;
   } catch {
-    return undefined; // a lone surrogate: no URL at all
+    return undefined; // a lone surrogate, or a capture the host cannot take: the rule does not answer
   }
 }
 
