@@ -276,6 +276,10 @@ export class ObjpackWorker {
       else await this.store.forgetClient(id).catch(noop);
     }
     for (const r of this.runs.values()) for (const name of [r.cacheName, ...r.borrowsFrom]) keep.add(name);
+    // The awaits above let a refresh adopt a newer table and navigations bind to it: what they use stays.
+    const now = this.routes.table;
+    if (now && now !== table) for (const name of [this.store.buildName(now.buildId), ...now.packages.map((p) => this.store.sharedName(p))]) keep.add(name);
+    for (const b of this.bindings.values()) for (const p of b.packages) keep.add(p.cacheName);
     const gone = await this.store.prune(keep);
     this.delta.forget(gone);
     if (gone.length > 0) this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
