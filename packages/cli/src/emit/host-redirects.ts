@@ -99,7 +99,8 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
   return rules;
 }
 
-interface VercelRoute {
+/** A route of Vercel's routing table (getTransformedRoutes), as far as objpack reads it. */
+export interface VercelRoute {
   src?: unknown;
   dest?: unknown;
   status?: unknown;

@@ -1,5 +1,5 @@
 import type { HostRoute, HostRouteOptions } from '@objpack/format';
-import { fromRe2, netlifyFrom } from './host-redirects.js';
+import { fromRe2, netlifyFrom, type VercelRoute } from './host-redirects.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 
 /**
@@ -73,18 +73,6 @@ export function netlifyRoute(r: { from?: unknown; to?: unknown; status?: unknown
   for (const [, v] of query) if (/^:[A-Za-z_]\w*$/.test(v)) names.add(v.slice(1));
   const to = r.to.replace(/\$|:([A-Za-z_]\w*)/g, (t, name: string | undefined) => (t === '$' ? '$$' : names.has(name!) ? `\${${name}}` : t));
   out.routes.push(route(re, to, status, scope));
-}
-
-interface VercelRoute {
-  src?: unknown;
-  dest?: unknown;
-  status?: unknown;
-  continue?: unknown;
-  handle?: unknown;
-  has?: unknown;
-  missing?: unknown;
-  methods?: unknown;
-  headers?: Record<string, unknown>;
 }
 
 /** A Vercel destination (`$1`, `$name`) as a HostRoute template. */
