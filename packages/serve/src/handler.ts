@@ -145,8 +145,7 @@ function handle(ctx: Context, req: Req, res: Res): void {
     return;
   }
   if (conn) ctx.tracker.objectsSent(conn, manifest?.carried.get(entry.urlPath) ?? [entry.urlPath]);
-  // objpack's own directory (shared packages, the route table) keeps objpack's caching.
-  const extra = manifest && manifest.hostRules.length > 0 && !entry.urlPath.startsWith(OWN_DIR) ? fileExtra(entry, manifest.hostRules) : null;
+  const extra = fileExtra(ctx, entry);
   sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
 }
 
@@ -186,12 +185,14 @@ function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer): voi
     sendFile(ctx, req, res, entry, { status: answer.status, headers: NOT_FOUND_EXTRA });
     return;
   }
-  const manifest = ctx.site.manifest;
-  const extra = manifest && manifest.hostRules.length > 0 && !entry.urlPath.startsWith(OWN_DIR) ? fileExtra(entry, manifest.hostRules) : null;
+  const extra = fileExtra(ctx, entry);
   sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
 }
 
-function fileExtra(entry: FileEntry, rules: Parameters<typeof ruleHeaders>[0]): Readonly<Record<string, string>> | null {
+/** The host config's headers for a site file; objpack's own directory (shared packages, the route table) keeps objpack's caching. */
+function fileExtra(ctx: Context, entry: FileEntry): Readonly<Record<string, string>> | null {
+  const rules = ctx.site.manifest?.hostRules;
+  if (!rules || rules.length === 0 || entry.urlPath.startsWith(OWN_DIR)) return null;
   let extra = fileExtras.get(entry);
   if (extra === undefined) fileExtras.set(entry, (extra = ruleHeaders(rules, entry.urlPath)));
   return extra;

@@ -158,6 +158,9 @@ export async function vercelRedirects(config: unknown, file: string): Promise<{ 
   return { rules, diagnostics };
 }
 
+/** A Firebase redirect or rewrite glob with its leading `/` (a negating `!` is left as written). */
+export const firebaseGlob = (g: string): string => (g.startsWith('/') || g.startsWith('!') ? g : `/${g}`);
+
 /**
  * A Firebase Hosting site's redirects as superstatic applies them, before any file: `redirects` (`source`
  * or `glob` matched with minimatch, or `regex`; a `source` whose destination uses `:name` segments is also
@@ -176,7 +179,7 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string): Pr
     const pattern = typeof glob === 'string' ? glob : typeof source === 'string' ? source : undefined;
     try {
       if (pattern !== undefined) {
-        const g = pattern.startsWith('/') || pattern.startsWith('!') ? pattern : `/${pattern}`;
+        const g = firebaseGlob(pattern);
         const asGlob = globRegExp(minimatch, g);
         // superstatic matches a rule whose destination names `:segments` with path-to-regexp 1.x first
         // (any case, optional trailing slash, `:x?`, `:x*`, `*`), then with minimatch.

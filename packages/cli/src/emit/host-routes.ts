@@ -1,5 +1,5 @@
 import type { HostRoute, HostRouteOptions } from '@objpack/format';
-import { fromRe2, netlifyFrom, type VercelRoute } from './host-redirects.js';
+import { firebaseGlob, fromRe2, netlifyFrom, type VercelRoute } from './host-redirects.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 
 /**
@@ -161,7 +161,6 @@ export async function firebaseRoutes(site: FirebaseHosting, file: string): Promi
   const out: HostRoutes = { routes: [], skipped: [] };
   const { minimatch } = await import('minimatch');
   const { default: pathToRegexp } = await import('path-to-regexp');
-  const slashed = (g: string) => (g.startsWith('/') || g.startsWith('!') ? g : `/${g}`);
   const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]) : []);
   for (const e of list(site.redirects)) {
     const { source, glob, regex, destination, type } = (e ?? {}) as Record<string, unknown>;
@@ -178,7 +177,7 @@ export async function firebaseRoutes(site: FirebaseHosting, file: string): Promi
     try {
       const captures = /(?:^|\/):/.test(dest);
       if (pattern !== undefined) {
-        const g = slashed(pattern);
+        const g = firebaseGlob(pattern);
         if (captures) {
           const keys: Parameters<typeof pathToRegexp>[1] & unknown[] = [];
           const re = pathToRegexp(g, keys);
@@ -202,7 +201,7 @@ export async function firebaseRoutes(site: FirebaseHosting, file: string): Promi
     const hostOnly = typeof destination !== 'string' || ABSOLUTE.test(destination) || destination.startsWith('//');
     if (hostOnly) out.skipped.push({ file, for: label, why: 'a function, a Cloud Run service or another site' });
     try {
-      const re = pattern !== undefined ? globRegExp(minimatch, slashed(pattern)) : fromRe2(regex as string);
+      const re = pattern !== undefined ? globRegExp(minimatch, firebaseGlob(pattern)) : fromRe2(regex as string);
       out.routes.push(hostOnly ? route(re, '', HOST_ONLY, { shadowed: true }) : route(re, literal(destination as string), 200, { shadowed: true }));
     } catch {
       if (!hostOnly) out.skipped.push({ file, for: label, why: 'not a valid pattern' });
