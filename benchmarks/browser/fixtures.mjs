@@ -113,8 +113,12 @@ export async function writeSite(root, names, format, bundles) {
   // index is in (earlyResponse: false, the behaviour before it became the default): the A/B of each feature.
   // The -noregcache one fetches the registration script from the host on every page (registerUrl: '', the
   // behaviour before the worker kept its own copy).
-  for (const [name, extra] of [['sw-bench', ''], ['sw-bench-nopreload', ', preload: false'], ['sw-bench-late', ', earlyResponse: false'], ['sw-bench-noregcache', ", registerUrl: ''"]]) {
-    await write(`/${name}.js`, benchWorker(extra));
+  // With a baseline bundle (another commit's worker, page-complete.mjs --baseline), -baseline is that worker.
+  if (bundles.baseline) await write('/objpack-sw-baseline.js', bundles.baseline);
+  const workers = [['sw-bench', ''], ['sw-bench-nopreload', ', preload: false'], ['sw-bench-late', ', earlyResponse: false'], ['sw-bench-noregcache', ", registerUrl: ''"]];
+  if (bundles.baseline) workers.push(['sw-bench-baseline', '', '/objpack-sw-baseline.js']);
+  for (const [name, extra, script] of workers) {
+    await write(`/${name}.js`, benchWorker(extra, script));
     await write(`/install${name.slice('sw-bench'.length)}.html`, `<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/${name}.js" data-prefetch="off"></script>`);
   }
   await write('/warm.html', '<!doctype html><link rel="icon" href="data:,"><p>warm</p>');
@@ -124,10 +128,10 @@ export async function writeSite(root, names, format, bundles) {
 const BENCH_REGISTER = '/bench-register.js';
 const BENCH_REGISTER_TAG = `<script src="${BENCH_REGISTER}" defer></script>`;
 
-const benchWorker = (extraOptions) => `self.__costs = [];
+const benchWorker = (extraOptions, script = '/objpack-sw.js') => `self.__costs = [];
 self.objpackOptions = { routesMaxAgeMs: 3600000, registerUrl: '${BENCH_REGISTER}'${extraOptions}, onEvent: (e) => { if (e.type === 'object-served') self.__costs.push({ url: e.url, ms: e.ms, at: e.at }); } };
 self.addEventListener('message', (e) => {
   if (e.data === 'bench:costs') e.ports[0].postMessage(self.__costs.splice(0));
   if (e.data === 'bench:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));
 });
-importScripts('/objpack-sw.js');`;
+importScripts('${script}');`;

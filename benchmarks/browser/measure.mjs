@@ -55,7 +55,7 @@ export async function measure(browser, { origin, path, variant }) {
     const objpack = variant.startsWith('objpack');
     // Every variant starts from the same place: one warm connection to the server (the install page for
     // objpack, an empty page for the others), empty HTTP cache.
-    const install = { 'objpack-cold-nopreload': '/install-nopreload.html', 'objpack-cold-late': '/install-late.html', 'objpack-cold-noregcache': '/install-noregcache.html' }[variant] ?? '/install.html';
+    const install = { 'objpack-cold-nopreload': '/install-nopreload.html', 'objpack-cold-late': '/install-late.html', 'objpack-cold-noregcache': '/install-noregcache.html', 'objpack-cold-baseline': '/install-baseline.html' }[variant] ?? '/install.html';
     await page.goto(`${origin}${objpack ? install : '/warm.html'}`);
     if (objpack) await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
     if (variant === 'objpack-repeat') {

@@ -9,6 +9,7 @@
  * each, so machine noise spreads over all of them. Writes results/browser-page-complete.{json,md} and
  * results/plots/browser-*.svg.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -24,21 +25,24 @@ import { measure } from './measure.mjs';
 import { FIXTURES, writeSite } from './fixtures.mjs';
 import { startNginxPeers } from './nginx-tls.mjs';
 
-const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-nopreload', 'objpack-cold-late', 'objpack-cold-stopped', 'objpack-cold-noregcache', 'objpack-repeat'];
+const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-nopreload', 'objpack-cold-late', 'objpack-cold-stopped', 'objpack-cold-noregcache', 'objpack-repeat', 'objpack-cold-baseline'];
 const HELP = `Usage: node benchmarks/browser/page-complete.mjs [--quick] [--runs N] [--rtt LIST] [--fixtures LIST] [--json]
   --quick        3 runs per cell (default 15)
   --rtt          round-trip times in ms (default 0,20,50,100,200)
   --fixtures     ${Object.keys(FIXTURES).join(',')} (default all)
   --variants     ${ALL_VARIANTS.join(',')} (default all)
   --out NAME     results/NAME.json, .md and plots/NAME-*.svg (default browser-page-complete)
+  --baseline REV the worker of another commit (git rev) as variant objpack-cold-baseline, in the same run:
+                 the A/B of a change to client-sw or format (default variants then add it)
 Examples:
   node benchmarks/browser/page-complete.mjs --quick
   node benchmarks/browser/page-complete.mjs --rtt 100 --fixtures deep --runs 15
+  node benchmarks/browser/page-complete.mjs --rtt 100 --fixtures deep --variants objpack-cold,objpack-cold-baseline --baseline HEAD~1
 `;
 
 const { values } = parseArgs({ options: {
   quick: { type: 'boolean' }, runs: { type: 'string' }, rtt: { type: 'string' }, fixtures: { type: 'string' }, variants: { type: 'string' },
-  json: { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' }, out: { type: 'string' }, baseline: { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } });
 if (values.help) { process.stdout.write(HELP); process.exit(0); }
 const log = (m) => process.stderr.write(`${m}\n`);
@@ -46,8 +50,9 @@ const out = values.out ?? 'browser-page-complete';
 const runs = Number(values.runs ?? (values.quick ? 3 : 15));
 const rtts = (values.rtt ?? '0,20,50,100,200').split(',').map(Number);
 const fixtures = (values.fixtures ?? Object.keys(FIXTURES).join(',')).split(',');
-const VARIANTS = (values.variants ?? ALL_VARIANTS.join(',')).split(',');
+const VARIANTS = (values.variants ?? ALL_VARIANTS.filter((v) => values.baseline || v !== 'objpack-cold-baseline').join(',')).split(',');
 for (const v of VARIANTS) if (!ALL_VARIANTS.includes(v)) { log(`unknown variant ${v}`); process.exit(2); }
+if (VARIANTS.includes('objpack-cold-baseline') && !values.baseline) { log('objpack-cold-baseline needs --baseline REV'); process.exit(2); }
 const chromiumPath = process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium';
 const nginx = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
 for (const [what, p] of [['chromium', chromiumPath], ['nginx', nginx]]) {
@@ -59,9 +64,25 @@ await rm(dir, { recursive: true, force: true });
 const root = join(dir, 'site');
 const format = await loadWorkspace('format');
 const files = await bundle({ outdir: join(dir, 'bundles') });
+const baseline = values.baseline ? await baselineWorker(values.baseline) : undefined;
 const pages = await writeSite(root, fixtures, format, {
-  worker: readFileSync(files['objpack-sw.js']), register: readFileSync(files['objpack-register.js']),
+  worker: readFileSync(files['objpack-sw.js']), register: readFileSync(files['objpack-register.js']), baseline,
 });
+
+/** The worker bundle of commit `rev` (its client-sw and format sources, from git, bundled as ours is). */
+async function baselineWorker(rev) {
+  const src = join(dir, 'baseline');
+  await mkdir(src, { recursive: true });
+  try {
+    execFileSync('sh', ['-c', `git -C "$0" archive "$1" packages/client-sw/src packages/format/src | tar -x -C "$2"`, REPO, rev, src], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (err) {
+    log(`--baseline ${rev}: ${String(err.stderr ?? err.message).trim()}`);
+    process.exit(2);
+  }
+  const built = await bundle({ outdir: join(dir, 'baseline-bundles'), root: src });
+  log(`baseline worker: ${rev} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', rev], { encoding: 'utf8' }).trim()})`);
+  return readFileSync(built['objpack-sw.js']);
+}
 const typeOf = (p) => ({ svg: 'image/svg+xml', css: 'text/css', js: 'text/javascript', woff2: 'font/woff2' })[p.split('.').pop()] ?? 'text/html';
 const peers = await startNginxPeers({ nginx, root, dir: join(dir, 'nginx'), pages, types: typeOf });
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
@@ -95,6 +116,7 @@ try {
       'objpack-cold-stopped': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-cold-noregcache': `http://127.0.0.1:${proxies.h1.port}`,
       'objpack-repeat': `http://127.0.0.1:${proxies.h1.port}`,
+      'objpack-cold-baseline': `http://127.0.0.1:${proxies.h1.port}`,
     };
     try {
       for (let run = 0; run < runs; run++) {
@@ -176,6 +198,7 @@ const result = {
     'each sample: new browser context, one warm connection (install page for objpack, an empty page for nginx), empty HTTP cache',
     'objpack-cold announces the page\'s preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false); objpack-cold answers the navigation before the package arrives (earlyResponse, the default); objpack-cold-late waits for the package index (earlyResponse: false)',
     'objpack pages carry the deferred registration script objpack build injects (a stand-in at /bench-register.js): objpack variants answer it from the worker\'s copy; objpack-cold-noregcache fetches it from the host on every page (registerUrl: \'\', the behaviour before)',
+    ...(values.baseline ? [`objpack-cold-baseline is objpack-cold with the worker of ${values.baseline} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', values.baseline], { encoding: 'utf8' }).trim()}), bundled from its sources: the A/B of the worker change`] : []),
     'objpack runs on the nginx HTTP/1.1 static host (no server support); nginx 1.22 cannot send 103 Early Hints, so the preload variant sends Link: rel=preload on the 200',
     'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or 2 (TLS) before its first bytes; each proxy runs in its own process (at raised priority when permitted) and reports how late its timers were',
     'workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the worker) to the Response handed back (worker-side clock; excludes the browser\'s IPC)',

@@ -12,13 +12,17 @@ export const ENTRIES = {
   'objpack-register.js': 'src/register/register.ts',
 };
 
-/** Writes every bundle into `outdir`; returns the absolute paths by output name. */
-export async function bundle({ outdir = pkg('dist'), minify = true } = {}) {
+/**
+ * Writes every bundle into `outdir`; returns the absolute paths by output name. `root` is a checkout's top
+ * directory to bundle instead of this one (the browser benchmark's `--baseline`: another commit's sources).
+ */
+export async function bundle({ outdir = pkg('dist'), minify = true, root = undefined } = {}) {
+  const src = (p) => (root ? `${root}/packages/client-sw/${p}` : pkg(p));
   const out = {};
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const outfile = `${outdir}/${name}`;
     await build({
-      entryPoints: [pkg(entry)],
+      entryPoints: [src(entry)],
       outfile,
       bundle: true,
       format: 'iife',
@@ -29,7 +33,7 @@ export async function bundle({ outdir = pkg('dist'), minify = true } = {}) {
       legalComments: 'none',
       logLevel: 'warning',
       // The format's sources, so the bundle never depends on a stale dist/ of a sibling package.
-      alias: { '@objpack/format': pkg('../format/src/index.ts') },
+      alias: { '@objpack/format': src('../format/src/index.ts') },
     });
     out[name] = outfile;
   }
