@@ -54,6 +54,21 @@ describe('site root', () => {
 });
 
 describe('walking the file system safely', () => {
+  it('lists files in the sorted order of their URL paths, whatever order directories list them in', async () => {
+    // Names that sort before and after '/' next to a directory's name ('-', '.', '0' < '/' < 'A', '_', 'é'),
+    // a prefix of a directory name, astral characters (UTF-16 order), links to a file and a directory.
+    const names = ['a/x.css', 'a-b/y.css', 'a.b', 'a0/z.css', 'aA', 'a_', 'a/b/c/d.js', 'a/b-c.js', 'a/b.js', 'é/1.png', '\u{1F600}.png', '\uFFFF/1.png', 'Z.html', 'index.html'];
+    for (const n of names) write(n, 'x');
+    symlinkSync(path.join(site, 'a'), path.join(site, 'a~link'));
+    symlinkSync(path.join(site, 'a.b'), path.join(site, 'a', 'b~'));
+    const keys = [...(await walkSite(site, { origin: 'https://example.com/base/' })).keys()];
+    // Each file once, a/b~ (a link to a.b), and the five entries of a/ again through a~link.
+    expect(keys).toHaveLength(names.length + 1 + 5);
+    expect(keys).toEqual([...keys].sort());
+    expect(keys).toContain('/base/a~link/b/c/d.js');
+    expect(keys).toContain('/base/a/b~');
+  });
+
   it('never follows a symlink out of the root, and warns', async () => {
     writeFileSync(path.join(dir, 'secret.css'), 'body{}');
     mkdirSync(path.join(dir, 'outside-dir'));
