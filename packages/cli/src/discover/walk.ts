@@ -58,6 +58,44 @@ export async function walkFiles(
   options: DiscoverOptions,
   diagnostics: Diagnostic[],
 ): Promise<{ root: string; files: Map<string, SiteFile> }> {
+  const { root: realRoot, walked } = await walkFlat(root, options, diagnostics);
+  return { root: realRoot, files: walked.toMap() };
+}
+
+/**
+ * The walk's result as flat lists in the order of the sorted URL paths: an incremental build compares the
+ * whole list with the last one and needs a {@link SiteFile} only for the few files that changed (30,000 of
+ * them, with their content types, were a fifth of its walk).
+ */
+export class WalkedFiles {
+  constructor(
+    /** URL paths (with the origin's base path), sorted as `Array.prototype.sort` sorts strings. */
+    readonly paths: readonly string[],
+    private readonly files: readonly string[],
+    private readonly rels: readonly string[],
+    /** Per file, in the same order: size, mtime (ms), inode. */
+    readonly stats: Float64Array,
+  ) {}
+
+  get size(): number {
+    return this.paths.length;
+  }
+
+  /** The file at position `i` of {@link paths}. */
+  at(i: number): SiteFile {
+    const rel = this.rels[i]!;
+    return { path: this.paths[i]!, file: this.files[i]!, rel, bytes: this.stats[3 * i]!, mtimeMs: this.stats[3 * i + 1]!, ino: this.stats[3 * i + 2]!, contentType: contentTypeOf(rel) };
+  }
+
+  toMap(): Map<string, SiteFile> {
+    const map = new Map<string, SiteFile>();
+    for (let i = 0; i < this.paths.length; i++) map.set(this.paths[i]!, this.at(i));
+    return map;
+  }
+}
+
+/** {@link walkFiles} without a {@link SiteFile} per file. */
+export async function walkFlat(root: string, options: DiscoverOptions, diagnostics: Diagnostic[]): Promise<{ root: string; walked: WalkedFiles }> {
   const realRoot = await resolveRoot(root);
   const { basePath } = parseOrigin(options.origin);
   // Exclusions are site-relative ('out', 'out/'); absolute paths inside the root are accepted too.
@@ -67,7 +105,11 @@ export async function walkFiles(
       .map((e) => e.replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, ''))
       .filter((e) => e !== '' && !e.startsWith('..')),
   );
-  const files = new Map<string, SiteFile>();
+  // In walk order; sorted at the end. A link to a file already listed under another name is its own entry.
+  const urlPaths: string[] = [];
+  const absPaths: string[] = [];
+  const relPaths: string[] = [];
+  const numbers: number[] = [];
   const seenDirs = new Set<string>([realRoot]);
   const insideRoot = (p: string) => p === realRoot || p.startsWith(realRoot + path.sep);
 
@@ -107,8 +149,10 @@ export async function walkFiles(
     try {
       const st = statSync(abs);
       if (!st.isFile()) return;
-      const urlPath = basePath + rel;
-      files.set(urlPath, { path: urlPath, file: abs, rel, bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino, contentType: contentTypeOf(rel) });
+      urlPaths.push(basePath + rel);
+      absPaths.push(abs);
+      relPaths.push(rel);
+      numbers.push(st.size, st.mtimeMs, st.ino);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code === 'ENOENT' ? DiscoverCodes.FILE_VANISHED : DiscoverCodes.UNREADABLE;
       diagnostics.push(warning(code, `Cannot stat ${rel}: ${(err as Error).message}`, { file: rel }));
@@ -145,6 +189,19 @@ export async function walkFiles(
   visit(realRoot, '');
   // Directory listing order differs between file systems; a stable order keeps builds reproducible.
   // (The default sort compares UTF-16 code units, as `<` does, without a call per comparison.)
-  const sorted = new Map([...files.keys()].sort().map((k) => [k, files.get(k)!]));
-  return { root: realRoot, files: sorted };
+  const paths = [...urlPaths].sort();
+  const at = new Map<string, number>();
+  urlPaths.forEach((p, i) => at.set(p, i));
+  const files: string[] = new Array<string>(paths.length);
+  const rels: string[] = new Array<string>(paths.length);
+  const stats = new Float64Array(paths.length * 3);
+  paths.forEach((p, k) => {
+    const i = at.get(p)!;
+    files[k] = absPaths[i]!;
+    rels[k] = relPaths[i]!;
+    stats[3 * k] = numbers[3 * i]!;
+    stats[3 * k + 1] = numbers[3 * i + 1]!;
+    stats[3 * k + 2] = numbers[3 * i + 2]!;
+  });
+  return { root: realRoot, walked: new WalkedFiles(paths, files, rels, stats) };
 }

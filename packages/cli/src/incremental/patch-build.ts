@@ -15,10 +15,10 @@ import { isPage } from '../discover/is-page.js';
 import { extractPageLazily } from '../discover/page-extract.js';
 import { decodeHtml } from '../discover/read-site-file.js';
 import type { Diagnostic, SiteFile } from '../discover/types.js';
-import { walkFiles } from '../discover/walk.js';
+import { walkFlat } from '../discover/walk.js';
 import { writeFileAtomic } from '../emit/atomic-write.js';
 import { STALE_FILE, updatePackages } from '../emit/build-cache.js';
-import { removeStale, removeTempFiles } from '../emit/cleanup.js';
+import { removeTempFiles } from '../emit/cleanup.js';
 import { finalHtml } from '../emit/inject.js';
 import { loadSiteHeaders } from '../emit/site-headers.js';
 import { stripQuery } from '../emit/manifest.js';
@@ -27,7 +27,7 @@ import { contentKey } from '../plan/plan-packages.js';
 import type { PackagePlan, PlanObject } from '../plan/types.js';
 import { renderReport } from '../report/render-report.js';
 import type { BuildSummary } from '../report/summary.js';
-import { extractSignature, fileSnapshot, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ObjectRow, type PageRecord, type ReportShared } from './build-state.js';
+import { extractSignature, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ObjectRow, type PageRecord, type ReportShared } from './build-state.js';
 import { planFromState } from './plan-from-state.js';
 import { readAhead } from './read-ahead.js';
 import { locateManifest, patchManifest, patchRoutes, type ManifestSpans, type PackageEdit } from './patch-manifest.js';
@@ -90,18 +90,20 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
 
   input.progress({ phase: 'discover', done: 0, total: 1 });
   const walkDiagnostics: Diagnostic[] = [];
-  const { files } = await walkFiles(root, { origin: input.origin, exclude: input.exclude }, walkDiagnostics);
-  const snapshot = fileSnapshot(files);
-  if (snapshot.fileKeys !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics) return undefined;
+  const { walked } = await walkFlat(root, { origin: input.origin, exclude: input.exclude }, walkDiagnostics);
+  const fileStats = walked.stats;
+  if (walked.paths.join('\0') !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics) return undefined;
   const touched: SiteFile[] = [];
-  let i = 0;
-  for (const f of files.values()) {
-    const s = state.fileStats;
-    if (s[i] !== snapshot.fileStats[i] || s[i + 1] !== snapshot.fileStats[i + 1] || s[i + 2] !== snapshot.fileStats[i + 2]) {
+  /** Where each touched file's stats are in `fileStats`. */
+  const statsAt = new Map<SiteFile, number>();
+  const s = state.fileStats;
+  for (let i = 0; i < fileStats.length; i += 3) {
+    if (s[i] !== fileStats[i] || s[i + 1] !== fileStats[i + 1] || s[i + 2] !== fileStats[i + 2]) {
+      const f = walked.at(i / 3);
       if (!isPage(f) || touched.length === MAX_PAGES) return undefined;
       touched.push(f);
+      statsAt.set(f, i);
     }
-    i += 3;
   }
   const changed: Changed[] = [];
   // `_headers` and `netlify.toml` are unchanged (an edit to either is not a page edit): same headers as then.
@@ -217,20 +219,20 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     await writeFileAtomic(abs(MANIFEST_FILE), manifestText, { fsync: true });
     written.push(MANIFEST_FILE);
   }
-  // As the pipeline does after its manifest: package files no page uses and temporary files of killed builds go.
-  const keep = new Set([...state.packageUrls, ...reportShared.map((s) => s.url)].map((u) => decodeURIComponent(u.slice(1))));
-  const removed = await removeStale(root, keep);
+  // Unlike the pipeline, no stale package files to look for in _objpack/ (10,000 names): a state exists
+  // only after the pipeline's own clean-up (full-build.ts saves it last), and a patch keeps every name.
+  const removed: string[] = [];
   await removeTempFiles(root, new Set(['.', ...htmlWrites.map((c) => path.posix.dirname(c.file.rel))]));
   const writeMs = performance.now() - t2;
 
   // Pages written back with the tag are walked with their new signatures next time.
   for (const c of htmlWrites) {
     const st = statSync(c.file.file);
-    Object.assign(c.file, { bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
+    fileStats.set([st.size, st.mtimeMs, st.ino], statsAt.get(c.file)!);
   }
   const next: BuildState = {
     ...state,
-    ...(htmlWrites.length > 0 ? fileSnapshot(files) : snapshot),
+    fileStats,
     buildId,
     pageKeys,
     pageBuilds,
