@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'benchmarks/**/*.test.ts', 'fixtures/**/*.test.ts'],
+    // Benchmarks unpack other commits' sources there (page-complete.mjs --baseline).
+    exclude: ['**/node_modules/**', 'benchmarks/results/tmp/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -74,7 +74,7 @@ async function baselineWorker(rev) {
   const src = join(dir, 'baseline');
   await mkdir(src, { recursive: true });
   try {
-    execFileSync('sh', ['-c', `git -C "$0" archive "$1" packages/client-sw/src packages/format/src | tar -x -C "$2"`, REPO, rev, src], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('sh', ['-c', `git -C "$0" archive "$1" packages/client-sw/src packages/format/src ':(exclude,glob)**/*.test.ts' ':(exclude)packages/client-sw/src/test-utils' | tar -x -C "$2"`, REPO, rev, src], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (err) {
     log(`--baseline ${rev}: ${String(err.stderr ?? err.message).trim()}`);
     process.exit(2);
