@@ -235,7 +235,7 @@ export class PackageRun {
           if (slot.borrowed) checks.push(this.fill(slot, plan!.claims.get(slot.entry.name)!, complete).then((ok) => void (ok || (corrupt = true))));
         }
       },
-      onObjectData: (entry, bytes) => this.slots.get(entry.name)!.data(bytes.slice()),
+      onObjectData: (entry, bytes) => this.slots.get(entry.name)!.data(bytes),
       onObjectEnd: (entry) => {
         const slot = this.slots.get(entry.name)!;
         checks.push(complete(slot, slot.assemble()));
