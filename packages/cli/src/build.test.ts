@@ -452,6 +452,22 @@ describe('build (in place)', () => {
     expect((await build(await opts(await makeSite(SMALL_SITE)))).manifest.hostRoutes).toBeUndefined();
   });
 
+  test('Firebase `:rest*` with nothing to take: objpack serve redirects `/old/` to `/new`, as superstatic compiles the destination', async () => {
+    const root = await makeSite({ ...SMALL_SITE, 'firebase.json': JSON.stringify({ hosting: { public: '.', redirects: [{ source: '/old/:rest*', destination: '/new/:rest*' }] } }) });
+    await build(await opts(root));
+    const server = await serve({ root, port: 0 });
+    try {
+      const got = [];
+      for (const url of ['/old/', '/old', '/old/a/b/?q=1']) {
+        const r = await fetch(new URL(url, server.url), { redirect: 'manual' });
+        got.push([url, r.status, r.headers.get('location')]);
+      }
+      expect(got).toEqual([['/old/', 301, '/new'], ['/old', 301, '/new'], ['/old/a/b/?q=1', 301, '/new/a/b?q=1']]);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('switching --target keeps the record of the other config: its stale entries still go, none is read back as the site\'s', async () => {
     const root = await makeSite({ ...SMALL_SITE, 'old.html': '<!doctype html><title>old</title><link rel="stylesheet" href="/css/site.css">' });
     await build(await opts(root, { targets: ['vercel', 'firebase'] }));

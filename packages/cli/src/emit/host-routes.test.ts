@@ -1,3 +1,6 @@
+import type { HostRoute } from '@objpack/format';
+import { minimatch } from 'minimatch';
+import pathToRegexp from 'path-to-regexp';
 import { describe, expect, it } from 'vitest';
 import { netlifyFrom } from './host-redirects.js';
 import { firebaseRoutes, netlifyCapture, netlifyRoute, vercelRoutes, type HostRoutes } from './host-routes.js';
@@ -83,5 +86,60 @@ describe('firebase.json as objpack serve applies it', () => {
     expect(rest.map((r) => r.slice(1, 3))).toEqual([['/b', 301], ['/q/$1', 301], ['https://example.com/', 301], ['/index.html', 200], ['', 502], ['', 502]]);
     expect(rest.slice(-3).map((r) => r[3])).toEqual([{ flags: '', shadowed: true }, { flags: '', shadowed: true }, { flags: '', shadowed: true }]);
     expect(out.skipped.map((s) => s.for)).toEqual(['/api/**', '/run']);
+  });
+});
+
+/**
+ * superstatic's Redirect.test (middleware/redirects.js) with its own libraries, path-to-regexp 1.x and
+ * minimatch: the destination a redirect rule gives `url`, or undefined.
+ */
+function superstaticRedirect(glob: string, destination: string, url: string): string | undefined {
+  if (/(?:^|\/):/.test(destination)) {
+    const keys: pathToRegexp.Key[] = [];
+    const m = pathToRegexp(glob, keys).exec(url);
+    if (m) {
+      const params: Record<string, string | string[] | undefined> = {};
+      keys.forEach((k, i) => (params[k.name] = m[i + 1]?.includes('/') ? m[i + 1]!.split('/') : m[i + 1]));
+      try {
+        return decodeURIComponent(pathToRegexp.compile(destination)(params));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return minimatch(url, glob) ? destination : undefined;
+}
+
+/** The first recorded route that takes `url` and its destination, as objpack serve fills a template in (captures as they are, for plain paths). */
+function served(routes: HostRoute[], url: string): string | undefined {
+  for (const [match, to, , o] of routes) {
+    const m = new RegExp(match, o?.flags ?? 'i').exec(url);
+    if (!m || (o?.unless !== undefined && new RegExp(o.unless, o.flags ?? 'i').test(url))) continue;
+    return to.replace(/\$(\$|\d+|\{(\w+)\})/g, (_t, ref: string, name?: string) => (ref === '$' ? '$' : ((name !== undefined ? m.groups?.[name] : m[Number(ref)]) ?? '')));
+  }
+  return undefined;
+}
+
+describe('firebase.json redirects with `:segments` give the destination superstatic gives', () => {
+  const rules: Array<[string, string]> = [
+    ['/old/:rest*', '/new/:rest*'],
+    ['/old2/:rest*', '/new2/:rest*/end'],
+    ['/a/:x?', '/b/:x?'],
+    ['/c/:x?/:y?', '/d/:y?/:x?'],
+    ['/e/:x?', '/f/:x'],
+    ['/g', '/h/:missing'],
+    ['/i/:x+', '/j/:x+'],
+    ['/k/:x?', '/file.:x?'],
+    ['/l/:a/:b*', '/m/:b*/:a'],
+  ];
+  const urls = ['/old', '/old/', '/old/a', '/old/a/b/', '/OLD/x', '/old2/', '/old2/p/q', '/a', '/a/', '/a/1', '/c', '/c/1', '/c/1/2', '/c/1/2/', '/e', '/e/1', '/g', '/g/', '/i', '/i/', '/i/1/2', '/k', '/k/txt', '/l/1', '/l/1/2/3', '/none'];
+
+  it('an optional segment without a value drops with its slash (`/old/` → `/new`); a required one without leaves the URL to later rules', async () => {
+    for (const [source, destination] of rules) {
+      const { routes } = await firebaseRoutes({ redirects: [{ source, destination }] }, 'firebase.json');
+      for (const url of urls) expect(served(routes, url), `${source} → ${destination}: ${url}`).toBe(superstaticRedirect(source, destination, url));
+    }
+    const { routes } = await firebaseRoutes({ redirects: [{ source: '/old/:rest*', destination: '/new/:rest*' }] }, 'firebase.json');
+    expect(['/old/', '/old', '/old/a/b'].map((u) => served(routes, u))).toEqual(['/new', '/new', '/new/a/b']);
   });
 });

@@ -1,4 +1,5 @@
 import type { HostRoute, HostRouteOptions } from '@objpack/format';
+import { firebaseCaptures } from './firebase-capture.js';
 import { firebaseGlob, fromRe2, netlifyFrom, type VercelRoute } from './host-redirects.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 
@@ -144,9 +145,8 @@ export async function vercelRoutes(config: unknown, file: string): Promise<HostR
 }
 
 /**
- * A Firebase `:name` destination as a HostRoute template, as superstatic compiles it with path-to-regexp
- * 1.x: `:name` (also `:name*`, `:name+`, `:name?`) is the named group, or for a group position (`:1`, a
- * glob's `*` is `:0`) that group. `group` maps a name to its template reference.
+ * A Firebase `regex` rule's `:name` destination as a HostRoute template: `:name` (also `:name*`, `:name+`,
+ * `:name?`) is the named group, `:1` that group. `group` maps a name to its template reference.
  */
 const firebaseTo = (destination: string, group: (name: string) => string | undefined) =>
   destination.replace(/\$|:(\w+)[*+?]?/g, (t, name: string | undefined) => (t === '$' ? '$$' : (group(name!) ?? t)));
@@ -154,8 +154,9 @@ const firebaseTo = (destination: string, group: (name: string) => string | undef
 /**
  * Firebase Hosting's `redirects` (before any file) and `rewrites` (where no file is) as superstatic
  * applies them. A redirect whose destination names `:segments` is first matched with path-to-regexp 1.x
- * (its `source`/`glob`) or its `regex`, and those segments substituted; else its pattern matches and the
- * destination is taken as written. Redirects keep the request's query (superstatic's addQuery).
+ * (its `source`/`glob`, see firebaseCaptures) or its `regex`, and those segments substituted; else its
+ * pattern matches and the destination is taken as written. Redirects keep the request's query
+ * (superstatic's addQuery).
  */
 export async function firebaseRoutes(site: FirebaseHosting, file: string): Promise<HostRoutes> {
   const out: HostRoutes = { routes: [], skipped: [] };
@@ -178,13 +179,14 @@ export async function firebaseRoutes(site: FirebaseHosting, file: string): Promi
       const captures = /(?:^|\/):/.test(dest);
       if (pattern !== undefined) {
         const g = firebaseGlob(pattern);
+        // What the capture pattern takes never reaches the glob, even where the destination cannot be filled.
+        let unless: string | undefined;
         if (captures) {
-          const keys: Parameters<typeof pathToRegexp>[1] & unknown[] = [];
-          const re = pathToRegexp(g, keys);
-          const at = new Map(keys.map((k, i) => [String(k.name), `$${i + 1}`]));
-          out.routes.push(route(re, firebaseTo(dest, (n) => at.get(n) ?? ''), status));
+          const c = firebaseCaptures(pathToRegexp, g, dest);
+          for (const v of c.routes) out.routes.push(route(v.re, v.to, status));
+          if (c.fails) unless = c.re.source;
         }
-        out.routes.push(route(globRegExp(minimatch, g), literal(dest), status));
+        out.routes.push(route(globRegExp(minimatch, g), literal(dest), status, unless !== undefined ? { unless } : {}));
       } else {
         const re = fromRe2(regex as string);
         out.routes.push(route(re, captures ? firebaseTo(dest, (n) => (/^\d+$/.test(n) ? `$${n}` : `\${${n}}`)) : literal(dest), status));
