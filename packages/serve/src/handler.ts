@@ -27,6 +27,8 @@ const AS_FILE_STATIC: PackageRequest = { vary: '', contentLocation: false };
 const NOT_FOUND_EXTRA = { 'cache-control': 'no-cache' } as const;
 /** Extra headers of a page's HTML response (host headers, Vary, Link), built once per index entry. */
 const pageExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
+/** The same for a page a host rewrite serves at another URL (no package there: no Vary for one). */
+const rewrittenExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
 /** The host config's headers of any other site file, built once per index entry. */
 const fileExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
 
@@ -63,18 +65,41 @@ function trackConnection(ctx: Context, req: Req, res: Res): ConnState | undefine
   return state;
 }
 
-function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo): Readonly<Record<string, string>> | null {
-  let extra = pageExtras.get(entry);
+/**
+ * A page's extra headers; `negotiates`: the URL may answer with the page's package instead (its own URL, not
+ * one a host rewrite serves it at), so the response varies on what asks for one.
+ */
+function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo, negotiates = true): Readonly<Record<string, string>> | null {
+  const cache = negotiates ? pageExtras : rewrittenExtras;
+  let extra = cache.get(entry);
   if (extra === undefined) {
     // The host config's headers for this page (CSP, COOP/COEP…), as a host serving `_headers` sends them.
     // The page's own caching rules too; the fields it carries are the build's record, as the worker sends them.
     const x: Record<string, string> = { ...(ctx.site.manifest && ruleHeaders(ctx.site.manifest.hostRules, page.url)), ...page.hostHeaders };
-    if (ctx.o.packages) x.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
+    if (ctx.o.packages && negotiates) x.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
     if (ctx.o.earlyHints && page.links.length > 0) x.link = page.links.join(', ');
     extra = Object.keys(x).length > 0 ? x : null;
-    pageExtras.set(entry, extra);
+    cache.set(entry, extra);
   }
   return extra;
+}
+
+/**
+ * A page's HTML with what comes with it: its extra headers, 103 Early Hints for its critical objects, its
+ * closure warmed and counted for the connection.
+ */
+function sendPage(ctx: Context, req: Req, res: Res, entry: FileEntry, page: PageInfo, conn: ConnState | undefined, negotiates: boolean): void {
+  const extra = pageExtra(ctx, entry, page, negotiates);
+  if (ctx.o.earlyHints && page.links.length > 0) {
+    // 1xx responses are undefined for HTTP/1.0 clients (RFC 9110 §15.2).
+    if (req.method === 'GET' && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
+      res.writeEarlyHints({ link: page.links });
+      ctx.stats.earlyHints++;
+    }
+  }
+  if (ctx.o.prefetch > 0) ctx.prefetch.warm(closureEntries(ctx, page.closure));
+  if (conn) ctx.tracker.pageSent(conn, page);
+  sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
 }
 
 function handle(ctx: Context, req: Req, res: Res): void {
@@ -107,7 +132,7 @@ function handle(ctx: Context, req: Req, res: Res): void {
   const router = site.manifest?.router;
   const hostRoute = router ? matchRoute(router, target.path, target.query, hostOf(req), route !== undefined) : undefined;
   if (hostRoute) {
-    answerRoute(ctx, req, res, hostRoute);
+    answerRoute(ctx, req, res, hostRoute, conn);
     return;
   }
   if (!route) {
@@ -131,17 +156,7 @@ function handle(ctx: Context, req: Req, res: Res): void {
     return;
   }
   if (page) {
-    const extra = pageExtra(ctx, entry, page);
-    if (ctx.o.earlyHints && page.links.length > 0) {
-      // 1xx responses are undefined for HTTP/1.0 clients (RFC 9110 §15.2).
-      if (req.method === 'GET' && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
-        res.writeEarlyHints({ link: page.links });
-        ctx.stats.earlyHints++;
-      }
-    }
-    if (ctx.o.prefetch > 0) ctx.prefetch.warm(closureEntries(ctx, page.closure));
-    if (conn) ctx.tracker.pageSent(conn, page);
-    sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
+    sendPage(ctx, req, res, entry, page, conn, true);
     return;
   }
   if (conn) ctx.tracker.objectsSent(conn, manifest?.carried.get(entry.urlPath) ?? [entry.urlPath]);
@@ -161,9 +176,13 @@ const hostOf = (req: Req): string | undefined => {
 
 /**
  * A host rule's answer: a redirect, or the file at the rewrite's path (following the `/dir` → `/dir/`
- * alias once) with the rule's status. A rewrite to a path with no file is a 404, as on the host.
+ * alias once) with the rule's status. A rewrite to a path with no file is a 404, as on the host. A 200
+ * rewrite to a page serves it as that page (its host headers, `Link` preloads and 103 Early Hints, as the
+ * page's own URL has them), but never its package: a package names the page's own URL and says where it
+ * is (`Content-Location`), and this URL is another. The `Link` values are paths from the root, as the
+ * page's own references must resolve for it to work at a URL in another directory.
  */
-function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer): void {
+function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer, conn: ConnState | undefined): void {
   if ('location' in answer) {
     redirect(res, answer.status, answer.location);
     return;
@@ -183,6 +202,11 @@ function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer): voi
   const { entry } = route;
   if (answer.status !== 200) {
     sendFile(ctx, req, res, entry, { status: answer.status, headers: NOT_FOUND_EXTRA });
+    return;
+  }
+  const page = target.ok ? (ctx.site.manifest?.pages.get(target.path) ?? ctx.site.manifest?.pages.get(entry.urlPath)) : undefined;
+  if (page) {
+    sendPage(ctx, req, res, entry, page, conn, false);
     return;
   }
   const extra = fileExtra(ctx, entry);

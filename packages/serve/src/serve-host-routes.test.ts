@@ -118,6 +118,27 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
     expect([down.status, down.body.equals(site.files['/about.html']!)]).toEqual([502, true]);
   });
 
+  it('a 200 rewrite to a page serves it as that page: its host headers, Link preloads and 103 Early Hints; never its package', async () => {
+    // A single-page app's fallback (Netlify `/app/* /guide/index.html 200`), the page's CSP from `_headers`.
+    const s = await start([['^\\/app(?:\\/(?<splat>.*))?$', '/guide/index.html', 200, { shadowed: true }], ['^\\/dir\\/?$', '/guide', 200]], {
+      hostHeaders: [{ for: '/guide/', match: '^/guide/?$', headers: [['content-security-policy', "default-src 'self'"]] }],
+    });
+    const direct = await get(s.url, '/guide/');
+    expect(direct.headers['content-security-policy']).toBe("default-src 'self'");
+    expect(direct.headers.link).toContain('</style.css>; rel=preload; as=style');
+    for (const url of ['/app/deep/link', '/app', '/dir']) {
+      const r = await get(s.url, url);
+      expect([r.status, r.body.equals(site.files['/guide/index.html']!)], url).toEqual([200, true]);
+      expect(r.headers['content-security-policy'], url).toBe("default-src 'self'");
+      expect(r.headers.link, url).toBe(direct.headers.link);
+      expect(r.informational.map((i) => [i.status, i.headers.link]), url).toEqual([[103, direct.headers.link]]);
+      // This URL never answers with a package, so it neither varies on asking for one nor says where one is.
+      expect([r.headers['content-location'], r.headers.vary ?? ''], url).toEqual([undefined, expect.not.stringContaining('X-Objpack')]);
+      const asked = await get(s.url, url, { headers: { 'x-objpack': 'package', accept: 'application/vnd.objpack' } });
+      expect([asked.headers['content-type'], asked.headers['content-location'], asked.body.equals(site.files['/guide/index.html']!)], url).toEqual([expect.stringMatching(/^text\/html/), undefined, true]);
+    }
+  });
+
   it('a domain-level rule applies on its host only', async () => {
     const s = await start([['^\\/old\\/?$', '/new', 301, { host: 'a.example' }]]);
     expect((await get(s.url, '/old')).status).toBe(404);
