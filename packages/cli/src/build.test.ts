@@ -324,6 +324,39 @@ describe('build (in place)', () => {
     expect([patched.patched, (await verifyOutput(firebase)).cleanUrls, (await routesOf(firebase)).cleanUrls]).toEqual([true, true, true]);
   });
 
+  test('cleanUrls with trailingSlash: true (Vercel, Firebase): the host serves blog.html at /blog/; recorded as cleanSlashUrls, answered there by objpack serve, and the page is not taken for redirected', async () => {
+    const routesOf = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as { cleanSlashUrls?: boolean; cleanUrls?: boolean };
+    const redirected = (r: { diagnostics: Array<{ code: string }> }) => r.diagnostics.filter((d) => d.code === 'OBJPACK_W_PAGES_REDIRECTED').length;
+    const configs: Array<Record<string, string>> = [{ 'vercel.json': '{"cleanUrls":true,"trailingSlash":true}' }, { 'firebase.json': '{"hosting":{"public":".","cleanUrls":true,"trailingSlash":true}}' }];
+    for (const config of configs) {
+      const root = await makeSite({ ...SMALL_SITE, ...config });
+      const r = await build(await opts(root));
+      const table = await routesOf(root);
+      expect([r.manifest.cleanSlashUrls, r.manifest.cleanUrls, table.cleanSlashUrls, table.cleanUrls, redirected(r)], Object.keys(config)[0]).toEqual([true, undefined, true, undefined, 0]);
+    }
+    const root = await makeSite({ ...SMALL_SITE, 'vercel.json': '{"cleanUrls":true,"trailingSlash":true}' });
+    const options = await opts(root);
+    await build(options);
+    // A page edit is patched, and the patch keeps it.
+    await writeFile(path.join(root, 'blog.html'), (await readFile(path.join(root, 'blog.html'), 'utf8')).replace('<title>', '<title>News '));
+    const patched = await build(options);
+    expect([patched.patched, (await verifyOutput(root)).cleanSlashUrls, (await routesOf(root)).cleanSlashUrls]).toEqual([true, true, true]);
+    const server = await serve({ root, port: 0 });
+    try {
+      const blog = await fetch(new URL('/blog/', server.url), { redirect: 'manual' });
+      expect([blog.status, await blog.text()]).toEqual([200, await readFile(path.join(root, 'blog.html'), 'utf8')]);
+      expect(blog.headers.get('link')).toContain('</css/site.css>; rel=preload; as=style');
+      for (const url of ['/blog', '/blog.html']) {
+        const r = await fetch(new URL(url, server.url), { redirect: 'manual' });
+        expect([r.status, r.headers.get('location')], url).toEqual([308, '/blog/']);
+      }
+    } finally {
+      await server.close();
+    }
+    // `--no-clean-urls` says the host serves no page at a clean URL.
+    expect((await build(await opts(root, { cleanUrls: false }))).manifest.cleanSlashUrls).toBeUndefined();
+  });
+
   test('bareDirUrls: from the option, else from vercel.json (unless trailingSlash: true) or firebase.json (trailingSlash: false, or cleanUrls alone); in the manifest and the route table', async () => {
     const routesOf = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as { bareDirUrls?: boolean };
     const bare = async (files: Record<string, string>, o: Partial<BuildOptions> = {}) => {

@@ -78,6 +78,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let projectConfigs: string[] = [];
   let hostRoutes: HostRoute[] = [];
   let cleanUrls = options.cleanUrls === true;
+  let cleanSlashUrls = false;
   let bareDirUrls = options.bareDirUrls === true;
   let t: number;
   try {
@@ -109,6 +110,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     projectConfigs = siteHeaders.projectConfigs;
     hostRoutes = siteHeaders.routes;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
+    cleanSlashUrls = siteHeaders.cleanSlashUrls;
     bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
     if (options.cleanUrls === undefined && !cleanUrls) {
@@ -119,7 +121,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
       linkWarning(diagnostics, graph.pages, 'bareDirLinks', WarningCode.BARE_DIR_LINKS, (file, target, links) =>
         `${links} name directory pages without their trailing slash (${file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`);
     }
-    const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, { cleanUrls, bareDirUrls }, options.origin ? new URL(options.origin).host : undefined);
+    const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, { cleanUrls, bareDirUrls, cleanSlashUrls }, options.origin ? new URL(options.origin).host : undefined);
     if (redirected.length > 0) {
       const { url, rule } = redirected[0]!;
       const n = redirected.length;
@@ -167,6 +169,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     hostRedirects,
     hostRoutes,
     cleanUrls,
+    cleanSlashUrls,
     bareDirUrls,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   }).finally(() => pool.close());

@@ -93,6 +93,8 @@ export interface BuildManifest {
   hostHeaders?: HostHeaderRule[];
   /** The host serves `/about.html` at `/about` too (RouteTable.cleanUrls); absent when not. */
   cleanUrls?: true;
+  /** The host serves `/about.html` at `/about/` too (RouteTable.cleanSlashUrls); absent when not. */
+  cleanSlashUrls?: true;
   /** The host serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls); absent when not. */
   bareDirUrls?: true;
   /** URL patterns the host answers before its files (RouteTable.redirects), with where each comes from; absent when none. */
@@ -195,6 +197,13 @@ export interface RouteTable {
    * document, same directory for its relative URLs. Absent: only the page's own URL is looked up.
    */
   cleanUrls?: true;
+  /**
+   * The host serves a page `/about.html` at `/about/` (Vercel's and Firebase's `cleanUrls` with
+   * `trailingSlash: true`, which redirect `/about` and `/about.html` there), so a navigation to `/about/` is
+   * that page unless a page `/about/` exists. Its relative URLs resolve against `/about/` there, as they do
+   * on that host. Absent: `/about/` is only the directory's page.
+   */
+  cleanSlashUrls?: true;
   /**
    * The host serves a directory's page `/guide/` (guide/index.html) at `/guide` as well, without redirecting
    * to `/guide/` (Vercel unless `trailingSlash: true`; Firebase with `trailingSlash: false`, or `cleanUrls`

@@ -51,6 +51,15 @@ export async function loadSite(o: ResolvedOptions, rootReal: string, previous?: 
       if (target && 'entry' in target) index.routes.set(p, target);
     }
   }
+  // …and `/about.html` at `/about/` (Vercel's or Firebase's cleanUrls with trailingSlash: true), where no
+  // directory page is: its rules redirect `/about` and `/about.html` there.
+  if (manifest?.manifest.cleanSlashUrls === true) {
+    for (const [p, entry] of index.files) {
+      if (!p.endsWith('.html') || p.endsWith('/index.html')) continue;
+      const slash = `${p.slice(0, -'.html'.length)}/`;
+      if (!index.routes.has(slash)) index.routes.set(slash, { entry });
+    }
+  }
   const stale = manifest && o.dynamic ? await findStalePages(manifest, index.routes) : new Set<never>();
   if (stale.size > 0) o.onLog({ level: 'info', message: `${stale.size} page package(s) changed since the build; serving them dynamically` });
   return { rootReal, index, manifest, stale, notFound: index.files.get('/404.html') };

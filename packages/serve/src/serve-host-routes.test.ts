@@ -89,6 +89,28 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
     expect([r.status, r.body.equals(site.files['/guide/index.html']!)]).toEqual([200, true]);
   });
 
+  it('Vercel cleanUrls with trailingSlash: true: about.html is served at /about/, where /about and /about.html are redirected (cleanSlashUrls)', async () => {
+    // getTransformedRoutes({ cleanUrls: true, trailingSlash: true }) as the build records it.
+    const s = await start([
+      ['^\\/(?:(.+)\\/)?index(?:\\.html)?\\/?$', '/$1/', 308],
+      ['^\\/(.*)\\.html\\/?$', '/$1/', 308],
+      ['^\\/((?:[^/]+\\/)*[^/\\.]+)$', '/$1/', 308, { unless: '(?:^/\\.well-known(?:/.*)?$)' }],
+      ['^\\/((?:[^/]+\\/)*[^/]+\\.\\w+)\\/$', '/$1', 308, { unless: '(?:^/\\.well-known(?:/.*)?$)' }],
+    ], { cleanSlashUrls: true });
+    const about = await get(s.url, '/about/?x=1');
+    expect([about.status, about.body.equals(site.files['/about.html']!)]).toEqual([200, true]);
+    expect([(await get(s.url, '/about')).headers.location, (await get(s.url, '/about.html')).headers.location]).toEqual(['/about/', '/about/']);
+    // A directory's own page keeps its URL; a path naming no page is still a 404.
+    const guide = await get(s.url, '/guide/');
+    expect([guide.status, guide.body.equals(site.files['/guide/index.html']!)]).toEqual([200, true]);
+    expect((await get(s.url, '/nothing/')).status).toBe(404);
+    expect((await get(s.url, '/style.css')).status).toBe(200);
+    // Without the manifest saying so, /about/ is no page (a host that redirects /about/ to /about).
+    await s.close();
+    const plain = await start([], { cleanSlashUrls: undefined });
+    expect((await get(plain.url, '/about/')).status).toBe(404);
+  });
+
   it('Firebase: regex captures, an external destination the rule names, the query appended', async () => {
     const s = await start([
       ['^\\/p\\/(\\d+)$', '/posts/$1?from=p', 301, { flags: 'u' }],

@@ -42,7 +42,8 @@ describe('vercel.json headers', () => {
     expect(diagnostics[0]!.message).toContain('`has`/`missing`');
     expect((await vercelRules({ headers: 'x' }, [], 'vercel.json')).diagnostics).toHaveLength(1);
     expect(await vercelRules({ cleanUrls: true }, [], 'vercel.json')).toEqual({ rules: [], diagnostics: [], cleanUrls: true, bareDirUrls: true });
-    expect(await vercelRules({ cleanUrls: true, trailingSlash: true }, [], 'vercel.json')).toEqual({ rules: [], diagnostics: [], cleanUrls: false, bareDirUrls: false });
+    // With trailingSlash: true, about.html is at /about/ (and /about redirects there).
+    expect(await vercelRules({ cleanUrls: true, trailingSlash: true }, [], 'vercel.json')).toEqual({ rules: [], diagnostics: [], cleanUrls: false, bareDirUrls: false, cleanSlashUrls: true });
   });
 });
 

@@ -19,6 +19,8 @@ export interface ParsedRules {
   diagnostics: Diagnostic[];
   /** The config turns on clean URLs (`cleanUrls: true`): the host serves `/about.html` at `/about`. */
   cleanUrls?: boolean;
+  /** Clean URLs with `trailingSlash: true`: the host serves `/about.html` at `/about/` (RouteTable.cleanSlashUrls). */
+  cleanSlashUrls?: boolean;
   /** The host serves `/guide/index.html` at `/guide` without redirecting to `/guide/` (RouteTable.bareDirUrls). */
   bareDirUrls?: boolean;
 }
@@ -37,7 +39,8 @@ const warn = (file: string, message: string): Diagnostic => ({ code: WarningCode
  * rather than applied to every request. `own` are the entries objpack wrote (HOST_ENTRIES_FILE).
  */
 export async function vercelRules(config: unknown, own: readonly unknown[], file: string): Promise<ParsedRules> {
-  // With `trailingSlash: true` as well, the host sends `/about` to `/about/`: not a URL the worker may answer.
+  // With `trailingSlash: true` as well, the host sends `/about` to `/about/` and serves about.html there
+  // (vercel/routing-utils convertCleanUrls and convertTrailingSlash; Vercel's own deploys show it).
   const { cleanUrls: clean, trailingSlash } = (config ?? {}) as { cleanUrls?: unknown; trailingSlash?: unknown };
   const cleanUrls = clean === true && trailingSlash !== true;
   const entries = (config as { headers?: unknown } | null)?.headers;
@@ -46,7 +49,7 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
   const mine = new Set(own.map((e) => JSON.stringify(e)));
   const objpacks = Object.keys(config ?? {}).every((k) => k === 'headers') && Array.isArray(entries) && entries.length > 0 && entries.every((e) => mine.has(JSON.stringify(e)));
   const bareDirUrls = trailingSlash !== true && !objpacks;
-  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, bareDirUrls };
+  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, bareDirUrls, ...(clean === true && trailingSlash === true ? { cleanSlashUrls: true } : {}) };
   if (entries === undefined) return out;
   if (!Array.isArray(entries)) return { ...out, diagnostics: [warn(file, '`headers` is not a list')] };
   const { sourceToRegex } = await import('@vercel/routing-utils');
@@ -85,6 +88,9 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
   const site = firebaseSite(config, configDir, root);
   if (!site) return out;
   out.cleanUrls = site.cleanUrls === true && site.trailingSlash !== true;
+  // superstatic (files.js) serves `/about/` from about.html when no `/about/index.html` is there, and
+  // redirects `/about` to it.
+  if (site.cleanUrls === true && site.trailingSlash === true) out.cleanSlashUrls = true;
   // superstatic (files.js) serves a directory's index at `/guide` with `trailingSlash: false`, and with
   // `cleanUrls` when `trailingSlash` is unset; otherwise it redirects to `/guide/`.
   out.bareDirUrls = site.trailingSlash === false || (site.trailingSlash === undefined && site.cleanUrls === true);

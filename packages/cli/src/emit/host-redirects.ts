@@ -237,7 +237,7 @@ const FILTER_LIMIT = 4_000_000;
 
 /**
  * Which pages the host's rules take, and which rules the worker needs. `redirected`: pages whose URL as
- * the site links it (`/guide/`, `/about.html`, with clean URLs `/about`, with bare directory URLs `/guide`) a rule takes, with the first such
+ * the site links it (`/guide/`, `/about.html`, with clean URLs `/about` or `/about/`, with bare directory URLs `/guide`) a rule takes, with the first such
  * rule (for the build's warning). `rules`: those that take any URL the worker would answer for a page
  * (also `/guide/index.html`, and `/about.html` with clean URLs), as sent or percent-decoded; the rest
  * concern URLs the worker leaves to the network anyway and would only weigh on the route table. Rules
@@ -247,7 +247,7 @@ const FILTER_LIMIT = 4_000_000;
 export function applyRedirects(
   urls: readonly string[],
   rules: readonly RedirectRule[],
-  { cleanUrls, bareDirUrls = false }: { cleanUrls: boolean; bareDirUrls?: boolean },
+  { cleanUrls, bareDirUrls = false, cleanSlashUrls = false }: { cleanUrls: boolean; bareDirUrls?: boolean; cleanSlashUrls?: boolean },
   host?: string,
 ): { redirected: Array<{ url: string; rule: RedirectRule }>; rules: RedirectRule[] } {
   const redirected: Array<{ url: string; rule: RedirectRule }> = [];
@@ -264,7 +264,7 @@ export function applyRedirects(
   const filter = urls.length * index.patterns.length <= FILTER_LIMIT;
   const used = new Set<RedirectRule>(filter ? [] : index.patterns.map((i) => live[i]!));
   for (const url of urls) {
-    const bare = hostAliasOf(url, { cleanUrls, bareDirUrls });
+    const bare = hostAliasOf(url, { cleanUrls, bareDirUrls, cleanSlashUrls });
     const clean = bare === undefined ? undefined : forms(bare);
     const seen = clean ?? forms(url);
     // The host applies the first rule that takes the URL.

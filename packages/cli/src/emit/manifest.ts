@@ -18,6 +18,8 @@ export interface HostRecord {
   hostRoutes?: readonly HostRoute[];
   /** The host serves `/about.html` at `/about`. */
   cleanUrls?: boolean;
+  /** The host serves `/about.html` at `/about/`. */
+  cleanSlashUrls?: boolean;
   /** The host serves `/guide/index.html` at `/guide`. */
   bareDirUrls?: boolean;
 }
@@ -29,7 +31,7 @@ export function buildManifest(
   written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
   host: HostRecord = {},
 ): BuildManifest {
-  const { hostHeaders = [], hostRedirects = [], hostRoutes = [], cleanUrls = false, bareDirUrls = false } = host;
+  const { hostHeaders = [], hostRedirects = [], hostRoutes = [], cleanUrls = false, cleanSlashUrls = false, bareDirUrls = false } = host;
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
     const w = written.get(url)!;
@@ -55,7 +57,7 @@ export function buildManifest(
   for (const o of plan.objects.values()) {
     objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
   }
-  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}), ...(hostRoutes.length > 0 ? { hostRoutes: [...hostRoutes] } : {}) };
+  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(cleanSlashUrls ? { cleanSlashUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}), ...(hostRoutes.length > 0 ? { hostRoutes: [...hostRoutes] } : {}) };
 }
 
 /**
@@ -75,7 +77,7 @@ export function routeTable(manifest: BuildManifest): RouteTable {
   const at = new Map(list.map((u, i) => [u, i]));
   const pages: RouteTable['pages'] = {};
   for (const [url, p] of Object.entries(manifest.pages)) pages[url] = [at.get(p.package)!, ...p.shared.map((s) => at.get(s)!)];
-  const table: RouteTable = { version: MANIFEST_VERSION, buildId: manifest.buildId, packages: list, pages, ...(manifest.cleanUrls ? { cleanUrls: true as const } : {}), ...(manifest.bareDirUrls ? { bareDirUrls: true as const } : {}) };
+  const table: RouteTable = { version: MANIFEST_VERSION, buildId: manifest.buildId, packages: list, pages, ...(manifest.cleanUrls ? { cleanUrls: true as const } : {}), ...(manifest.cleanSlashUrls ? { cleanSlashUrls: true as const } : {}), ...(manifest.bareDirUrls ? { bareDirUrls: true as const } : {}) };
   const packageBuilds: Record<string, string> = {};
   list.forEach((u, i) => {
     const id = manifest.packages[u]!.buildId;

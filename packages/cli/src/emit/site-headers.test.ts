@@ -108,6 +108,14 @@ describe('loadSiteHeaders', () => {
     expect((await loadSiteHeaders(root, { cleanUrls: false })).forPage('/about.html')).toEqual([]);
   });
 
+  test('with clean URLs and trailingSlash: true a page gets the rules of /about/, where the host serves it', async () => {
+    const root = await makeSite({ 'vercel.json': JSON.stringify({ cleanUrls: true, trailingSlash: true, headers: [{ source: '/about/', headers: [{ key: 'Content-Security-Policy', value: "default-src 'none'" }] }] }) });
+    const h = await loadSiteHeaders(root);
+    expect([h.cleanSlashUrls, h.cleanUrls]).toEqual([true, false]);
+    expect(h.forPage('/about.html')).toEqual([['content-security-policy', "default-src 'none'"]]);
+    expect((await loadSiteHeaders(root, { cleanUrls: false })).forPage('/about.html')).toEqual([]);
+  });
+
   test('a malformed file is a warning, not a failed build', async () => {
     const root = await makeSite({ _headers: '/*\n  : no name\n  X-Ok: yes\n' });
     const h = await loadSiteHeaders(root);

@@ -24,6 +24,8 @@ export interface SiteHeaders {
   rules: HostHeaderRule[];
   /** A vercel.json / firebase.json of the site turns on clean URLs (`/about` serves `/about.html`). */
   cleanUrls: boolean;
+  /** A vercel.json / firebase.json of the site serves `/about.html` at `/about/` (clean URLs with `trailingSlash: true`). */
+  cleanSlashUrls: boolean;
   /** A vercel.json / firebase.json of the site serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls). */
   bareDirUrls: boolean;
   /** Rules by which the host answers a URL itself before looking at files (host-redirects.ts). */
@@ -57,6 +59,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   // Every config found counts, the site's first: after `--target vercel` the site has a vercel.json of
   // objpack's entries only, and the project's own must still be read.
   let cleanUrls = false;
+  let cleanSlashUrls = false;
   let bareDirUrls = false;
   const projectConfigs: string[] = [];
   for (const file of ['vercel.json', 'firebase.json'] as const) {
@@ -68,6 +71,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
       routes.routes.push(...(parsed.routes?.routes ?? []));
       routes.skipped.push(...(parsed.routes?.skipped ?? []));
       cleanUrls ||= parsed.cleanUrls === true;
+      cleanSlashUrls ||= parsed.cleanSlashUrls === true;
       bareDirUrls ||= parsed.bareDirUrls === true;
     }
   }
@@ -77,9 +81,11 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     const message = `${n} host rule${n === 1 ? ' needs' : 's need'} the host itself (${file} \`${source}\`: ${why}): objpack serve answers 502 where the host runs a function or a proxy, and leaves out rules that depend on the visitor`;
     diagnostics.push({ code: WarningCode.HOST_ROUTES_SKIPPED, severity: 'warning', message, file });
   }
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, bareDirUrls, redirects, projectConfigs, routes: routes.routes };
-  // With clean URLs the host serves about.html as `/about` and matches its rules against that path too;
-  // with bare directory URLs guide/index.html as `/guide`.
+  // `--no-clean-urls` says the host serves no page at its clean URL, with a slash or without.
+  if (opts.cleanUrls === false) cleanSlashUrls = false;
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, cleanSlashUrls, bareDirUrls, redirects, projectConfigs, routes: routes.routes };
+  // With clean URLs the host serves about.html as `/about` (or `/about/`) and matches its rules against that
+  // path too; with bare directory URLs guide/index.html as `/guide`.
   const clean = opts.cleanUrls ?? cleanUrls;
   const bareDirs = opts.bareDirUrls ?? bareDirUrls;
   // Rules naming one path are looked up by it: a `_headers` with a block per page costs a lookup per page.
@@ -87,6 +93,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   return {
     diagnostics,
     cleanUrls,
+    cleanSlashUrls,
     bareDirUrls,
     redirects,
     projectConfigs,
@@ -99,7 +106,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     })),
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
-      const bare = hostAliasOf(url, { cleanUrls: clean, bareDirUrls: bareDirs });
+      const bare = hostAliasOf(url, { cleanUrls: clean, bareDirUrls: bareDirs, cleanSlashUrls });
       const urls = bare === undefined ? [url] : [url, bare];
       for (const i of index.candidates(urls)) {
         const rule = rules[i]!;

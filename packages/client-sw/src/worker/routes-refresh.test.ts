@@ -137,3 +137,33 @@ describe('lookupRoute with bare directory URLs (the host serves /guide/index.htm
     expect(lookupRoute(routes.table!, '/guide')?.key).toBe('/guide/');
   });
 });
+
+describe('lookupRoute with cleanSlashUrls (Vercel/Firebase cleanUrls with trailingSlash: true serve /about.html at /about/)', () => {
+  const pages = { '/': [0], '/about.html': [0], '/both.html': [0], '/both/': [0], '/docs/v1.2.html': [0] };
+  const t = (extra: Partial<RouteTable>): RouteTable => ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, ...extra }) as RouteTable;
+  // What the build keeps of getTransformedRoutes({ cleanUrls: true, trailingSlash: true }) for these pages.
+  const vercel = [['^/(.*)\\.html/?$', 'i'], ['^/((?:[^/]+/)*[^/\\.]+)$', 'i'], ['^/((?:[^/]+/)*[^/]+\\.\\w+)/$', 'i']] as RouteTable['redirects'];
+
+  it('answers /about/ with about.html only when the table says so; /about and /about.html stay the host\'s redirects', () => {
+    expect(lookupRoute(t({}), '/about/')).toBeUndefined();
+    const slash = t({ cleanSlashUrls: true, redirects: vercel });
+    expect(lookupRoute(slash, '/about/')?.key).toBe('/about.html');
+    expect(lookupRoute(slash, '/about')).toBeUndefined();
+    expect(lookupRoute(slash, '/about.html')).toBeUndefined();
+    // A directory's page wins, as both hosts look for its index first; `/` and dotted names are not clean slashes.
+    expect(lookupRoute(slash, '/both/')?.key).toBe('/both/');
+    expect(lookupRoute(slash, '/')?.key).toBe('/');
+    expect(lookupRoute(slash, '/docs/v1.2/')).toBeUndefined();
+    expect(lookupRoute(slash, '/nowhere/')).toBeUndefined();
+  });
+
+  it('a refreshed table of the same build that turns it on is taken', async () => {
+    const routes = new Routes(new Store('objpack-v1', O), resolveOptions({}, O), async () => {});
+    served = t({});
+    await routes.refresh();
+    expect(lookupRoute(routes.table!, '/about/')).toBeUndefined();
+    served = t({ cleanSlashUrls: true });
+    await routes.refresh();
+    expect(lookupRoute(routes.table!, '/about/')?.key).toBe('/about.html');
+  });
+});

@@ -100,6 +100,7 @@ export class Routes {
 
 const sameUrlMapping = (a: RouteTable, b: RouteTable): boolean =>
   (a.cleanUrls === true) === (b.cleanUrls === true) &&
+  (a.cleanSlashUrls === true) === (b.cleanSlashUrls === true) &&
   (a.bareDirUrls === true) === (b.bareDirUrls === true) &&
   JSON.stringify(a.redirects ?? []) === JSON.stringify(b.redirects ?? []);
 
@@ -107,14 +108,18 @@ const sameUrlMapping = (a: RouteTable, b: RouteTable): boolean =>
  * The route for a URL path: exact, or `/dir/index.html` ↔ `/dir/` (same document, same base URL), and with
  * `cleanUrls` `/about` → `/about.html` (same directory, so the same base URL too) unless `/about/` is a page.
  * With `bareDirUrls` the host serves `/dir/`'s page at `/dir` as well; a bare path naming both `/a.html`
- * and `/a/` (hosts differ on which wins) is left to the network.
+ * and `/a/` (hosts differ on which wins) is left to the network. With `cleanSlashUrls` `/about/` is
+ * `/about.html` where no page `/about/` is (Vercel and Firebase look for the directory's index first).
  */
 export function lookupRoute(table: RouteTable, pathname: string): Route | undefined {
   const keys = [pathname];
   const has = (k: string) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0;
   if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
-  if (pathname.endsWith('/')) keys.push(`${pathname}index.html`);
-  else if (!has(pathname) && !/\.html?$/i.test(pathname)) {
+  let slashClean: string | undefined;
+  if (pathname.endsWith('/')) {
+    keys.push(`${pathname}index.html`);
+    if (table.cleanSlashUrls === true && pathname.length > 1) keys.push((slashClean = `${pathname.slice(0, -1)}.html`));
+  } else if (!has(pathname) && !/\.html?$/i.test(pathname)) {
     const dir = has(`${pathname}/`);
     const clean = table.cleanUrls === true && has(`${pathname}.html`);
     if (table.bareDirUrls === true && dir && clean) return undefined;
@@ -125,7 +130,7 @@ export function lookupRoute(table: RouteTable, pathname: string): Route | undefi
   const key = keys.find(has);
   const idx = key === undefined ? undefined : table.pages[key];
   if (key === undefined || !Array.isArray(idx) || idx.length === 0) return undefined;
-  if (hostTakes(table, pathname, key === `${pathname}.html` || key === `${pathname}/`)) return undefined;
+  if (hostTakes(table, pathname, key === `${pathname}.html` || key === `${pathname}/` || key === slashClean)) return undefined;
   const paths = idx.map((i) => table.packages[i]);
   if (paths.some((p) => typeof p !== 'string')) return undefined;
   const [page, ...shared] = paths as string[];
