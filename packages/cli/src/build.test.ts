@@ -501,6 +501,30 @@ describe('build (in place)', () => {
     }
   });
 
+  test("a host rule applied before the files that takes objpack's own URLs (worker, route table, packages) is named with its file and line; rules that yield to files are not", async () => {
+    const shadows = async (files: Record<string, string>) => {
+      const r = await build(await opts(await makeSite({ ...SMALL_SITE, ...files })));
+      return r.diagnostics.filter((d) => d.code === 'OBJPACK_W_HOST_ROUTE_SHADOWS_OWN').map((d) => [d.file, d.line, /takes (\S+)/.exec(d.message)?.[1]]);
+    };
+    // Netlify: a forced single-page fallback takes the worker; unforced, it yields to files.
+    expect(await shadows({ _redirects: '# app\n/old /new 301\n/*  /index.html  200!\n' })).toEqual([['_redirects', 3, '/objpack-sw.js']]);
+    expect(await shadows({ _redirects: '/*  /index.html  200\n' })).toEqual([]);
+    // objpack's paths rewritten to themselves first keep them; a forced redirect of packages only names a package.
+    expect(await shadows({ _redirects: '/objpack-sw.js /objpack-sw.js 200!\n/objpack-register.js /objpack-register.js 200!\n/_objpack/* /_objpack/:splat 200!\n/* /index.html 200!\n' })).toEqual([]);
+    expect((await shadows({ _redirects: '/_objpack/pages/* /gone 301!\n' }))[0]?.[2]).toMatch(/^\/_objpack\/pages\//);
+    // A condition on the visitor makes it theirs, not every visitor's.
+    expect(await shadows({ _redirects: '/* /fr/:splat 302! Country=fr\n' })).toEqual([]);
+    expect(await shadows({ 'netlify.toml': '[build]\npublish = "."\n\n[[redirects]]\n  from = "/*"\n  to = "/index.html"\n  status = 200\n  force = true\n' })).toEqual([['netlify.toml', 5, '/objpack-sw.js']]);
+    // Vercel: a redirect and a legacy route before the filesystem take it; a rewrite, cleanUrls and trailingSlash do not.
+    const vercel = (config: unknown) => ({ 'vercel.json': JSON.stringify(config, null, 2) });
+    expect(await shadows(vercel({ cleanUrls: true, trailingSlash: true, headers: [{ source: '/(.*)', headers: [{ key: 'X-A', value: '1' }] }], redirects: [{ source: '/old', destination: '/' }, { source: '/(.*)', destination: 'https://new.example/$1' }] }))).toEqual([['vercel.json', 21, '/objpack-sw.js']]);
+    expect(await shadows(vercel({ routes: [{ src: '/(.*)', dest: '/index.html' }] }))).toEqual([['vercel.json', 4, '/objpack-sw.js']]);
+    expect(await shadows(vercel({ cleanUrls: true, trailingSlash: false, rewrites: [{ source: '/(.*)', destination: '/index.html' }] }))).toEqual([]);
+    // Firebase: redirects come before any file, rewrites after.
+    expect(await shadows({ 'firebase.json': JSON.stringify({ hosting: { public: '.', redirects: [{ source: '**', destination: '/moved', type: 301 }] } }, null, 2) })).toEqual([['firebase.json', 6, '/objpack-sw.js']]);
+    expect(await shadows({ 'firebase.json': JSON.stringify({ hosting: { public: '.', rewrites: [{ source: '**', destination: '/index.html' }] } }) })).toEqual([]);
+  });
+
   test('switching --target keeps the record of the other config: its stale entries still go, none is read back as the site\'s', async () => {
     const root = await makeSite({ ...SMALL_SITE, 'old.html': '<!doctype html><title>old</title><link rel="stylesheet" href="/css/site.css">' });
     await build(await opts(root, { targets: ['vercel', 'firebase'] }));

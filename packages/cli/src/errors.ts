@@ -42,6 +42,8 @@ export const WarningCode = {
   HOST_ROUTES_SKIPPED: 'OBJPACK_W_HOST_ROUTES_SKIPPED',
   /** Pages whose URL the host redirects (or rewrites) before serving files: the worker leaves them to the host. */
   PAGES_REDIRECTED: 'OBJPACK_W_PAGES_REDIRECTED',
+  /** A host rule applied before the files takes one of objpack's own URLs (the worker, its route table, packages). */
+  HOST_ROUTE_SHADOWS_OWN: 'OBJPACK_W_HOST_ROUTE_SHADOWS_OWN',
   /** Pages link to `/about` for about.html and the build does not know whether the host serves clean URLs. */
   CLEAN_URL_LINKS: 'OBJPACK_W_CLEAN_URL_LINKS',
   /** Pages link to `/guide` for guide/index.html and the build does not know whether the host serves it there. */

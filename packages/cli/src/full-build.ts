@@ -14,7 +14,8 @@ import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
 import { loadSiteHeaders } from './emit/site-headers.js';
-import { applyRedirects } from './emit/host-redirects.js';
+import { applyRedirects, type RedirectRule } from './emit/host-redirects.js';
+import { ownUrlShadows } from './emit/own-urls.js';
 import { htmlBody } from './emit/write-package.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
 import { dropState, outputSignatures, saveState } from './incremental/build-state.js';
@@ -77,6 +78,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let hostRedirects: HostRedirectRule[] = [];
   let projectConfigs: string[] = [];
   let hostRoutes: HostRoute[] = [];
+  let hostRules: RedirectRule[] = [];
   let cleanUrls = options.cleanUrls === true;
   let cleanSlashUrls = false;
   let bareDirUrls = options.bareDirUrls === true;
@@ -109,6 +111,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     hostHeaders = siteHeaders.rules;
     projectConfigs = siteHeaders.projectConfigs;
     hostRoutes = siteHeaders.routes;
+    hostRules = siteHeaders.redirects;
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
     cleanSlashUrls = siteHeaders.cleanSlashUrls;
     bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
@@ -139,6 +142,8 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   t = performance.now();
   progress({ phase: 'plan', done: 0, total: 1 });
   const plan = planPackages(pages, options);
+  const own = { worker: workerAssets !== undefined, packages: [...plan.pages.map((p) => p.packageUrl), ...plan.shared.map((s) => s.url)] };
+  diagnostics.push(...ownUrlShadows(hostRules, own, options.origin ? new URL(options.origin).host : undefined));
   timings.plan = performance.now() - t;
 
   t = performance.now();

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
+import type { getTransformedRoutes } from '@vercel/routing-utils';
+import { ConfigLines } from './config-lines.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
-import { netlifyRoute, type HostRoutes } from './host-routes.js';
+import { netlifyCapture, netlifyRoute, type HostRoutes } from './host-routes.js';
 import { hostAliasOf, safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -30,6 +33,19 @@ export interface RedirectRule {
    * (`/about` for about.html), which may not count as a file there.
    */
   cleanOnly?: boolean;
+  /**
+   * The host applies the rule before its files whatever the request: Netlify's forced rules without
+   * conditions, vercel.json routes before the filesystem without `has`/`missing`, firebase.json `redirects`.
+   * Unset where that depends on the host (an unforced `_redirects` rule, which Cloudflare Pages applies
+   * first and Netlify only where no file is) or on the request.
+   */
+  beforeFiles?: true;
+  /** The rule serves a URL its own file (a rewrite to itself: `/_objpack/*  /_objpack/:splat  200!`). */
+  keeps?: (urlPath: string) => boolean;
+  /** The rule's line in `file`, when found. */
+  line?: number;
+  /** The rule as written where `for` is what the host compiled of it (vercel.json: `/(.*)`, `cleanUrls`). */
+  written?: string;
 }
 
 /** A rule the build cannot read is taken to redirect everything: the host's behaviour is unknown. */
@@ -69,10 +85,13 @@ export function netlifyFrom(from: string): { re: RegExp; host?: string } {
 export async function netlifyRedirects(root: string, toml: string | undefined, diagnostics: Diagnostic[], routes?: HostRoutes): Promise<RedirectRule[]> {
   const file = path.join(root, '_redirects');
   // One source at a time, so each rule names its file; Netlify takes `_redirects` first.
-  const sources = [...(existsSync(file) ? [{ label: '_redirects', redirectsFiles: [file] }] : []), ...(toml ? [{ label: 'netlify.toml', redirectsFiles: [], netlifyConfigPath: toml }] : [])];
+  const sources = [...(existsSync(file) ? [{ label: '_redirects', path: file, redirectsFiles: [file] }] : []), ...(toml ? [{ label: 'netlify.toml', path: toml, redirectsFiles: [], netlifyConfigPath: toml }] : [])];
   const rules: RedirectRule[] = [];
-  for (const { label, ...source } of sources) {
+  for (const { label, path: at, ...source } of sources) {
     let redirects: unknown[] = [];
+    const lines = new ConfigLines(await readFile(at, 'utf8').catch(() => ''));
+    // A `_redirects` line starts with its `from`; a netlify.toml `[[redirects]]` names it in `from = "…"`.
+    const written = (from: string) => (l: string) => (label === '_redirects' ? l.trim().split(/\s+/)[0] === from : /^\s*from\s*=\s*(["'])(.*)\1/.exec(l)?.[2] === from);
     try {
       const { parseAllRedirects } = await import('@netlify/redirect-parser');
       const parsed = await parseAllRedirects({ ...source, configRedirects: [], minimal: false });
@@ -81,9 +100,11 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
     } catch (err) {
       diagnostics.push(warn(label, `not read: ${(err as Error).message}`));
     }
-    for (const r of redirects as Array<{ from?: unknown; status?: unknown; force?: unknown }>) {
+    for (const r of redirects as Array<{ from?: unknown; to?: unknown; status?: unknown; force?: unknown; conditions?: unknown; query?: unknown }>) {
       if (routes) netlifyRoute(r, label, routes);
       if (typeof r.from !== 'string') continue;
+      const line = lines.nextLine(written(r.from));
+      const conditional = [r.conditions, r.query].some((c) => c && typeof c === 'object' && Object.keys(c).length > 0);
       const status = typeof r.status === 'number' ? r.status : 301;
       const redirect = status >= 300 && status < 400;
       const { re, host } = netlifyFrom(r.from);
@@ -93,10 +114,33 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
       // app's fallback on Netlify) would, on Cloudflare Pages, replace every page: taken to be Netlify's.
       const wildcard = /[*:]/.test(r.from.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
       const full = r.force === true || (toml === undefined && (redirect || !wildcard));
-      rules.push({ file: label, for: r.from, re, test: (u) => re.test(u), ...(host ? { host } : {}), ...(full ? {} : { cleanOnly: true }) });
+      rules.push({
+        file: label, for: r.from, re, test: (u) => re.test(u), ...(host ? { host } : {}), ...(full ? {} : { cleanOnly: true }),
+        ...(r.force === true && !conditional ? { beforeFiles: true as const } : {}), ...(line !== undefined ? { line } : {}),
+        ...(status === 200 && typeof r.to === 'string' ? { keeps: netlifyKeeps(r.from, r.to) } : {}),
+      });
     }
   }
   return rules;
+}
+
+/** Whether a `_redirects` 200 rewrite serves a URL its own file: its destination, placeholders filled in, is the URL. */
+function netlifyKeeps(from: string, to: string): (urlPath: string) => boolean {
+  let capture: ReturnType<typeof netlifyCapture> | undefined;
+  return (u) => {
+    const { re, names } = (capture ??= netlifyCapture(from));
+    const m = re.exec(u);
+    return m !== null && to.replace(/:([A-Za-z_]\w*)/g, (t, name: string) => (names.has(name) ? (m.groups?.[name] ?? '') : t)) === u;
+  };
+}
+
+/** Whether a vercel.json route serves a URL its own file: its `dest`, `$1`… and `$name` filled in, is the URL. */
+function vercelKeeps(src: string, dest: string): (urlPath: string) => boolean {
+  let re: RegExp | undefined;
+  return (u) => {
+    const m = (re ??= new RegExp(src, 'i')).exec(u);
+    return m !== null && dest.replace(/\$(\d+|[A-Za-z_]\w*)/g, (_t, ref: string) => (/^\d/.test(ref) ? m[Number(ref)] : m.groups?.[ref]) ?? '') === u;
+  };
 }
 
 /** A route of Vercel's routing table (getTransformedRoutes), as far as objpack reads it. */
@@ -117,9 +161,10 @@ export interface VercelRoute {
  * `trailingSlash`, legacy `routes`): every route before the filesystem that redirects or rewrites takes
  * the URL; a route that matches without either (trailingSlash's `/.well-known` exception) lets the files
  * answer, so later rules exclude what it matches. Rules with `has`/`missing` are kept: whether they apply
- * depends on the request. Matched without regard to case, as Vercel routes are.
+ * depends on the request. Matched without regard to case, as Vercel routes are. `text`: the file as written,
+ * for each rule's line.
  */
-export async function vercelRedirects(config: unknown, file: string): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
+export async function vercelRedirects(config: unknown, file: string, text?: string): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
   const c = (config ?? {}) as Record<string, unknown>;
   if (c.redirects === undefined && c.cleanUrls === undefined && c.trailingSlash === undefined && c.routes === undefined) return { rules: [], diagnostics: [] };
   const { getTransformedRoutes } = await import('@vercel/routing-utils');
@@ -134,7 +179,8 @@ export async function vercelRedirects(config: unknown, file: string): Promise<{ 
   const rules: RedirectRule[] = [];
   const diagnostics: Diagnostic[] = [];
   const passes: string[] = [];
-  for (const route of (result.routes ?? []) as VercelRoute[]) {
+  const whence = vercelOrigins(getTransformedRoutes, c, text);
+  for (const [i, route] of ((result.routes ?? []) as VercelRoute[]).entries()) {
     if (route.handle === 'filesystem') break;
     if (typeof route.src !== 'string') continue;
     const takes = route.dest !== undefined || route.status !== undefined || (route.headers !== undefined && 'Location' in route.headers);
@@ -149,13 +195,51 @@ export async function vercelRedirects(config: unknown, file: string): Promise<{ 
       const src = route.src.startsWith('^') ? route.src : `[\\s\\S]*?(?:${route.src})`;
       const guard = passes.length > 0 ? `(?!${passes.map((p) => `(?:${p})`).join('|')})` : '';
       const re = new RegExp(guard ? `^${guard}(?:${src})` : src, 'i');
-      rules.push({ file, for: route.src, re, test: (u) => re.test(u) });
+      const conditional = route.has !== undefined || route.missing !== undefined || route.methods !== undefined;
+      const keeps = typeof route.dest === 'string' && route.status === undefined ? { keeps: vercelKeeps(src, route.dest) } : {};
+      rules.push({ file, for: route.src, re, test: (u) => re.test(u), ...whence(i), ...(conditional ? {} : { beforeFiles: true as const }), ...keeps });
     } catch (err) {
       rules.push(takeAll(file, route.src));
       diagnostics.push(warn(file, `${route.src}: ${(err as Error).message} (every URL left to the host)`));
     }
   }
   return { rules, diagnostics };
+}
+
+/**
+ * Where each route of getTransformedRoutes comes from, by its index: it lists `cleanUrls`' routes, then
+ * `trailingSlash`'s, the legacy `routes` and the `redirects`, one route each. The setting or the entry as
+ * written, and its line when `text` (the file) has it.
+ */
+function vercelOrigins(transform: typeof getTransformedRoutes, c: Record<string, unknown>, text: string | undefined): (i: number) => { written?: string; line?: number } {
+  const count = (input: Record<string, unknown>) => {
+    try {
+      return transform(input as Parameters<typeof transform>[0]).routes?.length ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  const settings = c.cleanUrls === undefined && c.trailingSlash === undefined ? 0 : count({ cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash });
+  const slash = c.trailingSlash === undefined ? 0 : count({ trailingSlash: c.trailingSlash });
+  const legacy = Array.isArray(c.routes) ? (c.routes as unknown[]) : [];
+  const redirects = Array.isArray(c.redirects) ? (c.redirects as unknown[]) : [];
+  const lines = text === undefined ? undefined : { routes: new ConfigLines(text, '"routes"'), redirects: new ConfigLines(text, '"redirects"') };
+  const entry = (e: unknown, key: 'src' | 'source', at: ConfigLines | undefined) => {
+    const written = (e as Record<string, unknown> | null)?.[key];
+    if (typeof written !== 'string') return {};
+    const line = at?.find(JSON.stringify(written));
+    return { written, ...(line !== undefined ? { line } : {}) };
+  };
+  const setting = (key: string) => {
+    const line = text === undefined ? undefined : ConfigLines.keyLine(text, key);
+    return { written: key, ...(line !== undefined ? { line } : {}) };
+  };
+  return (i) => {
+    if (i < settings - slash) return setting('cleanUrls');
+    if (i < settings) return setting('trailingSlash');
+    if (i < settings + legacy.length) return entry(legacy[i - settings], 'src', lines?.routes);
+    return entry(redirects[i - settings - legacy.length], 'source', lines?.redirects);
+  };
 }
 
 /** A Firebase redirect or rewrite glob with its leading `/` (a negating `!` is left as written). */
@@ -166,9 +250,16 @@ export const firebaseGlob = (g: string): string => (g.startsWith('/') || g.start
  * or `glob` matched with minimatch, or `regex`; a `source` whose destination uses `:name` segments is also
  * matched as a path pattern), then what `cleanUrls` and `trailingSlash` do to a URL that names a file:
  * `.html` paths go to their clean form, and with `trailingSlash: false` a directory's `/dir/` to `/dir`.
+ * `text`: the file as written, for each rule's line.
  */
-export async function firebaseRedirects(site: FirebaseHosting, file: string): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
+export async function firebaseRedirects(site: FirebaseHosting, file: string, text?: string): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
   const rules: RedirectRule[] = [];
+  const lines = text === undefined ? undefined : new ConfigLines(text, '"redirects"');
+  // superstatic's redirects middleware runs before it looks for files.
+  const where = (pattern: string) => {
+    const line = lines?.find(JSON.stringify(pattern));
+    return { beforeFiles: true as const, ...(line !== undefined ? { line } : {}) };
+  };
   const diagnostics: Diagnostic[] = [];
   const { minimatch } = await import('minimatch');
   const { default: pathToRegexp } = await import('path-to-regexp');
@@ -185,10 +276,10 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string): Pr
         // (any case, optional trailing slash, `:x?`, `:x*`, `*`), then with minimatch.
         const asPath = typeof destination === 'string' && /(?:^|\/):/.test(destination) ? pathToRegexp(g) : undefined;
         const re = asPath ? new RegExp(`(?:${asGlob.source})|(?:${asPath.source})`, 'i') : asGlob;
-        rules.push({ file, for: pattern, re, test: (u) => minimatch(u, g) || (asPath?.test(u) ?? false) });
+        rules.push({ file, for: pattern, re, test: (u) => minimatch(u, g) || (asPath?.test(u) ?? false), ...where(pattern) });
       } else if (typeof regex === 'string') {
         const re = fromRe2(regex);
-        rules.push({ file, for: regex, re, test: (u) => re.test(u) });
+        rules.push({ file, for: regex, re, test: (u) => re.test(u), ...where(regex) });
       } else {
         diagnostics.push(warn(file, `entry ${JSON.stringify(e)?.slice(0, 80)} has no \`source\`/\`regex\`; left out`));
       }

@@ -127,8 +127,10 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
 async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[]; routes?: HostRoutes; applies?: boolean }> {
   const shown = path.relative(root, path.join(dir, file)) || file;
   let config: unknown;
+  let text: string;
   try {
-    config = JSON.parse(await readFile(path.join(dir, file), 'utf8'));
+    text = await readFile(path.join(dir, file), 'utf8');
+    config = JSON.parse(text);
   } catch (err) {
     diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers not read: ${(err as Error).message}`, file: shown });
     return { rules: [], diagnostics: [] };
@@ -148,12 +150,12 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
       return { rules: [], diagnostics: [] };
     }
     parsed = await vercelRules(config, ours, shown);
-    redirected = await vercelRedirects(config, shown);
+    redirected = await vercelRedirects(config, shown, text);
     routes = await vercelRoutes(config, shown);
   } else {
     parsed = await firebaseRules(config, ours, shown, dir, root);
     const site = firebaseSite(config, dir, root);
-    redirected = site ? await firebaseRedirects(site, shown) : { rules: [], diagnostics: [] };
+    redirected = site ? await firebaseRedirects(site, shown, text) : { rules: [], diagnostics: [] };
     routes = site ? await firebaseRoutes(site, shown) : { routes: [], skipped: [] };
   }
   diagnostics.push(...parsed.diagnostics, ...redirected.diagnostics);

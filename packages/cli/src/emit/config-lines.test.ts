@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigLines } from './config-lines.js';
+
+describe('ConfigLines', () => {
+  it('finds rules in file order, the same pattern twice on its own lines, a section after its key', () => {
+    const text = '{\n  "headers": [{ "source": "/(.*)" }],\n  "redirects": [\n    { "source": "/(.*)" },\n    { "source": "/(.*)" }\n  ],\n  "cleanUrls": true\n}\n';
+    const lines = new ConfigLines(text, '"redirects"');
+    expect([lines.find('"/(.*)"'), lines.find('"/(.*)"'), lines.find('"/(.*)"')]).toEqual([4, 5, undefined]);
+    expect(ConfigLines.keyLine(text, 'cleanUrls')).toBe(7);
+    expect(ConfigLines.keyLine(text, 'trailingSlash')).toBeUndefined();
+  });
+
+  it('a rule not found (written otherwise) leaves the cursor where it was', () => {
+    const lines = new ConfigLines('# x\n/a /b 301\n\n/c /d 301\n');
+    const starts = (from: string) => (l: string) => l.trim().split(/\s+/)[0] === from;
+    expect([lines.nextLine(starts('/a')), lines.nextLine(starts('/nowhere')), lines.nextLine(starts('/c')), lines.nextLine(starts('/a'))]).toEqual([2, undefined, 4, undefined]);
+  });
+});

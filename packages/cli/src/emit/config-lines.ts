@@ -1,0 +1,59 @@
+/**
+ * Finds where rules are written in a host config's text, for messages that name a line. Rules are looked
+ * for in the order the file lists them, each after the one before (two rules with the same pattern get
+ * their own lines), so a file of 50,000 rules is read once; what is not found gets no line.
+ */
+export class ConfigLines {
+  private pos = 0;
+  private line = 1;
+
+  /** `start`: where the rules' section begins (`"redirects"` in a JSON config), so earlier sections are skipped. */
+  constructor(
+    private readonly text: string,
+    start?: string,
+  ) {
+    const at = start === undefined ? -1 : text.indexOf(start);
+    if (at > 0) this.moveTo(at);
+  }
+
+  /** The 1-based line of the next occurrence of `needle` (a JSON string as written: `"/(.*)"`). */
+  find(needle: string): number | undefined {
+    const at = this.text.indexOf(needle, this.pos);
+    if (at === -1) return undefined;
+    this.moveTo(at);
+    const line = this.line;
+    this.pos = at + needle.length;
+    return line;
+  }
+
+  /** The 1-based line of the next whole line `test` accepts (a `_redirects` rule, a netlify.toml `from =`). */
+  nextLine(test: (line: string) => boolean): number | undefined {
+    const [startPos, startLine] = [this.pos, this.line];
+    while (this.pos <= this.text.length) {
+      const end = this.text.indexOf('\n', this.pos);
+      const stop = end === -1 ? this.text.length : end;
+      const line = this.line;
+      const found = test(this.text.slice(this.pos, stop));
+      this.pos = stop + 1;
+      this.line++;
+      if (found) return line;
+    }
+    // Not there (written otherwise than the parser gives it): the rules after it are still found.
+    [this.pos, this.line] = [startPos, startLine];
+    return undefined;
+  }
+
+  /** The 1-based line of the first `"key":` of a JSON text (a setting such as `"cleanUrls"`). */
+  static keyLine(text: string, key: string): number | undefined {
+    const at = new RegExp(`"${key}"\\s*:`).exec(text)?.index;
+    if (at === undefined) return undefined;
+    const lines = new ConfigLines(text);
+    lines.moveTo(at);
+    return lines.line;
+  }
+
+  private moveTo(at: number): void {
+    for (let i = this.text.indexOf('\n', this.pos); i !== -1 && i < at; i = this.text.indexOf('\n', i + 1)) this.line++;
+    this.pos = at;
+  }
+}

@@ -1,0 +1,61 @@
+import { ROUTES_FILE, RuleIndex } from '@objpack/format';
+import { WarningCode } from '../errors.js';
+import { safeDecode } from '../discover/site-origin.js';
+import type { Diagnostic } from '../discover/types.js';
+import type { RedirectRule } from './host-redirects.js';
+import { REGISTER_PATH, WORKER_PATH } from './inject.js';
+
+/** The URLs objpack's worker needs from the host, as the build writes them. */
+export interface OwnUrls {
+  /** The worker and its registration script were written (not `--no-sw`). */
+  worker: boolean;
+  /** Page and shared package URLs. */
+  packages: readonly string[];
+}
+
+/** What breaks when the host answers one of objpack's URLs itself. */
+function consequence(url: string): string {
+  if (url === WORKER_PATH) return 'browsers never get the service worker, so it never installs';
+  if (url === REGISTER_PATH) return 'pages never register the service worker';
+  if (url === `/${ROUTES_FILE}`) return 'the worker never gets its route table, so it answers no page';
+  return 'the worker gets something else than its packages, so every navigation it answers falls back to the network';
+}
+
+/** How to keep objpack's URLs out of a rule, in the host's own terms. */
+function remedy(file: string): string {
+  if (file.endsWith('vercel.json')) return 'leave objpack\'s paths out of its source (`/((?!_objpack/|objpack-).*)`), or make it a `rewrites` entry, which Vercel applies only where no file is';
+  if (file.endsWith('firebase.json')) return 'leave objpack\'s paths out of its source: superstatic applies `redirects` before any file';
+  return 'put `/objpack-sw.js  /objpack-sw.js  200!`, `/objpack-register.js  /objpack-register.js  200!` and `/_objpack/*  /_objpack/:splat  200!` before it, or drop its `!` if it should yield to files';
+}
+
+/**
+ * Host rules that take one of objpack's own URLs before the site's files (RedirectRule.beforeFiles: a
+ * forced Netlify rule such as `/* /index.html 200!`, a vercel.json redirect or legacy route of `/(.*)`, a
+ * firebase.json redirect): the worker's script, its registration, its route table or the packages never
+ * reach the browser, and the site silently works without objpack. One warning per rule, with its file and
+ * line and the first such URL it takes (worker files first). A URL goes to the first rule that takes it,
+ * so a rewrite of objpack's paths to themselves before the rule (`/_objpack/*  /_objpack/:splat  200!`)
+ * keeps them. Rules that yield to files (unforced Netlify rules, Vercel and Firebase `rewrites`) never take
+ * a file objpack wrote and are not checked; neither are rules for another host than the site's (`host`).
+ */
+export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host?: string): Diagnostic[] {
+  const live = rules.filter((r) => r.beforeFiles && (r.host === undefined || host === undefined || r.host === host.toLowerCase()));
+  if (live.length === 0) return [];
+  const urls = [...(own.worker ? [WORKER_PATH, REGISTER_PATH] : []), `/${ROUTES_FILE}`, ...own.packages];
+  const index = new RuleIndex(live);
+  const taken = new Map<RedirectRule, string>();
+  for (const url of urls) {
+    const decoded = safeDecode(url);
+    const forms = decoded === undefined || decoded === url ? [url] : [url, decoded];
+    // The host applies the first rule that takes the URL; one that serves the URL its own file keeps it.
+    const first = index.candidates(forms).map((i) => live[i]!).find((r) => forms.some((u) => r.test(u)));
+    if (first && !taken.has(first) && !forms.some((u) => first.keeps?.(u))) taken.set(first, url);
+  }
+  return live
+    .filter((r) => taken.has(r))
+    .map((rule) => {
+      const url = taken.get(rule)!;
+      const message = `host rule \`${rule.written ?? rule.for}\` takes ${url} before the site's files: ${consequence(url)}; ${remedy(rule.file)}`;
+      return { code: WarningCode.HOST_ROUTE_SHADOWS_OWN, severity: 'warning' as const, message, file: rule.file, ...(rule.line !== undefined ? { line: rule.line } : {}) };
+    });
+}
