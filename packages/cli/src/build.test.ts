@@ -355,6 +355,9 @@ describe('build (in place)', () => {
     }
     // `--no-clean-urls` says the host serves no page at a clean URL.
     expect((await build(await opts(root, { cleanUrls: false }))).manifest.cleanSlashUrls).toBeUndefined();
+    // Links to /blog are the host's redirect to /blog/, not a reason to suggest --clean-urls.
+    const linking = await makeSite({ ...SMALL_SITE, 'vercel.json': '{"cleanUrls":true,"trailingSlash":true}', 'index.html': '<!doctype html><title>h</title><a href="/blog">b</a>' });
+    expect((await build(await opts(linking))).diagnostics.map((d) => d.code)).not.toContain('OBJPACK_W_CLEAN_URL_LINKS');
   });
 
   test('bareDirUrls: from the option, else from vercel.json (unless trailingSlash: true) or firebase.json (trailingSlash: false, or cleanUrls alone); in the manifest and the route table', async () => {

@@ -116,7 +116,8 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     cleanSlashUrls = siteHeaders.cleanSlashUrls;
     bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
-    if (options.cleanUrls === undefined && !cleanUrls) {
+    // A host config with clean URLs at `/about/` decided it too: there `/about` is redirected.
+    if (options.cleanUrls === undefined && !cleanUrls && !cleanSlashUrls) {
       linkWarning(diagnostics, graph.pages, 'cleanLinks', WarningCode.CLEAN_URL_LINKS, (file, target, links) =>
         `${links} name pages without .html (${file} links to ${target.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`);
     }
