@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
-import type { getTransformedRoutes } from '@vercel/routing-utils';
 import { ConfigLines } from './config-lines.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
-import { netlifyCapture, netlifyRoute, type HostRoutes } from './host-routes.js';
+import { netlifyRoute, type HostRoutes } from './host-routes.js';
+import { netlifyKeeps, vercelKeeps, vercelOrigins } from './rule-source.js';
 import { hostAliasOf, safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 
@@ -124,25 +124,6 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
   return rules;
 }
 
-/** Whether a `_redirects` 200 rewrite serves a URL its own file: its destination, placeholders filled in, is the URL. */
-function netlifyKeeps(from: string, to: string): (urlPath: string) => boolean {
-  let capture: ReturnType<typeof netlifyCapture> | undefined;
-  return (u) => {
-    const { re, names } = (capture ??= netlifyCapture(from));
-    const m = re.exec(u);
-    return m !== null && to.replace(/:([A-Za-z_]\w*)/g, (t, name: string) => (names.has(name) ? (m.groups?.[name] ?? '') : t)) === u;
-  };
-}
-
-/** Whether a vercel.json route serves a URL its own file: its `dest`, `$1`… and `$name` filled in, is the URL. */
-function vercelKeeps(src: string, dest: string): (urlPath: string) => boolean {
-  let re: RegExp | undefined;
-  return (u) => {
-    const m = (re ??= new RegExp(src, 'i')).exec(u);
-    return m !== null && dest.replace(/\$(\d+|[A-Za-z_]\w*)/g, (_t, ref: string) => (/^\d/.test(ref) ? m[Number(ref)] : m.groups?.[ref]) ?? '') === u;
-  };
-}
-
 /** A route of Vercel's routing table (getTransformedRoutes), as far as objpack reads it. */
 export interface VercelRoute {
   src?: unknown;
@@ -204,42 +185,6 @@ export async function vercelRedirects(config: unknown, file: string, text?: stri
     }
   }
   return { rules, diagnostics };
-}
-
-/**
- * Where each route of getTransformedRoutes comes from, by its index: it lists `cleanUrls`' routes, then
- * `trailingSlash`'s, the legacy `routes` and the `redirects`, one route each. The setting or the entry as
- * written, and its line when `text` (the file) has it.
- */
-function vercelOrigins(transform: typeof getTransformedRoutes, c: Record<string, unknown>, text: string | undefined): (i: number) => { written?: string; line?: number } {
-  const count = (input: Record<string, unknown>) => {
-    try {
-      return transform(input as Parameters<typeof transform>[0]).routes?.length ?? 0;
-    } catch {
-      return 0;
-    }
-  };
-  const settings = c.cleanUrls === undefined && c.trailingSlash === undefined ? 0 : count({ cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash });
-  const slash = c.trailingSlash === undefined ? 0 : count({ trailingSlash: c.trailingSlash });
-  const legacy = Array.isArray(c.routes) ? (c.routes as unknown[]) : [];
-  const redirects = Array.isArray(c.redirects) ? (c.redirects as unknown[]) : [];
-  const lines = text === undefined ? undefined : { routes: new ConfigLines(text, '"routes"'), redirects: new ConfigLines(text, '"redirects"') };
-  const entry = (e: unknown, key: 'src' | 'source', at: ConfigLines | undefined) => {
-    const written = (e as Record<string, unknown> | null)?.[key];
-    if (typeof written !== 'string') return {};
-    const line = at?.find(JSON.stringify(written));
-    return { written, ...(line !== undefined ? { line } : {}) };
-  };
-  const setting = (key: string) => {
-    const line = text === undefined ? undefined : ConfigLines.keyLine(text, key);
-    return { written: key, ...(line !== undefined ? { line } : {}) };
-  };
-  return (i) => {
-    if (i < settings - slash) return setting('cleanUrls');
-    if (i < settings) return setting('trailingSlash');
-    if (i < settings + legacy.length) return entry(legacy[i - settings], 'src', lines?.routes);
-    return entry(redirects[i - settings - legacy.length], 'source', lines?.redirects);
-  };
 }
 
 /** A Firebase redirect or rewrite glob with its leading `/` (a negating `!` is left as written). */

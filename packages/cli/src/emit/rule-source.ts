@@ -1,0 +1,59 @@
+/** What the build tells of a host rule beyond what it takes: where it is written, and which URLs it serves their own file. */
+import type { getTransformedRoutes } from '@vercel/routing-utils';
+import { ConfigLines } from './config-lines.js';
+import { netlifyCapture } from './host-routes.js';
+
+/** Whether a `_redirects` 200 rewrite serves a URL its own file: its destination, placeholders filled in, is the URL. */
+export function netlifyKeeps(from: string, to: string): (urlPath: string) => boolean {
+  let capture: ReturnType<typeof netlifyCapture> | undefined;
+  return (u) => {
+    const { re, names } = (capture ??= netlifyCapture(from));
+    const m = re.exec(u);
+    return m !== null && to.replace(/:([A-Za-z_]\w*)/g, (t, name: string) => (names.has(name) ? (m.groups?.[name] ?? '') : t)) === u;
+  };
+}
+
+/** Whether a vercel.json route serves a URL its own file: its `dest`, `$1`… and `$name` filled in, is the URL. */
+export function vercelKeeps(src: string, dest: string): (urlPath: string) => boolean {
+  let re: RegExp | undefined;
+  return (u) => {
+    const m = (re ??= new RegExp(src, 'i')).exec(u);
+    return m !== null && dest.replace(/\$(\d+|[A-Za-z_]\w*)/g, (_t, ref: string) => (/^\d/.test(ref) ? m[Number(ref)] : m.groups?.[ref]) ?? '') === u;
+  };
+}
+
+/**
+ * Where each route of getTransformedRoutes comes from, by its index: it lists `cleanUrls`' routes, then
+ * `trailingSlash`'s, the legacy `routes` and the `redirects`, one route each. The setting or the entry as
+ * written, and its line when `text` (the file) has it.
+ */
+export function vercelOrigins(transform: typeof getTransformedRoutes, c: Record<string, unknown>, text: string | undefined): (i: number) => { written?: string; line?: number } {
+  const count = (input: Record<string, unknown>) => {
+    try {
+      return transform(input as Parameters<typeof transform>[0]).routes?.length ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  const settings = c.cleanUrls === undefined && c.trailingSlash === undefined ? 0 : count({ cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash });
+  const slash = c.trailingSlash === undefined ? 0 : count({ trailingSlash: c.trailingSlash });
+  const legacy = Array.isArray(c.routes) ? (c.routes as unknown[]) : [];
+  const redirects = Array.isArray(c.redirects) ? (c.redirects as unknown[]) : [];
+  const lines = text === undefined ? undefined : { routes: new ConfigLines(text, '"routes"'), redirects: new ConfigLines(text, '"redirects"') };
+  const entry = (e: unknown, key: 'src' | 'source', at: ConfigLines | undefined) => {
+    const written = (e as Record<string, unknown> | null)?.[key];
+    if (typeof written !== 'string') return {};
+    const line = at?.find(JSON.stringify(written));
+    return { written, ...(line !== undefined ? { line } : {}) };
+  };
+  const setting = (key: string) => {
+    const line = text === undefined ? undefined : ConfigLines.keyLine(text, key);
+    return { written: key, ...(line !== undefined ? { line } : {}) };
+  };
+  return (i) => {
+    if (i < settings - slash) return setting('cleanUrls');
+    if (i < settings) return setting('trailingSlash');
+    if (i < settings + legacy.length) return entry(legacy[i - settings], 'src', lines?.routes);
+    return entry(redirects[i - settings - legacy.length], 'source', lines?.redirects);
+  };
+}
