@@ -37,8 +37,10 @@ export interface ManifestSpans {
 export function locateManifest(text: Buffer, oldId: string, packages: readonly string[], objects: readonly string[]): ManifestSpans | undefined {
   const head = Buffer.from(`{\n  "version": `);
   const idLine = Buffer.from(`\n  "buildId": ${JSON.stringify(oldId)},\n`);
-  const packagesAt = text.indexOf('\n  "packages": {\n');
-  const objectsAt = text.indexOf('\n  "objects": {\n', packagesAt);
+  // From the end: the pages section before them is most of the file (12 of 20 MB for 10,000 pages). Each
+  // top-level key occurs once at this indentation (strings hold no raw newline).
+  const objectsAt = text.lastIndexOf('\n  "objects": {\n');
+  const packagesAt = objectsAt < 0 ? -1 : text.lastIndexOf('\n  "packages": {\n', objectsAt);
   const idAt = text.indexOf(idLine);
   if (text.subarray(0, head.length).compare(head) !== 0 || idAt < 0 || idAt > 64 || packagesAt < 0 || objectsAt < 0) return undefined;
   const spans: Array<[number, number]> = [];
