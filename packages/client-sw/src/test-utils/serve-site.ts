@@ -72,8 +72,11 @@ export interface CountingProxy {
   close: () => Promise<void>;
 }
 
-/** The test worker and the objpack worker it imports (test-utils/browser.ts workerFiles). */
-const WORKER_SCRIPTS = new Set(['/sw-test.js', '/objpack-sw.js']);
+/**
+ * The test worker and the objpack worker it imports (test-utils/browser.ts workerFiles): Chromium checks them
+ * for updates on its own schedule, so request logs leave them out.
+ */
+export const WORKER_SCRIPTS: ReadonlySet<string> = new Set(['/sw-test.js', '/objpack-sw.js']);
 
 export async function countingProxy(targetPort: number): Promise<CountingProxy> {
   let requests: Array<{ path: string; have: boolean; answered: boolean; bytes: number }> = [];

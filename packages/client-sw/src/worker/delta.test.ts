@@ -9,7 +9,7 @@ import { LISTING_PATH } from './delta.js';
 import {
   bundles, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, workerFiles, type Bundles, type WorkerConfig,
 } from '../test-utils/browser.js';
-import { countingProxy, listingFor, writeSite, type CountingProxy } from '../test-utils/serve-site.js';
+import { countingProxy, listingFor, WORKER_SCRIPTS, writeSite, type CountingProxy } from '../test-utils/serve-site.js';
 import { TestServer } from '../test-utils/server.js';
 import { buildSite, svg, testSite, type SiteSpec } from '../test-utils/site.js';
 
@@ -232,7 +232,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       await page.click('#next');
       await page.waitForURL(`${server.origin}/about/`);
       await pageDone(page);
-      const log = server.log.splice(0);
+      const log = server.log.splice(0).filter((r) => !WORKER_SCRIPTS.has(r.path));
       expect(log.map((r) => r.path).sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!, site.pagePackage['/about/']!].sort());
       expect(log.filter((r) => r.headers['x-objpack-have'] !== undefined)).toEqual([]);
       expect(await page.textContent('h1')).toBe('About v1');
@@ -260,7 +260,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       await page.click('#next');
       await page.waitForURL(`${server.origin}/about/`);
       await pageDone(page);
-      const log = server.log.splice(0);
+      const log = server.log.splice(0).filter((r) => !WORKER_SCRIPTS.has(r.path));
       expect(log.map((r) => [r.path, r.headers['x-objpack-have'] !== undefined])).toEqual([
         [site.pagePackage['/about/'], true],
         [site.pagePackage['/about/'], false],
