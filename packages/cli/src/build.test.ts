@@ -1,4 +1,4 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { Decoder, type PackageIndex } from '@objpack/format';
 import { serve } from '@objpack/serve';
@@ -648,6 +648,17 @@ describe('build --out', () => {
     expect(Object.keys(m.pages).some((p) => p.startsWith('/deploy'))).toBe(false);
     expect(await readFile(path.join(out, 'img/logo.png'))).toEqual(Buffer.from(SMALL_SITE['img/logo.png'] as Uint8Array));
     expect(count(await readFile(path.join(out, 'index.html'), 'utf8'), REGISTER_TAG)).toBe(1);
+  });
+
+  test('a build with --out into a site built in place drops that site\'s incremental state before writing', async () => {
+    // The state vouches for the outputs it lists; a killed --out build leaves new shared packages beside
+    // them, which a patch (it never looks for stale packages) would keep for ever.
+    const target = await makeSite(SMALL_SITE);
+    await build(await opts(target));
+    const state = path.join(target, '_objpack', '.state.v8');
+    expect(existsSync(state)).toBe(true);
+    await build(await opts(await makeSite(SMALL_SITE), { out: target }));
+    expect(existsSync(state)).toBe(false);
   });
 
   test('bad input: missing directory, a file, an empty directory, --out above the input', async () => {

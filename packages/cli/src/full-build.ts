@@ -50,7 +50,9 @@ export interface FullBuildInput {
  */
 export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   const { options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint } = input;
-  if (inPlace) dropState(root);
+  // Before anything is written: a state in the output directory (an earlier in-place build of it) vouches
+  // only for outputs this build replaces.
+  dropState(outDir);
   const cache = options.cache === false ? BuildCache.empty() : await BuildCache.load(outDir);
 
   let graph: SiteGraph;
