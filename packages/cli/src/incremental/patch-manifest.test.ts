@@ -37,6 +37,18 @@ describe('patchManifest', () => {
     }, null, 2));
   });
 
+  test('finds the sections whatever a page URL holds and whatever follows them', () => {
+    // A page whose URL spells the section keys, and the manifest's later top-level fields after `objects`.
+    const tricky = '/"objects": {/"packages": {/';
+    const doc = { version: 1, buildId: 'old', pages: { [tricky]: { file: 'x.html', objects: { a: 1 } } },
+      packages: { '/_objpack/pages/a.objp': { bytes: 10, digest: 'sha256-a' } },
+      objects: { '/a.html': { file: 'a.html', bytes: 5, digest: 'sha256-x' } },
+      hostRules: [{ match: '/*', headers: { 'x-objects': '{' } }], hostRoutes: [['/objects', '/packages/', 301]], cleanUrls: true };
+    const located = locateManifest(Buffer.from(JSON.stringify(doc, null, 2)), 'old', ['/_objpack/pages/a.objp'], ['/a.html'])!;
+    const out = JSON.parse(Buffer.concat(patchManifest(located, 'new', [{ url: '/_objpack/pages/a.objp', buildId: undefined, bytes: 11, digest: 'sha256-b' }], [{ url: '/a.html', bytes: 6, digest: 'sha256-y' }])!).toString('utf8'));
+    expect(out).toEqual({ ...doc, buildId: 'new', packages: { '/_objpack/pages/a.objp': { bytes: 11, digest: 'sha256-b' } }, objects: { '/a.html': { file: 'a.html', bytes: 6, digest: 'sha256-y' } } });
+  });
+
   test('another shape, an unknown key or a stale build id is refused', () => {
     expect(locateManifest(text, 'other', ['/_objpack/pages/a.objp'], [])).toBeUndefined();
     expect(locateManifest(text, 'old', ['/_objpack/pages/zz.objp'], [])).toBeUndefined();
