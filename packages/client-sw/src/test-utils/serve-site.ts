@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { BuildManifest } from '@objpack/format';
+import { WORKER_SCRIPTS } from './server.js';
 import type { BuiltSite, SiteFile, SiteSpec } from './site.js';
 
 const sri = (b: Uint8Array) => `sha256-${createHash('sha256').update(b).digest('base64')}`;
@@ -72,11 +73,6 @@ export interface CountingProxy {
   close: () => Promise<void>;
 }
 
-/**
- * The test worker and the objpack worker it imports (test-utils/browser.ts workerFiles): Chromium checks them
- * for updates on its own schedule, so request logs leave them out.
- */
-export const WORKER_SCRIPTS: ReadonlySet<string> = new Set(['/sw-test.js', '/objpack-sw.js']);
 
 export async function countingProxy(targetPort: number): Promise<CountingProxy> {
   let requests: Array<{ path: string; have: boolean; answered: boolean; bytes: number }> = [];

@@ -9,8 +9,8 @@ import { LISTING_PATH } from './delta.js';
 import {
   bundles, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, workerFiles, type Bundles, type WorkerConfig,
 } from '../test-utils/browser.js';
-import { countingProxy, listingFor, WORKER_SCRIPTS, writeSite, type CountingProxy } from '../test-utils/serve-site.js';
-import { TestServer } from '../test-utils/server.js';
+import { countingProxy, listingFor, writeSite, type CountingProxy } from '../test-utils/serve-site.js';
+import { TestServer, WORKER_SCRIPTS } from '../test-utils/server.js';
 import { buildSite, svg, testSite, type SiteSpec } from '../test-utils/site.js';
 
 /** Polls the worker's events until one matches (the listing is fetched in the background). */

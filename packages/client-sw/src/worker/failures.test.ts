@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { cacheContents, cacheNames, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, type WorkerConfig } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { paced, serveBytes, stallAfter, TestServer } from '../test-utils/server.js';
-import { WORKER_SCRIPTS } from '../test-utils/serve-site.js';
 import { bodyOffset, flip, svg, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
 import { MIN_PROGRESS_BYTES } from './package-run.js';
 
@@ -180,9 +179,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
       suite.server.hooks.set(site.pagePackage['/']!, paced(0, 2048, 50));
     }, { spec, cfg: { options: { packageStallMs: 1000 } } });
     expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
-    // Seconds with no fetch event while the image trickles in: room for Chromium's own update check of the
-    // worker scripts (WORKER_SCRIPTS), which is not a request of the page's.
-    expect(suite.server.take().filter((p) => !p.startsWith('/_objpack/') && !WORKER_SCRIPTS.has(p))).toEqual([]);
+    expect(suite.server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
     expect(await allCached(page)).toContain('/img/home.svg');
   });
 
