@@ -1,9 +1,11 @@
-import { Decoder, digestEquals, digestToSri, FormatError, sha256, sriToDigest, type ObjectEntry, type PackageIndex } from '@objpack/format';
+import { Decoder, digestToSri, FormatError, type ObjectEntry, type PackageIndex } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Claim, HavePlan } from './delta.js';
+import { fillFromHeld, mergeDelta } from './delta-merge.js';
 import { fetchPackage } from './fetch-package.js';
 import { htmlEntry } from './html-entry.js';
+import { verify, verifyNow, warmHash } from './object-digest.js';
 import { objectResponse } from './object-response.js';
 import { Slot } from './slot.js';
 import type { HeldRecord, Store } from './store.js';
@@ -15,29 +17,6 @@ const SLICE = 16 * 1024;
  * below a 2G link's rate, and a legitimate tail shorter than this still has the whole window to arrive.
  */
 export const MIN_PROGRESS_BYTES = 16 * 1024;
-
-/**
- * SHA-256 with Web Crypto: native, off the decoding loop. The format's incremental TypeScript hash would
- * run synchronously inside push() and hold the navigation's HTML behind the hashing of a whole chunk.
- */
-async function verify(bytes: Uint8Array, digest: Uint8Array): Promise<boolean> {
-  const got = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return digestEquals(got, digest);
-}
-
-let hashWarm = false;
-
-/**
- * Runs the TypeScript hash once on a few bytes, in a later task, the first time a page package is on its
- * way: the navigation's HTML is hashed with it on this thread, and V8's first run of a function is slow
- * (Chromium on the benchmark machine: 36 ms for 65 KB cold, 7 ms after hashing 1 KB first, 1–5 ms warm).
- * While the package's round trip is pending the thread is idle, so the first page no longer waits for it.
- */
-function warmHash(): void {
-  if (hashWarm) return;
-  hashWarm = true;
-  setTimeout(() => sha256(new Uint8Array(8192)), 0);
-}
 
 export interface RunSpec {
   path: string;
@@ -61,15 +40,6 @@ export interface RunSpec {
 
 /** Longest a package's Cache Storage writes wait for a quiet worker (ms after its first verified object). */
 const MAX_WRITE_DELAY_MS = 2000;
-
-/** The entry a delta left out, rebuilt from the manifest row; headers come from the held copy. */
-function borrowedEntry(claim: Claim, index: number): ObjectEntry {
-  const digest = sriToDigest(claim.digest)!;
-  return { index, name: claim.name, contentType: claim.contentType, headers: [], size: 0, totalSize: 0, partial: false, digest, offset: -1 };
-}
-
-/** Headers of a held copy that are the object's own (ours are recomputed for the new build). */
-const OWN_HEADERS = new Set(['content-type', 'content-length', 'x-objpack-digest', 'x-objpack-build']);
 
 /**
  * One package being fetched and unpacked progressively (paper 000 §3.3): the index creates a slot per
@@ -219,7 +189,7 @@ export class PackageRun {
       const { entry } = slot;
       // Web Crypto answers in a later task, after the rest of a large network chunk has been decoded;
       // the HTML holds its page back until verified, so it is hashed right here (≈ 0.5 ms per 35 KB).
-      const ok = slot.urgent ? digestEquals(sha256(bytes), entry.digest) : await verify(bytes, entry.digest);
+      const ok = slot.urgent ? verifyNow(bytes, entry.digest) : await verify(bytes, entry.digest);
       // The page's HTML is whole: let it go out before the rest of a large chunk is decoded.
       if (slot.urgent) fresh = true;
       if (ok) return store(entry, slot.end(bytes));
@@ -301,47 +271,16 @@ export class PackageRun {
     );
   }
 
-  /** The whole package's index from a delta's: left-out objects become slots filled from held copies. */
-  private merge(received: PackageIndex, plan: HavePlan): PackageIndex {
-    const present = new Map(received.entries.map((e) => [e.name, e]));
-    const entries: ObjectEntry[] = [];
-    const borrowed = this.borrowed;
-    for (const [name] of plan.order) {
-      const e = present.get(name);
-      const claim = plan.claims.get(name);
-      if (e) {
-        entries.push(e);
-        present.delete(name);
-      } else if (claim) {
-        entries.push(borrowedEntry(claim, entries.length));
-        borrowed.add(name);
-        this.borrowsFrom.add(claim.cacheName);
-      }
-    }
-    entries.push(...present.values());
-    return { ...received, entries };
+  /** Fills a left-out object from its held copy, verified again like any other object. */
+  private fill(slot: Slot, claim: Claim, complete: (slot: Slot, bytes: Uint8Array) => Promise<void>): Promise<boolean> {
+    return fillFromHeld(this.spec, slot, claim, complete);
   }
 
-  /** Fills a left-out object from its held copy, verified again like any other object. */
-  private async fill(slot: Slot, claim: Claim, complete: (slot: Slot, bytes: Uint8Array) => Promise<void>): Promise<boolean> {
-    try {
-      const res = await this.spec.store.match([claim.cacheName], claim.heldAs);
-      if (!res) throw new ObjpackSwError(SwErrorCode.DELTA, claim.heldAs);
-      const headers: Array<[string, string]> = [];
-      res.headers.forEach((value, name) => {
-        if (!OWN_HEADERS.has(name)) headers.push([name, value]);
-      });
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      slot.entry = { ...slot.entry, headers, size: bytes.length, totalSize: bytes.length };
-      slot.receivedAt = performance.now();
-      slot.data(bytes);
-      await complete(slot, bytes);
-      return slot.state === 'done';
-    } catch (err) {
-      // The copy vanished (cleanup, quota): the object goes to the network; the package is not complete.
-      slot.fail(err);
-      this.spec.options.onEvent({ type: 'fallback', url: claim.name, code: SwErrorCode.DELTA, detail: errorCode(err) });
-      return false;
-    }
+  /** The whole package's index from a delta's: left-out objects become slots filled from held copies. */
+  private merge(received: PackageIndex, plan: HavePlan): PackageIndex {
+    const { index, borrowed, borrowsFrom } = mergeDelta(received, plan);
+    for (const name of borrowed) this.borrowed.add(name);
+    for (const name of borrowsFrom) this.borrowsFrom.add(name);
+    return index;
   }
 }
