@@ -12,22 +12,19 @@ import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
 import type { BuildProgress, BuildResult } from '../build.js';
 import { isPage } from '../discover/is-page.js';
-import { extractPageLazily } from '../discover/page-extract.js';
-import { decodeHtml } from '../discover/read-site-file.js';
 import type { Diagnostic, SiteFile } from '../discover/types.js';
 import { walkFlat } from '../discover/walk.js';
 import { writeFileAtomic } from '../emit/atomic-write.js';
 import { STALE_FILE, updatePackages } from '../emit/build-cache.js';
 import { removeTempFiles } from '../emit/cleanup.js';
-import { finalHtml } from '../emit/inject.js';
 import { loadSiteHeaders } from '../emit/site-headers.js';
 import { stripQuery } from '../emit/manifest.js';
 import { writePackage } from '../emit/write-package.js';
-import { contentKey } from '../plan/plan-packages.js';
-import type { PackagePlan, PlanObject } from '../plan/types.js';
+import type { PackagePlan } from '../plan/types.js';
 import { renderReport } from '../report/render-report.js';
 import type { BuildSummary } from '../report/summary.js';
-import { extractSignature, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ObjectRow, type PageRecord, type ReportShared } from './build-state.js';
+import { loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ReportShared } from './build-state.js';
+import { examine, type Changed } from './changed-page.js';
 import { planFromState } from './plan-from-state.js';
 import { readAhead } from './read-ahead.js';
 import { locateManifest, patchManifest, patchRoutes, type ManifestSpans, type PackageEdit } from './patch-manifest.js';
@@ -50,19 +47,6 @@ export interface PatchInput {
   reportFile: string;
   progress(p: BuildProgress): void;
   t0: number;
-}
-
-/** A changed page the patch handles. */
-interface Changed {
-  index: number;
-  file: SiteFile;
-  record: PageRecord;
-  html: ObjectRow;
-  body: Buffer;
-  /** The page lacked the registration tag: the build writes it back with the tag. */
-  rewrite: boolean;
-  objects: PlanObject[];
-  key: string;
 }
 
 export async function patchBuild(input: PatchInput): Promise<BuildResult | undefined> {
@@ -271,35 +255,6 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     timings,
   };
 }
-
-/** A changed page, or undefined if its parse result differs (its closure may have changed) or it is embedded. */
-async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: boolean, pageHeaders: (url: string) => Array<[string, string]>): Promise<Changed | undefined> {
-  const index = state.pageFiles.indexOf(f.rel);
-  if (index < 0) return undefined;
-  const record = rows.page(index);
-  if (record.embedded) return undefined;
-  let source: Buffer;
-  try {
-    source = readFileSync(f.file);
-  } catch {
-    return undefined;
-  }
-  if (extractSignature(await extractPageLazily(decodeHtml(source)), record.lines, record.fontsByChars) !== record.extract) return undefined;
-  // The same HTML object the pipeline makes (build.ts htmlFor): the page with the tag, hashed.
-  const { body, sha256: sum, changed, contentType } = finalHtml(source, inject);
-  const html = rows.object(record.own[0]!);
-  // The page changed encoding: its manifest entry changes too, which the pipeline handles.
-  if (contentType !== html[5]) return undefined;
-  const headers = pageHeaders(record.url);
-  const htmlObject: PlanObject = {
-    ...planObjectOf(html), bytes: body.length, sendBytes: body.length, digest: Buffer.from(sum, 'base64'), sri: `sha256-${sum}`, load: async () => body,
-    ...(headers.length > 0 ? { headers } : {}),
-  };
-  const objects = [htmlObject, ...record.own.slice(1).map((k) => planObjectOf(rows.object(k)))];
-  const key = contentKey(objects, `${record.packageUrl}\n${record.shared.join('\n')}\n`);
-  return { index, file: f, record, html, body, rewrite: changed, objects, key };
-}
-
 
 /** True when `.cache-updates.json` cannot be read or holds a null mark: a patch did not finish. */
 function unfinished(root: string): boolean {
