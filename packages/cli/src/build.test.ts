@@ -360,6 +360,28 @@ describe('build (in place)', () => {
     expect((await build(await opts(linking))).diagnostics.map((d) => d.code)).not.toContain('OBJPACK_W_CLEAN_URL_LINKS');
   });
 
+  test("firebase.json cleanUrls/trailingSlash are recorded (firebaseUrls) and objpack serve redirects as Firebase's file lookup does", async () => {
+    const headers = [{ source: '/404.html', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] }];
+    const root = await makeSite({ ...SMALL_SITE, '404.html': '<!doctype html><title>Not found</title>', 'firebase.json': JSON.stringify({ hosting: { public: '.', cleanUrls: true, trailingSlash: false, headers } }) });
+    const r = await build(await opts(root));
+    expect(r.manifest.firebaseUrls).toEqual({ cleanUrls: true, trailingSlash: false });
+    // The worker's table leaves what the host redirects to the network (client-sw routes-refresh.test checks lookupRoute on these).
+    const table = JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as { redirects?: unknown };
+    expect(table.redirects).toEqual([['\\.html$', ''], ['^\\/.+\\/$', '']]);
+    const server = await serve({ root, port: 0 });
+    try {
+      for (const [url, status, location] of [['/blog.html?a=1', 301, '/blog?a=1'], ['/blog/', 301, '/blog'], ['/blog', 200, null], ['/index.html', 301, '/']] as const) {
+        const res = await fetch(new URL(url, server.url), { redirect: 'manual' });
+        expect([res.status, res.headers.get('location')], url).toEqual([status, location]);
+      }
+    } finally {
+      await server.close();
+    }
+    // Without either setting the host's lookup is the usual one: nothing recorded.
+    const plain = await makeSite({ ...SMALL_SITE, 'firebase.json': '{"hosting":{"public":"."}}' });
+    expect((await build(await opts(plain))).manifest.firebaseUrls).toBeUndefined();
+  });
+
   test('bareDirUrls: from the option, else from vercel.json (unless trailingSlash: true) or firebase.json (trailingSlash: false, or cleanUrls alone); in the manifest and the route table', async () => {
     const routesOf = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as { bareDirUrls?: boolean };
     const bare = async (files: Record<string, string>, o: Partial<BuildOptions> = {}) => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { MANIFEST_FILE, ROUTES_FILE, type HostHeaderRule, type HostRedirectRule, type HostRoute } from '@objpack/format';
+import { MANIFEST_FILE, ROUTES_FILE, type FirebaseUrls, type HostHeaderRule, type HostRedirectRule, type HostRoute } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
 import { discoverWith } from './discover/discover-site.js';
@@ -84,6 +84,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let cleanUrls = options.cleanUrls === true;
   let cleanSlashUrls = false;
   let bareDirUrls = options.bareDirUrls === true;
+  let firebaseUrls: FirebaseUrls | undefined;
   let t: number;
   try {
     try {
@@ -117,6 +118,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
     cleanSlashUrls = siteHeaders.cleanSlashUrls;
     bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
+    firebaseUrls = siteHeaders.firebaseUrls;
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
     // A host config with clean URLs at `/about/` decided it too: there `/about` is redirected.
     if (options.cleanUrls === undefined && !cleanUrls && !cleanSlashUrls) {
@@ -179,6 +181,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     cleanUrls,
     cleanSlashUrls,
     bareDirUrls,
+    firebaseUrls,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   }).finally(() => pool.close());
   timings.write = performance.now() - t;

@@ -14,7 +14,7 @@ export type {
 } from './types.js';
 export {
   MANIFEST_FILE, ROUTES_FILE, PACKAGE_DIR, MANIFEST_VERSION, UTF8_HTML,
-  type BuildManifest, type HostHeaderRule, type HostRedirectRule, type HostRoute, type HostRouteOptions, type RedirectScope, type ManifestPage, type ManifestObject, type ManifestPackage, type RouteTable, type PreloadAs, type PreloadHint,
+  type BuildManifest, type FirebaseUrls, type HostHeaderRule, type HostRedirectRule, type HostRoute, type HostRouteOptions, type RedirectScope, type ManifestPage, type ManifestObject, type ManifestPackage, type RouteTable, type PreloadAs, type PreloadHint,
   type PreloadCors, type PreloadEntry,
 } from './manifest.js';
 export { isCarriedHeader, isHeaderName, isHeaderValue, NOT_CARRIED_HEADERS } from './header-field.js';

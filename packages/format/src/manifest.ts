@@ -79,6 +79,15 @@ export interface HostHeaderRule {
   headers: Array<[string, string]>;
 }
 
+/**
+ * Firebase Hosting's `cleanUrls` and `trailingSlash` (firebase.json), which the host applies in its file
+ * lookup, not as rules: after `hostRoutes` redirects, before rewrites, and only to URLs that name a file.
+ */
+export interface FirebaseUrls {
+  cleanUrls?: true;
+  trailingSlash?: boolean;
+}
+
 export interface BuildManifest {
   version: typeof MANIFEST_VERSION;
   /** Content hash of the whole build: changes whenever any package changes. */
@@ -97,6 +106,12 @@ export interface BuildManifest {
   cleanSlashUrls?: true;
   /** The host serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls); absent when not. */
   bareDirUrls?: true;
+  /**
+   * The site's firebase.json sets `cleanUrls` or `trailingSlash`: a server looks files up as superstatic's
+   * files middleware does (redirecting `/about.html` to `/about`, `/guide` to `/guide/` or back) instead of
+   * its own aliases; absent otherwise.
+   */
+  firebaseUrls?: FirebaseUrls;
   /** URL patterns the host answers before its files (RouteTable.redirects), with where each comes from; absent when none. */
   hostRedirects?: HostRedirectRule[];
   /**

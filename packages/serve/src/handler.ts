@@ -12,6 +12,7 @@ import { sendFile } from './send-file.js';
 import type { FileEntry } from './site-index.js';
 import { ruleHeaders, type PageInfo } from './site-manifest.js';
 import { encodePathForHeader, parseRequestPath } from './url-path.js';
+import { firebaseRoute } from './firebase-urls.js';
 
 const PAGE_VARY = 'Accept, X-Objpack';
 const OWN_DIR = `/${PACKAGE_DIR}/`;
@@ -127,7 +128,9 @@ function handle(ctx: Context, req: Req, res: Res): void {
     return;
   }
   const { site } = ctx;
-  const route = site.index.routes.get(target.path);
+  // A firebase.json with cleanUrls/trailingSlash: its file lookup, redirects included, instead of this server's aliases.
+  const firebase = site.manifest?.firebaseUrls;
+  const route = firebase ? firebaseRoute(site.index.files, target.path, firebase) : site.index.routes.get(target.path);
   // The host's own redirects and rewrites come first, each as the host orders it against files.
   const router = site.manifest?.router;
   const hostRoute = router ? matchRoute(router, target.path, target.query, hostOf(req), route !== undefined) : undefined;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, RuleIndex, type BuildManifest, type ManifestPage, type PreloadCors } from '@objpack/format';
+import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, RuleIndex, type BuildManifest, type FirebaseUrls, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { hostRouter, type HostRouter } from './host-routes.js';
 import { encodePathForHeader, stripQuery } from './url-path.js';
@@ -37,6 +37,8 @@ export interface SiteManifest {
   hostRules: readonly HostRule[];
   /** The site's host redirects and rewrites (manifest `hostRoutes`); null for a manifest without them. */
   router: HostRouter | null;
+  /** firebase.json's `cleanUrls`/`trailingSlash` when the manifest records them (files are looked up as superstatic does). */
+  firebaseUrls: FirebaseUrls | null;
   /** Page by page URL and by HTML file URL. */
   pages: Map<string, PageInfo>;
   /** Page by its package URL. */
@@ -133,6 +135,13 @@ export function ruleHeaders(rules: readonly HostRule[], urlPath: string): Record
   return out ? Object.fromEntries(out) : null;
 }
 
+/** The manifest's `firebaseUrls`, checked again: only the two settings, each of its type. */
+function firebaseUrls(recorded: unknown): FirebaseUrls | null {
+  if (!recorded || typeof recorded !== 'object') return null;
+  const { cleanUrls, trailingSlash } = recorded as { cleanUrls?: unknown; trailingSlash?: unknown };
+  return { ...(cleanUrls === true ? { cleanUrls: true as const } : {}), ...(typeof trailingSlash === 'boolean' ? { trailingSlash } : {}) };
+}
+
 function isPage(p: unknown): p is ManifestPage {
   const o = p as ManifestPage;
   return !!o && typeof o.file === 'string' && typeof o.package === 'string' && Array.isArray(o.closure)
@@ -189,5 +198,5 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     if (!pages.has(htmlPath)) pages.set(htmlPath, info);
     byPackage.set(page.package, info);
   }
-  return { manifest, hostRules: hostRules(manifest.hostHeaders), router: hostRouter(manifest.hostRoutes), pages, byPackage, packageObjects, carried };
+  return { manifest, hostRules: hostRules(manifest.hostHeaders), firebaseUrls: firebaseUrls(manifest.firebaseUrls), router: hostRouter(manifest.hostRoutes), pages, byPackage, packageObjects, carried };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FirebaseUrls } from '@objpack/format';
 import type { minimatch as Minimatch } from 'minimatch';
 import { WarningCode } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
@@ -23,6 +24,8 @@ export interface ParsedRules {
   cleanSlashUrls?: boolean;
   /** The host serves `/guide/index.html` at `/guide` without redirecting to `/guide/` (RouteTable.bareDirUrls). */
   bareDirUrls?: boolean;
+  /** firebase.json's `cleanUrls`/`trailingSlash` as set (BuildManifest.firebaseUrls); absent when neither is. */
+  firebaseUrls?: FirebaseUrls;
 }
 
 type HeaderList = Array<{ key: string; value: string }>;
@@ -94,6 +97,9 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
   // superstatic (files.js) serves a directory's index at `/guide` with `trailingSlash: false`, and with
   // `cleanUrls` when `trailingSlash` is unset; otherwise it redirects to `/guide/`.
   out.bareDirUrls = site.trailingSlash === false || (site.trailingSlash === undefined && site.cleanUrls === true);
+  if (site.cleanUrls !== undefined || site.trailingSlash !== undefined) {
+    out.firebaseUrls = { ...(site.cleanUrls === true ? { cleanUrls: true as const } : {}), ...(typeof site.trailingSlash === 'boolean' ? { trailingSlash: site.trailingSlash } : {}) };
+  }
   if (site.headers === undefined) return out;
   if (!Array.isArray(site.headers)) return { ...out, diagnostics: [warn(file, '`hosting.headers` is not a list')] };
   const ours = new Set(own.map((e) => JSON.stringify(e)));

@@ -1,4 +1,4 @@
-import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type HostHeaderRule, type HostRedirectRule, type HostRoute, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
+import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type FirebaseUrls, type HostHeaderRule, type HostRedirectRule, type HostRoute, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
 
 /** The URL without its query: the manifest's `objects` key. */
@@ -22,6 +22,8 @@ export interface HostRecord {
   cleanSlashUrls?: boolean;
   /** The host serves `/guide/index.html` at `/guide`. */
   bareDirUrls?: boolean;
+  /** firebase.json's `cleanUrls`/`trailingSlash`, which `objpack serve` applies as superstatic looks files up. */
+  firebaseUrls?: FirebaseUrls;
 }
 
 /** The build record (`objpack-manifest.json`) from the plan and what the writer reported for each package. */
@@ -31,7 +33,7 @@ export function buildManifest(
   written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
   host: HostRecord = {},
 ): BuildManifest {
-  const { hostHeaders = [], hostRedirects = [], hostRoutes = [], cleanUrls = false, cleanSlashUrls = false, bareDirUrls = false } = host;
+  const { hostHeaders = [], hostRedirects = [], hostRoutes = [], cleanUrls = false, cleanSlashUrls = false, bareDirUrls = false, firebaseUrls } = host;
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
     const w = written.get(url)!;
@@ -57,7 +59,7 @@ export function buildManifest(
   for (const o of plan.objects.values()) {
     objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
   }
-  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(cleanSlashUrls ? { cleanSlashUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}), ...(hostRoutes.length > 0 ? { hostRoutes: [...hostRoutes] } : {}) };
+  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(cleanSlashUrls ? { cleanSlashUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(firebaseUrls ? { firebaseUrls: { ...firebaseUrls } } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}), ...(hostRoutes.length > 0 ? { hostRoutes: [...hostRoutes] } : {}) };
 }
 
 /**

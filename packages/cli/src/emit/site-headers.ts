@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
-import { isCarriedHeader, isHeaderName, isHeaderValue, RuleIndex, type HostHeaderRule, type HostRoute } from '@objpack/format';
+import { isCarriedHeader, isHeaderName, isHeaderValue, RuleIndex, type FirebaseUrls, type HostHeaderRule, type HostRoute } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { readOwnEntries } from './host-entries.js';
 import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
@@ -28,6 +28,8 @@ export interface SiteHeaders {
   cleanSlashUrls: boolean;
   /** A vercel.json / firebase.json of the site serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls). */
   bareDirUrls: boolean;
+  /** The site's firebase.json `cleanUrls`/`trailingSlash`, for `objpack serve` (BuildManifest.firebaseUrls). */
+  firebaseUrls?: FirebaseUrls;
   /** Rules by which the host answers a URL itself before looking at files (host-redirects.ts). */
   redirects: RedirectRule[];
   /** vercel.json / firebase.json files outside the site that configure it (the project's). */
@@ -61,6 +63,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   let cleanUrls = false;
   let cleanSlashUrls = false;
   let bareDirUrls = false;
+  let firebaseUrls: FirebaseUrls | undefined;
   const projectConfigs: string[] = [];
   for (const file of ['vercel.json', 'firebase.json'] as const) {
     for (const dir of dirs.filter((d) => existsSync(path.join(d, file)))) {
@@ -73,6 +76,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
       cleanUrls ||= parsed.cleanUrls === true;
       cleanSlashUrls ||= parsed.cleanSlashUrls === true;
       bareDirUrls ||= parsed.bareDirUrls === true;
+      firebaseUrls ??= parsed.firebaseUrls;
     }
   }
   if (routes.skipped.length > 0) {
@@ -83,7 +87,8 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   }
   // `--no-clean-urls` says the host serves no page at its clean URL, with a slash or without.
   if (opts.cleanUrls === false) cleanSlashUrls = false;
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, cleanSlashUrls, bareDirUrls, redirects, projectConfigs, routes: routes.routes };
+  const fb = firebaseUrls ? { firebaseUrls } : {};
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, cleanSlashUrls, bareDirUrls, ...fb, redirects, projectConfigs, routes: routes.routes };
   // With clean URLs the host serves about.html as `/about` (or `/about/`) and matches its rules against that
   // path too; with bare directory URLs guide/index.html as `/guide`.
   const clean = opts.cleanUrls ?? cleanUrls;
@@ -95,6 +100,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     cleanUrls,
     cleanSlashUrls,
     bareDirUrls,
+    ...fb,
     redirects,
     projectConfigs,
     routes: routes.routes,

@@ -167,3 +167,33 @@ describe('lookupRoute with cleanSlashUrls (Vercel/Firebase cleanUrls with traili
     expect(lookupRoute(routes.table!, '/about/')?.key).toBe('/about.html');
   });
 });
+
+describe("lookupRoute for a site on Firebase with cleanUrls/trailingSlash: only URLs the host's file lookup serves (superstatic's files.js) are answered", () => {
+  const pages = { '/': [0], '/about.html': [0], '/guide/': [0] };
+  /** The table the build writes for these firebase.json settings (host-json-rules.ts, host-redirects.ts firebaseRedirects). */
+  const table = (cleanUrls: boolean, trailingSlash: boolean | undefined): RouteTable => {
+    const redirects: Array<[string, string]> = [];
+    if (cleanUrls) redirects.push(['\\.html$', '']);
+    if (trailingSlash === false) redirects.push(['^\\/.+\\/$', '']);
+    if (trailingSlash === true) redirects.push(['^(?:.*\\/)?[^/.]+$', '']);
+    return {
+      version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, redirects,
+      ...(cleanUrls && trailingSlash !== true ? { cleanUrls: true as const } : {}),
+      ...(cleanUrls && trailingSlash === true ? { cleanSlashUrls: true as const } : {}),
+      ...(trailingSlash === false || (trailingSlash === undefined && cleanUrls) ? { bareDirUrls: true as const } : {}),
+    } as RouteTable;
+  };
+  // [cleanUrls, trailingSlash, URLs the host serves → page key, URLs it redirects (301) or has no file for]
+  const cases: Array<[boolean, boolean | undefined, Record<string, string>, string[]]> = [
+    [true, undefined, { '/about': '/about.html', '/guide': '/guide/', '/guide/': '/guide/', '/': '/' }, ['/about.html', '/about/', '/guide/index.html', '/guide/index', '/index.html']],
+    [true, true, { '/about/': '/about.html', '/guide/': '/guide/', '/': '/' }, ['/about', '/about.html', '/guide', '/guide/index.html', '/index.html']],
+    [true, false, { '/about': '/about.html', '/guide': '/guide/', '/': '/' }, ['/about/', '/about.html', '/guide/', '/guide/index.html', '/index.html']],
+    [false, false, { '/guide': '/guide/', '/about.html': '/about.html', '/guide/index.html': '/guide/', '/': '/' }, ['/guide/', '/about', '/about/']],
+    [false, true, { '/guide/': '/guide/', '/about.html': '/about.html', '/': '/' }, ['/guide', '/about', '/about/']],
+  ];
+  it.each(cases)('cleanUrls %s, trailingSlash %s', (cleanUrls, trailingSlash, served, left) => {
+    const t = table(cleanUrls, trailingSlash);
+    for (const [url, key] of Object.entries(served)) expect(lookupRoute(t, url)?.key, url).toBe(key);
+    for (const url of left) expect(lookupRoute(t, url), url).toBeUndefined();
+  });
+});
