@@ -360,11 +360,11 @@ describe('build (in place)', () => {
     expect((await build(await opts(linking))).diagnostics.map((d) => d.code)).not.toContain('OBJPACK_W_CLEAN_URL_LINKS');
   });
 
-  test("firebase.json cleanUrls/trailingSlash are recorded (firebaseUrls) and objpack serve redirects as Firebase's file lookup does", async () => {
+  test("firebase.json cleanUrls/trailingSlash are recorded (firebaseUrls) and objpack serve redirects as Firebase's file lookup does; its header rules reach the custom 404 page as superstatic's missing.js applies them", async () => {
     const headers = [{ source: '/404.html', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] }];
     const root = await makeSite({ ...SMALL_SITE, '404.html': '<!doctype html><title>Not found</title>', 'firebase.json': JSON.stringify({ hosting: { public: '.', cleanUrls: true, trailingSlash: false, headers } }) });
     const r = await build(await opts(root));
-    expect(r.manifest.firebaseUrls).toEqual({ cleanUrls: true, trailingSlash: false });
+    expect([r.manifest.firebaseUrls, r.manifest.hostHeaders?.map((h) => h.errorPage)]).toEqual([{ cleanUrls: true, trailingSlash: false }, [true]]);
     // The worker's table leaves what the host redirects to the network (client-sw routes-refresh.test checks lookupRoute on these).
     const table = JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as { redirects?: unknown };
     expect(table.redirects).toEqual([['\\.html$', ''], ['^\\/.+\\/$', '']]);
@@ -374,6 +374,8 @@ describe('build (in place)', () => {
         const res = await fetch(new URL(url, server.url), { redirect: 'manual' });
         expect([res.status, res.headers.get('location')], url).toEqual([status, location]);
       }
+      const missing = await fetch(new URL('/missing', server.url));
+      expect([missing.status, missing.headers.get('x-robots-tag')]).toEqual([404, 'noindex']);
     } finally {
       await server.close();
     }

@@ -77,6 +77,12 @@ export interface HostHeaderRule {
   /** RegExp flags of `match`; absent means 'iu' (Netlify's rules). */
   flags?: string;
   headers: Array<[string, string]>;
+  /**
+   * The host also matches the rule against its custom 404 page's own path (`/404.html`) when it serves that
+   * page for a missing URL, under the rules of the URL asked for (firebase.json: superstatic's missing.js).
+   * Absent: the requested URL's rules alone apply there (`_headers`, vercel.json).
+   */
+  errorPage?: true;
 }
 
 /**

@@ -30,6 +30,8 @@ const NOT_FOUND_EXTRA = { 'cache-control': 'no-cache' } as const;
 const pageExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
 /** The same for a page a host rewrite serves at another URL (no package there: no Vary for one). */
 const rewrittenExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
+/** Headers of error pages, one object per distinct set (see errorExtra). */
+const errorExtras = new WeakMap<object, Map<string, Readonly<Record<string, string>>>>();
 /** The host config's headers of any other site file, built once per index entry. */
 const fileExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
 
@@ -135,11 +137,11 @@ function handle(ctx: Context, req: Req, res: Res): void {
   const router = site.manifest?.router;
   const hostRoute = router ? matchRoute(router, target.path, target.query, hostOf(req), route !== undefined) : undefined;
   if (hostRoute) {
-    answerRoute(ctx, req, res, hostRoute, conn);
+    answerRoute(ctx, req, res, hostRoute, conn, target.path);
     return;
   }
   if (!route) {
-    notFound(ctx, req, res);
+    notFound(ctx, req, res, target.path);
     return;
   }
   if ('redirect' in route) {
@@ -185,7 +187,7 @@ const hostOf = (req: Req): string | undefined => {
  * is (`Content-Location`), and this URL is another. The `Link` values are paths from the root, as the
  * page's own references must resolve for it to work at a URL in another directory.
  */
-function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer, conn: ConnState | undefined): void {
+function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer, conn: ConnState | undefined, path: string): void {
   if ('location' in answer) {
     redirect(res, answer.status, answer.location);
     return;
@@ -199,12 +201,12 @@ function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer, conn
   let route = target.ok ? ctx.site.index.routes.get(target.path) : undefined;
   if (route && 'redirect' in route) route = ctx.site.index.routes.get(route.redirect);
   if (!route || !('entry' in route)) {
-    notFound(ctx, req, res);
+    notFound(ctx, req, res, path);
     return;
   }
   const { entry } = route;
   if (answer.status !== 200) {
-    sendFile(ctx, req, res, entry, { status: answer.status, headers: NOT_FOUND_EXTRA });
+    sendFile(ctx, req, res, entry, { status: answer.status, headers: errorExtra(ctx, path, false) });
     return;
   }
   const page = target.ok ? (ctx.site.manifest?.pages.get(target.path) ?? ctx.site.manifest?.pages.get(entry.urlPath)) : undefined;
@@ -234,11 +236,37 @@ function* closureEntries(ctx: Context, paths: Iterable<string>) {
   }
 }
 
-function notFound(ctx: Context, req: Req, res: Res): void {
+/** The site's 404 page for `path` (decoded URL path) when it has one, with the headers the host gives it there. */
+function notFound(ctx: Context, req: Req, res: Res, path: string): void {
   const custom = ctx.site.notFound;
   if (custom) {
-    sendFile(ctx, req, res, custom, { status: 404, headers: NOT_FOUND_EXTRA });
+    sendFile(ctx, req, res, custom, { status: 404, headers: errorExtra(ctx, path, true) });
     return;
   }
   sendError(req, res, 404);
+}
+
+/**
+ * Headers of an error page served at `path`: the host's rules for the URL asked for, as all three hosts
+ * match them on the request (a rule written for the page's own path, `/404.html`, does not reach `/x` on
+ * Netlify or Vercel). Firebase's custom 404 page (`errorPage`) also gets its rules for `/404.html`, under
+ * those of the URL: superstatic's missing.js sets them, and the headers middleware's, registered earlier,
+ * run after it (on-headers calls listeners last-registered first). The site's own Cache-Control wins over
+ * this server's `no-cache`, as the host sends it.
+ */
+function errorExtra(ctx: Context, path: string, errorPage: boolean): Readonly<Record<string, string>> {
+  const m = ctx.site.manifest;
+  if (!m || m.hostRules.length === 0) return NOT_FOUND_EXTRA;
+  const own = errorPage && m.errorPageRules.length > 0 && ctx.site.notFound ? ruleHeaders(m.errorPageRules, ctx.site.notFound.urlPath) : null;
+  const asked = path.startsWith(OWN_DIR) ? null : ruleHeaders(m.hostRules, path);
+  if (!own && !asked) return NOT_FOUND_EXTRA;
+  const extra = { ...NOT_FOUND_EXTRA, ...own, ...asked };
+  // One object per distinct set (response heads are cached under its identity): as many as the rules make, not one per URL.
+  let sets = errorExtras.get(m);
+  if (!sets) errorExtras.set(m, (sets = new Map()));
+  const key = JSON.stringify(extra);
+  const known = sets.get(key);
+  if (known) return known;
+  sets.set(key, extra);
+  return extra;
 }

@@ -252,6 +252,42 @@ describe("Firebase's cleanUrls and trailingSlash (manifest firebaseUrls), applie
   });
 });
 
+describe('error pages carry the host headers the host gives them', () => {
+  const CSP = "default-src 'self'";
+  /** A `/*` rule, a rule for the 404 page's own path, and one for `/blog/*` that differs from it. */
+  const rules = (errorPage: boolean) => [
+    { for: '/*', match: '^/.*$', headers: [['content-security-policy', CSP]], ...(errorPage ? { errorPage: true } : {}) },
+    { for: '/404.html', match: '^/404\\.html$', headers: [['x-robots-tag', 'noindex'], ['x-frame-options', 'DENY']], ...(errorPage ? { errorPage: true } : {}) },
+    { for: '/blog/*', match: '^/blog/.*$', headers: [['x-frame-options', 'SAMEORIGIN']], ...(errorPage ? { errorPage: true } : {}) },
+  ];
+  const withNotFoundPage = () => {
+    site.files['/404.html'] = Buffer.from('<!doctype html><title>Not found</title>');
+    writeFileSync(join(site.root, '404.html'), site.files['/404.html']);
+  };
+
+  it("Netlify and Vercel: a 4xx rewrite and the custom 404 page get the rules of the URL asked for, not those of the page's own path", async () => {
+    withNotFoundPage();
+    // Netlify `/blog/*  /404.html  404`, then no rule: the custom 404 page.
+    const s = await start([['^\\/blog(?:\\/(?<splat>.*))?$', '/404.html', 404, { shadowed: true }]], { hostHeaders: rules(false) });
+    const direct = await get(s.url, '/404.html');
+    expect([direct.headers['content-security-policy'], direct.headers['x-robots-tag']]).toEqual([CSP, 'noindex']);
+    for (const [url, frame] of [['/blog/gone', 'SAMEORIGIN'], ['/missing', undefined]] as const) {
+      const r = await get(s.url, url);
+      expect([r.status, r.body.equals(site.files['/404.html']!)], url).toEqual([404, true]);
+      expect([r.headers['content-security-policy'], r.headers['x-robots-tag'], r.headers['x-frame-options'], r.headers['cache-control']], url).toEqual([CSP, undefined, frame, 'no-cache']);
+    }
+  });
+
+  it("Firebase: the custom 404 page gets its own /404.html rules too, under those of the URL asked for", async () => {
+    withNotFoundPage();
+    const s = await start([], { hostHeaders: rules(true) });
+    const blog = await get(s.url, '/blog/gone');
+    expect([blog.status, blog.headers['content-security-policy'], blog.headers['x-robots-tag'], blog.headers['x-frame-options']]).toEqual([404, CSP, 'noindex', 'SAMEORIGIN']);
+    const other = await get(s.url, '/missing');
+    expect([other.status, other.headers['x-robots-tag'], other.headers['x-frame-options']]).toEqual([404, 'noindex', 'DENY']);
+  });
+});
+
 describe('hostile requests and destinations', () => {
   it('a capture never makes a relative destination protocol-relative, nor breaks a header, nor moves an external one to another host', async () => {
     const s = await start([

@@ -29,6 +29,8 @@ export interface PageInfo {
 export interface HostRule {
   re: RegExp;
   headers: ReadonlyArray<readonly [string, string]>;
+  /** The host matches it against its custom 404 page's path too (HostHeaderRule.errorPage). */
+  errorPage?: true;
 }
 
 export interface SiteManifest {
@@ -37,6 +39,8 @@ export interface SiteManifest {
   hostRules: readonly HostRule[];
   /** The site's host redirects and rewrites (manifest `hostRoutes`); null for a manifest without them. */
   router: HostRouter | null;
+  /** The rules the host also matches against its custom 404 page's own path (firebase.json's). */
+  errorPageRules: readonly HostRule[];
   /** firebase.json's `cleanUrls`/`trailingSlash` when the manifest records them (files are looked up as superstatic does). */
   firebaseUrls: FirebaseUrls | null;
   /** Page by page URL and by HTML file URL. */
@@ -97,7 +101,7 @@ export function hostRules(recorded: unknown): HostRule[] {
   if (!Array.isArray(recorded)) return [];
   const out: HostRule[] = [];
   for (const r of recorded as unknown[]) {
-    const { match, flags = 'iu', headers } = (r ?? {}) as { match?: unknown; flags?: unknown; headers?: unknown };
+    const { match, flags = 'iu', headers, errorPage } = (r ?? {}) as { match?: unknown; flags?: unknown; headers?: unknown; errorPage?: unknown };
     // Only flags that leave test() stateless ('g' and 'y' would make it depend on the last call).
     if (typeof match !== 'string' || typeof flags !== 'string' || !/^[imsu]*$/.test(flags) || !Array.isArray(headers)) continue;
     let re: RegExp;
@@ -110,7 +114,7 @@ export function hostRules(recorded: unknown): HostRule[] {
       if (!Array.isArray(h) || h.length !== 2 || typeof h[0] !== 'string') return false;
       return isCarriedHeader(h[0], h[1]) || (SITE_CACHING.has(h[0]) && isHeaderValue(h[1]));
     });
-    if (fields.length > 0) out.push({ re, headers: fields });
+    if (fields.length > 0) out.push({ re, headers: fields, ...(errorPage === true ? { errorPage: true as const } : {}) });
   }
   return out;
 }
@@ -198,5 +202,6 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     if (!pages.has(htmlPath)) pages.set(htmlPath, info);
     byPackage.set(page.package, info);
   }
-  return { manifest, hostRules: hostRules(manifest.hostHeaders), firebaseUrls: firebaseUrls(manifest.firebaseUrls), router: hostRouter(manifest.hostRoutes), pages, byPackage, packageObjects, carried };
+  const rules = hostRules(manifest.hostHeaders);
+  return { manifest, hostRules: rules, errorPageRules: rules.filter((r) => r.errorPage), firebaseUrls: firebaseUrls(manifest.firebaseUrls), router: hostRouter(manifest.hostRoutes), pages, byPackage, packageObjects, carried };
 }

@@ -13,6 +13,8 @@ export interface SiteRule {
   test(urlPath: string): boolean;
   /** Header names as written (matching is case-insensitive; callers lower-case them). */
   values: Array<[string, string]>;
+  /** The host matches the rule against its custom 404 page's path too (HostHeaderRule.errorPage). */
+  errorPage?: true;
 }
 
 export interface ParsedRules {
@@ -116,10 +118,10 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
     try {
       if (pattern !== undefined) {
         const g = typeof source === 'string' ? slashed(pattern) : pattern;
-        out.rules.push({ for: pattern, re: globRegExp(minimatch, g), test: (u) => minimatch(u, g), values });
+        out.rules.push({ for: pattern, re: globRegExp(minimatch, g), test: (u) => minimatch(u, g), values, errorPage: true });
       } else {
         const re = new RegExp(regex as string, 'u');
-        out.rules.push({ for: regex as string, re, test: (u) => re.test(u), values });
+        out.rules.push({ for: regex as string, re, test: (u) => re.test(u), values, errorPage: true });
       }
     } catch (err) {
       out.diagnostics.push(warn(file, `${pattern ?? (regex as string)}: ${(err as Error).message}`));

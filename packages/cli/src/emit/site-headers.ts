@@ -109,6 +109,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
       match: r.re.source,
       ...(r.re.flags === 'iu' ? {} : { flags: r.re.flags }),
       headers: r.values.map(([n, v]): PageHeader => [n.toLowerCase(), v]).filter(([n, v]) => isHeaderName(n) && isHeaderValue(v)),
+      ...(r.errorPage ? { errorPage: true as const } : {}),
     })),
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
