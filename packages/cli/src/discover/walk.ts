@@ -77,10 +77,6 @@ export class WalkedFiles {
     readonly stats: Float64Array,
   ) {}
 
-  get size(): number {
-    return this.paths.length;
-  }
-
   /** The file at position `i` of {@link paths}. */
   at(i: number): SiteFile {
     const rel = this.rels[i]!;
