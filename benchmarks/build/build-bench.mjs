@@ -143,7 +143,20 @@ export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, ba
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const { values } = parseArgs({ options: { pages: { type: 'string' }, runs: { type: 'string' }, dir: { type: 'string' }, concurrency: { type: 'string' }, keep: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { pages: { type: 'string' }, runs: { type: 'string' }, dir: { type: 'string' }, concurrency: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    process.stdout.write(`Usage: node benchmarks/build/build-bench.mjs [--pages N] [--runs N] [--dir DIR] [--concurrency N] [--keep]
+  --pages N        generated SURGE-like site size (default 10000)
+  --runs N         full builds of each tool, alternating order; the median is reported (default 2)
+  --dir DIR        where the sites are generated and built (default the OS temp dir; /dev/shm is tmpfs)
+  --concurrency N  passed to build(): 1 parses and hashes on the main thread only
+  --keep           keep the generated sites
+Examples:
+  flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs --pages 10000 --runs 2
+  flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs --pages 10000 --runs 2 --dir /dev/shm/objpack-bench
+`);
+    process.exit(0);
+  }
   const result = await runBuildBench({ pages: Number(values.pages ?? 10_000), runs: Number(values.runs ?? 2), keep: values.keep, ...(values.dir ? { base: path.resolve(values.dir) } : {}), ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) });
   await mkdir(RESULTS, { recursive: true });
   const fs = `${values.dir?.startsWith('/dev/shm') ? '-tmpfs' : ''}${values.concurrency ? `-c${values.concurrency}` : ''}`;
