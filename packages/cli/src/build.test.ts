@@ -360,7 +360,7 @@ describe('build (in place)', () => {
     expect((await build(await opts(linking))).diagnostics.map((d) => d.code)).not.toContain('OBJPACK_W_CLEAN_URL_LINKS');
   });
 
-  test("firebase.json cleanUrls/trailingSlash are recorded (firebaseUrls) and objpack serve redirects as Firebase's file lookup does; its header rules reach the custom 404 page as superstatic's missing.js applies them", async () => {
+  test("firebase.json cleanUrls/trailingSlash are recorded (firebaseUrls, {} for neither) and objpack serve redirects as Firebase's file lookup does; its header rules reach the custom 404 page as superstatic's missing.js applies them", async () => {
     const headers = [{ source: '/404.html', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] }];
     const root = await makeSite({ ...SMALL_SITE, '404.html': '<!doctype html><title>Not found</title>', 'firebase.json': JSON.stringify({ hosting: { public: '.', cleanUrls: true, trailingSlash: false, headers } }) });
     const r = await build(await opts(root));
@@ -379,9 +379,19 @@ describe('build (in place)', () => {
     } finally {
       await server.close();
     }
-    // Without either setting the host's lookup is the usual one: nothing recorded.
-    const plain = await makeSite({ ...SMALL_SITE, 'firebase.json': '{"hosting":{"public":"."}}' });
-    expect((await build(await opts(plain))).manifest.firebaseUrls).toBeUndefined();
+    // Without either setting Firebase's own defaults: `/blog` is no page there (objpack serve's aliases would
+    // serve blog.html), a directory is redirected to its slash.
+    const plain = await makeSite({ ...SMALL_SITE, 'guide/index.html': '<p>guide', 'firebase.json': '{"hosting":{"public":"."}}' });
+    expect((await build(await opts(plain))).manifest.firebaseUrls).toEqual({});
+    const plainServer = await serve({ root: plain, port: 0 });
+    try {
+      for (const [url, status, location] of [['/blog', 404, null], ['/blog.html', 200, null], ['/guide', 301, '/guide/'], ['/guide/', 200, null]] as const) {
+        const res = await fetch(new URL(url, plainServer.url), { redirect: 'manual' });
+        expect([res.status, res.headers.get('location')], url).toEqual([status, location]);
+      }
+    } finally {
+      await plainServer.close();
+    }
   });
 
   test('bareDirUrls: from the option, else from vercel.json (unless trailingSlash: true) or firebase.json (trailingSlash: false, or cleanUrls alone); in the manifest and the route table', async () => {

@@ -113,9 +113,9 @@ export interface BuildManifest {
   /** The host serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls); absent when not. */
   bareDirUrls?: true;
   /**
-   * The site's firebase.json sets `cleanUrls` or `trailingSlash`: a server looks files up as superstatic's
-   * files middleware does (redirecting `/about.html` to `/about`, `/guide` to `/guide/` or back) instead of
-   * its own aliases; absent otherwise.
+   * The site is hosted by Firebase (a firebase.json applies), with its `cleanUrls` and `trailingSlash` as set
+   * (`{}` for neither): a server looks files up as superstatic's files middleware does (redirecting
+   * `/about.html` to `/about`, `/guide` to `/guide/` or back) instead of its own aliases; absent otherwise.
    */
   firebaseUrls?: FirebaseUrls;
   /** URL patterns the host answers before its files (RouteTable.redirects), with where each comes from; absent when none. */

@@ -26,7 +26,7 @@ export interface ParsedRules {
   cleanSlashUrls?: boolean;
   /** The host serves `/guide/index.html` at `/guide` without redirecting to `/guide/` (RouteTable.bareDirUrls). */
   bareDirUrls?: boolean;
-  /** firebase.json's `cleanUrls`/`trailingSlash` as set (BuildManifest.firebaseUrls); absent when neither is. */
+  /** firebase.json's `cleanUrls`/`trailingSlash` as set (BuildManifest.firebaseUrls): `{}` for neither. */
   firebaseUrls?: FirebaseUrls;
 }
 
@@ -99,9 +99,9 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
   // superstatic (files.js) serves a directory's index at `/guide` with `trailingSlash: false`, and with
   // `cleanUrls` when `trailingSlash` is unset; otherwise it redirects to `/guide/`.
   out.bareDirUrls = site.trailingSlash === false || (site.trailingSlash === undefined && site.cleanUrls === true);
-  if (site.cleanUrls !== undefined || site.trailingSlash !== undefined) {
-    out.firebaseUrls = { ...(site.cleanUrls === true ? { cleanUrls: true as const } : {}), ...(typeof site.trailingSlash === 'boolean' ? { trailingSlash: site.trailingSlash } : {}) };
-  }
+  // Recorded with neither key set too: Firebase's defaults are a file lookup of their own (`/about` is no
+  // page, `/guide` redirects to `/guide/`), not objpack serve's aliases.
+  out.firebaseUrls = { ...(site.cleanUrls === true ? { cleanUrls: true as const } : {}), ...(typeof site.trailingSlash === 'boolean' ? { trailingSlash: site.trailingSlash } : {}) };
   if (site.headers === undefined) return out;
   if (!Array.isArray(site.headers)) return { ...out, diagnostics: [warn(file, '`hosting.headers` is not a list')] };
   const ours = new Set(own.map((e) => JSON.stringify(e)));
