@@ -177,7 +177,12 @@ export function planObjectOf(row: ObjectRow): PlanObject {
   return { url, path: p, file, rel, bytes, contentType, as, sendBytes, digest: Buffer.from(digest, 'base64'), sri };
 }
 
-/** The walked file list in the state's form. */
+/** The walked URL paths as the state stores them (`fileKeys`): compared whole by the next build. */
+export function fileKeysOf(paths: readonly string[]): string {
+  return paths.join('\0');
+}
+
+/** The walked file list in the state's form (the patch builds the same from the walk's flat lists). */
 export function fileSnapshot(files: ReadonlyMap<string, SiteFile>): { fileKeys: string; fileStats: Float64Array } {
   const fileStats = new Float64Array(files.size * 3);
   let i = 0;
@@ -186,7 +191,7 @@ export function fileSnapshot(files: ReadonlyMap<string, SiteFile>): { fileKeys: 
     fileStats[i++] = f.mtimeMs;
     fileStats[i++] = f.ino ?? 0;
   }
-  return { fileKeys: [...files.keys()].join('\0'), fileStats };
+  return { fileKeys: fileKeysOf([...files.keys()]), fileStats };
 }
 
 /** Stat signatures of the given site-relative outputs that exist. */

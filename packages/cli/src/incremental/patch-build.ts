@@ -23,7 +23,7 @@ import { writePackage } from '../emit/write-package.js';
 import type { PackagePlan } from '../plan/types.js';
 import { renderReport } from '../report/render-report.js';
 import type { BuildSummary } from '../report/summary.js';
-import { loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ReportShared } from './build-state.js';
+import { fileKeysOf, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ReportShared } from './build-state.js';
 import { examine, type Changed } from './changed-page.js';
 import { planFromState } from './plan-from-state.js';
 import { readAhead } from './read-ahead.js';
@@ -76,7 +76,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   const walkDiagnostics: Diagnostic[] = [];
   const { walked } = await walkFlat(root, { origin: input.origin, exclude: input.exclude }, walkDiagnostics);
   const fileStats = walked.stats;
-  if (walked.paths.join('\0') !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics) return undefined;
+  if (fileKeysOf(walked.paths) !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics) return undefined;
   const touched: SiteFile[] = [];
   /** Where each touched file's stats are in `fileStats`. */
   const statsAt = new Map<SiteFile, number>();
