@@ -20,7 +20,7 @@ import type { PlannedPage, PlanObject, PlanStats } from '../plan/types.js';
 
 export const STATE_FILE = `${PACKAGE_DIR}/.state.v8`;
 export const STATE_ROWS_FILE = `${PACKAGE_DIR}/.state-rows`;
-const STATE_VERSION = 2;
+const STATE_VERSION = 3;
 
 /** [url, path, file, rel, bytes, contentType, as, sendBytes, digest (base64), sri] */
 export type ObjectRow = [string, string, string, string, number, string, PlanObject['as'], number, string, string];
@@ -47,6 +47,11 @@ export interface PageRecord {
   fontsByChars?: boolean;
   /** Another page embeds this HTML as an object (`<object data>`, `<embed>`): its digest is theirs too. */
   embedded: boolean;
+  /**
+   * The response headers the site's host config gives the page, as the pipeline carried them in its package:
+   * host configs are unchanged whenever the patch applies, so it takes them from here instead of parsing them.
+   */
+  headers?: Array<[string, string]>;
 }
 
 /** A shared package as the report shows it. */

@@ -62,6 +62,7 @@ export function captureState(input: {
       lines: warned.has(p.file),
       ...(byChars.has(p.file) ? { fontsByChars: true } : {}),
       embedded: embedded.has(p.closure[0]!.path),
+      ...(p.objects[0]?.headers ? { headers: p.objects[0].headers } : {}),
     };
     pages.push(JSON.stringify(record));
     pageKeys.push(p.key);

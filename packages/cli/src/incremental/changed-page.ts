@@ -21,7 +21,7 @@ export interface Changed {
 }
 
 /** A changed page, or undefined if its parse result differs (its closure may have changed) or it is embedded. */
-export async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: boolean, pageHeaders: (url: string) => Array<[string, string]>): Promise<Changed | undefined> {
+export async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: boolean): Promise<Changed | undefined> {
   const index = state.pageFiles.indexOf(f.rel);
   if (index < 0) return undefined;
   const record = rows.page(index);
@@ -38,10 +38,9 @@ export async function examine(state: BuildState, rows: StateRows, f: SiteFile, i
   const html = rows.object(record.own[0]!);
   // The page changed encoding: its manifest entry changes too, which the pipeline handles.
   if (contentType !== html[5]) return undefined;
-  const headers = pageHeaders(record.url);
   const htmlObject: PlanObject = {
     ...planObjectOf(html), bytes: body.length, sendBytes: body.length, digest: Buffer.from(sum, 'base64'), sri: `sha256-${sum}`, load: async () => body,
-    ...(headers.length > 0 ? { headers } : {}),
+    ...(record.headers ? { headers: record.headers } : {}),
   };
   const objects = [htmlObject, ...record.own.slice(1).map((k) => planObjectOf(rows.object(k)))];
   const key = contentKey(objects, `${record.packageUrl}\n${record.shared.join('\n')}\n`);

@@ -17,7 +17,6 @@ import { walkFlat } from '../discover/walk.js';
 import { writeFileAtomic } from '../emit/atomic-write.js';
 import { STALE_FILE, updatePackages } from '../emit/build-cache.js';
 import { removeTempFiles } from '../emit/cleanup.js';
-import { loadSiteHeaders } from '../emit/site-headers.js';
 import { stripQuery } from '../emit/manifest.js';
 import { writePackage } from '../emit/write-package.js';
 import type { PackagePlan } from '../plan/types.js';
@@ -38,10 +37,6 @@ export interface PatchInput {
   origin?: string;
   exclude: string[];
   inject: boolean;
-  /** The build's `cleanUrls` option (undefined: from the host configs), for page headers as the pipeline finds them. */
-  cleanUrls?: boolean;
-  /** The build's `bareDirUrls` option, likewise. */
-  bareDirUrls?: boolean;
   report: boolean;
   /** Report file name (site-relative). */
   reportFile: string;
@@ -90,10 +85,8 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     }
   }
   const changed: Changed[] = [];
-  // `_headers` and `netlify.toml` are unchanged (an edit to either is not a page edit): same headers as then.
-  const siteHeaders = touched.length > 0 ? await loadSiteHeaders(root, { cleanUrls: input.cleanUrls, bareDirUrls: input.bareDirUrls }) : undefined;
   for (const f of touched) {
-    const c = await examine(state, rows, f, input.inject, siteHeaders!.forPage);
+    const c = await examine(state, rows, f, input.inject);
     if (!c) return undefined;
     changed.push(c);
   }
