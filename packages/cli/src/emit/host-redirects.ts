@@ -4,6 +4,7 @@ import path from 'node:path';
 import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
 import { ConfigLines } from './config-lines.js';
+import { jsonSpan } from './json-span.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 import { netlifyRoute, type HostRoutes } from './host-routes.js';
 import { netlifyKeeps, vercelKeeps, vercelOrigins } from './rule-source.js';
@@ -195,11 +196,13 @@ export const firebaseGlob = (g: string): string => (g.startsWith('/') || g.start
  * or `glob` matched with minimatch, or `regex`; a `source` whose destination uses `:name` segments is also
  * matched as a path pattern), then what `cleanUrls` and `trailingSlash` do to a URL that names a file:
  * `.html` paths go to their clean form, and with `trailingSlash: false` a directory's `/dir/` to `/dir`.
- * `text`: the file as written, for each rule's line.
+ * `text`: the file as written, for each rule's line; `at`: where the site is in it (`['hosting', 1]` for
+ * the second of several sites), so a rule's line is the one in this site's `redirects`, not another's.
  */
-export async function firebaseRedirects(site: FirebaseHosting, file: string, text?: string): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
+export async function firebaseRedirects(site: FirebaseHosting, file: string, text?: string, at: ReadonlyArray<string | number> = ['hosting']): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
   const rules: RedirectRule[] = [];
-  const lines = text === undefined ? undefined : new ConfigLines(text, '"redirects"');
+  const span = text === undefined ? undefined : jsonSpan(text, [...at, 'redirects']);
+  const lines = span === undefined ? undefined : new ConfigLines(text!, span);
   // superstatic's redirects middleware runs before it looks for files.
   const where = (pattern: string) => {
     const line = lines?.find(JSON.stringify(pattern));

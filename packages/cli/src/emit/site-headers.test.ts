@@ -59,6 +59,26 @@ describe('loadSiteHeaders', () => {
     expect(h.forPage('/guide/')).toContainEqual(['x-rule', '7']);
   });
 
+  test('a firebase.json of several sites: each redirect names its line in the site this directory publishes', async () => {
+    const text = [
+      '{',
+      '  "hosting": [',
+      '    { "public": "other", "redirects": [',
+      '      { "source": "/docs/**", "destination": "/a" },',
+      '      { "source": "/**", "destination": "/b" }',
+      '    ] },',
+      '    { "public": ".", "headers": [{ "source": "/**", "headers": [] }], "redirects": [',
+      '      { "source": "/**", "destination": "/c" },',
+      '      { "source": "/docs/**", "destination": "/d" }',
+      '    ] }',
+      '  ]',
+      '}',
+    ].join('\n');
+    const root = await makeSite({ 'firebase.json': text });
+    const { redirects } = await loadSiteHeaders(root);
+    expect(redirects.map((r) => [r.for, r.line])).toEqual([['/**', 8], ['/docs/**', 9]]);
+  });
+
   test('with bare directory URLs a directory page carries the rules written for /guide (where the host serves it too)', async () => {
     const root = await makeSite({ 'vercel.json': JSON.stringify({ trailingSlash: false, headers: [{ source: '/about', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }) });
     const h = await loadSiteHeaders(root);

@@ -162,7 +162,9 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
   } else {
     parsed = await firebaseRules(config, ours, shown, dir, root);
     const site = firebaseSite(config, dir, root);
-    redirected = site ? await firebaseRedirects(site, shown, text) : { rules: [], diagnostics: [] };
+    const hosting = (config as { hosting?: unknown }).hosting;
+    const at = Array.isArray(hosting) ? ['hosting', hosting.indexOf(site)] : ['hosting'];
+    redirected = site ? await firebaseRedirects(site, shown, text, at) : { rules: [], diagnostics: [] };
     routes = site ? await firebaseRoutes(site, shown) : { routes: [], skipped: [] };
   }
   diagnostics.push(...parsed.diagnostics, ...redirected.diagnostics);
