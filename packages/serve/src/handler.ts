@@ -236,14 +236,20 @@ function* closureEntries(ctx: Context, paths: Iterable<string>) {
   }
 }
 
-/** The site's 404 page for `path` (decoded URL path) when it has one, with the headers the host gives it there. */
+/**
+ * The site's 404 page for `path` (decoded URL path) when it has one, else this server's own, each with the
+ * headers the host gives it there: a host's default 404 page carries the rules of the URL asked for too
+ * (superstatic's headers middleware sets them on any response; Netlify and Vercel match them on the request).
+ */
 function notFound(ctx: Context, req: Req, res: Res, path: string): void {
   const custom = ctx.site.notFound;
   if (custom) {
     sendFile(ctx, req, res, custom, { status: 404, headers: errorExtra(ctx, path, true) });
     return;
   }
-  sendError(req, res, 404);
+  const rules = ctx.site.manifest?.hostRules;
+  const asked = rules && rules.length > 0 && !path.startsWith(OWN_DIR) ? ruleHeaders(rules, path) : null;
+  sendError(req, res, 404, asked ?? undefined);
 }
 
 /**

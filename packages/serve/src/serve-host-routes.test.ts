@@ -286,6 +286,18 @@ describe('error pages carry the host headers the host gives them', () => {
     const other = await get(s.url, '/missing');
     expect([other.status, other.headers['x-robots-tag'], other.headers['x-frame-options']]).toEqual([404, 'noindex', 'DENY']);
   });
+
+  it("a site without a 404.html: this server's own 404 gets the rules of the URL asked for, as the hosts' default 404 pages do", async () => {
+    for (const errorPage of [false, true]) {
+      const s = await start([], { hostHeaders: rules(errorPage) });
+      const blog = await get(s.url, '/blog/gone');
+      expect([blog.status, blog.headers['content-security-policy'], blog.headers['x-frame-options'], blog.headers['x-robots-tag']]).toEqual([404, CSP, 'SAMEORIGIN', undefined]);
+      const other = await get(s.url, '/missing');
+      expect([other.status, other.headers['content-security-policy'], other.headers['x-frame-options'], other.headers['cache-control']]).toEqual([404, CSP, undefined, 'no-store']);
+      // objpack's own directory keeps objpack's answers, as its files do.
+      expect((await get(s.url, '/_objpack/pages/gone.objp')).headers['content-security-policy']).toBeUndefined();
+    }
+  });
 });
 
 describe('hostile requests and destinations', () => {
