@@ -562,6 +562,23 @@ describe('build (in place)', () => {
     expect(await shadows({ 'firebase.json': JSON.stringify({ hosting: { public: '.', rewrites: [{ source: '**', destination: '/index.html' }] } }) })).toEqual([]);
   });
 
+  test("Cloudflare Pages applies every `_redirects` rule it accepts before its files: one that takes objpack's own URLs is named for it, unless a netlify.toml says the site is Netlify's", async () => {
+    const shadows = async (files: Record<string, string>) => {
+      const r = await build(await opts(await makeSite({ ...SMALL_SITE, ...files })));
+      return r.diagnostics.filter((d) => d.code === 'OBJPACK_W_HOST_ROUTE_SHADOWS_OWN').map((d) => [d.file, d.line, /takes (\S+)/.exec(d.message)?.[1], /on Cloudflare Pages/.test(d.message)]);
+    };
+    expect(await shadows({ _redirects: '# maintenance\n/* /maintenance.html 302\n' })).toEqual([['_redirects', 2, '/objpack-sw.js', true]]);
+    expect(await shadows({ _redirects: '/old /new 301\n/* /app.html 200\n' })).toEqual([['_redirects', 2, '/objpack-sw.js', true]]);
+    expect((await shadows({ _redirects: '/_objpack/pages/* /gone 301\n' }))[0]?.slice(2)).toEqual([expect.stringMatching(/^\/_objpack\/pages\//), true]);
+    // Rules Cloudflare drops: its infinite-loop rule, a forced status, a condition; objpack's paths kept first keep them.
+    expect(await shadows({ _redirects: '/*  /index.html  200\n/* /x 302 Country=fr\n' })).toEqual([]);
+    expect(await shadows({ _redirects: '/objpack-sw.js /objpack-sw.js 200\n/objpack-register.js /objpack-register.js 200\n/_objpack/* /_objpack/:splat 200\n/* /app.html 200\n' })).toEqual([]);
+    // A forced rule is Netlify's warning (Cloudflare rejects `200!`), once.
+    expect(await shadows({ _redirects: '/* /app.html 200!\n' })).toEqual([['_redirects', 1, '/objpack-sw.js', false]]);
+    // With a netlify.toml the site is Netlify's, which applies a rule without `!` only where no file is.
+    expect(await shadows({ _redirects: '/* /maintenance.html 302\n', 'netlify.toml': '[build]\npublish = "."\n' })).toEqual([]);
+  });
+
   test('switching --target keeps the record of the other config: its stale entries still go, none is read back as the site\'s', async () => {
     const root = await makeSite({ ...SMALL_SITE, 'old.html': '<!doctype html><title>old</title><link rel="stylesheet" href="/css/site.css">' });
     await build(await opts(root, { targets: ['vercel', 'firebase'] }));

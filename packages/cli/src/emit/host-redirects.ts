@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
+import { cloudflareAccepts } from './cloudflare-redirects.js';
 import { ConfigLines } from './config-lines.js';
 import { jsonSpan } from './json-span.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
@@ -41,6 +42,11 @@ export interface RedirectRule {
    * first and Netlify only where no file is) or on the request.
    */
   beforeFiles?: true;
+  /**
+   * Cloudflare Pages, which also reads the rule's file, applies it before its files where Netlify (the rule
+   * unforced) would not: a `_redirects` rule Cloudflare accepts, in a site with no netlify.toml.
+   */
+  beforeFilesOn?: 'Cloudflare Pages';
   /** The rule serves a URL its own file (a rewrite to itself: `/_objpack/*  /_objpack/:splat  200!`). */
   keeps?: (urlPath: string) => boolean;
   /** The rule's line in `file`, when found. */
@@ -89,6 +95,8 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
   const sources = [...(existsSync(file) ? [{ label: '_redirects', path: file, redirectsFiles: [file] }] : []), ...(toml ? [{ label: 'netlify.toml', path: toml, redirectsFiles: [], netlifyConfigPath: toml }] : [])];
   const rules: RedirectRule[] = [];
   for (const { label, path: at, ...source } of sources) {
+    // Only `_redirects` is Cloudflare's, and only where no netlify.toml says the site is Netlify's.
+    const cloudflare = label === '_redirects' && toml === undefined ? cloudflareAccepts() : undefined;
     let redirects: unknown[] = [];
     const lines = new ConfigLines(await readFile(at, 'utf8').catch(() => ''));
     // A `_redirects` line starts with its `from`; a netlify.toml `[[redirects]]` names it in `from = "…"`.
@@ -118,6 +126,7 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
       rules.push({
         file: label, for: r.from, re, test: (u) => re.test(u), ...(host ? { host } : {}), ...(full ? {} : { cleanOnly: true }),
         ...(r.force === true && !conditional ? { beforeFiles: true as const } : {}), ...(line !== undefined ? { line } : {}),
+        ...(cloudflare?.({ ...r, from: r.from }) ? { beforeFilesOn: 'Cloudflare Pages' as const } : {}),
         ...(status === 200 && typeof r.to === 'string' ? { keeps: netlifyKeeps(r.from, r.to) } : {}),
       });
     }

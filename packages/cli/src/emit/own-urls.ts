@@ -22,28 +22,46 @@ function consequence(url: string): string {
 }
 
 /** How to keep objpack's URLs out of a rule, in the host's own terms. */
-function remedy(file: string): string {
-  if (file.endsWith('vercel.json')) return 'leave objpack\'s paths out of its source (`/((?!_objpack/|objpack-).*)`), or make it a `rewrites` entry, which Vercel applies only where no file is';
-  if (file.endsWith('firebase.json')) return 'leave objpack\'s paths out of its source: superstatic applies `redirects` before any file';
+function remedy(rule: RedirectRule): string {
+  if (rule.file.endsWith('vercel.json')) return 'leave objpack\'s paths out of its source (`/((?!_objpack/|objpack-).*)`), or make it a `rewrites` entry, which Vercel applies only where no file is';
+  if (rule.file.endsWith('firebase.json')) return 'leave objpack\'s paths out of its source: superstatic applies `redirects` before any file';
+  if (!rule.beforeFiles) return 'put `/objpack-sw.js  /objpack-sw.js  200`, `/objpack-register.js  /objpack-register.js  200` and `/_objpack/*  /_objpack/:splat  200` before it (Cloudflare takes no `!`), or leave objpack\'s paths out of its source';
   return 'put `/objpack-sw.js  /objpack-sw.js  200!`, `/objpack-register.js  /objpack-register.js  200!` and `/_objpack/*  /_objpack/:splat  200!` before it, or drop its `!` if it should yield to files';
 }
 
 /**
  * Host rules that take one of objpack's own URLs before the site's files (RedirectRule.beforeFiles: a
  * forced Netlify rule such as `/* /index.html 200!`, a vercel.json redirect or legacy route of `/(.*)`, a
- * firebase.json redirect): the worker's script, its registration, its route table or the packages never
- * reach the browser, and the site silently works without objpack. One warning per rule, with its file and
- * line and the first such URL it takes (worker files first). A URL goes to the first rule that takes it,
- * so a rewrite of objpack's paths to themselves before the rule (`/_objpack/*  /_objpack/:splat  200!`)
- * keeps them. Rules that yield to files (unforced Netlify rules, Vercel and Firebase `rewrites`) never take
- * a file objpack wrote and are not checked; neither are rules for another host than the site's (`host`).
+ * firebase.json redirect; RedirectRule.beforeFilesOn: any `_redirects` rule Cloudflare Pages accepts, as it
+ * applies them all before its files): the worker's script, its registration, its route table or the packages
+ * never reach the browser, and the site silently works without objpack. One warning per rule, with its file
+ * and line and the first such URL it takes (worker files first). A URL goes to the first rule that takes it
+ * on that host, so a rewrite of objpack's paths to themselves before the rule (`/_objpack/*  /_objpack/:splat
+ * 200!`) keeps them. Rules that yield to files (unforced rules on Netlify, Vercel and Firebase `rewrites`)
+ * never take a file objpack wrote and are not checked; neither are rules for another host than the site's
+ * (`host`). A `_redirects` without a netlify.toml may be either host's: its unforced rules are named for
+ * Cloudflare Pages, where they do take objpack's files.
  */
 export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host?: string): Diagnostic[] {
-  const live = rules.filter((r) => r.beforeFiles && (r.host === undefined || host === undefined || r.host === host.toLowerCase()));
-  if (live.length === 0) return [];
+  const forHost = rules.filter((r) => r.host === undefined || host === undefined || r.host === host.toLowerCase());
   const urls = [...(own.worker ? [WORKER_PATH, REGISTER_PATH] : []), `/${ROUTES_FILE}`, ...own.packages];
-  const index = new RuleIndex(live);
+  // Each host tries its own rules: Cloudflare Pages never applies a forced (`!`) rule, Netlify an unforced one only where no file is.
+  const taken = new Map([...firstTakers(forHost.filter((r) => r.beforeFiles), urls), ...firstTakers(forHost.filter((r) => r.beforeFilesOn), urls)]);
+  return forHost
+    .filter((r) => taken.has(r))
+    .map((rule) => {
+      const url = taken.get(rule)!;
+      const where = rule.beforeFiles ? '' : ` on ${rule.beforeFilesOn} (which applies \`_redirects\` before its files; Netlify applies a rule without \`!\` only where no file is, and a netlify.toml tells the build the site is Netlify's)`;
+      const message = `host rule \`${rule.written ?? rule.for}\` takes ${url} before the site's files${where}: ${consequence(url)}; ${remedy(rule)}`;
+      return { code: WarningCode.HOST_ROUTE_SHADOWS_OWN, severity: 'warning' as const, message, file: rule.file, ...(rule.line !== undefined ? { line: rule.line } : {}) };
+    });
+}
+
+/** For each rule of `live` (one host's, in its order), the first of `urls` it is the first rule to take without serving it its own file. */
+function firstTakers(live: readonly RedirectRule[], urls: readonly string[]): Map<RedirectRule, string> {
   const taken = new Map<RedirectRule, string>();
+  if (live.length === 0) return taken;
+  const index = new RuleIndex(live);
   for (const url of urls) {
     const decoded = safeDecode(url);
     const forms = decoded === undefined || decoded === url ? [url] : [url, decoded];
@@ -51,11 +69,5 @@ export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host
     const first = index.candidates(forms).map((i) => live[i]!).find((r) => forms.some((u) => r.test(u)));
     if (first && !taken.has(first) && !forms.some((u) => first.keeps?.(u))) taken.set(first, url);
   }
-  return live
-    .filter((r) => taken.has(r))
-    .map((rule) => {
-      const url = taken.get(rule)!;
-      const message = `host rule \`${rule.written ?? rule.for}\` takes ${url} before the site's files: ${consequence(url)}; ${remedy(rule.file)}`;
-      return { code: WarningCode.HOST_ROUTE_SHADOWS_OWN, severity: 'warning' as const, message, file: rule.file, ...(rule.line !== undefined ? { line: rule.line } : {}) };
-    });
+  return taken;
 }
