@@ -45,8 +45,8 @@ export function firebaseCaptures(p2r: PathToRegexp, glob: string, destination: s
     const absent = new Set(optional.filter((_, i) => (mask >> (optional.length - 1 - i)) & 1));
     const variant: Token[] = [];
     for (const t of tokens) {
-      if (typeof t === 'string' || !t.optional) variant.push(t);
-      else if (!absent.has(t)) variant.push({ ...t, optional: false });
+      if (typeof t === 'string') variant.push(t);
+      else if (!absent.has(t)) variant.push(fillable({ ...t, optional: false }, dest, () => (fails = true)));
       else if (t.partial) variant.push(t.prefix);
     }
     const keys: Key[] = [];
@@ -56,6 +56,25 @@ export function firebaseCaptures(p2r: PathToRegexp, glob: string, destination: s
     else routes.push({ re: vre, to });
   }
   return { routes, fails, re };
+}
+
+/** A destination segment's values: one segment, not empty (path-to-regexp 1.x's default pattern). */
+const SEGMENT = '[^\\/]+?';
+
+/**
+ * Source segment `t` narrowed to the values compile() can put into the destination's segments of its name.
+ * superstatic hands compile() a value with a `/` as an array of its segments, which a segment without
+ * `*`/`+` refuses (`Expected "rest" to not repeat`), and compile() refuses an empty segment: `/a/:rest*` →
+ * `/b/:rest` redirects `/a/x` but not `/a/x/y`, which goes to later rules (not to this rule's glob). `narrowed`
+ * is called when some value the source takes is left out. A segment with a pattern of its own is left as it is.
+ */
+function fillable(t: Key, dest: Token[], narrowed: () => void): Key {
+  const refs = dest.filter((d): d is Key => typeof d !== 'string' && String(d.name) === String(t.name));
+  if (refs.length === 0 || (!t.repeat && !t.asterisk)) return t;
+  const one = refs.some((d) => !d.repeat);
+  if (!one && !t.asterisk) return t;
+  narrowed();
+  return one ? { ...t, repeat: false, asterisk: false, pattern: SEGMENT } : { ...t, asterisk: false, pattern: `${SEGMENT}(?:\\/${SEGMENT})*` };
 }
 
 /**
@@ -79,4 +98,21 @@ function template(dest: Token[], keys: Key[]): string | undefined {
     out += `${literal(t.prefix)}$${at + 1}`;
   }
   return out;
+}
+
+/**
+ * Why a rule may redirect otherwise on Firebase Hosting than in objpack serve, when `pattern` has a segment
+ * that takes several path segments (`:rest*`, `:rest+`, `*`) and `destination` names it without `*`/`+`:
+ * superstatic redirects no such value (see fillable), while Firebase Hosting's API reference shows
+ * `/:capture*` → `https://example.com/foo/:capture` passing the rest of the path on.
+ */
+export function splitCapture(p2r: PathToRegexp, pattern: string, destination: string): string | undefined {
+  const dest = p2r.parse(destination);
+  for (const t of p2r.parse(pattern.startsWith('/') ? pattern : `/${pattern}`)) {
+    if (typeof t === 'string' || (!t.repeat && !t.asterisk)) continue;
+    const name = String(t.name);
+    if (!dest.some((d) => typeof d !== 'string' && String(d.name) === name && !d.repeat)) continue;
+    return `\`${pattern}\` → \`${destination}\`: superstatic (the Firebase emulator, which objpack serve follows) redirects no value of :${name} with several segments, as path-to-regexp's compile() refuses one for :${name} without \`*\`, while Firebase Hosting's API reference shows such a capture passed on whole; write :${name}* in the destination so that both redirect it`;
+  }
+  return undefined;
 }

@@ -124,6 +124,16 @@ describe('firebase.json', () => {
     for (const r of rules) expect([r.for, PATHS.filter((u) => !r.re.test(u) && r.test(u))]).toEqual([r.for, []]);
   });
 
+  it('a rest capture put into a destination segment without `*` is named with its line: superstatic and Firebase Hosting disagree there', async () => {
+    const site = { redirects: [{ source: '/a/:rest*', destination: '/b/:rest*' }, { source: '/c/:rest*', destination: '/d/:rest' }, { source: '/e/*', destination: '/f/:0' }] };
+    const text = JSON.stringify({ hosting: site }, null, 2);
+    const { diagnostics } = await firebaseRedirects(site, 'firebase.json', text);
+    expect(diagnostics.map((d) => [d.code, d.line, /:\w+\* in the destination/.exec(d.message)?.[0]])).toEqual([
+      ['OBJPACK_W_HOST_REDIRECTS', 9, ':rest* in the destination'],
+      ['OBJPACK_W_HOST_REDIRECTS', 13, ':0* in the destination'],
+    ]);
+  });
+
   it('regex rules in RE2 syntax; one that does not compile here takes every URL, with a warning', async () => {
     expect(fromRe2('^/(?P<slug>[a-z]+)\\.html$').test('/old.html')).toBe(true);
     expect(fromRe2('^/a\\-b\\.html$').test('/a-b.html')).toBe(true);

@@ -5,6 +5,7 @@ import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
 import { cloudflareAccepts } from './cloudflare-redirects.js';
 import { ConfigLines } from './config-lines.js';
+import { splitCapture } from './firebase-capture.js';
 import { jsonSpan } from './json-span.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 import { netlifyRoute, type HostRoutes } from './host-routes.js';
@@ -232,8 +233,11 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string, tex
         // superstatic matches a rule whose destination names `:segments` with path-to-regexp 1.x first
         // (any case, optional trailing slash, `:x?`, `:x*`, `*`), then with minimatch.
         const asPath = typeof destination === 'string' && /(?:^|\/):/.test(destination) ? pathToRegexp(g) : undefined;
+        const placed = where(pattern);
+        const split = asPath ? splitCapture(pathToRegexp, pattern, destination as string) : undefined;
+        if (split) diagnostics.push({ ...warn(file, split), ...(placed.line !== undefined ? { line: placed.line } : {}) });
         const re = asPath ? new RegExp(`(?:${asGlob.source})|(?:${asPath.source})`, 'i') : asGlob;
-        rules.push({ file, for: pattern, re, test: (u) => minimatch(u, g) || (asPath?.test(u) ?? false), ...where(pattern) });
+        rules.push({ file, for: pattern, re, test: (u) => minimatch(u, g) || (asPath?.test(u) ?? false), ...placed });
       } else if (typeof regex === 'string') {
         const re = fromRe2(regex);
         rules.push({ file, for: regex, re, test: (u) => re.test(u), ...where(regex) });

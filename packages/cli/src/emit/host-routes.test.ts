@@ -131,8 +131,15 @@ describe('firebase.json redirects with `:segments` give the destination supersta
     ['/i/:x+', '/j/:x+'],
     ['/k/:x?', '/file.:x?'],
     ['/l/:a/:b*', '/m/:b*/:a'],
+    // Several segments into a destination segment without `*`/`+`: compile() refuses them.
+    ['/n/:rest*', '/o/:rest'],
+    ['/n2/:rest+', '/o2/:rest/end'],
+    ['/n3/:rest*', '/o3/:rest/:rest*'],
+    ['/s/*', '/t/:0'],
+    ['/s2/*', '/t2/:0*'],
   ];
-  const urls = ['/old', '/old/', '/old/a', '/old/a/b/', '/OLD/x', '/old2/', '/old2/p/q', '/a', '/a/', '/a/1', '/c', '/c/1', '/c/1/2', '/c/1/2/', '/e', '/e/1', '/g', '/g/', '/i', '/i/', '/i/1/2', '/k', '/k/txt', '/l/1', '/l/1/2/3', '/none'];
+  const urls = ['/old', '/old/', '/old/a', '/old/a/b/', '/OLD/x', '/old2/', '/old2/p/q', '/a', '/a/', '/a/1', '/c', '/c/1', '/c/1/2', '/c/1/2/', '/e', '/e/1', '/g', '/g/', '/i', '/i/', '/i/1/2', '/k', '/k/txt', '/l/1', '/l/1/2/3',
+    '/n', '/n/', '/n/a', '/n/a/', '/n/a/b', '/n2/a', '/n2/a/b', '/n3/a', '/n3/a/b', '/s', '/s/', '/s/a', '/s/a/b', '/s/a//b', '/s2/', '/s2/a', '/s2/a/b', '/s2/a//b', '/none'];
 
   it('an optional segment without a value drops with its slash (`/old/` → `/new`); a required one without leaves the URL to later rules', async () => {
     for (const [source, destination] of rules) {
@@ -141,5 +148,10 @@ describe('firebase.json redirects with `:segments` give the destination supersta
     }
     const { routes } = await firebaseRoutes({ redirects: [{ source: '/old/:rest*', destination: '/new/:rest*' }] }, 'firebase.json');
     expect(['/old/', '/old', '/old/a/b'].map((u) => served(routes, u))).toEqual(['/new', '/new', '/new/a/b']);
+  });
+
+  it('a multi-segment value for a destination segment without `*` redirects nothing, and the URL goes to the next rule, not to the glob', async () => {
+    const { routes } = await firebaseRoutes({ redirects: [{ source: '/a/:rest*', destination: '/b/:rest' }, { source: '/a/**', destination: '/later' }] }, 'firebase.json');
+    expect(['/a/x', '/a/x/y', '/a/x/y/z'].map((u) => served(routes, u))).toEqual(['/b/x', '/later', '/later']);
   });
 });
