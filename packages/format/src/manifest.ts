@@ -155,6 +155,12 @@ export interface HostRouteOptions {
    * `:name` takes any value and binds `${name}` in `to`. With these the request's query is not passed on.
    */
   query?: Array<[name: string, value: string]>;
+  /**
+   * Groups of `match` the rule needs: one named here (`1`, `name`) with `true` must have matched something
+   * not empty, with `false` must have taken no part in the match; else the rule does not answer and the next
+   * one is tried (Firebase `regex` redirects, whose destination superstatic cannot fill otherwise).
+   */
+  groups?: Record<string, boolean>;
 }
 
 /** A host rule that redirects (or rewrites) URLs before the host looks at files: `_redirects`, vercel.json, firebase.json. */

@@ -11,6 +11,8 @@ export interface ServeRoute {
   host?: string;
   unless?: RegExp;
   query?: ReadonlyArray<readonly [string, string]>;
+  /** Groups that must have a value not empty (true) or none (false) for the rule to answer (HostRouteOptions.groups). */
+  groups?: ReadonlyArray<readonly [string, boolean]>;
   /** The host answers with a function or a proxy (status 502, no destination): so does this server, with 502. */
   hostOnly?: true;
   /** The rule names one path (a literal RegExp: linear on any input). */
@@ -46,13 +48,14 @@ export function hostRouter(recorded: unknown): HostRouter | null {
   for (const r of recorded as unknown[]) {
     if (!Array.isArray(r) || r.length < 3) continue;
     const [match, to, status, options] = r as [unknown, unknown, unknown, unknown];
-    const o = (options ?? {}) as { flags?: unknown; shadowed?: unknown; host?: unknown; unless?: unknown; query?: unknown };
+    const o = (options ?? {}) as { flags?: unknown; shadowed?: unknown; host?: unknown; unless?: unknown; query?: unknown; groups?: unknown };
     const flags = o.flags ?? 'i';
     if (typeof match !== 'string' || typeof to !== 'string' || typeof status !== 'number' || typeof flags !== 'string' || !STATELESS_FLAGS.test(flags)) continue;
     if (CONTROL.test(to)) continue;
     const hostOnly = status === 502 && to === '';
     const external = /^[a-z][a-z0-9+.-]*:/i.test(to);
     if (REDIRECT.has(status) ? external && !EXTERNAL.test(to) : !isRewriteStatus(status) || external) continue;
+    const groups = o.groups && typeof o.groups === 'object' ? Object.entries(o.groups).filter((g): g is [string, boolean] => typeof g[1] === 'boolean') : undefined;
     const query = Array.isArray(o.query) ? (o.query as unknown[]).filter((q): q is [string, string] => Array.isArray(q) && typeof q[0] === 'string' && typeof q[1] === 'string') : undefined;
     try {
       routes.push({
@@ -61,6 +64,7 @@ export function hostRouter(recorded: unknown): HostRouter | null {
         ...(typeof o.host === 'string' ? { host: o.host.toLowerCase() } : {}),
         ...(typeof o.unless === 'string' ? { unless: new RegExp(o.unless, flags) } : {}),
         ...(query && query.length > 0 ? { query } : {}),
+        ...(groups && groups.length > 0 ? { groups } : {}),
       });
     } catch {
       continue;
@@ -80,7 +84,7 @@ export function matchRoute(router: HostRouter, path: string, query: string, host
     const r = router.routes[i]!;
     if ((r.shadowed && hasFile) || (r.host !== undefined && r.host !== host) || (!r.literal && !patterns)) continue;
     const m = r.re.exec(path);
-    if (!m || r.unless?.test(path)) continue;
+    if (!m || r.unless?.test(path) || (r.groups && !groupsHold(r.groups, m))) continue;
     let bound: Record<string, string> | undefined;
     if (r.query) {
       bound = queryBinds(r.query, query);
@@ -121,6 +125,14 @@ function patternsSafe(path: string): boolean {
 
 const MAX_SEGMENT = 255;
 const MAX_PATH = 2048;
+
+/** Whether each group has a value not empty (true) or took no part in the match (false); an empty value is neither. */
+function groupsHold(groups: ReadonlyArray<readonly [string, boolean]>, m: RegExpExecArray): boolean {
+  return groups.every(([name, has]) => {
+    const v = /^\d+$/.test(name) ? m[Number(name)] : m.groups?.[name];
+    return has ? v !== undefined && v !== '' : v === undefined;
+  });
+}
 
 /** Netlify's query conditions: every name present; a `:name` value binds it, any other must be equal. */
 function queryBinds(conditions: ReadonlyArray<readonly [string, string]>, query: string): Record<string, string> | undefined {

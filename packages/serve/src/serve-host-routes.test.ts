@@ -404,3 +404,25 @@ describe('requests that would abuse a rule', () => {
     expect(matchRoute(router, '/s/evil.com%2F', '', undefined, false)).toBeUndefined();
   });
 });
+
+describe('a rule that needs its groups (Firebase `regex` redirects)', () => {
+  it('answers only where each group has a value, or none, as recorded; else the next rule does', async () => {
+    const s = await start([
+      // `/q/:1?`: one route where group 1 has a value, one where it took no part.
+      ['^\\/p\\/(?:(\\d+)|x)?$', '/q/$1', 301, { flags: 'u', groups: { 1: true } }],
+      ['^\\/p\\/(?:(\\d+)|x)?$', '/q', 301, { flags: 'u', groups: { 1: false } }],
+      // `/s/:1`: group 1 must have matched; where it did not, the next rule answers.
+      ['^\\/r\\/(\\d+)?$', '/s/$1', 301, { flags: 'u', groups: { 1: true } }],
+      ['^\\/r\\/.*$', '/all', 302, { flags: 'u' }],
+      // An empty value is neither: no route answers, and the URL is a 404.
+      ['^\\/n\\/(?<id>\\d*)$', '/m/${id}', 301, { flags: 'u', groups: { id: true } }],
+      ['^\\/n\\/(?<id>\\d*)$', '/m', 301, { flags: 'u', groups: { id: false } }],
+    ]);
+    const got = [];
+    for (const url of ['/p/7', '/p/x', '/p/', '/r/5', '/r/', '/n/3', '/n/']) {
+      const r = await get(s.url, url);
+      got.push([url, r.status, r.headers.location]);
+    }
+    expect(got).toEqual([['/p/7', 301, '/q/7'], ['/p/x', 301, '/q'], ['/p/', 301, '/q'], ['/r/5', 301, '/s/5'], ['/r/', 302, '/all'], ['/n/3', 301, '/m/3'], ['/n/', 404, undefined]]);
+  });
+});

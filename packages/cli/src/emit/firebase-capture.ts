@@ -58,6 +58,45 @@ export function firebaseCaptures(p2r: PathToRegexp, glob: string, destination: s
   return { routes, fails, re };
 }
 
+/** A Firebase `regex` redirect's destination for one combination of its optional `:segments`, and the groups that combination needs. */
+export interface RegexCapture {
+  to: string;
+  groups: Record<string, boolean>;
+}
+
+/**
+ * A Firebase `regex` redirect's destination as superstatic fills it: compile() gets the match's groups by
+ * number (`:1`) and by name (`:name`); a group that took no part (an optional group that did not match) has
+ * no value, and compile() drops an optional segment without one with its prefix but throws for a required
+ * one or for an empty value, when the rule answers nothing and the next is tried. One template per
+ * combination of the destination's optional segments (present before absent, at most 2^MAX_OPTIONAL; past
+ * that, one where they are put in as they are), each with the groups it needs (HostRouteOptions.groups).
+ */
+export function regexCaptures(p2r: PathToRegexp, destination: string): RegexCapture[] {
+  const dest = p2r.parse(destination);
+  const ref = (name: string) => (/^\d+$/.test(name) ? `$${name}` : `\${${name}}`);
+  const optional = dest.filter((t): t is Key => typeof t !== 'string' && t.optional);
+  const many = optional.length > MAX_OPTIONAL;
+  const out: RegexCapture[] = [];
+  for (let mask = 0; mask < (many ? 1 : 1 << optional.length); mask++) {
+    const absent = new Set(optional.filter((_, i) => (mask >> (optional.length - 1 - i)) & 1));
+    let to = '';
+    const groups: Record<string, boolean> = {};
+    for (const t of dest) {
+      if (typeof t === 'string') to += literal(t);
+      else if (absent.has(t)) {
+        if (t.partial) to += literal(t.prefix);
+        groups[String(t.name)] = false;
+      } else {
+        to += `${literal(t.prefix)}${ref(String(t.name))}`;
+        if (!(many && t.optional)) groups[String(t.name)] = true;
+      }
+    }
+    out.push({ to, groups });
+  }
+  return out;
+}
+
 /** A destination segment's values: one segment, not empty (path-to-regexp 1.x's default pattern). */
 const SEGMENT = '[^\\/]+?';
 

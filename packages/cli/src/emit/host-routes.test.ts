@@ -115,6 +115,8 @@ function served(routes: HostRoute[], url: string): string | undefined {
   for (const [match, to, , o] of routes) {
     const m = new RegExp(match, o?.flags ?? 'i').exec(url);
     if (!m || (o?.unless !== undefined && new RegExp(o.unless, o.flags ?? 'i').test(url))) continue;
+    const value = (name: string) => (/^\d+$/.test(name) ? m[Number(name)] : m.groups?.[name]);
+    if (Object.entries(o?.groups ?? {}).some(([name, has]) => (has ? !value(name) : value(name) !== undefined))) continue;
     return to.replace(/\$(\$|\d+|\{(\w+)\})/g, (_t, ref: string, name?: string) => (ref === '$' ? '$' : ((name !== undefined ? m.groups?.[name] : m[Number(ref)]) ?? '')));
   }
   return undefined;
@@ -153,5 +155,41 @@ describe('firebase.json redirects with `:segments` give the destination supersta
   it('a multi-segment value for a destination segment without `*` redirects nothing, and the URL goes to the next rule, not to the glob', async () => {
     const { routes } = await firebaseRoutes({ redirects: [{ source: '/a/:rest*', destination: '/b/:rest' }, { source: '/a/**', destination: '/later' }] }, 'firebase.json');
     expect(['/a/x', '/a/x/y', '/a/x/y/z'].map((u) => served(routes, u))).toEqual(['/b/x', '/later', '/later']);
+  });
+});
+
+/** superstatic's Redirect.test for a `regex` rule (JavaScript RegExp, as without RE2): groups by number and name, filled in by compile(). */
+function superstaticRegexRedirect(regex: string, destination: string, url: string): string | undefined {
+  const m = new RegExp(regex, 'u').exec(url);
+  if (!m) return undefined;
+  const params: Record<string, string | undefined> = { ...m.groups };
+  m.forEach((v, j) => (params[String(j)] = v));
+  try {
+    return decodeURIComponent(pathToRegexp.compile(destination)(params));
+  } catch {
+    return undefined;
+  }
+}
+
+describe('firebase.json `regex` redirects give the destination superstatic gives', () => {
+  const rules: Array<[string, string]> = [
+    ['^/r/(\\d+)?/?x$', '/s/:1'],
+    ['^/r2/(\\d+)?x$', '/s2/:1?'],
+    ['^/r3/(?<id>\\d*)$', '/s3/:id'],
+    ['^/r4/(.+)$', '/s4/:1'],
+    ['^/r5/(a)?(b)?$', '/s5/:1?/:2?/end'],
+    ['^/r6/(x)?$', '/s6/:1?-tail'],
+    ['^/r7$', '/s7/:3'],
+  ];
+  const urls = ['/r/5/x', '/r/x', '/r2/x', '/r2/5x', '/r3/', '/r3/7', '/r4/a', '/r4/a/b', '/r5/', '/r5/a', '/r5/b', '/r5/ab', '/r6/', '/r6/x', '/r7', '/none'];
+
+  it('a group that took no part fills an optional segment with nothing and a required one not at all: the rule then answers nothing', async () => {
+    for (const [regex, destination] of rules) {
+      const { routes } = await firebaseRoutes({ redirects: [{ regex, destination }] }, 'firebase.json');
+      for (const url of urls) expect(served(routes, url), `${regex} → ${destination}: ${url}`).toBe(superstaticRegexRedirect(regex, destination, url));
+    }
+    // The next rule answers where the first cannot.
+    const { routes } = await firebaseRoutes({ redirects: [{ regex: '^/p/(\\d+)?$', destination: '/q/:1' }, { source: '/p/**', destination: '/all' }] }, 'firebase.json');
+    expect(['/p/7', '/p/'].map((u) => served(routes, u))).toEqual(['/q/7', '/all']);
   });
 });

@@ -1,5 +1,5 @@
 import type { HostRoute, HostRouteOptions } from '@objpack/format';
-import { firebaseCaptures } from './firebase-capture.js';
+import { firebaseCaptures, regexCaptures } from './firebase-capture.js';
 import { firebaseGlob, fromRe2, netlifyFrom, type VercelRoute } from './host-redirects.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 
@@ -145,16 +145,9 @@ export async function vercelRoutes(config: unknown, file: string): Promise<HostR
 }
 
 /**
- * A Firebase `regex` rule's `:name` destination as a HostRoute template: `:name` (also `:name*`, `:name+`,
- * `:name?`) is the named group, `:1` that group. `group` maps a name to its template reference.
- */
-const firebaseTo = (destination: string, group: (name: string) => string | undefined) =>
-  destination.replace(/\$|:(\w+)[*+?]?/g, (t, name: string | undefined) => (t === '$' ? '$$' : (group(name!) ?? t)));
-
-/**
  * Firebase Hosting's `redirects` (before any file) and `rewrites` (where no file is) as superstatic
  * applies them. A redirect whose destination names `:segments` is first matched with path-to-regexp 1.x
- * (its `source`/`glob`, see firebaseCaptures) or its `regex`, and those segments substituted; else its
+ * (its `source`/`glob`, see firebaseCaptures) or its `regex` (regexCaptures), and those segments substituted; else its
  * pattern matches and the destination is taken as written. Redirects keep the request's query
  * (superstatic's addQuery).
  */
@@ -189,7 +182,8 @@ export async function firebaseRoutes(site: FirebaseHosting, file: string): Promi
         out.routes.push(route(globRegExp(minimatch, g), literal(dest), status, unless !== undefined ? { unless } : {}));
       } else {
         const re = fromRe2(regex as string);
-        out.routes.push(route(re, captures ? firebaseTo(dest, (n) => (/^\d+$/.test(n) ? `$${n}` : `\${${n}}`)) : literal(dest), status));
+        if (!captures) out.routes.push(route(re, literal(dest), status));
+        else for (const c of regexCaptures(pathToRegexp, dest)) out.routes.push(route(re, c.to, status, Object.keys(c.groups).length > 0 ? { groups: c.groups } : {}));
       }
     } catch {
       out.skipped.push({ file, for: label, why: 'not a valid pattern' });
