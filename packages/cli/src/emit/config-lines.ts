@@ -10,7 +10,7 @@ export class ConfigLines {
 
   /**
    * `start`: where the rules' section begins (`"redirects"` in a JSON config), so earlier sections are
-   * skipped; or the section's span (jsonSpan), outside which nothing is found (one site of several).
+   * skipped; or the section's offsets in the text, outside which nothing is found (one site of several).
    */
   constructor(
     private readonly text: string,

@@ -6,7 +6,6 @@ import { WarningCode } from '../errors.js';
 import { cloudflareAccepts } from './cloudflare-redirects.js';
 import { ConfigLines } from './config-lines.js';
 import { splitCapture } from './firebase-capture.js';
-import { jsonSpan } from './json-span.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 import { netlifyRoute, type HostRoutes } from './host-routes.js';
 import { netlifyKeeps, vercelKeeps, vercelOrigins } from './rule-source.js';
@@ -211,8 +210,11 @@ export const firebaseGlob = (g: string): string => (g.startsWith('/') || g.start
  */
 export async function firebaseRedirects(site: FirebaseHosting, file: string, text?: string, at: ReadonlyArray<string | number> = ['hosting']): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
   const rules: RedirectRule[] = [];
-  const span = text === undefined ? undefined : jsonSpan(text, [...at, 'redirects']);
-  const lines = span === undefined ? undefined : new ConfigLines(text!, span);
+  // jsonc-parser gives each value's offsets in the text: a key or bracket inside a string is never taken for one.
+  const { findNodeAtLocation, parseTree } = await import('jsonc-parser');
+  const tree = text === undefined ? undefined : parseTree(text);
+  const node = tree && findNodeAtLocation(tree, [...at, 'redirects']);
+  const lines = node ? new ConfigLines(text!, { start: node.offset, end: node.offset + node.length }) : undefined;
   // superstatic's redirects middleware runs before it looks for files.
   const where = (pattern: string) => {
     const line = lines?.find(JSON.stringify(pattern));
