@@ -45,6 +45,11 @@ export interface WorkerConfig {
    * Chromium does until the browser has taken in the page's commit (which races the page's first requests).
    */
   listLateMs?: number;
+  /**
+   * The worker never goes quiet (as while other tabs keep loading): writes that wait for a quiet worker
+   * (objects up to 2 s, an open page's client record up to 10 s) wait for their deadline.
+   */
+  busy?: boolean;
 }
 
 /**
@@ -72,6 +77,7 @@ self.addEventListener('message', (e) => {
   if (e.data === 'test:cleanup') e.waitUntil(self.objpack.cleanup().then(() => e.ports[0].postMessage(true)));
 });
 importScripts('/objpack-sw.js');
+${cfg.busy ? 'setInterval(() => (self.objpack.lastActivity = performance.now()), 20);' : ''}
 `;
 }
 

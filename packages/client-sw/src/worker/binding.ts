@@ -9,6 +9,8 @@ export interface Binding {
   createdAt: number;
   /** The page has made requests, so its client is committed: once `clients.get()` no longer finds it, the binding goes. */
   seen?: boolean;
+  /** Its client record is in the meta cache (see client-records.ts). */
+  saved?: boolean;
   /** Set while an early-answered page waits for its package's index, which may re-plan `packages` (a deploy). */
   ready?: Promise<void>;
 }

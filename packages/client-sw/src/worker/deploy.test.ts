@@ -109,6 +109,57 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     await expect.poll(async () => (await cacheNames(tab2)).filter((n) => n.includes('build-1')).length).toBe(0);
   });
 
+  it('an open v1 page whose record was not saved yet keeps v1 objects after the table moved to v2 and the worker restarted', async () => {
+    // The record of an open page is saved once the worker is quiet (at most 10 s later); a worker stopped
+    // before that had only the current table to go by, and served a v1 page v2's objects.
+    const busy = { ...cfg, busy: true };
+    const v1site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1), busy);
+    const tab1 = await installWorker(suite.context, suite.server);
+    await tab1.goto(`${suite.server.origin}/about/`);
+    await tab1.waitForFunction(() => document.documentElement.dataset.ready === '1');
+    // The package's objects are stored (at their 2 s deadline); the page's record is not.
+    const common = v1site.sharedPackage.common!;
+    await expect.poll(async () => (await cacheContents(tab1))[`objpack-v1-shared-${common}`] ?? [], { timeout: 5_000 }).toContain(common);
+    await expect.poll(async () => (await cacheContents(tab1))['objpack-v1-build-build-1'] ?? []).toContain(v1site.pagePackage['/about/']);
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), busy);
+    const tab2 = await suite.context.newPage();
+    await tab2.goto(`${suite.server.origin}/`);
+    await tab2.waitForFunction(() => document.documentElement.dataset.ready === '1');
+    expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
+    const events: ObjpackEvent[] = [];
+    await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+    const cdp = await suite.context.newCDPSession(tab1);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
+    expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
+  });
+
+  it('an open v1 page a restarted worker knows only from its table keeps v1 objects after the table moved to v2 and another restart', async () => {
+    const busy = { ...cfg, busy: true };
+    const v1site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1), busy);
+    const tab1 = await installWorker(suite.context, suite.server);
+    await tab1.goto(`${suite.server.origin}/about/`);
+    await tab1.waitForFunction(() => document.documentElement.dataset.ready === '1');
+    const common = v1site.sharedPackage.common!;
+    await expect.poll(async () => (await cacheContents(tab1))[`objpack-v1-shared-${common}`] ?? [], { timeout: 5_000 }).toContain(common);
+    await expect.poll(async () => (await cacheContents(tab1))['objpack-v1-build-build-1'] ?? []).toContain(v1site.pagePackage['/about/']);
+    // Stopped before the page's record was saved: the restarted worker has only its table (v1) for it.
+    const cdp = await suite.context.newCDPSession(tab1);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), busy);
+    const tab2 = await suite.context.newPage();
+    await tab2.goto(`${suite.server.origin}/`);
+    await tab2.waitForFunction(() => document.documentElement.dataset.ready === '1');
+    expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
+    const events: ObjpackEvent[] = [];
+    await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
+    expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
+  });
+
   it('a page package from a newer build brings its own shared packages (no stale table needed)', async () => {
     serveSite(suite.server, suite.b, v1(), { options: { routesMaxAgeMs: 3_600_000 } });
     const page = await installWorker(suite.context, suite.server);

@@ -3,6 +3,7 @@ import { resolveOptions, type ObjpackOptions, type ResolvedOptions } from '../op
 import { Delta } from './delta.js';
 import { PackageRun } from './package-run.js';
 import { carries, ofTable, type Binding, type BoundPackage } from './binding.js';
+import { pinOpenPages, saveRecord } from './client-records.js';
 import { activate, install, message, prefetch } from './lifecycle.js';
 import { navigate } from './navigation.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
@@ -55,7 +56,7 @@ export class ObjpackWorker {
     this.origin = scope.location.origin;
     this.options = resolveOptions(options, this.origin);
     this.store = new Store(this.options.cachePrefix, this.origin);
-    this.routes = new Routes(this.store, this.options, () => this.cleanup());
+    this.routes = new Routes(this.store, this.options, () => this.cleanup(), (outgoing) => pinOpenPages(this, outgoing));
     this.delta = new Delta(this.store, this.options);
   }
 
@@ -157,15 +158,16 @@ export class ObjpackWorker {
   }
 
   /**
-   * Resolves once the worker has seen no request for {@link QUIET_MS} (or at `deadline`). Cache Storage
+   * Resolves once the worker has seen no request for {@link QUIET_MS} (or at `deadline`, or once `urgent`
+   * says so; it is asked every {@link QUIET_MS} at most). Cache Storage
    * writes wait for it: while a page is loading, its requests must not queue behind writes on this thread.
    */
-  private quiet(deadline: number): Promise<void> {
+  private quiet(deadline: number, urgent?: () => boolean): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
         const now = performance.now();
         const idle = now - this.lastActivity;
-        if (idle >= QUIET_MS || now >= deadline) return resolve();
+        if (idle >= QUIET_MS || now >= deadline || urgent?.()) return resolve();
         setTimeout(check, Math.min(QUIET_MS - idle, deadline - now));
       };
       check();
@@ -246,13 +248,13 @@ export class ObjpackWorker {
   /**
    * Saves where a page's objects come from, once the worker is quiet: Chromium stops idle workers, and a
    * restarted one must not answer an open page of build 1 from a newer table (subresource.ts deriveBinding).
+   * A page of another build than the current table's is saved at once: a restart would get it wrong now.
    */
   remember(clientId: string, binding: Binding): Promise<void> {
     if (!clientId) return Promise.resolve();
     const saving = (async () => {
-      await this.quiet(performance.now() + 10_000);
-      const packages = binding.packages.map((p) => ({ path: p.path, cacheName: p.cacheName }));
-      await this.store.saveClient(clientId, { buildId: binding.buildId, packages, at: Date.now() }).catch(noop);
+      await this.quiet(performance.now() + 10_000, () => binding.saved === true || binding.buildId !== this.routes.table?.buildId);
+      if (!binding.saved) await saveRecord(this, clientId, binding).catch(noop);
     })().finally(() => this.saving.delete(saving));
     this.saving.add(saving);
     return saving;

@@ -39,6 +39,8 @@ export class Routes {
     private readonly options: ResolvedOptions,
     /** Called when a table for a new build replaces the current one. */
     private readonly onAdopt: (table: RouteTable) => Promise<void>,
+    /** Called before a table for a new build is stored or used, with the one it replaces. */
+    private readonly beforeAdopt: (outgoing: RouteTable | undefined) => Promise<void> = async () => {},
   ) {}
 
   /** The current table from memory or the meta cache; no network. */
@@ -73,6 +75,8 @@ export class Routes {
     // The build id hashes the packages only: a rebuild that just changed how the host maps URLs (clean
     // URLs, redirects) keeps it.
     if (sameBuild && sameUrlMapping(this.table!, table)) return this.table;
+    // Open pages that depend on the current table are pinned to its build first (client-records.ts).
+    if (!sameBuild) await this.beforeAdopt(this.table).catch(noop);
     // Persisting is best effort (a full disk must not stop the worker from knowing the site).
     await caches
       .open(this.store.metaName)

@@ -1,3 +1,4 @@
+import type { RouteTable } from '@objpack/format';
 import { errorCode } from '../errors.js';
 import type { Binding } from './binding.js';
 import type { ObjpackWorker } from './handler.js';
@@ -60,22 +61,26 @@ async function deriveBinding(w: ObjpackWorker, clientId: string): Promise<Bindin
     // Runs started since the restart are the current table's; a page package's URL is the same in every
     // build, so only the (content-named) shared packages' runs can serve this page.
     const packages = saved.packages.map((p, i) => ({ ...p, run: i > 0 ? w.runs.get(p.path) : undefined }));
-    const binding: Binding = { buildId: saved.buildId, packages, createdAt: saved.at, seen: true };
+    const binding: Binding = { buildId: saved.buildId, packages, createdAt: saved.at, seen: true, saved: true };
     w.bindings.set(clientId, binding);
     return packages.length > 0 ? binding : undefined;
   }
   const [client, table] = await Promise.all([w.scope.clients.get(clientId), w.routes.current()]);
   if (!client || !table) return undefined;
-  const route = lookupRoute(table, new URL(client.url).pathname);
-  if (!route) {
-    w.bindings.set(clientId, { buildId: '', packages: [], createdAt: Date.now() });
-    return undefined;
-  }
+  // Right while the table is the one the page was answered from: before it moves, the binding is saved
+  // (client-records.ts pinOpenPages).
+  const binding = tableBinding(w, table, client.url);
+  w.bindings.set(clientId, binding);
+  return binding.packages.length > 0 ? binding : undefined;
+}
+
+/** Where a page at `url` gets its objects by `table` (none when the table has no such page). */
+export function tableBinding(w: ObjpackWorker, table: RouteTable, url: string): Binding {
+  const route = lookupRoute(table, new URL(url).pathname);
+  if (!route) return { buildId: '', packages: [], createdAt: Date.now() };
   const packages = [
     { path: route.page, cacheName: w.store.buildName(table.buildId), run: w.runs.get(route.page) },
     ...route.shared.map((path) => ({ path, cacheName: w.store.sharedName(path), run: w.runs.get(path) })),
   ];
-  const binding = { buildId: table.buildId, packages, createdAt: Date.now() };
-  w.bindings.set(clientId, binding);
-  return binding;
+  return { buildId: table.buildId, packages, createdAt: Date.now() };
 }
