@@ -16,6 +16,11 @@ const MAX_HINTS = 24;
   if (!('serviceWorker' in navigator)) return;
   const data = (document.currentScript as HTMLScriptElement | null)?.dataset ?? {};
   navigator.serviceWorker.register(data.sw || '/objpack-sw.js', { scope: data.scope || '/', updateViaCache: 'none' }).catch(() => {});
+  // The worker cannot see a page in the back/forward cache (clients.matchAll() leaves it out) and would take
+  // it for closed: this page may come back, and its later requests must still get its own build's objects.
+  addEventListener('pagehide', (e) => {
+    if (e.persisted) navigator.serviceWorker.controller?.postMessage({ type: 'objpack:frozen' });
+  });
 
   const conn = (navigator as Navigator & { connection?: NetworkInformationLike }).connection;
   // Prefetching spends the user's bytes on a guess: not when they asked to save data or the link is 2G.

@@ -12,9 +12,11 @@ import { buildSite, type BuiltSite, type SiteFile, type SiteSpec } from './site.
 export const CHROMIUM = process.env.OBJPACK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 if (!CHROMIUM) console.warn('\n!!! /usr/bin/chromium is missing: SKIPPING the service-worker browser tests (run node scripts/system-tools.mjs).\n');
 
-export const launchBrowser = (): Promise<Browser> =>
+/** Chromium for the tests; `backForwardCache` keeps the cache on (Playwright switches it off by default). */
+export const launchBrowser = ({ backForwardCache = false } = {}): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
+    ...(backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP *.objpack.test 127.0.0.1'],
   });

@@ -11,6 +11,8 @@ export interface Binding {
   seen?: boolean;
   /** Its client record is in the meta cache (see client-records.ts). */
   saved?: boolean;
+  /** When the page went into the back/forward cache (ms since the epoch): kept while it may come back. */
+  frozenAt?: number;
   /** Set while an early-answered page waits for its package's index, which may re-plan `packages` (a deploy). */
   ready?: Promise<void>;
 }

@@ -2,7 +2,7 @@ import type { RouteTable } from '@objpack/format';
 import type { Binding } from './binding.js';
 import type { ObjpackWorker } from './handler.js';
 import type { ClientRecord } from './store.js';
-import { tableBinding } from './subresource.js';
+import { recordBinding, tableBinding } from './subresource.js';
 
 const noop = () => {};
 
@@ -12,7 +12,8 @@ const noop = () => {};
  */
 export async function saveRecord(w: ObjpackWorker, clientId: string, binding: Binding): Promise<void> {
   const packages = binding.packages.map((p) => ({ path: p.path, cacheName: p.cacheName }));
-  await w.store.saveClient(clientId, { buildId: binding.buildId, packages, at: Date.now() });
+  const frozen = binding.frozenAt === undefined ? {} : { frozenAt: binding.frozenAt };
+  await w.store.saveClient(clientId, { buildId: binding.buildId, packages, at: Date.now(), ...frozen });
   binding.saved = true;
 }
 
@@ -47,4 +48,33 @@ export async function pinOpenPages(w: ObjpackWorker, outgoing: RouteTable | unde
       await saveRecord(w, id, binding).catch(noop);
     }),
   );
+}
+
+/**
+ * How long a page in the back/forward cache keeps its binding, record and caches. Such a page is in neither
+ * `clients.matchAll()` nor `clients.get()`, so a clean-up took it for closed, and once restored after a
+ * deploy it got the new build's objects. Chromium keeps a page there for 10 minutes; a page it evicts
+ * without notice keeps its build's caches this long.
+ */
+export const FROZEN_KEEP_MS = 30 * 60_000;
+
+/** Whether a page that went into the back/forward cache at `frozenAt` may still come back. */
+export const mayComeBack = (frozenAt: number | undefined): boolean => frozenAt !== undefined && Date.now() - frozenAt < FROZEN_KEEP_MS;
+
+/**
+ * The page `clientId` at `url` went into the back/forward cache (its `pagehide`, objpack-register.js): its
+ * record says so, written when the worker is quiet like any record.
+ */
+export async function freeze(w: ObjpackWorker, clientId: string, url: string): Promise<void> {
+  let binding = w.bindings.get(clientId);
+  if (!binding) {
+    const saved = await w.store.client(clientId).catch(() => undefined);
+    const table = saved ? undefined : await w.routes.current().catch(() => undefined);
+    binding = saved ? recordBinding(w, saved) : table && tableBinding(w, table, url);
+    if (!binding) return;
+    w.bindings.set(clientId, binding);
+  }
+  binding.frozenAt = Date.now();
+  binding.saved = false;
+  await w.remember(clientId, binding);
 }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
-import { cacheContents, cacheNames, CHROMIUM, cleanup, installWorker, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
+import { cacheContents, cacheNames, CHROMIUM, cleanup, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { svg, testSite } from '../test-utils/site.js';
 
@@ -158,6 +158,53 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     await cdp.send('ServiceWorker.stopAllWorkers');
     expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
     expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
+  });
+
+  // saved: the page's record is written before the clean-up; restart: the worker is stopped while the page
+  // is in the cache; busy: the worker never goes quiet, so its mark is not written before the clean-up.
+  for (const variant of ['saved', 'restart', 'busy'] as const) it(`a v1 page restored from the back/forward cache after a deploy keeps v1 objects (${variant})`, async () => {
+    // A page in the back/forward cache is in neither clients.matchAll() nor clients.get(): a clean-up took it
+    // for closed and dropped its binding and record, and once restored it followed the newest table.
+    const browser = await launchBrowser({ backForwardCache: true });
+    const worker = { ...cfg, busy: variant === 'busy' };
+    const loaded = (tab: Page) =>
+      variant === 'busy' ? tab.waitForFunction(() => document.documentElement.dataset.ready === '1').then(() => {}) : pageDone(tab);
+    try {
+      const context = await browser.newContext();
+      const v1site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1), worker);
+      const tab1 = await installWorker(context, suite.server);
+      await tab1.goto(`${suite.server.origin}/about/`);
+      await loaded(tab1);
+      const common = v1site.sharedPackage.common!;
+      await expect.poll(async () => (await cacheContents(tab1))[`objpack-v1-shared-${common}`] ?? [], { timeout: 5_000 }).toContain(common);
+      await tab1.evaluate(() => addEventListener('pageshow', (e) => ((window as unknown as { restored: boolean }).restored = e.persisted)));
+      await tab1.goto(`${suite.server.origin}/`);
+      await loaded(tab1);
+      await cleanup(tab1);
+      if (variant === 'restart') {
+        // The restarted worker knows the page only from its record.
+        const cdp = await context.newCDPSession(tab1);
+        await cdp.send('ServiceWorker.enable');
+        await cdp.send('ServiceWorker.stopAllWorkers');
+      }
+      serveSite(suite.server, suite.b, testSite(suite.b.register, 2), worker);
+      const tab2 = await context.newPage();
+      // Held pages are answered from build 1 at once, and the table is checked behind them.
+      await tab2.goto(`${suite.server.origin}/about/`);
+      await loaded(tab2);
+      const events: ObjpackEvent[] = [];
+      await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+      await cleanup(tab2);
+      await tab2.close();
+      await tab1.goBack({ waitUntil: 'commit' });
+      await tab1.waitForFunction(() => (window as unknown as { restored?: boolean }).restored !== undefined || document.readyState === 'complete');
+      expect(await tab1.evaluate(() => (window as unknown as { restored?: boolean }).restored)).toBe(true);
+      expect(await readState(tab1)).toEqual(['About v1', 'module v1', 'data v1']);
+      expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
+      expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
+    } finally {
+      await browser.close();
+    }
   });
 
   it('a page package from a newer build brings its own shared packages (no stale table needed)', async () => {

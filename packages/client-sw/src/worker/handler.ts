@@ -3,7 +3,7 @@ import { resolveOptions, type ObjpackOptions, type ResolvedOptions } from '../op
 import { Delta } from './delta.js';
 import { PackageRun } from './package-run.js';
 import { carries, ofTable, type Binding, type BoundPackage } from './binding.js';
-import { pinOpenPages, saveRecord } from './client-records.js';
+import { mayComeBack, pinOpenPages, saveRecord } from './client-records.js';
 import { activate, install, message, prefetch } from './lifecycle.js';
 import { navigate } from './navigation.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
@@ -267,14 +267,16 @@ export class ObjpackWorker {
     const live = new Set((await this.scope.clients.matchAll({ includeUncontrolled: true, type: 'all' })).map((c) => c.id));
     const keep = new Set<string>([this.store.buildName(table.buildId), ...table.packages.map((p) => this.store.sharedName(p))]);
     for (const [id, b] of this.bindings) {
-      if (!live.has(id) && (Date.now() - b.createdAt > BINDING_GRACE_MS || (b.seen && (await this.clientGone(id))))) this.bindings.delete(id);
+      // A page in the back/forward cache is listed nowhere: its pagehide mark keeps it (client-records.ts).
+      const gone = !live.has(id) && !mayComeBack(b.frozenAt) && (Date.now() - b.createdAt > BINDING_GRACE_MS || (b.seen && (await this.clientGone(id))));
+      if (gone) this.bindings.delete(id);
       else for (const p of b.packages) keep.add(p.cacheName);
     }
     // Pages answered before a restart of this worker are known only from their saved records (a page this
     // worker answered has its binding above, which decides).
     for (const [id, saved] of await this.store.clients().catch(() => new Map<string, ClientRecord>())) {
       if (this.bindings.has(id)) continue;
-      if (live.has(id)) for (const p of saved.packages) keep.add(p.cacheName);
+      if (live.has(id) || mayComeBack(saved.frozenAt)) for (const p of saved.packages) keep.add(p.cacheName);
       else await this.store.forgetClient(id).catch(noop);
     }
     for (const r of this.runs.values()) for (const name of [r.cacheName, ...r.borrowsFrom]) keep.add(name);

@@ -1,4 +1,5 @@
 import type { ObjpackWorker } from './handler.js';
+import { freeze } from './client-records.js';
 import { lookupRoute } from './routes.js';
 
 const noop = () => {};
@@ -24,9 +25,14 @@ export function activate(w: ObjpackWorker, event: ExtendableEvent): void {
   );
 }
 
-/** Messages from the register snippet: `objpack:prefetch` with the URLs of likely next pages. */
+/**
+ * Messages from the register snippet: `objpack:prefetch` with the URLs of likely next pages,
+ * `objpack:frozen` from a page going into the back/forward cache.
+ */
 export function message(w: ObjpackWorker, event: ExtendableMessageEvent): void {
   const data = event.data as { type?: string; urls?: unknown } | null;
+  const source = event.source as Client | null;
+  if (data?.type === 'objpack:frozen' && source?.id) event.waitUntil(freeze(w, source.id, source.url).catch(noop));
   if (data?.type === 'objpack:prefetch' && Array.isArray(data.urls)) {
     event.waitUntil(prefetch(w, data.urls.filter((u): u is string => typeof u === 'string')));
   }

@@ -13,6 +13,8 @@ export interface ClientRecord {
   packages: Array<{ path: string; cacheName: string }>;
   /** When the page was answered (ms since the epoch). */
   at: number;
+  /** When the page went into the back/forward cache (ms since the epoch; see client-records.ts freeze). */
+  frozenAt?: number;
 }
 
 /** Meta-cache keys of client records: not a URL any site serves (`/_objpack/` is the build's own). */

@@ -6,6 +6,7 @@ import { objectResponse } from './object-response.js';
 import { partialResponse } from './partial.js';
 import { objectName } from './requests.js';
 import { lookupRoute } from './routes.js';
+import type { ClientRecord } from './store.js';
 
 /** Answers a page's request for an object from the packages the page was served from, else the network. */
 export async function subresource(w: ObjpackWorker, event: FetchEvent): Promise<Response> {
@@ -58,12 +59,9 @@ async function deriveBinding(w: ObjpackWorker, clientId: string): Promise<Bindin
   if (!clientId) return undefined;
   const saved = await w.store.client(clientId).catch(() => undefined);
   if (saved) {
-    // Runs started since the restart are the current table's; a page package's URL is the same in every
-    // build, so only the (content-named) shared packages' runs can serve this page.
-    const packages = saved.packages.map((p, i) => ({ ...p, run: i > 0 ? w.runs.get(p.path) : undefined }));
-    const binding: Binding = { buildId: saved.buildId, packages, createdAt: saved.at, seen: true, saved: true };
+    const binding = recordBinding(w, saved);
     w.bindings.set(clientId, binding);
-    return packages.length > 0 ? binding : undefined;
+    return binding.packages.length > 0 ? binding : undefined;
   }
   const [client, table] = await Promise.all([w.scope.clients.get(clientId), w.routes.current()]);
   if (!client || !table) return undefined;
@@ -72,6 +70,14 @@ async function deriveBinding(w: ObjpackWorker, clientId: string): Promise<Bindin
   const binding = tableBinding(w, table, client.url);
   w.bindings.set(clientId, binding);
   return binding.packages.length > 0 ? binding : undefined;
+}
+
+/** Where a page gets its objects by its saved record. */
+export function recordBinding(w: ObjpackWorker, saved: ClientRecord): Binding {
+  // Runs started since the restart are the current table's; a page package's URL is the same in every
+  // build, so only the (content-named) shared packages' runs can serve this page.
+  const packages = saved.packages.map((p, i) => ({ ...p, run: i > 0 ? w.runs.get(p.path) : undefined }));
+  return { buildId: saved.buildId, packages, createdAt: saved.at, seen: true, saved: true, frozenAt: saved.frozenAt };
 }
 
 /** Where a page at `url` gets its objects by `table` (none when the table has no such page). */
