@@ -43,11 +43,22 @@ export async function pinOpenPages(w: ObjpackWorker, outgoing: RouteTable | unde
   const unsaved = [...w.bindings].filter(([id, b]) => !b.saved && !saved.has(id));
   await Promise.all(
     unsaved.map(async ([id, binding]) => {
-      // An early-answered page may still be re-planned for a newer build: save what it ends up with.
-      await Promise.resolve(binding.ready).catch(noop);
-      await saveRecord(w, id, binding).catch(noop);
+      // An early-answered page may still be re-planned for a newer build: save what it ends up with. A
+      // package that never brings its index must not hold the table back: such a page is saved once
+      // re-planned (remember: at once when its build is not the table's).
+      if (await settles(binding.ready, READY_WAIT_MS)) await saveRecord(w, id, binding).catch(noop);
     }),
   );
+}
+
+/** Longest the pinning waits for an early-answered page's index (the stall watchdog's default). */
+const READY_WAIT_MS = 10_000;
+
+/** Whether `p` settles within `ms`. */
+async function settles(p: Promise<unknown> | undefined, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+  return Promise.race([Promise.resolve(p).then(() => true, () => true), late]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -35,7 +35,8 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
   const binding: Binding = { buildId: table.buildId, packages, createdAt: Date.now() };
   const bound = bindPage(w, event, table, route, packages);
   binding.ready = bound.then(
-    (b) => void ((binding.buildId = b.buildId), (binding.packages = b.packages)),
+    // A record saved before this (a back/forward-cache mark) no longer matches: it is saved again.
+    (b) => void ((binding.buildId = b.buildId), (binding.packages = b.packages), (binding.saved = false)),
     noop,
   ).finally(() => (binding.ready = undefined));
   bind(w, event, binding);
