@@ -143,4 +143,11 @@ describe('loadSiteHeaders', () => {
     await writeFile(path.join(root, '_headers'), '/*\n  X-Ok: yes\n');
     expect((await loadSiteHeaders(root)).forPage('/')).toEqual([['x-ok', 'yes']]);
   });
+
+  test('a firebase.json that is JSON but no object (`null`, a number) configures nothing and fails no build', async () => {
+    for (const text of ['null', '7', '"x"', '[]']) {
+      const h = await loadSiteHeaders(await makeSite({ 'firebase.json': text }));
+      expect([text, h.rules, h.redirects, h.routes]).toEqual([text, [], [], []]);
+    }
+  });
 });

@@ -162,7 +162,7 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
   } else {
     parsed = await firebaseRules(config, ours, shown, dir, root);
     const site = firebaseSite(config, dir, root);
-    const hosting = (config as { hosting?: unknown }).hosting;
+    const hosting = (config as { hosting?: unknown } | null)?.hosting;
     const at = Array.isArray(hosting) ? ['hosting', hosting.indexOf(site)] : ['hosting'];
     redirected = site ? await firebaseRedirects(site, shown, text, at) : { rules: [], diagnostics: [] };
     routes = site ? await firebaseRoutes(site, shown) : { routes: [], skipped: [] };
