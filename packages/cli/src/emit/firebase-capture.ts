@@ -113,7 +113,10 @@ function fillable(t: Key, dest: Token[], narrowed: () => void): Key {
   const one = refs.some((d) => !d.repeat);
   if (!one && !t.asterisk) return t;
   narrowed();
-  return one ? { ...t, repeat: false, asterisk: false, pattern: SEGMENT } : { ...t, asterisk: false, pattern: `${SEGMENT}(?:\\/${SEGMENT})*` };
+  // A `*` (`.*`, greedy) takes a trailing slash the pattern's optional final `/` would otherwise take
+  // (`/s/a/` gives `a/`, segments `a` and ''), and compile() refuses the empty one: no value ends before `/$`.
+  const end = t.asterisk ? '(?!\\/$)' : '';
+  return one ? { ...t, repeat: false, asterisk: false, pattern: `${SEGMENT}${end}` } : { ...t, asterisk: false, pattern: `${SEGMENT}(?:\\/${SEGMENT})*${end}` };
 }
 
 /**

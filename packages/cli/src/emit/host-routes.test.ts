@@ -139,9 +139,12 @@ describe('firebase.json redirects with `:segments` give the destination supersta
     ['/n3/:rest*', '/o3/:rest/:rest*'],
     ['/s/*', '/t/:0'],
     ['/s2/*', '/t2/:0*'],
+    // A last `*` (`.*`, greedy) takes the URL's trailing slash into its value: an empty last segment, refused too.
+    ['/s3/*', '/t3/:0?'],
   ];
   const urls = ['/old', '/old/', '/old/a', '/old/a/b/', '/OLD/x', '/old2/', '/old2/p/q', '/a', '/a/', '/a/1', '/c', '/c/1', '/c/1/2', '/c/1/2/', '/e', '/e/1', '/g', '/g/', '/i', '/i/', '/i/1/2', '/k', '/k/txt', '/l/1', '/l/1/2/3',
-    '/n', '/n/', '/n/a', '/n/a/', '/n/a/b', '/n2/a', '/n2/a/b', '/n3/a', '/n3/a/b', '/s', '/s/', '/s/a', '/s/a/b', '/s/a//b', '/s2/', '/s2/a', '/s2/a/b', '/s2/a//b', '/none'];
+    '/n', '/n/', '/n/a', '/n/a/', '/n/a/b', '/n2/a', '/n2/a/b', '/n3/a', '/n3/a/b', '/s', '/s/', '/s/a', '/s/a/b', '/s/a//b', '/s2/', '/s2/a', '/s2/a/b', '/s2/a//b',
+    '/s/a/', '/s/a/b/', '/s2/a/', '/s2/a/b/', '/s3/', '/s3/a', '/s3/a/', '/none'];
 
   it('an optional segment without a value drops with its slash (`/old/` → `/new`); a required one without leaves the URL to later rules', async () => {
     for (const [source, destination] of rules) {
