@@ -69,13 +69,17 @@ export interface RegexCapture {
  * number (`:1`) and by name (`:name`); a group that took no part (an optional group that did not match) has
  * no value, and compile() drops an optional segment without one with its prefix but throws for a required
  * one or for an empty value, when the rule answers nothing and the next is tried. One template per
- * combination of the destination's optional segments (present before absent, at most 2^MAX_OPTIONAL; past
+ * combination of the names only optional segments use (present before absent, at most 2^MAX_OPTIONAL; past
  * that, one where they are put in as they are), each with the groups it needs (HostRouteOptions.groups).
  */
 export function regexCaptures(p2r: PathToRegexp, destination: string): RegexCapture[] {
   const dest = p2r.parse(destination);
   const ref = (name: string) => (/^\d+$/.test(name) ? `$${name}` : `\${${name}}`);
-  const optional = dest.filter((t): t is Key => typeof t !== 'string' && t.optional);
+  const keys = dest.filter((t): t is Key => typeof t !== 'string');
+  // compile() looks a value up by name: a name used twice is present in both places or absent from both,
+  // and one that a required segment uses is never absent.
+  const required = new Set(keys.filter((t) => !t.optional).map((t) => String(t.name)));
+  const optional = [...new Set(keys.filter((t) => t.optional).map((t) => String(t.name)))].filter((n) => !required.has(n));
   const many = optional.length > MAX_OPTIONAL;
   const out: RegexCapture[] = [];
   for (let mask = 0; mask < (many ? 1 : 1 << optional.length); mask++) {
@@ -84,12 +88,12 @@ export function regexCaptures(p2r: PathToRegexp, destination: string): RegexCapt
     const groups: Record<string, boolean> = {};
     for (const t of dest) {
       if (typeof t === 'string') to += literal(t);
-      else if (absent.has(t)) {
+      else if (absent.has(String(t.name))) {
         if (t.partial) to += literal(t.prefix);
         groups[String(t.name)] = false;
       } else {
         to += `${literal(t.prefix)}${ref(String(t.name))}`;
-        if (!(many && t.optional)) groups[String(t.name)] = true;
+        if (!(many && !required.has(String(t.name)))) groups[String(t.name)] = true;
       }
     }
     out.push({ to, groups });

@@ -183,8 +183,12 @@ describe('firebase.json `regex` redirects give the destination superstatic gives
     ['^/r5/(a)?(b)?$', '/s5/:1?/:2?/end'],
     ['^/r6/(x)?$', '/s6/:1?-tail'],
     ['^/r7$', '/s7/:3'],
+    // A group named twice has one value: present in both places or absent from both.
+    ['^/r8/(a)?$', '/s8/:1/:1?'],
+    ['^/r9/(a)?(b)?$', '/s9/:1?/:2?/:1?'],
   ];
-  const urls = ['/r/5/x', '/r/x', '/r2/x', '/r2/5x', '/r3/', '/r3/7', '/r4/a', '/r4/a/b', '/r5/', '/r5/a', '/r5/b', '/r5/ab', '/r6/', '/r6/x', '/r7', '/none'];
+  const urls = ['/r/5/x', '/r/x', '/r2/x', '/r2/5x', '/r3/', '/r3/7', '/r4/a', '/r4/a/b', '/r5/', '/r5/a', '/r5/b', '/r5/ab', '/r6/', '/r6/x', '/r7',
+    '/r8/', '/r8/a', '/r9/', '/r9/a', '/r9/b', '/r9/ab', '/none'];
 
   it('a group that took no part fills an optional segment with nothing and a required one not at all: the rule then answers nothing', async () => {
     for (const [regex, destination] of rules) {
