@@ -6,29 +6,31 @@
 export class ConfigLines {
   private pos = 0;
   private line = 1;
-  private readonly end: number;
 
-  /**
-   * `start`: where the rules' section begins (`"redirects"` in a JSON config), so earlier sections are
-   * skipped; or the section's offsets in the text, outside which nothing is found (one site of several).
-   */
+  /** `start`: where the rules' section begins (`"redirects"` in a JSON config), so earlier sections are skipped. */
   constructor(
     private readonly text: string,
-    start?: string | { start: number; end: number },
+    start?: string,
   ) {
-    this.end = typeof start === 'object' ? start.end : text.length;
-    const at = start === undefined ? -1 : typeof start === 'object' ? start.start : text.indexOf(start);
+    const at = start === undefined ? -1 : text.indexOf(start);
     if (at > 0) this.moveTo(at);
   }
 
   /** The 1-based line of the next occurrence of `needle` (a JSON string as written: `"/(.*)"`). */
   find(needle: string): number | undefined {
     const at = this.text.indexOf(needle, this.pos);
-    if (at === -1 || at + needle.length > this.end) return undefined;
+    if (at === -1) return undefined;
     this.moveTo(at);
     const line = this.line;
     this.pos = at + needle.length;
     return line;
+  }
+
+  /** The 1-based line of offset `at` (quick for offsets in increasing order). */
+  lineAt(at: number): number {
+    if (at < this.pos) [this.pos, this.line] = [0, 1];
+    this.moveTo(at);
+    return this.line;
   }
 
   /** The 1-based line of the next whole line `test` accepts (a `_redirects` rule, a netlify.toml `from =`). */

@@ -95,6 +95,28 @@ describe('vercel.json legacy routes', () => {
 });
 
 describe('firebase.json', () => {
+  it("each redirect names its own line: not an earlier rule's destination written like its source, not a `redirects` JSON.parse drops", async () => {
+    const text = [
+      '{',
+      '  "hosting": {',
+      '    "redirects": [{ "source": "/gone", "destination": "/elsewhere" }],',
+      '    "redirects": [',
+      '      { "source": "/old", "destination": "/new" },',
+      '      {',
+      '        "destination": "/newer",',
+      '        "source": "/new"',
+      '      },',
+      '      { "regex": "^/r$", "destination": "/old" },',
+      '      { "destination": "/" },',
+      '      { "source": "/old", "destination": "/x" }',
+      '    ]',
+      '  }',
+      '}',
+    ].join('\n');
+    const { rules } = await firebaseRedirects((JSON.parse(text) as { hosting: object }).hosting, 'firebase.json', text);
+    expect(rules.map((r) => [r.for, r.line])).toEqual([['/old', 5], ['/new', 8], ['^/r$', 10], ['/old', 12]]);
+  });
+
   it('globs, regexes and path patterns as superstatic matches them; the RegExp agrees', async () => {
     const { rules, diagnostics } = await firebaseRedirects(
       {

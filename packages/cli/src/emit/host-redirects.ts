@@ -11,6 +11,7 @@ import { netlifyRoute, type HostRoutes } from './host-routes.js';
 import { netlifyKeeps, vercelKeeps, vercelOrigins } from './rule-source.js';
 import { hostAliasOf, safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
+import type { Node as JsonNode } from 'jsonc-parser';
 
 /**
  * A host rule that answers a URL itself before looking at the site's files: a redirect, or a rewrite that
@@ -210,14 +211,15 @@ export const firebaseGlob = (g: string): string => (g.startsWith('/') || g.start
  */
 export async function firebaseRedirects(site: FirebaseHosting, file: string, text?: string, at: ReadonlyArray<string | number> = ['hosting']): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
   const rules: RedirectRule[] = [];
-  // jsonc-parser gives each value's offsets in the text: a key or bracket inside a string is never taken for one.
-  const { findNodeAtLocation, parseTree } = await import('jsonc-parser');
+  // jsonc-parser gives each value's offsets in the text: each rule's line is that of its own `source`,
+  // `glob` or `regex` value, never the same string written elsewhere (an earlier rule's destination).
+  const { parseTree } = await import('jsonc-parser');
   const tree = text === undefined ? undefined : parseTree(text);
-  const node = tree && findNodeAtLocation(tree, [...at, 'redirects']);
-  const lines = node ? new ConfigLines(text!, { start: node.offset, end: node.offset + node.length }) : undefined;
+  const lines = tree ? new ConfigLines(text!) : undefined;
   // superstatic's redirects middleware runs before it looks for files.
-  const where = (pattern: string) => {
-    const line = lines?.find(JSON.stringify(pattern));
+  const where = (i: number, key: string) => {
+    const node = tree && valueAt(tree, [...at, 'redirects', i, key]);
+    const line = node ? lines!.lineAt(node.offset) : undefined;
     return { beforeFiles: true as const, ...(line !== undefined ? { line } : {}) };
   };
   const diagnostics: Diagnostic[] = [];
@@ -225,7 +227,7 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string, tex
   const { default: pathToRegexp } = await import('path-to-regexp');
   const list = site.redirects;
   if (list !== undefined && !Array.isArray(list)) diagnostics.push(warn(file, '`hosting.redirects` is not a list'));
-  for (const e of Array.isArray(list) ? (list as unknown[]) : []) {
+  for (const [i, e] of (Array.isArray(list) ? (list as unknown[]) : []).entries()) {
     const { source, glob, regex, destination } = (e ?? {}) as { source?: unknown; glob?: unknown; regex?: unknown; destination?: unknown };
     const pattern = typeof glob === 'string' ? glob : typeof source === 'string' ? source : undefined;
     try {
@@ -235,14 +237,14 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string, tex
         // superstatic matches a rule whose destination names `:segments` with path-to-regexp 1.x first
         // (any case, optional trailing slash, `:x?`, `:x*`, `*`), then with minimatch.
         const asPath = typeof destination === 'string' && /(?:^|\/):/.test(destination) ? pathToRegexp(g) : undefined;
-        const placed = where(pattern);
+        const placed = where(i, typeof glob === 'string' ? 'glob' : 'source');
         const split = asPath ? splitCapture(pathToRegexp, pattern, destination as string) : undefined;
         if (split) diagnostics.push({ ...warn(file, split), ...(placed.line !== undefined ? { line: placed.line } : {}) });
         const re = asPath ? new RegExp(`(?:${asGlob.source})|(?:${asPath.source})`, 'i') : asGlob;
         rules.push({ file, for: pattern, re, test: (u) => minimatch(u, g) || (asPath?.test(u) ?? false), ...placed });
       } else if (typeof regex === 'string') {
         const re = fromRe2(regex);
-        rules.push({ file, for: regex, re, test: (u) => re.test(u), ...where(regex) });
+        rules.push({ file, for: regex, re, test: (u) => re.test(u), ...where(i, 'regex') });
       } else {
         diagnostics.push(warn(file, `entry ${JSON.stringify(e)?.slice(0, 80)} has no \`source\`/\`regex\`; left out`));
       }
@@ -265,6 +267,24 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string, tex
     rules.push({ file, for: 'trailingSlash: true', re, test: (u) => re.test(u) });
   }
   return { rules, diagnostics };
+}
+
+/**
+ * The node of the value at `path` (object keys, array indexes) in a jsonc-parser tree; of a key written twice,
+ * the last, which JSON.parse (and so firebase-tools) keeps.
+ */
+function valueAt(tree: JsonNode, path: ReadonlyArray<string | number>): JsonNode | undefined {
+  let node: JsonNode | undefined = tree;
+  for (const key of path) {
+    const children: JsonNode[] = node?.children ?? [];
+    if (typeof key === 'number') node = node?.type === 'array' ? children[key] : undefined;
+    else {
+      const props = node?.type === 'object' ? children.filter((p) => p.children?.[0]?.value === key) : [];
+      node = props[props.length - 1]?.children?.[1];
+    }
+    if (!node) return undefined;
+  }
+  return node;
 }
 
 /**
