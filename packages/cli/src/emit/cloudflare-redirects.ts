@@ -1,23 +1,25 @@
 /**
  * Which rules of a `_redirects` file Cloudflare Pages applies, as its parser (workers-sdk
- * `parseRedirects`) accepts them: `source destination [status]` with a status of 200, 301, 302, 303, 307
- * or 308 (no `!`: `200!` is an invalid status there), no conditions, a relative destination for a 200, the
- * first rule for each source only, and neither `/* /index.html` nor `/ /index.html`, which it drops as an
- * infinite loop (its own HTML handling strips `.html` and `/index`). Cloudflare Pages applies the rules it
- * accepts before its files ("Redirects are always followed, regardless of whether or not an asset matches").
+ * `parseRedirects`) accepts them, in its order of checks: a destination that is a path or an `https://` URL
+ * (`http://` is refused), a status of 200, 301, 302, 303, 307 or 308 (no `!`: `200!` is an invalid status
+ * there), no conditions, neither `/* /index.html` nor `/ /index.html`, which it drops as an infinite loop (its
+ * own HTML handling strips `.html` and `/index`), the first rule for each source only, and a relative
+ * destination for a 200 (a proxy to another origin is refused after its source is taken, so a later rule
+ * of that source is still a duplicate). Cloudflare Pages applies the rules it accepts before its files
+ * ("Redirects are always followed, regardless of whether or not an asset matches").
  */
 export function cloudflareAccepts(): (r: { from: string; to?: unknown; status?: unknown; force?: unknown; conditions?: unknown; query?: unknown }) => boolean {
   const seen = new Set<string>();
   return (r) => {
     if (typeof r.to !== 'string' || r.force === true || /^[a-z][a-z0-9+.-]*:\/\//i.test(r.from)) return false;
     if ([r.conditions, r.query].some((c) => c && typeof c === 'object' && Object.keys(c).length > 0)) return false;
+    const https = /^https:\/\/+[^/]/.test(r.to);
+    if (!https && !r.to.startsWith('/')) return false;
     const status = typeof r.status === 'number' ? r.status : 302;
     if (![200, 301, 302, 303, 307, 308].includes(status)) return false;
-    const relative = !/^[a-z][a-z0-9+.-]*:/i.test(r.to) && !r.to.startsWith('//');
-    if (status === 200 && !relative) return false;
-    if (relative && /\/index(?:\.html)?$/.test(r.to) && (r.from.endsWith('/*') || r.from.endsWith('/'))) return false;
+    if (!https && /\/index(?:\.html)?$/.test(r.to) && (r.from.endsWith('/*') || r.from.endsWith('/'))) return false;
     if (seen.has(r.from)) return false;
     seen.add(r.from);
-    return true;
+    return !(status === 200 && https);
   };
 }

@@ -94,6 +94,25 @@ describe('vercel.json legacy routes', () => {
   });
 });
 
+describe('Cloudflare Pages', () => {
+  it('applies before its files only the `_redirects` rules its parser keeps (workers-sdk parseRedirects)', async () => {
+    const root = await makeSite({
+      _redirects: [
+        // A proxy to another origin is refused after its source is taken: the next rule of that source is a duplicate.
+        '/* https://ext.example/:splat 200',
+        '/* /maintenance.html 302',
+        // Destinations are relative or https://.
+        '/a http://ext.example/ 301',
+        '/a /b 301',
+        '/c https://ext.example/c 301',
+        '',
+      ].join('\n'),
+    });
+    const rules = await netlifyRedirects(root, undefined, []);
+    expect(rules.map((r) => [r.for, r.line, r.beforeFilesOn])).toEqual([['/*', 1, undefined], ['/*', 2, undefined], ['/a', 3, undefined], ['/a', 4, 'Cloudflare Pages'], ['/c', 5, 'Cloudflare Pages']]);
+  });
+});
+
 describe('firebase.json', () => {
   it("each redirect names its own line: not an earlier rule's destination written like its source, not a `redirects` JSON.parse drops", async () => {
     const text = [
