@@ -6,7 +6,7 @@ import { CACHE_FILE } from './emit/build-cache.js';
 import type { HostTarget } from './emit/host-config.js';
 import { REGISTER_PATH, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
-import { outsideHostConfigs } from './emit/site-headers.js';
+import { unwalkedHostConfigs } from './emit/site-headers.js';
 import { checkWorkerAssets, loadWorkerAssets, type WorkerAssets } from './emit/sw-assets.js';
 import { ErrorCode, ObjpackError } from './errors.js';
 import { buildFingerprint } from './incremental/fingerprint.js';
@@ -117,7 +117,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const workerAssets = wantWorker ? (options.workerAssets ? (await checkWorkerAssets(options.workerAssets), options.workerAssets) : await loadWorkerAssets()) : undefined;
   const inject = options.inject !== false && wantWorker;
   const workerFiles = workerAssets ? [workerAssets.workerFile, workerAssets.registerFile, workerAssets.unregisterWorkerFile] : [];
-  const fingerprint = buildFingerprint({ options: { ...options }, exclude, inject, workerFiles, hostFiles: outsideHostConfigs(root) });
+  const fingerprint = buildFingerprint({ options: { ...options }, exclude, inject, workerFiles, hostFiles: unwalkedHostConfigs(root) });
   if (inPlace && options.cache !== false && !options.trace) {
     const patched = await patchBuild({ root, fingerprint, origin: options.origin, exclude, inject, report: options.report !== false, reportFile: REPORT_FILE, progress, t0 });
     if (patched) return patched;

@@ -13,7 +13,7 @@ export function buildFingerprint(input: {
   exclude: readonly string[];
   inject: boolean;
   workerFiles: readonly string[];
-  /** Host configs read from outside the site (its own files are walked), present or not. */
+  /** Host configs the walk may not see (outside the site, or excluded from it), present or not. */
   hostFiles?: readonly string[];
 }): string {
   const { options } = input;
