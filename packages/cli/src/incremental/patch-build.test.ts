@@ -146,7 +146,7 @@ describe('incremental fast path (issue 3)', () => {
       expect(r.diagnostics).toEqual(pipeline.diagnostics);
       expect(r.reused).toBe(pipeline.reused);
       expect(r.plan.stats).toEqual(pipeline.plan.stats);
-      expect(r.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes]))).toEqual(pipeline.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes])));
+      expect(r.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes, o.headers]))).toEqual(pipeline.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes, o.headers])));
       await expectSameAsFullBuild(site, await fullBuildWithEdits());
       // The result's lazily loaded parts are the written ones.
       expect(r.manifest).toEqual(JSON.parse(readFileSync(path.join(site, 'objpack-manifest.json'), 'utf8')));

@@ -9,6 +9,8 @@ export function planFromState(root: string, state: BuildState): PackagePlan {
   try {
     const objects = Array.from({ length: state.objectCount }, (_, k) => planObjectOf(rows.object(k)));
     const records = state.pageFiles.map((_, k) => rows.page(k));
+    // A page's HTML carries its host headers, as in the pipeline's plan.
+    for (const r of records) if (r.headers) objects[r.own[0]!]!.headers = r.headers;
     const shared = (JSON.parse(rows.get(state.objectCount + records.length)) as SharedRecord[]).map((s) => ({
       url: s.url,
       key: s.key,
