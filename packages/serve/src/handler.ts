@@ -5,7 +5,7 @@ import type { ConnectionTracker, ConnState } from './connections.js';
 import type { Context } from './context.js';
 import { LISTING_PATH, sendListing } from './delta-listing.js';
 import { sendError, type Req, type Res } from './error-page.js';
-import { matchRoute, type RouteAnswer } from './host-routes.js';
+import { matchRoute, patternsSafe, type RouteAnswer } from './host-routes.js';
 import { wantsPackage } from './http-semantics.js';
 import { sendPackage, type PackageRequest } from './send-package.js';
 import { sendFile } from './send-file.js';
@@ -247,9 +247,17 @@ function notFound(ctx: Context, req: Req, res: Res, path: string): void {
     sendFile(ctx, req, res, custom, { status: 404, headers: errorExtra(ctx, path, true) });
     return;
   }
+  sendError(req, res, 404, askedHeaders(ctx, path) ?? undefined);
+}
+
+/**
+ * The host header rules of a URL asked for that has no file of its own (error pages): objpack's directory
+ * keeps objpack's answers, and pattern rules are not run on a path patternsSafe refuses, any URL being one.
+ */
+function askedHeaders(ctx: Context, path: string): Record<string, string> | null {
   const rules = ctx.site.manifest?.hostRules;
-  const asked = rules && rules.length > 0 && !path.startsWith(OWN_DIR) ? ruleHeaders(rules, path) : null;
-  sendError(req, res, 404, asked ?? undefined);
+  if (!rules || rules.length === 0 || path.startsWith(OWN_DIR)) return null;
+  return ruleHeaders(rules, path, patternsSafe(path));
 }
 
 /**
@@ -264,7 +272,7 @@ function errorExtra(ctx: Context, path: string, errorPage: boolean): Readonly<Re
   const m = ctx.site.manifest;
   if (!m || m.hostRules.length === 0) return NOT_FOUND_EXTRA;
   const own = errorPage && m.errorPageRules.length > 0 && ctx.site.notFound ? ruleHeaders(m.errorPageRules, ctx.site.notFound.urlPath) : null;
-  const asked = path.startsWith(OWN_DIR) ? null : ruleHeaders(m.hostRules, path);
+  const asked = askedHeaders(ctx, path);
   if (!own && !asked) return NOT_FOUND_EXTRA;
   const extra = { ...NOT_FOUND_EXTRA, ...own, ...asked };
   // One object per distinct set (response heads are cached under its identity): as many as the rules make, not one per URL.

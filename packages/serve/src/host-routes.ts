@@ -111,7 +111,7 @@ export function matchRoute(router: HostRouter, path: string, query: string, host
  * characters, time a request would hold the event loop for. No file name is longer than 255 bytes, so a
  * longer segment (or a path past 2,048 characters) is given to the files and to one-path rules only.
  */
-function patternsSafe(path: string): boolean {
+export function patternsSafe(path: string): boolean {
   if (path.length > MAX_PATH) return false;
   let start = 0;
   for (;;) {

@@ -394,6 +394,17 @@ describe('requests that would abuse a rule', () => {
     expect(matchRoute(router, `/${'a'.repeat(300)}`, '', undefined, false)).toEqual({ status: 301, location: '/long' });
   });
 
+  it("a missing URL with a long segment gets this server's 404 at once: header rules with lazy groups in one segment are not run on it", async () => {
+    // vercel.json `headers` `source: "/:a-:b-:c-:d"`: ruleHeaders ran it on every missing URL of a site without a 404.html.
+    const hostHeaders = [{ for: '/:a-:b-:c-:d', match: '^(?:\\/([^\\/]+?))-([^\\/]+?)-([^\\/]+?)-([^\\/]+?)$', headers: [['x-frame-options', 'DENY']] }];
+    const s = await start([], { hostHeaders });
+    expect((await get(s.url, '/a-b-c-d')).headers['x-frame-options']).toBe('DENY');
+    const t = performance.now();
+    const long = await get(s.url, `/${'-'.repeat(3000)}/`);
+    expect([long.status, long.headers['x-frame-options']]).toEqual([404, undefined]);
+    expect(performance.now() - t).toBeLessThan(2_000);
+  });
+
   it("a capture at the end of an external destination's host cannot move it to another site (`/h/*  https://example.com:splat`)", () => {
     const router = hostRouter([['^\\/h(?:\\/(?<splat>.*))?$', 'https://example.com${splat}', 301], ['^\\/s\\/(?<sub>[^/]+)$', 'https://${sub}.example.com/', 302]])!;
     for (const evil of ['/h/.evil.example', '/h/%EF%BC%8Eevil.example', '/h/\uFF0Eevil.example', '/h/@evil.example', '/h/:1@evil.example']) {

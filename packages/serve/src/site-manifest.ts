@@ -122,12 +122,15 @@ export function hostRules(recorded: unknown): HostRule[] {
 /** Rules naming one path are looked up by it: a `_headers` block per page costs a lookup, not a test each. */
 const indexes = new WeakMap<readonly HostRule[], RuleIndex>();
 
-/** Headers the rules give a URL path: a later rule's value wins (as Netlify's dev server merges them); null when none. */
-export function ruleHeaders(rules: readonly HostRule[], urlPath: string): Record<string, string> | null {
+/**
+ * Headers the rules give a URL path: a later rule's value wins (as Netlify's dev server merges them); null when
+ * none. `patterns` false: only rules naming one path are looked at (a path patterns must not run on).
+ */
+export function ruleHeaders(rules: readonly HostRule[], urlPath: string, patterns = true): Record<string, string> | null {
   let index = indexes.get(rules);
   if (!index) indexes.set(rules, (index = new RuleIndex(rules)));
   let out: Map<string, string> | undefined;
-  for (const i of index.candidates([urlPath])) {
+  for (const i of patterns ? index.candidates([urlPath]) : index.literals([urlPath])) {
     const rule = rules[i]!;
     if (!rule.re.test(urlPath)) continue;
     out ??= new Map();
