@@ -222,10 +222,7 @@ export class Delta {
   private async persist(): Promise<void> {
     // `false` is not kept: a restarted worker asks again once, so a server that turns deltas on is noticed.
     const body = JSON.stringify({ capable: this.capable === true ? true : undefined, listing: this.listing });
-    await caches
-      .open(this.store.metaName)
-      .then((c) => c.put(this.stateKey, new Response(body, { headers: { 'content-type': 'application/json' } })))
-      .catch(() => {});
+    await this.store.putMeta(this.stateKey, new Response(body, { headers: { 'content-type': 'application/json' } })).catch(() => {});
   }
 }
 

@@ -55,7 +55,7 @@ export class ObjpackWorker {
   ) {
     this.origin = scope.location.origin;
     this.options = resolveOptions(options, this.origin);
-    this.store = new Store(this.options.cachePrefix, this.origin);
+    this.store = new Store(this.options.cachePrefix, this.origin, () => this.retired());
     this.routes = new Routes(this.store, this.options, () => this.cleanup(), (outgoing) => pinOpenPages(this, outgoing));
     this.delta = new Delta(this.store, this.options);
   }
@@ -142,7 +142,7 @@ export class ObjpackWorker {
       observe: kind === 'page' ? (res, sent) => this.delta.observe(res, sent) : undefined,
       onHeld: (cacheName, record) => this.delta.add(cacheName, record, path),
       quiet: (deadline) => this.quiet(deadline),
-      retired: () => this.retired(),
+      retired: this.store.retired,
     });
     this.runs.set(path, run);
     void run.finished.then(() => {
@@ -180,7 +180,7 @@ export class ObjpackWorker {
     const res = await fetch(this.store.key(this.options.registerPath), { cache: 'no-cache', credentials: 'same-origin' });
     if (res.status !== 200) return;
     await this.rememberRegister(res.clone());
-    await (await caches.open(this.store.metaName)).put(this.store.key(this.options.registerPath), res);
+    await this.store.putMeta(this.store.key(this.options.registerPath), res);
   }
 
   /**
@@ -199,7 +199,7 @@ export class ObjpackWorker {
     const res = await this.network(event.request);
     if (res.status === 200) {
       const copy = res.clone();
-      event.waitUntil(Promise.all([this.rememberRegister(res.clone()), caches.open(this.store.metaName).then((c) => c.put(key, copy))]).catch(noop));
+      event.waitUntil(Promise.all([this.rememberRegister(res.clone()), this.store.putMeta(key, copy)]).catch(noop));
     }
     return res;
   }

@@ -78,10 +78,7 @@ export class Routes {
     // Open pages that depend on the current table are pinned to its build first (client-records.ts).
     if (!sameBuild) await this.beforeAdopt(this.table).catch(noop);
     // Persisting is best effort (a full disk must not stop the worker from knowing the site).
-    await caches
-      .open(this.store.metaName)
-      .then((c) => c.put(this.options.routesUrl, new Response(text, { headers: { 'content-type': 'application/json' } })))
-      .catch(noop);
+    await this.store.putMeta(this.options.routesUrl, new Response(text, { headers: { 'content-type': 'application/json' } })).catch(noop);
     if (sameBuild) {
       // Same packages, same caches: only how URLs map to pages changed.
       this.table = table;

@@ -30,6 +30,11 @@ export class Store {
   constructor(
     private readonly prefix: string,
     private readonly origin: string,
+    /**
+     * This worker was replaced by a newer version: it writes nothing more. The new version deletes the old
+     * layout's caches once, when it activates, and `caches.open` would make them again.
+     */
+    readonly retired: () => boolean = () => false,
   ) {}
 
   get metaName(): string {
@@ -65,6 +70,12 @@ export class Store {
     return this.readJson<ClientRecord>(this.metaName, this.clientKey(id));
   }
 
+  /** Puts `res` under `key` in the meta cache, unless this worker was replaced (see {@link retired}). */
+  async putMeta(key: string, res: Response): Promise<void> {
+    if (this.retired()) return;
+    await (await caches.open(this.metaName)).put(key, res);
+  }
+
   /** Every saved client record, by client id. */
   async clients(): Promise<Map<string, ClientRecord>> {
     const out = new Map<string, ClientRecord>();
@@ -80,6 +91,7 @@ export class Store {
   }
 
   async forgetClient(id: string): Promise<void> {
+    if (this.retired()) return;
     const cache = await caches.open(this.metaName);
     await cache.delete(this.clientKey(id));
   }
@@ -95,6 +107,7 @@ export class Store {
   }
 
   private async writeJson(cacheName: string, key: string, value: unknown): Promise<void> {
+    if (this.retired()) return;
     const cache = await caches.open(cacheName);
     await cache.put(key, new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } }));
   }
