@@ -32,6 +32,7 @@ beforeEach(() => {
   vi.stubGlobal('caches', {
     open: async (n: string) => stores.get(n) ?? stores.set(n, new FakeCache()).get(n)!,
     keys: async () => [...stores.keys()],
+    match: async (k: string, { cacheName }: { cacheName: string }) => stores.get(cacheName)?.match(k),
   });
   vi.stubGlobal('fetch', async (u: string) => {
     const url = new URL(u);

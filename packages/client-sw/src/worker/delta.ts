@@ -197,7 +197,7 @@ export class Delta {
   }
 
   private async load(): Promise<void> {
-    const res = await (await caches.open(this.store.metaName)).match(this.stateKey).catch(() => undefined);
+    const res = await caches.match(this.stateKey, { cacheName: this.store.metaName }).catch(() => undefined);
     if (!res) return;
     const state = (await res.json().catch(() => undefined)) as { capable?: boolean; listing?: Listing } | undefined;
     this.capable ??= state?.capable;

@@ -17,7 +17,8 @@ beforeEach(() => {
     const m = stores.get(n) ?? stores.set(n, new Map()).get(n)!;
     return { match: async (k: string) => m.get(k)?.clone(), put: async (k: string, r: Response) => void m.set(k, r) };
   };
-  vi.stubGlobal('caches', { open, keys: async () => [...stores.keys()] });
+  const match = async (k: string, { cacheName }: { cacheName: string }) => stores.get(cacheName)?.get(k)?.clone();
+  vi.stubGlobal('caches', { open, match, keys: async () => [...stores.keys()] });
   vi.stubGlobal('fetch', async () => Response.json(served));
 });
 afterEach(() => vi.unstubAllGlobals());

@@ -47,7 +47,7 @@ export class Routes {
   current(): Promise<RouteTable | undefined> {
     if (this.table) return Promise.resolve(this.table);
     this.loading ??= (async () => {
-      const res = await (await caches.open(this.store.metaName)).match(this.options.routesUrl);
+      const res = await caches.match(this.options.routesUrl, { cacheName: this.store.metaName });
       if (res && !this.table) this.table = parseTable(await res.json());
       return this.table;
     })().finally(() => (this.loading = undefined));
