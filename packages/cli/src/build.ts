@@ -6,7 +6,7 @@ import { CACHE_FILE } from './emit/build-cache.js';
 import type { HostTarget } from './emit/host-config.js';
 import { REGISTER_PATH, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
-import { unwalkedHostConfigs } from './emit/site-headers.js';
+import { unwalkedHostConfigs } from './emit/host-config-files.js';
 import { checkWorkerAssets, loadWorkerAssets, type WorkerAssets } from './emit/sw-assets.js';
 import { ErrorCode, ObjpackError } from './errors.js';
 import { buildFingerprint } from './incremental/fingerprint.js';

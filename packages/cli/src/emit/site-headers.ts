@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
 import { isCarriedHeader, isHeaderName, isHeaderValue, RuleIndex, type FirebaseUrls, type HostHeaderRule, type HostRoute } from '@objpack/format';
 import { userPart } from './host-config.js';
+import { hostConfigDirs } from './host-config-files.js';
 import { readOwnEntries } from './host-entries.js';
 import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
 import { firebaseRedirects, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
@@ -189,23 +190,6 @@ function vercelDeploys(config: unknown, dir: string, root: string): boolean | 'u
   const outDir = (config as { outputDirectory?: unknown } | null)?.outputDirectory;
   if (typeof outDir === 'string') return path.resolve(dir, outDir) === path.resolve(root);
   return VERCEL_OUTPUTS.test(path.relative(dir, root).split(path.sep).join('/')) || 'unsure';
-}
-
-/** Where `vercel.json` and `firebase.json` are looked for, in order: the site, then the project directory. */
-export function hostConfigDirs(root: string, cwd = process.cwd()): string[] {
-  const project = path.resolve(cwd);
-  return path.resolve(root).startsWith(project + path.sep) ? [root, project] : [root];
-}
-
-/**
- * Host configs loadSiteHeaders may read that the incremental fingerprint must cover: those outside the site,
- * and the site's own that no build writes (`netlify.toml`, `_redirects`), which `--exclude` can keep from the
- * walk that otherwise notices an edit (the site's `_headers`, vercel.json and firebase.json are outputs,
- * checked by signature).
- */
-export function unwalkedHostConfigs(root: string, cwd?: string): string[] {
-  const outside = hostConfigDirs(root, cwd).slice(1).flatMap((d) => [path.join(d, 'vercel.json'), path.join(d, 'firebase.json'), path.join(d, 'netlify.toml')]);
-  return [path.join(root, 'netlify.toml'), path.join(root, '_redirects'), ...outside];
 }
 
 /**
