@@ -144,6 +144,23 @@ describe('loadSiteHeaders', () => {
     expect((await loadSiteHeaders(root)).forPage('/')).toEqual([['x-ok', 'yes']]);
   });
 
+  test('a firebase.json with comments is read as firebase-tools reads it (cjson); a trailing comma is not, with its line', async () => {
+    const text = [
+      '// the site',
+      '{',
+      '  "hosting": { /* the built site */',
+      '    "public": ".",',
+      '    "headers": [{ "source": "/about.html", "headers": [{ "key": "X-Frame-Options", "value": "DENY" }] }], // pages',
+      '    "redirects": [{ "source": "/old", "destination": "/new", "type": 301 }]',
+      '  }',
+      '}',
+    ].join('\n');
+    const h = await loadSiteHeaders(await makeSite({ 'firebase.json': text }));
+    expect([h.forPage('/about.html'), h.redirects.map((r) => [r.for, r.line]), h.diagnostics]).toEqual([[['x-frame-options', 'DENY']], [['/old', 6]], []]);
+    const bad = await loadSiteHeaders(await makeSite({ 'firebase.json': '{\n  "hosting": { "public": "." },\n}' }));
+    expect([bad.rules, bad.diagnostics.map((d) => d.message)]).toEqual([[], ['host headers not read: PropertyNameExpected at line 3']]);
+  });
+
   test('a firebase.json that is JSON but no object (`null`, a number) configures nothing and fails no build', async () => {
     for (const text of ['null', '7', '"x"', '[]']) {
       const h = await loadSiteHeaders(await makeSite({ 'firebase.json': text }));

@@ -6,6 +6,7 @@ import type { Header } from '@netlify/headers-parser';
 import { isCarriedHeader, isHeaderName, isHeaderValue, RuleIndex, type FirebaseUrls, type HostHeaderRule, type HostRoute } from '@objpack/format';
 import { userPart } from './host-config.js';
 import { hostConfigDirs } from './host-config-files.js';
+import { parseFirebaseJson } from './firebase-json.js';
 import { readOwnEntries } from './host-entries.js';
 import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
 import { firebaseRedirects, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
@@ -138,7 +139,7 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
   let text: string;
   try {
     text = await readFile(path.join(dir, file), 'utf8');
-    config = JSON.parse(text);
+    config = file === 'firebase.json' ? await parseFirebaseJson(text) : JSON.parse(text);
   } catch (err) {
     diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers not read: ${(err as Error).message}`, file: shown });
     return { rules: [], diagnostics: [] };
