@@ -84,6 +84,25 @@ describe('vercel.json', () => {
   });
 });
 
+describe('vercel.json lines', () => {
+  it("each redirect and route names its own line, not an earlier rule's destination written like its source", async () => {
+    const text = [
+      '{',
+      '  "routes": [{ "src": "/legacy", "dest": "/old" }, { "src": "/old", "status": 308, "headers": { "Location": "/" } }],',
+      '  "redirects": [',
+      '    { "source": "/old", "destination": "/new" },',
+      '    {',
+      '      "destination": "/newer",',
+      '      "source": "/new"',
+      '    }',
+      '  ]',
+      '}',
+    ].join('\n');
+    const { rules } = await vercelRedirects(JSON.parse(text) as Record<string, unknown>, 'vercel.json', text);
+    expect(rules.map((r) => [r.written ?? r.for, r.line])).toEqual([['/legacy', 2], ['/old', 2], ['/old', 4], ['/new', 7]]);
+  });
+});
+
 describe('vercel.json legacy routes', () => {
   it('a rewrite that goes on (`continue` with `dest`) takes the URL; a conditional pass-through excludes nothing', async () => {
     expect(taken((await vercelRedirects({ routes: [{ src: '/a.html', dest: '/other.html', continue: true }] }, 'vercel.json')).rules)).toEqual(['/a.html']);

@@ -5,13 +5,13 @@ import { RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
 import { cloudflareAccepts } from './cloudflare-redirects.js';
 import { ConfigLines } from './config-lines.js';
+import { valueAt } from './json-node.js';
 import { splitCapture } from './firebase-capture.js';
 import { globRegExp, type FirebaseHosting } from './host-json-rules.js';
 import { netlifyRoute, type HostRoutes } from './host-routes.js';
 import { netlifyKeeps, vercelKeeps, vercelOrigins } from './rule-source.js';
 import { hostAliasOf, safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
-import type { Node as JsonNode } from 'jsonc-parser';
 
 /**
  * A host rule that answers a URL itself before looking at the site's files: a redirect, or a rewrite that
@@ -171,7 +171,8 @@ export async function vercelRedirects(config: unknown, file: string, text?: stri
   const rules: RedirectRule[] = [];
   const diagnostics: Diagnostic[] = [];
   const passes: string[] = [];
-  const whence = vercelOrigins(getTransformedRoutes, c, text);
+  const { parseTree } = await import('jsonc-parser');
+  const whence = vercelOrigins(getTransformedRoutes, c, text, text === undefined ? undefined : parseTree(text));
   for (const [i, route] of ((result.routes ?? []) as VercelRoute[]).entries()) {
     if (route.handle === 'filesystem') break;
     if (typeof route.src !== 'string') continue;
@@ -267,24 +268,6 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string, tex
     rules.push({ file, for: 'trailingSlash: true', re, test: (u) => re.test(u) });
   }
   return { rules, diagnostics };
-}
-
-/**
- * The node of the value at `path` (object keys, array indexes) in a jsonc-parser tree; of a key written twice,
- * the last, which JSON.parse (and so firebase-tools) keeps.
- */
-function valueAt(tree: JsonNode, path: ReadonlyArray<string | number>): JsonNode | undefined {
-  let node: JsonNode | undefined = tree;
-  for (const key of path) {
-    const children: JsonNode[] = node?.children ?? [];
-    if (typeof key === 'number') node = node?.type === 'array' ? children[key] : undefined;
-    else {
-      const props = node?.type === 'object' ? children.filter((p) => p.children?.[0]?.value === key) : [];
-      node = props[props.length - 1]?.children?.[1];
-    }
-    if (!node) return undefined;
-  }
-  return node;
 }
 
 /**
