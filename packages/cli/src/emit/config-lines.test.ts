@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ConfigLines } from './config-lines.js';
 
 describe('ConfigLines', () => {
-  it('finds rules in file order, the same pattern twice on its own lines, a section after its key', () => {
+  it('gives the line of an offset, in any order, and of a JSON key', () => {
     const text = '{\n  "headers": [{ "source": "/(.*)" }],\n  "redirects": [\n    { "source": "/(.*)" },\n    { "source": "/(.*)" }\n  ],\n  "cleanUrls": true\n}\n';
-    const lines = new ConfigLines(text, '"redirects"');
-    expect([lines.find('"/(.*)"'), lines.find('"/(.*)"'), lines.find('"/(.*)"')]).toEqual([4, 5, undefined]);
+    const lines = new ConfigLines(text);
+    const at = (n: number) => text.split('"/(.*)"', n).join('"/(.*)"').length;
+    expect([lines.lineAt(at(2)), lines.lineAt(at(3)), lines.lineAt(at(1)), lines.lineAt(0)]).toEqual([4, 5, 2, 1]);
     expect(ConfigLines.keyLine(text, 'cleanUrls')).toBe(7);
     expect(ConfigLines.keyLine(text, 'trailingSlash')).toBeUndefined();
   });

@@ -1,30 +1,13 @@
 /**
- * Finds where rules are written in a host config's text, for messages that name a line. Rules are looked
- * for in the order the file lists them, each after the one before (two rules with the same pattern get
- * their own lines), so a file of 50,000 rules is read once; what is not found gets no line.
+ * Finds where rules are written in a host config's text, for messages that name a line: by offset (a JSON
+ * value's, from jsonc-parser) or by the next whole line a test accepts (`_redirects`, netlify.toml), each
+ * after the one before, so a file of 50,000 rules is read once; what is not found gets no line.
  */
 export class ConfigLines {
   private pos = 0;
   private line = 1;
 
-  /** `start`: where the rules' section begins (`"redirects"` in a JSON config), so earlier sections are skipped. */
-  constructor(
-    private readonly text: string,
-    start?: string,
-  ) {
-    const at = start === undefined ? -1 : text.indexOf(start);
-    if (at > 0) this.moveTo(at);
-  }
-
-  /** The 1-based line of the next occurrence of `needle` (a JSON string as written: `"/(.*)"`). */
-  find(needle: string): number | undefined {
-    const at = this.text.indexOf(needle, this.pos);
-    if (at === -1) return undefined;
-    this.moveTo(at);
-    const line = this.line;
-    this.pos = at + needle.length;
-    return line;
-  }
+  constructor(private readonly text: string) {}
 
   /** The 1-based line of offset `at` (quick for offsets in increasing order). */
   lineAt(at: number): number {
