@@ -109,9 +109,8 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     await expect.poll(async () => (await cacheNames(tab2)).filter((n) => n.includes('build-1')).length).toBe(0);
   });
 
-  it('an open v1 page whose record was not saved yet keeps v1 objects after the table moved to v2 and the worker restarted', async () => {
-    // The record of an open page is saved once the worker is quiet (at most 10 s later); a worker stopped
-    // before that had only the current table to go by, and served a v1 page v2's objects.
+  /** v1's /about/ open in a tab of a worker that never goes quiet: its packages stored, the page's record not. */
+  async function v1AboutStored() {
     const busy = { ...cfg, busy: true };
     const v1site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1), busy);
     const tab1 = await installWorker(suite.context, suite.server);
@@ -121,6 +120,13 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     const common = v1site.sharedPackage.common!;
     await expect.poll(async () => (await cacheContents(tab1))[`objpack-v1-shared-${common}`] ?? [], { timeout: 5_000 }).toContain(common);
     await expect.poll(async () => (await cacheContents(tab1))['objpack-v1-build-build-1'] ?? []).toContain(v1site.pagePackage['/about/']);
+    return { busy, tab1 };
+  }
+
+  it('an open v1 page whose record was not saved yet keeps v1 objects after the table moved to v2 and the worker restarted', async () => {
+    // The record of an open page is saved once the worker is quiet (at most 10 s later); a worker stopped
+    // before that had only the current table to go by, and served a v1 page v2's objects.
+    const { busy, tab1 } = await v1AboutStored();
     serveSite(suite.server, suite.b, testSite(suite.b.register, 2), busy);
     const tab2 = await suite.context.newPage();
     await tab2.goto(`${suite.server.origin}/`);
@@ -136,14 +142,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
   });
 
   it('an open v1 page a restarted worker knows only from its table keeps v1 objects after the table moved to v2 and another restart', async () => {
-    const busy = { ...cfg, busy: true };
-    const v1site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1), busy);
-    const tab1 = await installWorker(suite.context, suite.server);
-    await tab1.goto(`${suite.server.origin}/about/`);
-    await tab1.waitForFunction(() => document.documentElement.dataset.ready === '1');
-    const common = v1site.sharedPackage.common!;
-    await expect.poll(async () => (await cacheContents(tab1))[`objpack-v1-shared-${common}`] ?? [], { timeout: 5_000 }).toContain(common);
-    await expect.poll(async () => (await cacheContents(tab1))['objpack-v1-build-build-1'] ?? []).toContain(v1site.pagePackage['/about/']);
+    const { busy, tab1 } = await v1AboutStored();
     // Stopped before the page's record was saved: the restarted worker has only its table (v1) for it.
     const cdp = await suite.context.newCDPSession(tab1);
     await cdp.send('ServiceWorker.enable');
