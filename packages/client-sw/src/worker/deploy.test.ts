@@ -123,22 +123,32 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     return { busy, tab1 };
   }
 
-  it('an open v1 page whose record was not saved yet keeps v1 objects after the table moved to v2 and the worker restarted', async () => {
-    // The record of an open page is saved once the worker is quiet (at most 10 s later); a worker stopped
-    // before that had only the current table to go by, and served a v1 page v2's objects.
-    const { busy, tab1 } = await v1AboutStored();
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), busy);
+  /** Build 2 deployed and opened in a second tab, until the worker has adopted its table. */
+  async function deployV2(worker: typeof cfg & { busy: boolean }) {
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), worker);
     const tab2 = await suite.context.newPage();
     await tab2.goto(`${suite.server.origin}/`);
     await tab2.waitForFunction(() => document.documentElement.dataset.ready === '1');
     expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
     const events: ObjpackEvent[] = [];
     await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+  }
+
+  /** The open v1 page still gets build 1's objects. */
+  async function expectV1Objects(tab1: Page) {
+    expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
+    expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
+  }
+
+  it('an open v1 page whose record was not saved yet keeps v1 objects after the table moved to v2 and the worker restarted', async () => {
+    // The record of an open page is saved once the worker is quiet (at most 10 s later); a worker stopped
+    // before that had only the current table to go by, and served a v1 page v2's objects.
+    const { busy, tab1 } = await v1AboutStored();
+    await deployV2(busy);
     const cdp = await suite.context.newCDPSession(tab1);
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
-    expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
-    expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
+    await expectV1Objects(tab1);
   });
 
   it('an open v1 page a restarted worker knows only from its table keeps v1 objects after the table moved to v2 and another restart', async () => {
@@ -147,16 +157,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     const cdp = await suite.context.newCDPSession(tab1);
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), busy);
-    const tab2 = await suite.context.newPage();
-    await tab2.goto(`${suite.server.origin}/`);
-    await tab2.waitForFunction(() => document.documentElement.dataset.ready === '1');
-    expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
-    const events: ObjpackEvent[] = [];
-    await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+    await deployV2(busy);
     await cdp.send('ServiceWorker.stopAllWorkers');
-    expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
-    expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
+    await expectV1Objects(tab1);
   });
 
   // saved: the page's record is written before the clean-up; restart: the worker is stopped while the page
