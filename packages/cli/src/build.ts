@@ -26,7 +26,10 @@ export interface BuildOptions extends PlanOptions {
   exclude?: string[];
   /** Load pages in headless Chromium and add what the browser requested (a number: sample that many pages). */
   trace?: boolean | number;
-  /** Extra host configs: 'vercel', 'firebase', 'nginx' (`_headers` for Netlify/Cloudflare is always written). */
+  /**
+   * Extra host configs: 'vercel', 'firebase', 'nginx'. `_headers` for Netlify/Cloudflare Pages is always
+   * written; 'cloudflare' writes it within Cloudflare's 100 rules and 2,000-character lines.
+   */
   targets?: HostTarget[];
   /** Add the worker registration `<script>` to every page (default true). */
   inject?: boolean;

@@ -29,6 +29,11 @@ export const WarningCode = {
   TRACE_UNAVAILABLE: 'OBJPACK_W_TRACE_UNAVAILABLE',
   OBJECT_VANISHED: 'OBJPACK_W_OBJECT_VANISHED',
   HOST_CONFIG_LIMIT: 'OBJPACK_W_HOST_CONFIG_LIMIT',
+  /**
+   * `_headers` passes Cloudflare Pages' limits (100 rules, 2,000-character lines) on a site that may be
+   * deployed there (no netlify.toml), or the user's own rules leave objpack's no room under `--target cloudflare`.
+   */
+  CLOUDFLARE_HEADERS_LIMIT: 'OBJPACK_W_CLOUDFLARE_HEADERS_LIMIT',
   /** A host config objpack would add its rules to is left untouched (unreadable, or no site of this directory). */
   HOST_CONFIG_KEPT: 'OBJPACK_W_HOST_CONFIG_KEPT',
   /** `--target vercel|firebase` wrote a config into the site while the project's own (the one deployed) is elsewhere. */

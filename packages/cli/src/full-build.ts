@@ -85,6 +85,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let cleanSlashUrls = false;
   let bareDirUrls = options.bareDirUrls === true;
   let firebaseUrls: FirebaseUrls | undefined;
+  let netlify = false;
   let t: number;
   try {
     try {
@@ -119,6 +120,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     cleanSlashUrls = siteHeaders.cleanSlashUrls;
     bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
     firebaseUrls = siteHeaders.firebaseUrls;
+    netlify = siteHeaders.netlify;
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
     // A host config with clean URLs at `/about/` decided it too: there `/about` is redirected.
     if (options.cleanUrls === undefined && !cleanUrls && !cleanSlashUrls) {
@@ -165,6 +167,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     html,
     worker: workerAssets ? { assets: workerAssets, unregister: options.unregister === true } : undefined,
     targets: options.targets ?? [],
+    netlify,
     cache,
     report:
       options.report === false
@@ -187,10 +190,12 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   timings.write = performance.now() - t;
   if (inPlace) rememberRewrittenPages(root, graph, new Set(result.written), cache, inject);
   await cache.save(outDir);
+  const limits = (options.targets ?? []).includes('cloudflare') ? "8 KB and Cloudflare's 2,000-character lines" : '8 KB';
   for (const w of result.linkTruncated) {
-    diagnostics.push({ code: WarningCode.LINK_HEADER_TRUNCATED, severity: 'warning', message: `Link header of ${w.page} cut to stay under 8 KB (${w.dropped} preloads dropped)`, ref: w.page });
+    diagnostics.push({ code: WarningCode.LINK_HEADER_TRUNCATED, severity: 'warning', message: `Link header of ${w.page} cut to stay under ${limits} (${w.dropped} preloads dropped)`, ref: w.page });
   }
-  for (const w of result.hostWarnings) diagnostics.push({ code: w.kind === 'kept' ? WarningCode.HOST_CONFIG_KEPT : WarningCode.HOST_CONFIG_LIMIT, severity: 'warning', message: w.message });
+  const hostCode = { kept: WarningCode.HOST_CONFIG_KEPT, limit: WarningCode.HOST_CONFIG_LIMIT, cloudflare: WarningCode.CLOUDFLARE_HEADERS_LIMIT } as const;
+  for (const { kind, ...w } of result.hostWarnings) diagnostics.push({ code: hostCode[kind], severity: 'warning', ...w });
   // Vercel and firebase-tools read the project's config, not one inside the built site.
   for (const project of projectConfigs) {
     const name = path.basename(project) as 'vercel.json' | 'firebase.json';

@@ -50,6 +50,16 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(human.stderr).toMatch(/round trips saved/);
   });
 
+  test('--target cloudflare is a target: a user _headers that leaves objpack no room is named on stderr with its line', async () => {
+    const user = Array.from({ length: 98 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('');
+    const root = await makeSite({ ...SMALL_SITE, _headers: user });
+    const r = run('build', root, '--no-sw', '--target', 'cloudflare');
+    expect(r.code).toBe(0);
+    // objpack's 4 rules need the room of the user's 97th and 98th, lines 193 and 195.
+    expect(r.stderr).toMatch(/_headers:193 OBJPACK_W_CLOUDFLARE_HEADERS_LIMIT /);
+    expect(run('build', '--help').stdout).toContain('--target cloudflare');
+  });
+
   test('--bare-dir-urls and --no-bare-dir-urls decide the route table\'s bareDirUrls over the host config', async () => {
     const root = await makeSite({ ...SMALL_SITE, 'vercel.json': '{}' });
     const table = () => JSON.parse(readFileSync(path.join(root, '_objpack/routes.json'), 'utf8')) as { bareDirUrls?: boolean };

@@ -42,7 +42,7 @@ ${EXIT_CODES}`);
     .option('-o, --out <dir>', 'write a full copy with the packages here instead of into <dir>')
     .option('--origin <url>', 'the site\'s public origin; absolute URLs on it count as local')
     .option('--trace [pages]', 'also load pages in headless Chromium (all, or a sample of [pages]) and add what they request')
-    .addOption(new Option('--target <host...>', 'also write host headers for').choices(['vercel', 'firebase', 'nginx', 'netlify']))
+    .addOption(new Option('--target <host...>', 'also write host headers for (_headers, for Netlify and Cloudflare Pages, is always written; cloudflare keeps it within Cloudflare\'s 100 rules and 2,000-character lines)').choices(['vercel', 'firebase', 'nginx', 'netlify', 'cloudflare']))
     .option('--exclude <path...>', 'site-relative paths or directories to leave out')
     .option('--no-inject', 'do not add the worker registration <script> to pages')
     .option('--no-sw', 'do not write the service worker (implies --no-inject)')
@@ -62,6 +62,7 @@ Examples:
   $ objpack build dist/
   $ objpack build dist/ --out deploy/ --origin https://example.com
   $ objpack build dist/ --target vercel --target nginx
+  $ objpack build dist/ --target cloudflare  _headers for Cloudflare Pages: your rules, objpack's, then Link rules for the top pages that fit
   $ objpack build dist/ --json > objpack-summary.json
   $ objpack build dist/ --trace 20         trace a sample of 20 pages in Chromium
   $ objpack build dist/ --clean-urls       pages link to /about for about.html (Netlify, Cloudflare Pages…)

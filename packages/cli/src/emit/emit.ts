@@ -8,6 +8,7 @@ import type { PackagePlan } from '../plan/types.js';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import type { BuildCache } from './build-cache.js';
 import { removeStale, removeTempFiles } from './cleanup.js';
+import { cloudflareHeaders, cloudflareProblems } from './cloudflare-headers.js';
 import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HostTarget } from './host-config.js';
 import { REGISTER_PATH, WORKER_PATH } from './inject.js';
 import { buildManifest, manifestText, routeTable, type HostRecord } from './manifest.js';
@@ -33,6 +34,8 @@ export interface EmitInput extends HostRecord {
   html: ReadonlyArray<{ rel: string; key: string; load(): Promise<Uint8Array> }>;
   worker?: { assets: WorkerAssets; unregister: boolean };
   targets: readonly HostTarget[];
+  /** A netlify.toml configures the site: its `_headers` is Netlify's, which has none of Cloudflare's limits. */
+  netlify?: boolean;
   cache: BuildCache;
   /** Renders objpack-report.html from the finished manifest. */
   report?(manifest: BuildManifest): string;
@@ -51,8 +54,8 @@ export interface EmitResult {
   reused: number;
   removed: string[];
   linkTruncated: Array<{ page: string; dropped: number }>;
-  /** Host config limits passed (`limit`) and configs left untouched (`kept`). */
-  hostWarnings: Array<{ kind: 'limit' | 'kept'; message: string }>;
+  /** Host config limits passed (`limit`, `cloudflare`: `_headers` on Cloudflare Pages) and configs left untouched (`kept`). */
+  hostWarnings: Array<{ kind: 'limit' | 'kept' | 'cloudflare'; message: string; file?: string; line?: number }>;
 }
 
 /**
@@ -163,10 +166,20 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(h.rel);
   });
 
-  const { manifest, rules, truncated } = texts;
+  const { manifest, rules, own, pages } = texts;
+  let truncated = texts.truncated;
   const hostWarnings: EmitResult['hostWarnings'] = [];
-  await writeText('_headers', netlifyHeaders(rules, await readFile(abs('_headers'), 'utf8').catch(() => '')));
-  if (rules.length > 100) hostWarnings.push({ kind: 'limit', message: `_headers has ${rules.length} rules; Cloudflare Pages applies only the first 100 (Netlify has no such limit)` });
+  const existingHeaders = await readFile(abs('_headers'), 'utf8').catch(() => '');
+  if (input.targets.includes('cloudflare')) {
+    const made = cloudflareHeaders(own, pages, existingHeaders);
+    await writeText('_headers', made.text);
+    truncated = mergeTruncated(truncated, made.truncated);
+    for (const p of cloudflareProblems(made.text, made, own.length)) hostWarnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+  } else {
+    const text = netlifyHeaders(rules, existingHeaders);
+    await writeText('_headers', text);
+    if (!input.netlify) for (const p of cloudflareProblems(text)) hostWarnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+  }
   await writeText(PUSH_MANIFEST_FILE, texts.pushManifest);
   const jsonTargets = (['vercel', 'firebase'] as const).filter((t) => input.targets.includes(t));
   if (jsonTargets.length > 0) {
@@ -205,10 +218,12 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
 
 /** The manifest and the contents of the files made from it (host configs that merge with the site's aside). */
 function outputTexts(manifest: BuildManifest, input: EmitInput) {
-  const { rules, truncated } = headerRules(manifest);
+  const { rules, own, pages, truncated } = headerRules(manifest);
   return {
     manifest,
     rules,
+    own,
+    pages,
     truncated,
     pushManifest: `${JSON.stringify(pushManifest(manifest), null, 2)}\n`,
     nginx: input.targets.includes('nginx') ? nginxConfig(rules) : undefined,
@@ -216,6 +231,13 @@ function outputTexts(manifest: BuildManifest, input: EmitInput) {
     routes: JSON.stringify(routeTable(manifest)),
     manifestText: manifestText(manifest),
   };
+}
+
+/** Pages whose Link lost entries to 8 KB or to Cloudflare's lines, each once with all it lost. */
+function mergeTruncated(...lists: Array<ReadonlyArray<{ page: string; dropped: number }>>): Array<{ page: string; dropped: number }> {
+  const by = new Map<string, number>();
+  for (const list of lists) for (const t of list) by.set(t.page, (by.get(t.page) ?? 0) + t.dropped);
+  return [...by].map(([page, dropped]) => ({ page, dropped }));
 }
 
 /** Synchronous: one stat per kept package, and through the thread pool each would cost more than the call. */

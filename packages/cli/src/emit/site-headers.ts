@@ -38,6 +38,8 @@ export interface SiteHeaders {
   projectConfigs: string[];
   /** Every redirect and rewrite `objpack serve` can apply, in the host's order (manifest `hostRoutes`). */
   routes: HostRoute[];
+  /** A netlify.toml configures the site: it is Netlify's, not Cloudflare Pages' (both read `_headers`, `_redirects`). */
+  netlify: boolean;
   diagnostics: Diagnostic[];
 }
 
@@ -90,7 +92,8 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   // `--no-clean-urls` says the host serves no page at its clean URL, with a slash or without.
   if (opts.cleanUrls === false) cleanSlashUrls = false;
   const fb = firebaseUrls ? { firebaseUrls } : {};
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, cleanSlashUrls, bareDirUrls, ...fb, redirects, projectConfigs, routes: routes.routes };
+  const netlify = toml !== undefined;
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, cleanSlashUrls, bareDirUrls, ...fb, redirects, projectConfigs, routes: routes.routes, netlify };
   // With clean URLs the host serves about.html as `/about` (or `/about/`) and matches its rules against that
   // path too; with bare directory URLs guide/index.html as `/guide`.
   const clean = opts.cleanUrls ?? cleanUrls;
@@ -106,6 +109,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     redirects,
     projectConfigs,
     routes: routes.routes,
+    netlify,
     rules: rules.map((r) => ({
       for: r.for,
       match: r.re.source,
