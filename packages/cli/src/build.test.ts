@@ -168,7 +168,7 @@ describe('build (in place)', () => {
     expect(count(await readFile(path.join(root, 'index.html'), 'utf8'), REGISTER_TAG)).toBe(1);
     const after = await listFiles(root);
     expect(after).toEqual(before);
-    // Dotfiles under _objpack/ are the build's private caches (.cache.json, incremental state).
+    // Dotfiles under _objpack/ are the build's private caches (.cache.v8, incremental state).
     for (const [i, f] of after.entries()) if (!f.startsWith('_objpack/.')) expect(await readFile(path.join(root, f)), f).toEqual(bytes[i]);
   });
 

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { decodeStream, type RouteTable } from '@objpack/format';
 import { describe, expect, test } from 'vitest';
 import { build, type BuildOptions } from '../build.js';
@@ -64,9 +65,9 @@ describe('build ids of reused page packages', () => {
     const root = await makeSite(SMALL_SITE);
     await build(await opts(root));
     const cacheFile = path.join(root, CACHE_FILE);
-    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { packages: Record<string, { buildId?: string }> };
+    const cache = deserialize(await readFile(cacheFile)) as { packages: Record<string, { buildId?: string }> };
     for (const rec of Object.values(cache.packages)) delete rec.buildId;
-    await writeFile(cacheFile, JSON.stringify(cache));
+    await writeFile(cacheFile, serialize(cache));
 
     await editBlog(root);
     const second = await build(await opts(root));

@@ -21,7 +21,7 @@ import { patchBuild } from './patch-build.js';
 
 const GENERATORS = new URL('../../../../fixtures/generators/index.mjs', import.meta.url).href;
 /** Files only a build reads back; they legitimately differ between two ways of reaching the same output. */
-const PRIVATE = new Set(['_objpack/.cache.json', STATE_FILE, STATE_ROWS_FILE, '_objpack/.cache-updates.json']);
+const PRIVATE = new Set(['_objpack/.cache.v8', STATE_FILE, STATE_ROWS_FILE, '_objpack/.cache-updates.json']);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'objpack-patch-'));
 const pristine = path.join(dir, 'pristine');
