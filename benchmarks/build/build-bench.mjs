@@ -82,6 +82,8 @@ const median = (xs) => {
 };
 
 export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, base = tmpdir(), concurrency = undefined, log = (m) => process.stderr.write(`${m}\n`) } = {}) {
+  // `--dir /dev/shm/objpack-bench` (the README's example) need not exist yet.
+  await mkdir(base, { recursive: true });
   const dir = await mkdtemp(path.join(base, 'objpack-buildbench-'));
   try {
     const site = (i) => path.join(dir, `site-${i}`);
