@@ -60,6 +60,20 @@ describe("_headers and Cloudflare Pages' limits", () => {
     expect(cloudflareLines(await readFile(path.join(root, '_headers'), 'utf8')).rules).toHaveLength(111 + 4);
   });
 
+  test('--target cloudflare says in the summary how many pages kept a Link rule, also when an incremental build patches the outputs', async () => {
+    const root = await bigSite();
+    // The user's 1 rule and objpack's 4 leave 95 of the 100 for the 110 pages with preloads.
+    const cfOpts = await opts(root, { targets: ['cloudflare'] });
+    const cf = await build(cfOpts);
+    expect(cf.summary.linkRules).toEqual({ pages: 95, of: 110 });
+    await writeFile(path.join(root, 'posts/p3.html'), '<!doctype html><title>3 edited</title><link rel="stylesheet" href="/s.css">');
+    const patched = await build(cfOpts);
+    expect(patched.patched).toBe(true);
+    expect(patched.summary.linkRules).toEqual({ pages: 95, of: 110 });
+    // The default _headers has a rule for every page: nothing to say.
+    expect((await build(await opts(root))).summary.linkRules).toBeUndefined();
+  });
+
   test("--target cloudflare with a user _headers that takes the room: objpack's rules are cut and the warning names the user's line", async () => {
     const root = await bigSite();
     await writeFile(path.join(root, '_headers'), Array.from({ length: 99 }, (_, i) => `/u${i}\n  X-A: 1\n`).join(''));

@@ -204,6 +204,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     diagnostics.push({ code: WarningCode.HOST_CONFIG_ELSEWHERE, severity: 'warning', message, file: name });
   }
   summary ??= summarize(result.manifest, plan, graph, diagnostics);
+  if (result.linkRules) summary.linkRules = result.linkRules;
   summary.warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   summary.errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (inPlace) {

@@ -63,6 +63,21 @@ describe('build output on a terminal and with --quiet', () => {
   });
 });
 
+describe('--target cloudflare in the summary', () => {
+  test("the table and --json say how many pages kept a Link rule within Cloudflare Pages' 100 rules", async () => {
+    const files: Record<string, string> = { 'index.html': '<!doctype html><title>home</title><link rel="stylesheet" href="/s.css">', 's.css': 'p{}' };
+    for (let i = 0; i < 120; i++) files[`p${i}.html`] = `<!doctype html><title>${i}</title><link rel="stylesheet" href="/s.css">`;
+    const root = await makeSite(files);
+    const stderr = capture(false);
+    expect(await main(['node', 'objpack', 'build', root, '--no-sw', '--target', 'cloudflare'], { stdout: capture(false), stderr })).toBe(0);
+    // objpack's 4 rules leave 96 for the 121 pages.
+    expect(stderr.text()).toMatch(/Link rules \(_headers\)\s+96 of 121 pages \(Cloudflare Pages' 100-rule limit\)/);
+    const stdout = capture(false);
+    expect(await main(['node', 'objpack', 'build', root, '--no-sw', '--target', 'cloudflare', '--json'], { stdout, stderr: capture(false) })).toBe(0);
+    expect(JSON.parse(stdout.text()).summary.linkRules).toEqual({ pages: 96, of: 121 });
+  });
+});
+
 describe('objpack.config.{js,mjs,json} discovery', () => {
   test.each(['objpack.config.js', 'objpack.config.mjs', 'objpack.config.json'])('%s in the working directory is found and read', async (name) => {
     const dir = await mkdtemp(path.join(tmpdir(), 'objpack-cfg-'));

@@ -76,6 +76,8 @@ export interface CloudflareHeaders {
   text: string;
   /** Pages whose Link header lost entries that no Cloudflare line can hold. */
   truncated: Array<{ page: string; dropped: number }>;
+  /** Pages with a Link rule in `text`, of the `pages` given (those with preloads). */
+  pageRules: number;
   /** Pages left without a Link rule, for want of room among the 100. */
   pagesLeft: number;
   /** objpack's own pattern rules left out, the user's rules taking their room. */
@@ -121,7 +123,8 @@ export function cloudflareHeaders(own: readonly HeaderRule[], pages: readonly He
     }
     if (headers.length > 0) rules.push({ path: c.path, headers });
   }
-  return { text: netlifyHeaders(rules, existing), truncated, pagesLeft: pages.length - chosen.size, ownLeft: own.length - ownKept.length, userRules };
+  const pageRules = rules.length - ownKept.length;
+  return { text: netlifyHeaders(rules, existing), truncated, pageRules, pagesLeft: pages.length - pageRules, ownLeft: own.length - ownKept.length, userRules };
 }
 
 /** A problem of a written `_headers` on Cloudflare Pages; `line` when it is one of the user's lines. */

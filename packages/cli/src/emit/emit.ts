@@ -54,6 +54,8 @@ export interface EmitResult {
   reused: number;
   removed: string[];
   linkTruncated: Array<{ page: string; dropped: number }>;
+  /** `--target cloudflare`: pages with a Link rule in `_headers`, of those with preloads. */
+  linkRules?: { pages: number; of: number };
   /** Host config limits passed (`limit`, `cloudflare`: `_headers` on Cloudflare Pages) and configs left untouched (`kept`). */
   hostWarnings: Array<{ kind: 'limit' | 'kept' | 'cloudflare'; message: string; file?: string; line?: number }>;
 }
@@ -169,11 +171,13 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   const { manifest, rules, own, pages } = texts;
   let truncated = texts.truncated;
   const hostWarnings: EmitResult['hostWarnings'] = [];
+  let linkRules: EmitResult['linkRules'];
   const existingHeaders = await readFile(abs('_headers'), 'utf8').catch(() => '');
   if (input.targets.includes('cloudflare')) {
     const made = cloudflareHeaders(own, pages, existingHeaders);
     await writeText('_headers', made.text);
     truncated = mergeTruncated(truncated, made.truncated);
+    linkRules = { pages: made.pageRules, of: pages.length };
     for (const p of cloudflareProblems(made.text, made, own.length)) hostWarnings.push({ kind: 'cloudflare', file: '_headers', ...p });
   } else {
     const text = netlifyHeaders(rules, existingHeaders);
@@ -213,7 +217,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   const keep = new Set(Object.values(manifest.packages).map((p) => p.file));
   const removed = await removeStale(outDir, keep);
   await removeTempFiles(outDir, new Set(['.', ...input.html.map((h) => path.posix.dirname(h.rel))]));
-  return { manifest, written, reused, removed, linkTruncated: truncated, hostWarnings };
+  return { manifest, written, reused, removed, linkTruncated: truncated, hostWarnings, ...(linkRules ? { linkRules } : {}) };
 }
 
 /** The manifest and the contents of the files made from it (host configs that merge with the site's aside). */

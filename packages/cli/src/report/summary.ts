@@ -34,6 +34,11 @@ export interface BuildSummary {
   requestsAfter: number;
   /** Round trips saved over all pages: each page needs one instead of its chain depth. */
   roundTripsSaved: number;
+  /**
+   * `--target cloudflare`: pages given a `Link` rule in `_headers`, of the pages with preloads; Cloudflare
+   * Pages' 100 rules leave the rest without (cloudflare-headers.ts).
+   */
+  linkRules?: { pages: number; of: number };
   perPage: PageSummary[];
 }
 
