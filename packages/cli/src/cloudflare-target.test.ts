@@ -23,6 +23,9 @@ describe("_headers and Cloudflare Pages' limits", () => {
     const warned = diagnostics.filter((d) => d.code === WarningCode.CLOUDFLARE_HEADERS_LIMIT);
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatchObject({ file: '_headers', message: expect.stringMatching(/115 rules.*--target cloudflare/) });
+    // So does `targets: ['netlify']` (`--target netlify`): the user named the host.
+    const named = await build(await opts(await bigSite(), { targets: ['netlify'] }));
+    expect(named.diagnostics.filter((d) => d.code === WarningCode.CLOUDFLARE_HEADERS_LIMIT)).toEqual([]);
     const onNetlify = await bigSite({ 'netlify.toml': '[build]\npublish = "."\n' });
     const netlify = await build(await opts(onNetlify));
     expect(netlify.diagnostics.filter((d) => d.code === WarningCode.CLOUDFLARE_HEADERS_LIMIT || d.code === WarningCode.HOST_CONFIG_LIMIT)).toEqual([]);

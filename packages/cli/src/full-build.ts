@@ -167,7 +167,8 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     html,
     worker: workerAssets ? { assets: workerAssets, unregister: options.unregister === true } : undefined,
     targets: options.targets ?? [],
-    netlify,
+    // `--target netlify` names the host as a netlify.toml does.
+    netlify: netlify || (options.targets ?? []).includes('netlify'),
     cache,
     report:
       options.report === false

@@ -167,7 +167,7 @@ export function cloudflareProblems(written: string, made?: Pick<CloudflareHeader
     ...(long > 0 ? [`${long} Link line${long === 1 ? '' : 's'} longer than the ${CLOUDFLARE_MAX_LINE} characters Cloudflare Pages reads (it ignores them)`] : []),
   ];
   if (over.length > 0) {
-    problems.push({ message: `_headers has ${over.join(', and ')}: if the site is on Cloudflare Pages, pass \`--target cloudflare\` for a _headers within its limits (objpack's rules for its packages, and Link rules for as many pages as fit)` });
+    problems.push({ message: `_headers has ${over.join(', and ')}: if the site is on Cloudflare Pages, pass \`--target cloudflare\` for a _headers within its limits (objpack's rules for its packages, and Link rules for as many pages as fit); if it is on Netlify, \`--target netlify\` says so` });
   }
   return problems;
 }

@@ -34,7 +34,7 @@ export interface EmitInput extends HostRecord {
   html: ReadonlyArray<{ rel: string; key: string; load(): Promise<Uint8Array> }>;
   worker?: { assets: WorkerAssets; unregister: boolean };
   targets: readonly HostTarget[];
-  /** A netlify.toml configures the site: its `_headers` is Netlify's, which has none of Cloudflare's limits. */
+  /** A netlify.toml or `--target netlify` says the site is Netlify's: its `_headers` has none of Cloudflare's limits. */
   netlify?: boolean;
   cache: BuildCache;
   /** Renders objpack-report.html from the finished manifest. */

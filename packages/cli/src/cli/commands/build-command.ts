@@ -21,7 +21,7 @@ function fromFlags(opts: Record<string, unknown>, cmd: Command): Partial<BuildOp
   if (given('out')) o.out = opts.out as string;
   if (given('origin')) o.origin = opts.origin as string;
   if (given('trace')) o.trace = opts.trace === true ? true : parseCount(opts.trace, '--trace');
-  if (given('target')) o.targets = (opts.target as string[]).filter((t): t is HostTarget => t !== 'netlify');
+  if (given('target')) o.targets = opts.target as HostTarget[];
   if (given('exclude')) o.exclude = opts.exclude as string[];
   if (given('inject')) o.inject = opts.inject as boolean;
   if (given('sw')) o.serviceWorker = opts.sw as boolean;
