@@ -52,6 +52,30 @@ describe('the build cache file', () => {
     }
   });
 
+  test('a cache of a newer serialiser (another Node) is ignored', async () => {
+    const dir = await outDir();
+    await saved(dir);
+    const file = path.join(dir, CACHE_FILE);
+    const bytes = Buffer.from(await readFile(file));
+    // The header is 0xFF and the serialiser's format version: a later one than this Node writes.
+    expect(bytes[0]).toBe(0xff);
+    bytes[1] = 0x7f;
+    await writeFile(file, bytes);
+    expect((await BuildCache.load(dir)).package('/_objpack/pages/index.html.objp')).toBeUndefined();
+  });
+
+  test('a JSON cache next to it means an objpack from before the v8 format built since: the v8 cache is stale and ignored', async () => {
+    // This objpack saved the v8 cache and removed the JSON one; an older objpack then rebuilt the site (cold,
+    // re-encoding every package with its build id) and wrote .cache.json, leaving .cache.v8 as it was. Its
+    // records would keep packages whose index names another build than the manifest would say.
+    const dir = await outDir();
+    await saved(dir);
+    await writeFile(path.join(dir, '_objpack/.cache.json'), '{"version":2,"digests":{},"packages":{},"discover":{}}');
+    const cache = await BuildCache.load(dir);
+    expect(cache.package('/_objpack/pages/index.html.objp')).toBeUndefined();
+    expect(cache.discover.warm).toBe(false);
+  });
+
   test('saving removes the JSON cache of builds before the v8 format', async () => {
     const dir = await outDir();
     await mkdir(path.join(dir, '_objpack'));

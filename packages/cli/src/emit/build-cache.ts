@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -58,6 +58,9 @@ export class BuildCache {
   }
 
   static async load(outDir: string): Promise<BuildCache> {
+    // save() removes the JSON cache: one that is there was written by an objpack from before the v8 format,
+    // which rebuilt the site (re-encoding packages with its own build id) and left this file as it was.
+    if (existsSync(path.join(outDir, OLD_CACHE_FILE))) return BuildCache.empty();
     try {
       const data = deserialize(await readFile(path.join(outDir, CACHE_FILE))) as CacheData;
       if (data?.version === CACHE_VERSION && data.digests && data.packages && data.discover) {

@@ -76,4 +76,22 @@ describe('build ids of reused page packages', () => {
     for (const page of ['/', '/about/', '/blog.html']) expect(await embeddedBuild(root, second.manifest.pages[page]!.package)).toBe(second.buildId);
     await verifyOutput(root);
   });
+  test('after an objpack from before the v8 cache built the site, the v8 cache it left behind is not trusted', async () => {
+    const root = await makeSite(SMALL_SITE);
+    await build(await opts(root));
+    const v8Cache = await readFile(path.join(root, CACHE_FILE));
+    // An older objpack: no .cache.v8 for it, so every package is re-encoded with its build id, and its
+    // .cache.json is written; the .cache.v8 of the build before stays.
+    await editBlog(root);
+    const older = await build({ ...(await opts(root)), cache: false });
+    await writeFile(path.join(root, CACHE_FILE), v8Cache);
+    await writeFile(path.join(root, '_objpack/.cache.json'), '{"version":2,"digests":{},"packages":{},"discover":{}}');
+    const next = await build(await opts(root));
+    const routes = await readRoutes(root);
+    for (const page of ['/', '/about/', '/blog.html']) {
+      expect(await embeddedBuild(root, next.manifest.pages[page]!.package)).toBe(older.buildId);
+      expect(expectedBuild(routes, page)).toBe(older.buildId);
+    }
+    await verifyOutput(root);
+  });
 });
