@@ -68,6 +68,17 @@ describe('_headers for Cloudflare Pages (--target cloudflare)', () => {
     expect(made.truncated).toEqual([{ page: '/x.html', dropped: 1 }]);
   });
 
+  test('a page whose path Cloudflare would read as a pattern (`*`, `:name`) gets no rule: it would give its preloads to other URLs', () => {
+    // Cloudflare's rules engine (pages-shared generateRulesMatcher) turns `*` into `(?<splat>.*)` and `:Contents`
+    // into `(?<Contents>[^/]+)`: /wiki/Help:Contents would match /wiki/Help_desk, and there is no escape.
+    const wiki = ['/wiki/Help:Contents.html', '/wiki/Help_desk.html', '/x*y.html', '/10:30.html'].map((p) => ({ path: p, headers: [['Link', link(1)]] as Array<[string, string]> }));
+    const made = cloudflareHeaders(own, wiki);
+    const paths = made.text.split('\n').filter((l) => l.startsWith('/')).slice(own.length);
+    // A colon before a digit is no placeholder.
+    expect(paths).toEqual(['/wiki/Help_desk', '/10:30']);
+    expect(made).toMatchObject({ pageRules: 2, pagesLeft: 2 });
+  });
+
   test("the user's rules leave objpack's no room: its own rules are cut, no page gets one, and the warning names the user's rule that takes the room", () => {
     const many = Array.from({ length: 98 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('');
     const made = cloudflareHeaders(own, pages, many);

@@ -14,6 +14,9 @@ const LINK_PREFIX = '  Link: ';
 
 // A rule starts at a line that begins with `/` or `scheme://` (workers-sdk LINE_IS_PROBABLY_A_PATH).
 const RULE_LINE = /^(?:\S+:\/\/|\/)/;
+// What Cloudflare's rules engine reads as a pattern in a rule's path, with no way to escape it: `*` (a splat)
+// and `:name` (a segment placeholder; pages-shared generateRulesMatcher, PLACEHOLDER_REGEX).
+const PATTERN = /\*|:[A-Za-z]/;
 
 /** The 1-based numbers of the lines of `text` that start a rule on Cloudflare Pages, and of those too long for it. */
 export function cloudflareLines(text: string): { rules: number[]; long: number[] } {
@@ -101,8 +104,9 @@ export function cloudflareHeaders(own: readonly HeaderRule[], pages: readonly He
   const candidates: Array<{ rule: HeaderRule; path: string; n: number }> = [];
   for (const rule of pages) {
     const at = cloudflarePath(rule.path);
-    // A path line Cloudflare skips would hand its headers to the rule before it.
-    if (at.length > CLOUDFLARE_MAX_LINE || seen.has(at)) continue;
+    // A path line Cloudflare skips would hand its headers to the rule before it; a path it reads as a
+    // pattern would give this page's preloads to other URLs (/wiki/Help:Contents to /wiki/Help_desk).
+    if (at.length > CLOUDFLARE_MAX_LINE || PATTERN.test(at) || seen.has(at)) continue;
     seen.add(at);
     candidates.push({ rule, path: at, n: entries(rule) });
   }
