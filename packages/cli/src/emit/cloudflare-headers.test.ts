@@ -86,6 +86,9 @@ describe('_headers for Cloudflare Pages (--target cloudflare)', () => {
     expect(made).toMatchObject({ ownLeft: 2, pagesLeft: pages.length, userRules: 98 });
     // The 97th user rule is the first that objpack's 4 would have needed; it is on line 193.
     expect(cloudflareProblems(made.text, made, own.length)).toEqual([{ message: expect.stringContaining("2 of objpack's 4 rules"), line: 193 }]);
+    // The order the README gives: the worker's rule goes first, then the route table's, then page packages'.
+    const kept = (n: number) => cloudflareHeaders(own, [], Array.from({ length: n }, (_, i) => `/u${i}\n  X-A: 1\n`).join('')).text.split('\n').filter((l) => l.startsWith('/_objpack') || l.startsWith('/objpack'));
+    expect([97, 98, 99].map(kept)).toEqual([own.slice(0, 3), own.slice(0, 2), own.slice(0, 1)].map((o) => o.map((r) => r.path)));
   });
 });
 
