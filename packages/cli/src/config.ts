@@ -2,6 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildOptions } from './build.js';
+import { HOST_TARGETS } from './emit/host-config.js';
 import { ErrorCode, ObjpackError } from './errors.js';
 
 /** What `objpack.config.{js,mjs,json}` may set: any build option except the site directory and callbacks. */
@@ -48,6 +49,11 @@ export async function loadConfig(cwd: string, file?: string): Promise<{ config: 
   const unknown = Object.keys(value).filter((k) => !KNOWN.has(k));
   if (unknown.length) throw new ObjpackError(ErrorCode.CONFIG, `${found}: unknown option(s) ${unknown.join(', ')}`, found);
   const config = value as ObjpackConfig;
+  // As the CLI's --target choices: a misspelt target would otherwise be a build without it.
+  const targets: unknown = config.targets;
+  if (targets !== undefined && (!Array.isArray(targets) || targets.some((t) => !(HOST_TARGETS as readonly unknown[]).includes(t)))) {
+    throw new ObjpackError(ErrorCode.CONFIG, `${found}: targets must be a list of ${HOST_TARGETS.join(', ')} (got ${JSON.stringify(targets)})`, found);
+  }
   // Relative paths in a config file are relative to the file, as users expect.
   const dir = path.dirname(found);
   if (config.root) config.root = path.resolve(dir, config.root);
