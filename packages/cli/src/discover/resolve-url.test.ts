@@ -57,6 +57,13 @@ describe('helpers', () => {
     expect(pageUrlPath('guide/index.html')).toBe('/guide/');
     expect(pageUrlPath('a b/ü.html', '/docs/')).toBe('/docs/a%20b/%C3%BC.html');
     expect(encodePath("/a+b/c?d#e%f/(g)'h")).toBe("/a+b/c%3Fd%23e%25f/(g)'h");
+    // As Chromium 156 requests a link to each file (checked with new URL() in the page): '[' ']' stay, '|' '^' do not.
+    const chromium: Array<[string, string]> = [
+      ['[slug].html', '/[slug].html'], ['a|b.html', '/a%7Cb.html'], ['a^b.html', '/a%5Eb.html'], ["a'b.html", "/a'b.html"],
+      ['a!$&()*+,;=@:.html', '/a!$&()*+,;=@:.html'], ['a b.html', '/a%20b.html'], ['caf\u00e9.html', '/caf%C3%A9.html'],
+      ['a{b}.html', '/a%7Bb%7D.html'], ['a`b.html', '/a%60b.html'], ['a"b.html', '/a%22b.html'], ['a<b>.html', '/a%3Cb%3E.html'], ['a~b.html', '/a~b.html'],
+    ];
+    for (const [file, url] of chromium) expect([file, pageUrlPath(file)]).toEqual([file, url]);
     expect(parseOrigin('https://example.com/docs')).toEqual({ origin: 'https://example.com', basePath: '/docs/' });
   });
 });

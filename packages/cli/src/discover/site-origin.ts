@@ -60,6 +60,8 @@ export function encodePath(path: string): string {
 }
 
 function encodeSegment(segment: string): string {
-  // encodeURIComponent leaves sub-delims a browser would also leave; '%' and '?' '#' must be escaped.
-  return encodeURIComponent(segment).replace(/%(2[46BC]|3[ABD]|40)/g, (m) => decodeURIComponent(m));
+  // encodeURIComponent escapes characters Chromium's URL parser leaves in a path: sub-delims, ':' '@', and
+  // '[' ']' (a page file `[slug].html` is requested as /[slug].html; keyed /%5Bslug%5D.html, the worker
+  // never found it). '%' '?' '#' must stay escaped; '|' '^' too, as Chromium escapes them.
+  return encodeURIComponent(segment).replace(/%(2[46BC]|3[ABD]|40|5[BD])/g, (m) => decodeURIComponent(m));
 }

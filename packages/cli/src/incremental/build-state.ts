@@ -20,7 +20,8 @@ import type { PlannedPage, PlanObject, PlanStats } from '../plan/types.js';
 
 export const STATE_FILE = `${PACKAGE_DIR}/.state.v8`;
 export const STATE_ROWS_FILE = `${PACKAGE_DIR}/.state-rows`;
-const STATE_VERSION = 3;
+/** 4: page URLs keep `[` `]` (site-origin.ts encodePath). */
+const STATE_VERSION = 4;
 
 /** [url, path, file, rel, bytes, contentType, as, sendBytes, digest (base64), sri] */
 export type ObjectRow = [string, string, string, string, number, string, PlanObject['as'], number, string, string];
