@@ -26,6 +26,11 @@ describe("_headers and Cloudflare Pages' limits", () => {
     // So does `targets: ['netlify']` (`--target netlify`): the user named the host.
     const named = await build(await opts(await bigSite(), { targets: ['netlify'] }));
     expect(named.diagnostics.filter((d) => d.code === WarningCode.CLOUDFLARE_HEADERS_LIMIT)).toEqual([]);
+    // And any other host named: the site goes to Vercel, Firebase or an nginx, not Cloudflare Pages.
+    for (const target of ['vercel', 'firebase', 'nginx'] as const) {
+      const other = await build(await opts(await bigSite(), { targets: [target] }));
+      expect([target, other.diagnostics.filter((d) => d.code === WarningCode.CLOUDFLARE_HEADERS_LIMIT)]).toEqual([target, []]);
+    }
     const onNetlify = await bigSite({ 'netlify.toml': '[build]\npublish = "."\n' });
     const netlify = await build(await opts(onNetlify));
     expect(netlify.diagnostics.filter((d) => d.code === WarningCode.CLOUDFLARE_HEADERS_LIMIT || d.code === WarningCode.HOST_CONFIG_LIMIT)).toEqual([]);

@@ -182,7 +182,10 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   } else {
     const text = netlifyHeaders(rules, existingHeaders);
     await writeText('_headers', text);
-    if (!input.netlify) for (const p of cloudflareProblems(text)) hostWarnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+    // A host named by --target (Vercel, Firebase, nginx, Netlify) or a netlify.toml says where the site goes:
+    // Cloudflare's limits are not its host's, and a warning on every build would only be noise.
+    const elsewhere = input.netlify === true || input.targets.length > 0;
+    if (!elsewhere) for (const p of cloudflareProblems(text)) hostWarnings.push({ kind: 'cloudflare', file: '_headers', ...p });
   }
   await writeText(PUSH_MANIFEST_FILE, texts.pushManifest);
   const jsonTargets = (['vercel', 'firebase'] as const).filter((t) => input.targets.includes(t));
