@@ -4,7 +4,7 @@ import { encodePath, pageUrlPath, parseOrigin } from './site-origin.js';
 import type { SiteFile } from './types.js';
 
 const file = (path: string): SiteFile => ({ path, file: `/site${path}`, rel: path.slice(1), bytes: 1, mtimeMs: 0, contentType: 'x' });
-const files = new Map(['/a b.png', '/ü.png', '/guide/index.html', '/about.html', '/css/app.css', '/.env'].map((p) => [p, file(p)]));
+const files = new Map(['/a b.png', '/ü.png', '/guide/index.html', '/about.html', '/css/app.css', '/.env', '/a|b^c.png', '/[x].png'].map((p) => [p, file(p)]));
 
 describe('UrlResolver', () => {
   const r = new UrlResolver(files, parseOrigin('https://example.com'));
@@ -16,6 +16,10 @@ describe('UrlResolver', () => {
     expect(r.resolve('https://example.com/css/app.css', page)).toMatchObject({ kind: 'local', path: '/css/app.css' });
     expect(r.resolve('//example.com/css/app.css', page)).toMatchObject({ kind: 'local', path: '/css/app.css' });
     expect(r.resolve('./', page)).toMatchObject({ kind: 'local', url: '/guide/', path: '/guide/index.html' });
+    // The URL as Chromium requests it (its parser escapes '|' '^' in paths, Node's does not; '[' ']' stay).
+    expect(r.resolve('/a|b^c.png', page)).toMatchObject({ kind: 'local', url: '/a%7Cb%5Ec.png', path: '/a|b^c.png' });
+    expect(r.resolve('/a%7Cb%5ec.png', page)).toMatchObject({ kind: 'local', path: '/a|b^c.png' });
+    expect(r.resolve('/[x].png', page)).toMatchObject({ kind: 'local', url: '/[x].png', path: '/[x].png' });
   });
   it('classifies what is not a local object', () => {
     expect(r.resolve('http://example.com/css/app.css', page)).toEqual({ kind: 'cross', host: 'example.com' });
