@@ -4,7 +4,7 @@ import { encodePackageSync, sriToDigest, toBase64, type EncoderObject } from '@o
 import { ServeError } from './errors.js';
 import type { PageInfo, SiteManifest } from './site-manifest.js';
 import type { FileEntry, Route } from './site-index.js';
-import { stripQuery } from './url-path.js';
+import { namePath, stripQuery } from './url-path.js';
 
 /** Digests a client says it holds: full base64 SHA-256 (optionally `sha256-…`) or prefixes of ≥ 8 chars. */
 export type HaveSet = readonly string[];
@@ -52,13 +52,13 @@ export async function findStalePages(site: SiteManifest, routes: Map<string, Rou
   for (const info of site.pages.values()) {
     if (seen.has(info)) continue;
     seen.add(info);
-    const pkg = routes.get(info.page.package);
+    const pkg = routes.get(info.packagePath);
     if (!pkg || !('entry' in pkg)) {
       stale.add(info);
       continue;
     }
     for (const name of info.packageObjects) {
-      const r = routes.get(stripQuery(name));
+      const r = routes.get(namePath(name));
       const rec = site.manifest.objects[stripQuery(name)];
       if (!r || !('entry' in r)) {
         stale.add(info);
@@ -104,7 +104,7 @@ export async function assemblePackage(
   let total = 0;
   const held = have ? heldTest(have) : () => false;
   for (const name of info.packageObjects) {
-    const r = routes.get(stripQuery(name));
+    const r = routes.get(namePath(name));
     if (!r || !('entry' in r)) continue; // vanished since the build: the page still loads it over the network
     const digest = await entryDigest(r.entry);
     const b64 = toBase64(digest);

@@ -6,7 +6,7 @@ import { endWith, sendError, type Req, type Res } from './error-page.js';
 import { isNotModified } from './http-semantics.js';
 import { sendFile } from './send-file.js';
 import type { PageInfo } from './site-manifest.js';
-import { encodePathForHeader } from './url-path.js';
+import { nameForHeader } from './url-path.js';
 
 /** Largest package assembled on the fly (bodies are held in memory while encoding). */
 const MAX_DYNAMIC_BYTES = 64 * 1024 * 1024;
@@ -32,7 +32,7 @@ function prebuiltExtra(pr: PackageRequest, page: PageInfo): Readonly<Record<stri
   if (!byPage) prebuiltExtras.set(pr, (byPage = new WeakMap()));
   let extra = byPage.get(page);
   if (!extra) {
-    extra = { ...(pr.vary ? { vary: pr.vary } : {}), 'cache-control': 'no-cache', ...(pr.contentLocation ? { 'content-location': encodePathForHeader(page.page.package) } : {}) };
+    extra = { ...(pr.vary ? { vary: pr.vary } : {}), 'cache-control': 'no-cache', ...(pr.contentLocation ? { 'content-location': nameForHeader(page.page.package) } : {}) };
     byPage.set(page, extra);
   }
   return extra;
@@ -46,7 +46,7 @@ export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, co
   const haveHeader = req.headers['x-objpack-have'];
   const have = ctx.o.dynamic && haveHeader !== undefined ? parseHave(Array.isArray(haveHeader) ? haveHeader.join(',') : haveHeader) : null;
   const stale = ctx.o.dynamic && ctx.site.stale.has(page);
-  const route = ctx.site.index.routes.get(page.page.package);
+  const route = ctx.site.index.routes.get(page.packagePath);
   const prebuilt = route && 'entry' in route ? route.entry : undefined;
 
   if (!stale && !(have && have.length > 0)) {
@@ -55,11 +55,11 @@ export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, co
       return;
     }
     ctx.stats.packages.prebuilt++;
-    if (conn) ctx.tracker.packageSent(conn, page, ctx.site.manifest?.carried.get(page.page.package) ?? []);
+    if (conn) ctx.tracker.packageSent(conn, page, ctx.site.manifest?.carried.get(page.packagePath) ?? []);
     sendFile(ctx, req, res, prebuilt, { headers: prebuiltExtra(pr, page) });
     return;
   }
-  const location: Record<string, string> = pr.contentLocation ? { 'content-location': encodePathForHeader(page.page.package) } : {};
+  const location: Record<string, string> = pr.contentLocation ? { 'content-location': nameForHeader(page.page.package) } : {};
 
   const delta = !!have && have.length > 0;
   const key = `${ctx.site.index.generation}:${page.url}:${delta ? [...have].sort().join(',') : ''}`;
@@ -68,7 +68,7 @@ export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, co
     if (delta) ctx.stats.packages.delta++;
     else ctx.stats.packages.dynamic++;
     // A delta's receiver holds the rest already: the whole page package counts as delivered.
-    if (conn) ctx.tracker.packageSent(conn, page, ctx.site.manifest?.carried.get(page.page.package) ?? []);
+    if (conn) ctx.tracker.packageSent(conn, page, ctx.site.manifest?.carried.get(page.packagePath) ?? []);
     const inm = req.headers['if-none-match'];
     const headers: Record<string, string> = {
       'content-type': MEDIA_TYPE,

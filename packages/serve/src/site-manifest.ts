@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, RuleIndex, type BuildManifest, type FirebaseUrls, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { hostRouter, type HostRouter } from './host-routes.js';
-import { encodePathForHeader, stripQuery } from './url-path.js';
+import { nameForHeader, namePath } from './url-path.js';
 
 /** A page of the manifest, with what requests need precomputed. */
 export interface PageInfo {
@@ -14,8 +14,10 @@ export interface PageInfo {
   htmlPath: string;
   /** Validated `Link` values for 103 Early Hints and the 200 response. */
   links: string[];
-  /** Objects of the closure (query stripped), HTML excluded: what a connection must be sent. */
+  /** Site paths (decoded, no query, as the index keys them) of the closure, HTML excluded: what a connection must be sent. */
   closure: ReadonlySet<string>;
+  /** Site path of the page's package (`/_objpack/pages/[slug].html.objp` for `…/%5Bslug%5D.html.objp`). */
+  packagePath: string;
   /** Objects the page package carries, in order (from the manifest's package record). */
   packageObjects: readonly string[];
   /**
@@ -45,24 +47,25 @@ export interface SiteManifest {
   firebaseUrls: FirebaseUrls | null;
   /** Page by page URL and by HTML file URL. */
   pages: Map<string, PageInfo>;
-  /** Page by its package URL. */
+  /** Page by its package's site path (decoded). */
   byPackage: Map<string, PageInfo>;
   /** Objects carried by each package (page and shared), names as in the manifest. */
   packageObjects: Map<string, readonly string[]>;
-  /** Per package URL: itself plus its objects without query, for closure tracking. */
+  /** Per package site path: itself plus its objects' site paths, for closure tracking (decoded, as PageInfo.closure). */
   carried: Map<string, readonly string[]>;
 }
 
 /**
- * `Link: </a.css>; rel=preload; as=style`, with the element's `crossorigin` state. Paths are
- * percent-encoded first, so non-ASCII paths are announced and no CR/LF can reach the header; kinds that
- * are never announced and unsafe paths give null.
+ * `Link: </a.css>; rel=preload; as=style`, with the element's `crossorigin` state. `path` is a manifest name,
+ * percent-encoded as the page requests it: its escapes are kept (the preload must be for that URL), what else
+ * is not printable ASCII is encoded, so no CR/LF can reach the header; kinds that are never announced and
+ * unsafe paths give null.
  */
 export function preloadLink(path: string, as: string, cors?: unknown): string | null {
   if (!isAnnounced(as) || typeof path !== 'string') return null;
   let url: string;
   try {
-    url = encodePathForHeader(path);
+    url = nameForHeader(path);
   } catch {
     return null; // lone surrogate: not a URL at all
   }
@@ -181,7 +184,7 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
   const carried = new Map<string, readonly string[]>();
   for (const [url, rec] of Object.entries(manifest.packages)) {
     if (rec && Array.isArray(rec.objects)) packageObjects.set(url, rec.objects.filter((x) => typeof x === 'string'));
-    carried.set(url, [url, ...(packageObjects.get(url) ?? []).map(stripQuery)]);
+    carried.set(namePath(url), [namePath(url), ...(packageObjects.get(url) ?? []).map(namePath)]);
   }
   for (const [url, page] of Object.entries(manifest.pages)) {
     if (!isPage(page) || !url.startsWith('/')) {
@@ -193,17 +196,18 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
       const l = c && typeof c.path === 'string' ? preloadLink(c.path, String(c.as), c.cors) : null;
       if (l) links.push(l);
     }
-    const closure = new Set(page.closure.filter((p) => typeof p === 'string').map(stripQuery));
+    const closure = new Set(page.closure.filter((p) => typeof p === 'string').map(namePath));
     closure.delete(htmlPath);
-    closure.delete(url);
+    closure.delete(namePath(url));
+    closure.delete(''); // a name no request could name
     const info: PageInfo = {
-      url, page, htmlPath, links, closure, packageObjects: packageObjects.get(page.package) ?? page.closure,
+      url, page, htmlPath, links, closure, packagePath: namePath(page.package), packageObjects: packageObjects.get(page.package) ?? page.closure,
       // The build keys a page's HTML object by the page's URL ('/guide/'); by file name as a fallback.
       hostHeaders: hostHeaders(manifest.objects[url]?.headers ?? manifest.objects[htmlPath]?.headers),
     };
     pages.set(url, info);
     if (!pages.has(htmlPath)) pages.set(htmlPath, info);
-    byPackage.set(page.package, info);
+    byPackage.set(info.packagePath, info);
   }
   const rules = hostRules(manifest.hostHeaders);
   return { manifest, hostRules: rules, errorPageRules: rules.filter((r) => r.errorPage), firebaseUrls: firebaseUrls(manifest.firebaseUrls), router: hostRouter(manifest.hostRoutes), pages, byPackage, packageObjects, carried };

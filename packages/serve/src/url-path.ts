@@ -41,6 +41,27 @@ export function encodePathForHeader(path: string): string {
   return encodeURI(path).replace(/[<>"'`;,#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
+/**
+ * The site path a manifest name (`/caf%C3%A9.css?v=3`) is served from: names are URL paths as the browser
+ * requests them, percent-encoded (format README §1.2 "Names"), and the index is keyed by decoded path. A
+ * name is taken as a request for it would be (parseRequestPath); one no request could name gives ''.
+ */
+export function namePath(name: string): string {
+  const p = stripQuery(name);
+  if (!p.includes('%')) return p;
+  const r = parseRequestPath(p);
+  return r.ok ? r.path : '';
+}
+
+/**
+ * A manifest name (already percent-encoded) for a header value (Link, Content-Location): its escapes kept
+ * (encodePathForHeader would encode their `%` again, announcing `/caf%25C3%25A9.css`), what is not printable
+ * ASCII encoded, and the characters encodePathForHeader escapes. Throws URIError on a lone surrogate.
+ */
+export function nameForHeader(name: string): string {
+  return name.replace(/%(?![0-9A-Fa-f]{2})|[<>"'`;,#]|[^\x21-\x7e]/gu, (c) => (c < '\x80' ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c)));
+}
+
 /** A manifest name (`/app.css?v=3`) without its query: the key of the manifest's `objects`. */
 export function stripQuery(p: string): string {
   const q = p.indexOf('?');
