@@ -2,7 +2,8 @@
  * The manifest names pages, packages and objects by URL path as the browser requests them, percent-encoded
  * (`/a%7Cb.svg` for the file `a|b.svg`, `/_objpack/pages/%5Bslug%5D.html.objp`, `/caf%C3%A9.css`); this
  * server's index is keyed by decoded path. Looking a name up as it is found nothing: every such page was
- * stale, its dynamic package left the object out, and its header values were encoded twice.
+ * stale, its dynamic package left the object out, and its header values were encoded twice. The URLs this
+ * server writes itself (redirects) must take the same form, or the worker does not know the page there.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,13 +49,15 @@ function makeSite(root: string): void {
     objects: Object.fromEntries(objects.map((o) => [o.name, { file: o.file, bytes: o.body.length, digest: sri(o.body), contentType: o.contentType, as: 'fetch' }])),
   };
   files['objpack-manifest.json'] = Buffer.from(JSON.stringify(manifest));
+  files['[lang]/index.html'] = Buffer.from('<!doctype html><title>lang</title>');
+  files['a|b ü/index.html'] = Buffer.from('<!doctype html><title>a|b</title>');
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);
   }
 }
 
-describe('manifest names percent-encoded as the browser requests them', () => {
+describe('page and object URLs as the browser requests them ([ ] kept, | ^ and non-ASCII escaped)', () => {
   let root: string;
   let s: ObjpackServer;
   beforeAll(async () => {
@@ -85,5 +88,12 @@ describe('manifest names percent-encoded as the browser requests them', () => {
     expect(names(delta.body)).toEqual(['/[slug].html', '/caf%C3%A9.css', '/a%7Cb.svg']);
     const page = await get(s.url, '/[slug].html');
     expect([page.status, page.headers.link]).toEqual([200, '</caf%C3%A9.css>; rel=preload; as=style']);
+  });
+
+  it('redirects a directory to its slash in the form the route table keys it (Chromium\'s: [ ] kept, | ^ escaped)', async () => {
+    for (const [path, location] of [['/[lang]', '/[lang]/'], ['/%5Blang%5D?x=1', '/[lang]/?x=1'], ['/a%7Cb%20%C3%BC', '/a%7Cb%20%C3%BC/']]) {
+      const r = await get(s.url, path!);
+      expect([path, r.status, r.headers.location]).toEqual([path, 301, location]);
+    }
   });
 });

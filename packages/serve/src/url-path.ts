@@ -36,9 +36,13 @@ export function parseRequestPath(target: string | undefined): RequestPath {
   return { ok: true, path, query };
 }
 
-/** Percent-encodes a site path for a header value (Link, Location): no CR, LF, space, `<`, `>` survive. */
+/**
+ * Percent-encodes a site path for a header value (Link, Location): no CR, LF, space, `<`, `>` survive. `[` `]`
+ * stay, as Chromium keeps them in a path and the build's route table names pages (`/[lang]/`): a redirect to
+ * `/%5Blang%5D/` would load a page the service worker does not know by that URL.
+ */
 export function encodePathForHeader(path: string): string {
-  return encodeURI(path).replace(/[<>"'`;,#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return encodeURI(path).replace(/[<>"'`;,#]|%5[BD]/g, (c) => (c.length > 1 ? (c === '%5B' ? '[' : ']') : `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`));
 }
 
 /**
