@@ -23,11 +23,10 @@ import { captureState } from './incremental/capture-state.js';
 import { traceClosures } from './plan/apply-trace.js';
 import { planPackages } from './plan/plan-packages.js';
 import type { PlanPage } from './plan/types.js';
-import { OWN_PATHS, preparePages, rememberRewrittenPages } from './prepare-pages.js';
+import { aboutSite, OWN_PATHS, preparePages, rememberRewrittenPages } from './prepare-pages.js';
 import { renderReport } from './report/render-report.js';
 import { summarize, type BuildSummary } from './report/summary.js';
 
-const OWN_REF = /(^|\/)objpack-(register|sw)\.js$/;
 
 /** What build() settled before choosing the pipeline. */
 export interface FullBuildInput {
@@ -97,7 +96,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     const needed = new Set<string>();
     for (const page of graph.pages) for (const item of page.items) needed.add(graph.files.get(item.path)?.file ?? '');
     pool.dropDigests((file) => !needed.has(file));
-    diagnostics = graph.diagnostics.filter((d) => !(d.ref && OWN_REF.test(d.ref.split(/[?#]/)[0]!)));
+    diagnostics = graph.diagnostics.filter(aboutSite);
     if (graph.pages.length === 0) {
       throw new ObjpackError(ErrorCode.NO_PAGES, `no HTML pages in ${root}`);
     }
@@ -105,7 +104,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     t = performance.now();
     if (options.trace) {
       progress({ phase: 'trace', done: 0, total: graph.pages.length });
-      diagnostics.push(...(await traceClosures(root, graph, typeof options.trace === 'number' ? options.trace : undefined)));
+      diagnostics.push(...(await traceClosures(root, graph, typeof options.trace === 'number' ? options.trace : undefined)).filter(aboutSite));
     }
     timings.trace = performance.now() - t;
 

@@ -14,6 +14,13 @@ import type { PlanObject, PlanPage } from './plan/types.js';
 /** The worker files the build writes: never packaged. */
 export const OWN_PATHS = new Set([WORKER_PATH, REGISTER_PATH]);
 
+const OWN_REF = /(^|\/)objpack-(register|sw)\.js$/;
+/**
+ * A diagnostic about the site, not about objpack's own files: references to the worker or the registration
+ * script (which a previous build injected into the pages it rewrote) are not the site's.
+ */
+export const aboutSite = (d: Diagnostic): boolean => !(d.ref && OWN_REF.test(d.ref.split(/[?#]/)[0]!));
+
 const isMedia = (item: ClosureItem, f: SiteFile) => item.as === 'video' || item.as === 'audio' || /^(video|audio)\//.test(f.contentType);
 
 /** Turns closures into plan input: final HTML, digests (cached by size+mtime), partial media prefixes. */

@@ -91,6 +91,11 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(r.stdout.trim().split('\n')).toEqual(['/about/', '/css/site.css', '/css/base.css', '/fonts/x.woff2', '/js/app.js', '/js/lib.js', '/img/logo.png', '/img/team.png']);
     expect(run('closure', root, 'about/index.html', '--json').code).toBe(0);
     expect(run('closure', root, '/nope/').code).toBe(2);
+    // Over the built site (every page now carries the registration script): the same list, as the package has it.
+    expect(run('build', root).code).toBe(0);
+    const built = run('closure', root, '/about/');
+    expect(built.stdout.trim().split('\n')).toEqual(r.stdout.trim().split('\n'));
+    expect(built.stderr).not.toContain('objpack-register.js');
   });
 
   test('inspect verifies a package; a corrupt or truncated one exits 3 with a clear code', async () => {

@@ -18,4 +18,13 @@ describe.skipIf(!have)('build --trace', () => {
     expect(r.manifest.pages['/']!.closure).toContain('/data.json');
     expect(r.diagnostics).toContainEqual(expect.objectContaining({ code: WarningCode.TRACE_MISSED, ref: '/data.json', file: 'index.html' }));
   }, 60_000);
+
+  test("a second build over its own output reports nothing about objpack's own files (the registration script it injected)", async () => {
+    const root = await makeSite({ 'index.html': '<!doctype html><html><head><title>t</title></head><body><p>x</p></body></html>' });
+    const workerAssets = await fakeWorkerAssets();
+    await build({ root, workerAssets });
+    const again = await build({ root, trace: true, workerAssets });
+    expect(again.diagnostics.filter((d) => d.code === WarningCode.TRACE_MISSED)).toEqual([]);
+    expect(again.manifest.pages['/']!.closure).toEqual(['/']);
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { discoverSite, pageClosure, type PageClosure, type SiteGraph } from '../../discover/index.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
+import { aboutSite, OWN_PATHS } from '../../prepare-pages.js';
 import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { formatDiagnostic } from './format-diagnostic.js';
@@ -20,11 +21,13 @@ export async function runClosure(dir: string, page: string, opts: Record<string,
       const some = graph.pages.slice(0, 5).map((p) => p.url).join(', ');
       throw new ObjpackError(ErrorCode.PAGE_NOT_FOUND, `no page ${JSON.stringify(page)} in ${graph.root}${some ? ` (pages include ${some})` : ''}`);
     }
-    const mine = graph.diagnostics.filter((d) => d.file === closure.file);
+    // As the package has it: without objpack's own files (a built page carries the registration script).
+    const items = closure.items.filter((i) => !OWN_PATHS.has(i.path));
+    const mine = graph.diagnostics.filter((d) => d.file === closure.file && aboutSite(d));
     if (opts.json) {
-      logger.out(JSON.stringify({ page: closure.url, file: closure.file, items: closure.items, iframes: closure.iframes, crossOrigin: closure.crossOrigin, diagnostics: mine }, null, 2));
+      logger.out(JSON.stringify({ page: closure.url, file: closure.file, items, iframes: closure.iframes, crossOrigin: closure.crossOrigin, diagnostics: mine }, null, 2));
     } else {
-      logger.out(closure.items.map((i) => i.url).join('\n'));
+      logger.out(items.map((i) => i.url).join('\n'));
       for (const d of mine) logger.warn(formatDiagnostic(d));
     }
     return 0;
