@@ -27,6 +27,12 @@ describe('objectName', () => {
   it('keeps the query, drops the fragment', () => {
     expect(objectName(`${O}/a.css?v=3#x`)).toBe('/a.css?v=3');
   });
+  it("names a path with '|' or '^' as the build does (Chromium's form), from a browser that keeps them too", () => {
+    // Node's URL keeps both, as a browser following the WHATWG set does; Chromium sends /a%7Cb%5Ec.png.
+    expect(new URL(`${O}/a|b^c.png`).pathname).toBe('/a|b^c.png');
+    expect(objectName(`${O}/a|b^c.png?q=|`)).toBe('/a%7Cb%5Ec.png?q=|');
+    expect(objectName(`${O}/a%7Cb%5Ec.png`)).toBe('/a%7Cb%5Ec.png');
+  });
 });
 
 describe('clearSiteData', () => {
@@ -51,6 +57,11 @@ describe('lookupRoute', () => {
     const kept: RouteTable = { ...table, packageBuilds: { '2': 'a' } };
     expect(lookupRoute(kept, '/x.html')?.build).toBe('a');
     expect(lookupRoute(kept, '/')?.build).toBe('b');
+  });
+  it("finds a page named with '|' or '^' (keyed as Chromium requests it) from a browser that keeps them", () => {
+    const piped: RouteTable = { ...table, pages: { ...table.pages, '/a%7Cb.html': [2] } };
+    expect(lookupRoute(piped, '/a|b.html')).toMatchObject({ key: '/a%7Cb.html' });
+    expect(lookupRoute(piped, '/a%7Cb.html')).toMatchObject({ key: '/a%7Cb.html' });
   });
   it('returns nothing for unknown pages and indices out of range', () => {
     expect(lookupRoute(table, '/nope')).toBeUndefined();

@@ -23,7 +23,15 @@ export function answerable(request: Request, origin: string): boolean {
 /** The name a package uses for this URL: path plus query, as the build records it. */
 export function objectName(url: string): string {
   const u = new URL(url);
-  return u.pathname + u.search;
+  return buildPath(u.pathname) + u.search;
+}
+
+/**
+ * A request's path in the form the build names it: Chromium's, which escapes `|` and `^` in a path. Browsers
+ * whose URL parser keeps them (the WHATWG set) send `/a|b.png` for the object the package names `/a%7Cb.png`.
+ */
+export function buildPath(pathname: string): string {
+  return pathname.includes('|') || pathname.includes('^') ? pathname.replace(/[|^]/g, (c) => (c === '|' ? '%7C' : '%5E')) : pathname;
 }
 
 /** `Clear-Site-Data` asks us to drop caches (`"cache"`, `"storage"`, `"*"`) and maybe to unregister. */
