@@ -3,6 +3,7 @@
  * The browser clamps `..` at the root; we report such references instead, because a reference that climbs
  * out of the site meant a file the site does not contain.
  */
+import { nameFormPath } from '@objpack/format';
 import type { SiteOrigin } from './site-origin.js';
 import type { SiteFile } from './types.js';
 
@@ -83,7 +84,7 @@ export class UrlResolver {
     const path = decodePath(url.pathname);
     if (path === undefined) return { kind: 'invalid', reason: 'bad percent-encoding in the path' };
     if (path === null) return { kind: 'escape' };
-    const requested = asChromiumPath(url.pathname) + url.search;
+    const requested = nameFormPath(url.pathname) + url.search;
     if (path.split('/').some((s) => s.startsWith('.') && s !== '')) return { kind: 'dotfile', url: requested };
     const file = this.lookup(path, page);
     if (file) return { kind: 'local', url: requested, path: file.path, file };
@@ -97,14 +98,6 @@ export class UrlResolver {
     if (!page) return undefined;
     return this.files.get(`${path}.html`) ?? this.files.get(`${path}/index.html`);
   }
-}
-
-/**
- * A path as Chromium requests it: its URL parser escapes `|` and `^` in paths, the WHATWG parser of Node 20
- * leaves them; an object keyed `/a|b.png` in a package was never found by the worker, which saw `/a%7Cb.png`.
- */
-function asChromiumPath(pathname: string): string {
-  return /[|^]/.test(pathname) ? pathname.replace(/[|^]/g, (c) => (c === '|' ? '%7C' : '%5E')) : pathname;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { nameFormPath } from '@objpack/format';
+
 /**
  * Which requests the worker may answer. Everything else goes to the network untouched, exactly as
  * without objpack: other origins, non-GET, Range (media elements, resumable downloads), explicit
@@ -23,15 +25,8 @@ export function answerable(request: Request, origin: string): boolean {
 /** The name a package uses for this URL: path plus query, as the build records it. */
 export function objectName(url: string): string {
   const u = new URL(url);
-  return buildPath(u.pathname) + u.search;
-}
-
-/**
- * A request's path in the form the build names it: Chromium's, which escapes `|` and `^` in a path. Browsers
- * whose URL parser keeps them (the WHATWG set) send `/a|b.png` for the object the package names `/a%7Cb.png`.
- */
-export function buildPath(pathname: string): string {
-  return pathname.includes('|') || pathname.includes('^') ? pathname.replace(/[|^]/g, (c) => (c === '|' ? '%7C' : '%5E')) : pathname;
+  // Other browsers may keep `|` `^` that the build's names escape.
+  return nameFormPath(u.pathname) + u.search;
 }
 
 /** `Clear-Site-Data` asks us to drop caches (`"cache"`, `"storage"`, `"*"`) and maybe to unregister. */

@@ -1,7 +1,6 @@
-import { isHeaderName, isHeaderValue, type RouteTable } from '@objpack/format';
+import { isHeaderName, isHeaderValue, nameFormPath, type RouteTable } from '@objpack/format';
 import { ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { ResolvedOptions } from '../options.js';
-import { buildPath } from './requests.js';
 import type { Store } from './store.js';
 
 const noop = () => {};
@@ -114,7 +113,7 @@ const sameUrlMapping = (a: RouteTable, b: RouteTable): boolean =>
  * `/about.html` where no page `/about/` is (Vercel and Firebase look for the directory's index first).
  */
 export function lookupRoute(table: RouteTable, requested: string): Route | undefined {
-  const pathname = buildPath(requested);
+  const pathname = nameFormPath(requested);
   const keys = [pathname];
   const has = (k: string) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0;
   if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
