@@ -79,7 +79,19 @@ async function baselineWorker(rev) {
     log(`--baseline ${rev}: ${String(err.stderr ?? err.message).trim()}`);
     process.exit(2);
   }
-  const built = await bundle({ outdir: join(dir, 'baseline-bundles'), root: src });
+  // That commit's entry for the worker, not today's: the file may have moved since.
+  let entry = 'src/sw.ts';
+  try {
+    const script = execFileSync('git', ['-C', REPO, 'show', `${rev}:packages/client-sw/scripts/bundle.mjs`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    entry = /'objpack-sw\.js':\s*'([^']+)'/.exec(script)?.[1] ?? entry;
+  } catch {
+    // No bundle script in that commit: the worker's entry was src/sw.ts from the start.
+  }
+  if (!existsSync(join(src, 'packages/client-sw', entry))) {
+    log(`--baseline ${rev}: no worker entry packages/client-sw/${entry} in that commit`);
+    process.exit(2);
+  }
+  const built = await bundle({ outdir: join(dir, 'baseline-bundles'), root: src, entries: { 'objpack-sw.js': entry } });
   log(`baseline worker: ${rev} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', rev], { encoding: 'utf8' }).trim()})`);
   return readFileSync(built['objpack-sw.js']);
 }

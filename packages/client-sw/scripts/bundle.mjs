@@ -14,12 +14,13 @@ export const ENTRIES = {
 
 /**
  * Writes every bundle into `outdir`; returns the absolute paths by output name. `root` is a checkout's top
- * directory to bundle instead of this one (the browser benchmark's `--baseline`: another commit's sources).
+ * directory to bundle instead of this one and `entries` that checkout's own list (the browser benchmark's
+ * `--baseline`: another commit's sources, whose files need not be where today's are).
  */
-export async function bundle({ outdir = pkg('dist'), minify = true, root = undefined } = {}) {
+export async function bundle({ outdir = pkg('dist'), minify = true, root = undefined, entries = ENTRIES } = {}) {
   const src = (p) => (root ? `${root}/packages/client-sw/${p}` : pkg(p));
   const out = {};
-  for (const [name, entry] of Object.entries(ENTRIES)) {
+  for (const [name, entry] of Object.entries(entries)) {
     const outfile = `${outdir}/${name}`;
     await build({
       entryPoints: [src(entry)],
