@@ -4,6 +4,7 @@ import { serve } from '@objpack/serve';
 import { describe, expect, test } from 'vitest';
 import { build, type BuildOptions } from './build.js';
 import { cloudflareLines } from './emit/cloudflare-headers.js';
+import { REPORT_FILE } from './emit/output-files.js';
 import { WarningCode } from './errors.js';
 import { fakeWorkerAssets, makeSite } from './test-utils/site.js';
 
@@ -73,13 +74,29 @@ describe("_headers and Cloudflare Pages' limits", () => {
     // The user's 1 rule and objpack's 4 leave 95 of the 100 for the 110 pages with preloads.
     const cfOpts = await opts(root, { targets: ['cloudflare'] });
     const cf = await build(cfOpts);
-    expect(cf.summary.linkRules).toEqual({ pages: 95, of: 110 });
+    expect(cf.summary.linkRules).toEqual({ pages: 95, of: 110, cut: 15 });
+    // The report says it too, next to the summary's numbers.
+    const report = () => readFile(path.join(root, REPORT_FILE), 'utf8');
+    const said = /<b>95 of 110<\/b><span>pages with a Link rule \(_headers\)<\/span>.*Link rules for 95 of 110 pages \(Cloudflare Pages&#39; 100-rule limit\)\. 15 pages get no preloads/s;
+    expect(await report()).toMatch(said);
     await writeFile(path.join(root, 'posts/p3.html'), '<!doctype html><title>3 edited</title><link rel="stylesheet" href="/s.css">');
     const patched = await build(cfOpts);
     expect(patched.patched).toBe(true);
-    expect(patched.summary.linkRules).toEqual({ pages: 95, of: 110 });
+    expect(patched.written).toContain(REPORT_FILE);
+    expect(patched.summary.linkRules).toEqual({ pages: 95, of: 110, cut: 15 });
+    expect(await report()).toMatch(said);
     // The default _headers has a rule for every page: nothing to say.
     expect((await build(await opts(root))).summary.linkRules).toBeUndefined();
+    expect(await report()).not.toMatch(/Link rule|100-rule/);
+  });
+
+  test('--target cloudflare on a site within the 100 rules: the report counts the pages and claims no cut', async () => {
+    const root = await makeSite({ 'index.html': '<!doctype html><title>home</title><link rel="stylesheet" href="/s.css">', 'a.html': '<!doctype html><title>a</title><link rel="stylesheet" href="/s.css">', 's.css': 'p{}' });
+    const { summary } = await build(await opts(root, { targets: ['cloudflare'] }));
+    expect(summary.linkRules).toEqual({ pages: 2, of: 2, cut: 0 });
+    const report = await readFile(path.join(root, REPORT_FILE), 'utf8');
+    expect(report).toContain('<b>2 of 2</b><span>pages with a Link rule (_headers)</span>');
+    expect(report).not.toMatch(/100-rule|no preloads/);
   });
 
   test("--target cloudflare with a user _headers that takes the room: objpack's rules are cut and the warning names the user's line", async () => {

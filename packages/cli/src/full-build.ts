@@ -172,8 +172,9 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     report:
       options.report === false
         ? undefined
-        : (manifest) => {
+        : (manifest, hosts) => {
             summary = summarize(manifest, plan, graph, diagnostics);
+            if (hosts.linkRules) summary.linkRules = hosts.linkRules;
             return renderReport(manifest, plan, summary, diagnostics);
           },
     concurrency: options.concurrency,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CLOUDFLARE_MAX_LINE, CLOUDFLARE_MAX_RULES, cloudflareHeaders, cloudflareLines, cloudflareProblems, splitLinkValue } from './cloudflare-headers.js';
 import { netlifyHeaders, type HeaderRule } from './host-config.js';
+import { linkRulesText } from '../report/summary.js';
 
 const own: HeaderRule[] = ['/_objpack/shared/*', '/_objpack/pages/*', '/_objpack/routes.json', '/objpack-sw.js'].map((p) => ({ path: p, headers: [['Cache-Control', 'x']] }));
 const link = (n: number, tag = 'a') => Array.from({ length: n }, (_, i) => `</assets/${tag}-${'x'.repeat(60)}-${i}.css>; rel=preload; as=style`).join(', ');
@@ -76,7 +77,9 @@ describe('_headers for Cloudflare Pages (--target cloudflare)', () => {
     const paths = made.text.split('\n').filter((l) => l.startsWith('/')).slice(own.length);
     // A colon before a digit is no placeholder.
     expect(paths).toEqual(['/wiki/Help_desk', '/10:30']);
-    expect(made).toMatchObject({ pageRules: 2, pagesLeft: 2 });
+    // Left for their paths, not for want of room: the summary and the report claim no cut by the 100-rule limit.
+    expect(made).toMatchObject({ pageRules: 2, pagesLeft: 2, cut: 0 });
+    expect(linkRulesText({ pages: made.pageRules, of: wiki.length, cut: made.cut })).toBe('2 of 4 pages');
   });
 
   test("the user's rules leave objpack's no room: its own rules are cut, no page gets one, and the warning names the user's rule that takes the room", () => {

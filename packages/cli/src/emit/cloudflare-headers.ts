@@ -81,8 +81,10 @@ export interface CloudflareHeaders {
   truncated: Array<{ page: string; dropped: number }>;
   /** Pages with a Link rule in `text`, of the `pages` given (those with preloads). */
   pageRules: number;
-  /** Pages left without a Link rule, for want of room among the 100. */
+  /** Pages left without a Link rule, for want of room among the 100 (`cut` of them) or for their path. */
   pagesLeft: number;
+  /** Pages left without a Link rule for want of room among the 100. */
+  cut: number;
   /** objpack's own pattern rules left out, the user's rules taking their room. */
   ownLeft: number;
   /** The user's own rules, as Cloudflare counts them. */
@@ -128,7 +130,8 @@ export function cloudflareHeaders(own: readonly HeaderRule[], pages: readonly He
     if (headers.length > 0) rules.push({ path: c.path, headers });
   }
   const pageRules = rules.length - ownKept.length;
-  return { text: netlifyHeaders(rules, existing), truncated, pageRules, pagesLeft: pages.length - pageRules, ownLeft: own.length - ownKept.length, userRules };
+  const cut = candidates.length - chosen.size;
+  return { text: netlifyHeaders(rules, existing), truncated, pageRules, pagesLeft: pages.length - pageRules, cut, ownLeft: own.length - ownKept.length, userRules };
 }
 
 /** A problem of a written `_headers` on Cloudflare Pages; `line` when it is one of the user's lines. */

@@ -9,7 +9,7 @@ import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import type { BuildCache } from './build-cache.js';
 import { removeStale, removeTempFiles } from './cleanup.js';
 import { cloudflareHeaders, cloudflareProblems } from './cloudflare-headers.js';
-import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HostTarget } from './host-config.js';
+import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HeaderRule, type HeaderRules, type HostTarget } from './host-config.js';
 import { REGISTER_PATH, WORKER_PATH } from './inject.js';
 import { buildManifest, manifestText, routeTable, type HostRecord } from './manifest.js';
 import { mapLimit } from './map-limit.js';
@@ -37,13 +37,20 @@ export interface EmitInput extends HostRecord {
   /** A netlify.toml or `--target netlify` says the site is Netlify's: its `_headers` has none of Cloudflare's limits. */
   netlify?: boolean;
   cache: BuildCache;
-  /** Renders objpack-report.html from the finished manifest. */
-  report?(manifest: BuildManifest): string;
+  /** Renders objpack-report.html from the finished manifest and what the host configs made of it. */
+  report?(manifest: BuildManifest, hosts: { linkRules?: LinkRules }): string;
   concurrency?: number;
   /** Where packages are encoded and written (worker threads); default this thread. */
   writer?: PackageWriter;
   /** Called after each file is complete; a throw aborts the build (the previous output stays valid). */
   onFile?(rel: string, done: number, total: number): void;
+}
+
+/** `--target cloudflare`: `pages` with a Link rule in `_headers`, `of` those with preloads, `cut` for want of room among the 100. */
+export interface LinkRules {
+  pages: number;
+  of: number;
+  cut: number;
 }
 
 export interface EmitResult {
@@ -55,7 +62,7 @@ export interface EmitResult {
   removed: string[];
   linkTruncated: Array<{ page: string; dropped: number }>;
   /** `--target cloudflare`: pages with a Link rule in `_headers`, of those with preloads. */
-  linkRules?: { pages: number; of: number };
+  linkRules?: LinkRules;
   /** Host config limits passed (`limit`, `cloudflare`: `_headers` on Cloudflare Pages) and configs left untouched (`kept`). */
   hostWarnings: Array<{ kind: 'limit' | 'kept' | 'cloudflare'; message: string; file?: string; line?: number }>;
 }
@@ -133,6 +140,8 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   await mapLimit(plan.shared, limit, (s) => put(s.url, s.key, '', () => write({ target: abs(decodeURIComponent(s.url.slice(1))), buildId: '', sharedRefs: [], objects: s.objects })));
   let renamed: Promise<unknown> | undefined;
   let texts: ReturnType<typeof outputTexts>;
+  // Read before the report is made, which says what `_headers` holds (the copy, if any, is done).
+  const existingHeaders = await readFile(abs('_headers'), 'utf8').catch(() => '');
   try {
     await mapLimit(plan.pages, limit, (p, i) =>
       put(p.packageUrl, pageKeys[i]!, buildId, async () => {
@@ -151,7 +160,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     // Made while the pages are renamed: a rename over an old page waits for the disk to free its blocks
     // (0.3 ms each on this VM's ext4, 3 s for 10,000 pages), this thread meanwhile had nothing to do. Only
     // the files' contents are made here; they are written after the pages, manifest last, as before.
-    texts = outputTexts(buildManifest(plan, buildId, packages, input), input);
+    texts = outputTexts(buildManifest(plan, buildId, packages, input), input, existingHeaders);
     await renamed;
   } catch (err) {
     await renamed?.catch(() => undefined);
@@ -168,25 +177,10 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(h.rel);
   });
 
-  const { manifest, rules, own, pages } = texts;
-  let truncated = texts.truncated;
-  const hostWarnings: EmitResult['hostWarnings'] = [];
-  let linkRules: EmitResult['linkRules'];
-  const existingHeaders = await readFile(abs('_headers'), 'utf8').catch(() => '');
-  if (input.targets.includes('cloudflare')) {
-    const made = cloudflareHeaders(own, pages, existingHeaders);
-    await writeText('_headers', made.text);
-    truncated = mergeTruncated(truncated, made.truncated);
-    linkRules = { pages: made.pageRules, of: pages.length };
-    for (const p of cloudflareProblems(made.text, made, own.length)) hostWarnings.push({ kind: 'cloudflare', file: '_headers', ...p });
-  } else {
-    const text = netlifyHeaders(rules, existingHeaders);
-    await writeText('_headers', text);
-    // A host named by --target (Vercel, Firebase, nginx, Netlify) or a netlify.toml says where the site goes:
-    // Cloudflare's limits are not its host's, and a warning on every build would only be noise.
-    const elsewhere = input.netlify === true || input.targets.length > 0;
-    if (!elsewhere) for (const p of cloudflareProblems(text)) hostWarnings.push({ kind: 'cloudflare', file: '_headers', ...p });
-  }
+  const { manifest, rules, headers } = texts;
+  const { linkRules } = headers;
+  const hostWarnings: EmitResult['hostWarnings'] = [...headers.warnings];
+  await writeText('_headers', headers.text);
   await writeText(PUSH_MANIFEST_FILE, texts.pushManifest);
   const jsonTargets = (['vercel', 'firebase'] as const).filter((t) => input.targets.includes(t));
   if (jsonTargets.length > 0) {
@@ -220,24 +214,43 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   const keep = new Set(Object.values(manifest.packages).map((p) => p.file));
   const removed = await removeStale(outDir, keep);
   await removeTempFiles(outDir, new Set(['.', ...input.html.map((h) => path.posix.dirname(h.rel))]));
-  return { manifest, written, reused, removed, linkTruncated: truncated, hostWarnings, ...(linkRules ? { linkRules } : {}) };
+  return { manifest, written, reused, removed, linkTruncated: headers.truncated, hostWarnings, ...(linkRules ? { linkRules } : {}) };
 }
 
 /** The manifest and the contents of the files made from it (host configs that merge with the site's aside). */
-function outputTexts(manifest: BuildManifest, input: EmitInput) {
+function outputTexts(manifest: BuildManifest, input: EmitInput, existingHeaders: string) {
   const { rules, own, pages, truncated } = headerRules(manifest);
+  const headers = headersFile(own, pages, truncated, existingHeaders, input);
   return {
     manifest,
     rules,
-    own,
-    pages,
-    truncated,
+    headers,
     pushManifest: `${JSON.stringify(pushManifest(manifest), null, 2)}\n`,
     nginx: input.targets.includes('nginx') ? nginxConfig(rules) : undefined,
-    report: input.report?.(manifest),
+    report: input.report?.(manifest, headers.linkRules ? { linkRules: headers.linkRules } : {}),
     routes: JSON.stringify(routeTable(manifest)),
     manifestText: manifestText(manifest),
   };
+}
+
+/**
+ * `_headers` (`--target cloudflare`: within Cloudflare Pages' limits), with the pages whose Link lost entries,
+ * how many pages kept a Link rule under that target, and what of the file breaks Cloudflare's limits.
+ */
+function headersFile(own: readonly HeaderRule[], pages: readonly HeaderRule[], truncated: HeaderRules['truncated'], existing: string, input: EmitInput) {
+  const warnings: EmitResult['hostWarnings'] = [];
+  if (input.targets.includes('cloudflare')) {
+    const made = cloudflareHeaders(own, pages, existing);
+    for (const p of cloudflareProblems(made.text, made, own.length)) warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+    const linkRules: LinkRules = { pages: made.pageRules, of: pages.length, cut: made.cut };
+    return { text: made.text, truncated: mergeTruncated(truncated, made.truncated), linkRules, warnings };
+  }
+  const text = netlifyHeaders([...own, ...pages], existing);
+  // A host named by --target (Vercel, Firebase, nginx, Netlify) or a netlify.toml says where the site goes:
+  // Cloudflare's limits are not its host's, and a warning on every build would only be noise.
+  const elsewhere = input.netlify === true || input.targets.length > 0;
+  if (!elsewhere) for (const p of cloudflareProblems(text)) warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+  return { text, truncated, linkRules: undefined, warnings };
 }
 
 /** Pages whose Link lost entries to 8 KB or to Cloudflare's lines, each once with all it lost. */

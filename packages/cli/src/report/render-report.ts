@@ -1,7 +1,7 @@
 import type { BuildManifest } from '@objpack/format';
 import { DiscoverCodes } from '../discover/diagnostic-codes.js';
 import type { Diagnostic } from '../discover/types.js';
-import type { BuildSummary } from './summary.js';
+import { linkRulesText, type BuildSummary } from './summary.js';
 import { barChart, escapeHtml, formatBytes } from './svg-bars.js';
 
 /** Pages charted individually; bigger sites show their largest closures. */
@@ -39,6 +39,12 @@ export function renderReport(manifest: ReportManifest, plan: ReportPlan, summary
   const missingRows = missing.slice(0, 1000).map((d) =>
     `<tr><td>${escapeHtml(d.file ?? '')}${d.line ? `:${d.line}` : ''}</td><td><code>${escapeHtml(d.ref ?? '')}</code></td><td>${escapeHtml(d.code)}</td></tr>`);
   const stat = (k: string, v: string) => `<div class="stat"><b>${escapeHtml(v)}</b><span>${escapeHtml(k)}</span></div>`;
+  const links = summary.linkRules;
+  const linkStat = links ? stat('pages with a Link rule (_headers)', `${links.pages} of ${links.of}`) : '';
+  // Where a user looks for why some pages' first visits lack preloads (the summary table says it too).
+  const linkNote = links && links.cut > 0
+    ? `<p class="note">_headers (--target cloudflare): Link rules for ${escapeHtml(linkRulesText(links))}. ${links.cut} page${links.cut === 1 ? ' gets' : 's get'} no preloads from the host on a first visit; the worker, once installed, announces them on every navigation.</p>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>objpack report — build ${escapeHtml(manifest.buildId)}</title>
@@ -57,8 +63,8 @@ ${stat('pages', String(summary.pages))}${stat('objects', String(summary.objects)
 ${stat('page packages', String(summary.packages.page))}${stat('shared packages', String(summary.packages.shared))}
 ${stat('object bytes', formatBytes(summary.objectBytes))}${stat('package bytes', formatBytes(summary.packageBytes))}
 ${stat('duplicated bytes', formatBytes(summary.duplicatedBytes))}${stat('missing references', String(summary.missingReferences))}
-${stat('requests before → after', `${summary.requestsBefore} → ${summary.requestsAfter}`)}${stat('round trips saved', String(summary.roundTripsSaved))}
-</div>
+${stat('requests before → after', `${summary.requestsBefore} → ${summary.requestsAfter}`)}${stat('round trips saved', String(summary.roundTripsSaved))}${linkStat}
+</div>${linkNote}
 <h2>Closure size per page</h2>${cut}${sizeChart}
 <h2>Objects per page</h2>${countChart}
 <h2>Requests per page, before and after</h2>

@@ -35,11 +35,17 @@ export interface BuildSummary {
   /** Round trips saved over all pages: each page needs one instead of its chain depth. */
   roundTripsSaved: number;
   /**
-   * `--target cloudflare`: pages given a `Link` rule in `_headers`, of the pages with preloads; Cloudflare
-   * Pages' 100 rules leave the rest without (cloudflare-headers.ts).
+   * `--target cloudflare`: pages given a `Link` rule in `_headers`, of the pages with preloads, and how
+   * many of the rest Cloudflare Pages' 100 rules left without one (`cut`; cloudflare-headers.ts).
    */
-  linkRules?: { pages: number; of: number };
+  linkRules?: { pages: number; of: number; cut: number };
   perPage: PageSummary[];
+}
+
+/** `--target cloudflare`'s Link rules, for the summary table and the report: "94 of 10,000 pages (Cloudflare Pages' 100-rule limit)". */
+export function linkRulesText({ pages, of, cut }: NonNullable<BuildSummary['linkRules']>): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(pages)} of ${n(of)} pages${cut > 0 ? " (Cloudflare Pages' 100-rule limit)" : ''}`;
 }
 
 /** Depth of each page's reference chain, from the closure items' `from` links. */

@@ -3,6 +3,7 @@ import { build, type BuildOptions, type BuildResult } from '../../build.js';
 import { loadConfig } from '../../config.js';
 import type { HostTarget } from '../../emit/host-config.js';
 import { ExitCode } from '../../errors.js';
+import { linkRulesText } from '../../report/summary.js';
 import { formatBytes } from '../../report/svg-bars.js';
 import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';
@@ -80,17 +81,11 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
     ['missing references', String(s.missingReferences)],
     ['requests (all pages)', `${s.requestsBefore} → ${s.requestsAfter}`],
     ['round trips saved', String(s.roundTripsSaved)],
-    ...(s.linkRules ? [['Link rules (_headers)', linkRulesCell(s.linkRules)]] : []),
+    ...(s.linkRules ? [['Link rules (_headers)', linkRulesText(s.linkRules)]] : []),
     ['warnings / errors', `${s.warnings} / ${s.errors}`],
     ['files written', `${result.written.length} (${result.reused} packages unchanged)`],
     ['time', `${(result.timings.total / 1000).toFixed(2)} s`],
   ], ['objpack build', result.buildId]);
   logger.always(`${opts.quiet ? `objpack: ${s.pages} pages, ${s.packages.page + s.packages.shared} packages, ${errors.length} errors, ${warnings.length} warnings → ${result.outDir}` : `${table}\n  output: ${result.outDir}`}`);
   return exit;
-}
-
-/** `--target cloudflare`'s summary row: "94 of 10,000 pages (Cloudflare Pages' 100-rule limit)". */
-function linkRulesCell({ pages, of }: { pages: number; of: number }): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  return `${n(pages)} of ${n(of)} pages${pages < of ? " (Cloudflare Pages' 100-rule limit)" : ''}`;
 }
