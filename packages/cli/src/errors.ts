@@ -34,6 +34,11 @@ export const WarningCode = {
    * deployed there (no netlify.toml), or the user's own rules leave objpack's no room under `--target cloudflare`.
    */
   CLOUDFLARE_HEADERS_LIMIT: 'OBJPACK_W_CLOUDFLARE_HEADERS_LIMIT',
+  /**
+   * Pages left without a `Link` rule in `_headers`: their paths hold `*` or `:name`, which Netlify or Cloudflare
+   * Pages read as a pattern matching other URLs too (header-patterns.ts).
+   */
+  LINK_RULE_PATTERN: 'OBJPACK_W_LINK_RULE_PATTERN',
   /** A host config objpack would add its rules to is left untouched (unreadable, or no site of this directory). */
   HOST_CONFIG_KEPT: 'OBJPACK_W_HOST_CONFIG_KEPT',
   /** `--target vercel|firebase` wrote a config into the site while the project's own (the one deployed) is elsewhere. */

@@ -195,7 +195,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   for (const w of result.linkTruncated) {
     diagnostics.push({ code: WarningCode.LINK_HEADER_TRUNCATED, severity: 'warning', message: `Link header of ${w.page} cut to stay under ${limits} (${w.dropped} preloads dropped)`, ref: w.page });
   }
-  const hostCode = { kept: WarningCode.HOST_CONFIG_KEPT, limit: WarningCode.HOST_CONFIG_LIMIT, cloudflare: WarningCode.CLOUDFLARE_HEADERS_LIMIT } as const;
+  const hostCode = { kept: WarningCode.HOST_CONFIG_KEPT, limit: WarningCode.HOST_CONFIG_LIMIT, cloudflare: WarningCode.CLOUDFLARE_HEADERS_LIMIT, pattern: WarningCode.LINK_RULE_PATTERN } as const;
   for (const { kind, ...w } of result.hostWarnings) diagnostics.push({ code: hostCode[kind], severity: 'warning', ...w });
   // Vercel and firebase-tools read the project's config, not one inside the built site.
   for (const project of projectConfigs) {

@@ -1,3 +1,4 @@
+import { isHeadersPattern } from './header-patterns.js';
 import { HEADERS_BEGIN, netlifyHeaders, userPart, type HeaderRule } from './host-config.js';
 
 /**
@@ -14,9 +15,6 @@ const LINK_PREFIX = '  Link: ';
 
 // A rule starts at a line that begins with `/` or `scheme://` (workers-sdk LINE_IS_PROBABLY_A_PATH).
 const RULE_LINE = /^(?:\S+:\/\/|\/)/;
-// What Cloudflare's rules engine reads as a pattern in a rule's path, with no way to escape it: `*` (a splat)
-// and `:name` (a segment placeholder; pages-shared generateRulesMatcher, PLACEHOLDER_REGEX).
-const PATTERN = /\*|:[A-Za-z]/;
 
 /** The 1-based numbers of the lines of `text` that start a rule on Cloudflare Pages, and of those too long for it. */
 export function cloudflareLines(text: string): { rules: number[]; long: number[] } {
@@ -85,6 +83,8 @@ export interface CloudflareHeaders {
   pagesLeft: number;
   /** Pages left without a Link rule for want of room among the 100. */
   cut: number;
+  /** Pages left without a Link rule because Cloudflare reads their path as a pattern (header-patterns.ts). */
+  patterns: string[];
   /** objpack's own pattern rules left out, the user's rules taking their room. */
   ownLeft: number;
   /** The user's own rules, as Cloudflare counts them. */
@@ -104,11 +104,17 @@ export function cloudflareHeaders(own: readonly HeaderRule[], pages: readonly He
   const ownKept = own.slice(0, room);
   const seen = new Set(ownKept.map((r) => r.path));
   const candidates: Array<{ rule: HeaderRule; path: string; n: number }> = [];
+  const patterns: string[] = [];
   for (const rule of pages) {
     const at = cloudflarePath(rule.path);
-    // A path line Cloudflare skips would hand its headers to the rule before it; a path it reads as a
-    // pattern would give this page's preloads to other URLs (/wiki/Help:Contents to /wiki/Help_desk).
-    if (at.length > CLOUDFLARE_MAX_LINE || PATTERN.test(at) || seen.has(at)) continue;
+    // A path Cloudflare reads as a pattern would give this page's preloads to other URLs (/wiki/Help:Contents
+    // to /wiki/Help_desk).
+    if (isHeadersPattern(at, ['cloudflare'])) {
+      patterns.push(rule.path);
+      continue;
+    }
+    // A path line Cloudflare skips would hand its headers to the rule before it.
+    if (at.length > CLOUDFLARE_MAX_LINE || seen.has(at)) continue;
     seen.add(at);
     candidates.push({ rule, path: at, n: entries(rule) });
   }
@@ -131,7 +137,7 @@ export function cloudflareHeaders(own: readonly HeaderRule[], pages: readonly He
   }
   const pageRules = rules.length - ownKept.length;
   const cut = candidates.length - chosen.size;
-  return { text: netlifyHeaders(rules, existing), truncated, pageRules, pagesLeft: pages.length - pageRules, cut, ownLeft: own.length - ownKept.length, userRules };
+  return { text: netlifyHeaders(rules, existing), truncated, pageRules, pagesLeft: pages.length - pageRules, cut, patterns, ownLeft: own.length - ownKept.length, userRules };
 }
 
 /** A problem of a written `_headers` on Cloudflare Pages; `line` when it is one of the user's lines. */

@@ -9,6 +9,7 @@ import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import type { BuildCache } from './build-cache.js';
 import { removeStale, removeTempFiles } from './cleanup.js';
 import { cloudflareHeaders, cloudflareProblems } from './cloudflare-headers.js';
+import { isHeadersPattern, type HeadersHost } from './header-patterns.js';
 import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HeaderRule, type HeaderRules, type HostTarget } from './host-config.js';
 import { REGISTER_PATH, WORKER_PATH } from './inject.js';
 import { buildManifest, manifestText, routeTable, type HostRecord } from './manifest.js';
@@ -63,8 +64,11 @@ export interface EmitResult {
   linkTruncated: Array<{ page: string; dropped: number }>;
   /** `--target cloudflare`: pages with a Link rule in `_headers`, of those with preloads. */
   linkRules?: LinkRules;
-  /** Host config limits passed (`limit`, `cloudflare`: `_headers` on Cloudflare Pages) and configs left untouched (`kept`). */
-  hostWarnings: Array<{ kind: 'limit' | 'kept' | 'cloudflare'; message: string; file?: string; line?: number }>;
+  /**
+   * Host config limits passed (`limit`, `cloudflare`: `_headers` on Cloudflare Pages), configs left untouched
+   * (`kept`) and pages left without a `_headers` rule for a path its hosts read as a pattern (`pattern`).
+   */
+  hostWarnings: Array<{ kind: 'limit' | 'kept' | 'cloudflare' | 'pattern'; message: string; file?: string; line?: number; ref?: string }>;
 }
 
 /**
@@ -239,13 +243,26 @@ function outputTexts(manifest: BuildManifest, input: EmitInput, existingHeaders:
  */
 function headersFile(own: readonly HeaderRule[], pages: readonly HeaderRule[], truncated: HeaderRules['truncated'], existing: string, input: EmitInput) {
   const warnings: EmitResult['hostWarnings'] = [];
+  // Only where `_headers` may be read: a build for Vercel, Firebase or nginx alone would hear of it for nothing.
+  const read = input.targets.length === 0 || input.targets.some((t) => t === 'netlify' || t === 'cloudflare');
+  const patternWarning = (left: readonly string[], hosts: string) => {
+    if (left.length === 0 || !read) return;
+    const n = left.length;
+    const message = `${n} page${n === 1 ? ' gets' : 's get'} no Link rule in _headers (${left[0]}): ${n === 1 ? 'its path holds' : 'their paths hold'} \`*\` or \`:name\`, which ${hosts} reads as a pattern that matches other URLs too, with no escape; the worker still announces ${n === 1 ? 'its' : 'their'} preloads once installed`;
+    warnings.push({ kind: 'pattern', file: '_headers', ref: left[0], message });
+  };
   if (input.targets.includes('cloudflare')) {
     const made = cloudflareHeaders(own, pages, existing);
     for (const p of cloudflareProblems(made.text, made, own.length)) warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+    patternWarning(made.patterns, 'Cloudflare Pages');
     const linkRules: LinkRules = { pages: made.pageRules, of: pages.length, cut: made.cut };
     return { text: made.text, truncated: mergeTruncated(truncated, made.truncated), linkRules, warnings };
   }
-  const text = netlifyHeaders([...own, ...pages], existing);
+  // The default `_headers` may be Netlify's or Cloudflare's, unless a netlify.toml or `--target netlify` says.
+  const hosts: HeadersHost[] = input.netlify === true ? ['netlify'] : ['netlify', 'cloudflare'];
+  const patterns = new Set(pages.filter((r) => isHeadersPattern(r.path, hosts)));
+  const text = netlifyHeaders([...own, ...pages.filter((r) => !patterns.has(r))], existing);
+  patternWarning([...patterns].map((r) => r.path), input.netlify === true ? 'Netlify' : 'Netlify or Cloudflare Pages');
   // A host named by --target (Vercel, Firebase, nginx, Netlify) or a netlify.toml says where the site goes:
   // Cloudflare's limits are not its host's, and a warning on every build would only be noise.
   const elsewhere = input.netlify === true || input.targets.length > 0;
