@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { HEADERS_BEGIN, netlifyHeaders } from './host-config.js';
+import { minimatch } from 'minimatch';
+import { firebaseConfig, HEADERS_BEGIN, netlifyHeaders } from './host-config.js';
 import { linkHeader, MAX_LINK_HEADER_BYTES, preloadLink } from './link-header.js';
 
 describe('Link headers and _headers', () => {
@@ -30,5 +31,15 @@ describe('Link headers and _headers', () => {
     expect(twice).toBe(once);
     expect(once.startsWith('/admin/*\n  X-Frame-Options: DENY\n\n')).toBe(true);
     expect(once.split(HEADERS_BEGIN)).toHaveLength(2);
+  });
+});
+
+describe('firebase.json sources', () => {
+  test("a page's source matches its URL and no other, extglob characters too (minimatch, as superstatic matches them)", () => {
+    const paths = ['/a+(b).html', '/a@(b).html', '/a!(b).html', '/a*b.html', '/[slug].html', '/a(b).html'];
+    const made = firebaseConfig(paths.map((p) => ({ path: p, headers: [['Link', '</s.css>; rel=preload; as=style']] })));
+    if (typeof made === 'string') throw new Error(made);
+    const probes = ['/ab.html', '/a.html', '/axb.html', '/s.html', '/abb.html'];
+    expect(made.ours.map((e, i) => [paths[i], minimatch(paths[i]!, e.source), probes.filter((u) => minimatch(u, e.source))])).toEqual(paths.map((p) => [p, true, []]));
   });
 });

@@ -136,7 +136,8 @@ export function nginxConfig(rules: readonly HeaderRule[]): string {
 }
 
 const escapeP2R = (p: string) => p.replace(/[:()*+?{}\\]/g, (c) => `\\${c}`);
-const escapeGlob = (p: string) => p.replace(/[*?[\]{}!\\]/g, (c) => `\\${c}`);
+// `(` `)` too: minimatch (superstatic) reads `+(…)` and `@(…)` as extglobs, so /a+(b).html matched /ab.html, not itself.
+const escapeGlob = (p: string) => p.replace(/[*?[\]{}!()\\]/g, (c) => `\\${c}`);
 
 /** `existing` without the entries objpack wrote before (or is writing now), then objpack's. */
 function replaceOurs(existing: unknown, previous: readonly unknown[], ours: readonly JsonHeaderEntry[]): unknown[] {
