@@ -10,6 +10,7 @@ import { fakeWorkerAssets, makeSite } from '../test-utils/site.js';
 import { NGINX_FILE } from './output-files.js';
 
 const NGINX = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
+if (!existsSync(NGINX)) console.warn(`⚠ SKIPPING the nginx include test: ${NGINX} not found (set OBJPACK_NGINX, or run scripts/system-tools.mjs as root)`);
 
 async function freePort(): Promise<number> {
   const s = net.createServer();
