@@ -1,3 +1,4 @@
+import { nameFormPath } from '@objpack/format';
 import { DiscoverCodes, DiscoverError } from './diagnostic-codes.js';
 
 /** Stands in for the site's origin when none is given: absolute URLs then never count as local. */
@@ -54,14 +55,11 @@ export function pageUrlPath(rel: string, basePath = '/'): string {
   return encodePath(basePath + urlRel);
 }
 
-/** Percent-encodes a decoded path the way a browser's URL parser would. */
+/**
+ * Percent-encodes a decoded path the way a browser's URL parser would, in the form names take
+ * (nameFormPath: what Chromium leaves literal in a path stays so, e.g. `[slug].html`; a page keyed
+ * /%5Bslug%5D.html was never found by the worker). '%' '?' '#' stay escaped, and '|' '^'.
+ */
 export function encodePath(path: string): string {
-  return new URL(path.split('/').map(encodeSegment).join('/'), PLACEHOLDER_ORIGIN).pathname;
-}
-
-function encodeSegment(segment: string): string {
-  // encodeURIComponent escapes characters Chromium's URL parser leaves in a path: sub-delims, ':' '@', and
-  // '[' ']' (a page file `[slug].html` is requested as /[slug].html; keyed /%5Bslug%5D.html, the worker
-  // never found it). '%' '?' '#' must stay escaped; '|' '^' too, as Chromium escapes them.
-  return encodeURIComponent(segment).replace(/%(2[46BC]|3[ABD]|40|5[BD])/g, (m) => decodeURIComponent(m));
+  return new URL(nameFormPath(path.split('/').map(encodeURIComponent).join('/')), PLACEHOLDER_ORIGIN).pathname;
 }

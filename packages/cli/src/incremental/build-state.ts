@@ -20,9 +20,12 @@ import type { PlannedPage, PlanObject, PlanStats } from '../plan/types.js';
 
 export const STATE_FILE = `${PACKAGE_DIR}/.state.v8`;
 export const STATE_ROWS_FILE = `${PACKAGE_DIR}/.state-rows`;
-/** 4: page URLs keep `[` `]` (site-origin.ts encodePath). 5: object URLs escape `|` `^` (resolve-url.ts).
- * 6: the summary's `linkRules` has `cut` (an older state's patch would not name Cloudflare's limit). */
-const STATE_VERSION = 6;
+/**
+ * 4: page URLs keep `[` `]` (site-origin.ts encodePath). 5: object URLs escape `|` `^` (resolve-url.ts).
+ * 6: the summary's `linkRules` has `cut` (an older state's patch would not name Cloudflare's limit).
+ * 7: one spelling per object URL (nameFormPath).
+ */
+const STATE_VERSION = 7;
 
 /** [url, path, file, rel, bytes, contentType, as, sendBytes, digest (base64), sri] */
 export type ObjectRow = [string, string, string, string, number, string, PlanObject['as'], number, string, string];

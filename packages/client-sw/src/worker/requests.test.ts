@@ -33,6 +33,13 @@ describe('objectName', () => {
     expect(objectName(`${O}/a|b^c.png?q=|`)).toBe('/a%7Cb%5Ec.png?q=|');
     expect(objectName(`${O}/a%7Cb%5Ec.png`)).toBe('/a%7Cb%5Ec.png');
   });
+  it('names another spelling of the same path as the build does: upper-case hex, escapes of what Chromium keeps literal decoded', () => {
+    // Chromium keeps every escape as the page wrote it: these reach the worker so.
+    expect(objectName(`${O}/caf%c3%a9.css?v=%c3`)).toBe('/caf%C3%A9.css?v=%c3');
+    expect(objectName(`${O}/img/%5Bslug%5D.svg`)).toBe('/img/[slug].svg');
+    expect(objectName(`${O}/a%2Db%7E.css`)).toBe('/a-b~.css');
+    expect(objectName(`${O}/a%2fb%3F%23%25.css`)).toBe('/a%2Fb%3F%23%25.css');
+  });
 });
 
 describe('clearSiteData', () => {
@@ -62,6 +69,17 @@ describe('lookupRoute', () => {
     const piped: RouteTable = { ...table, pages: { ...table.pages, '/a%7Cb.html': [2] } };
     expect(lookupRoute(piped, '/a|b.html')).toMatchObject({ key: '/a%7Cb.html' });
     expect(lookupRoute(piped, '/a%7Cb.html')).toMatchObject({ key: '/a%7Cb.html' });
+  });
+  it('finds a page by another spelling of its URL: lower-case hex, escaped brackets or unreserved characters', () => {
+    const named: RouteTable = { ...table, pages: { ...table.pages, '/[slug].html': [2], '/caf%C3%A9/': [2], '/a-b~.html': [2] } };
+    expect(lookupRoute(named, '/%5Bslug%5D.html')).toMatchObject({ key: '/[slug].html' });
+    expect(lookupRoute(named, '/%5bslug%5d.html')).toMatchObject({ key: '/[slug].html' });
+    expect(lookupRoute(named, '/caf%c3%a9/')).toMatchObject({ key: '/caf%C3%A9/' });
+    expect(lookupRoute(named, '/caf%c3%a9/index.html')).toMatchObject({ key: '/caf%C3%A9/' });
+    expect(lookupRoute(named, '/a%2Db%7e.html')).toMatchObject({ key: '/a-b~.html' });
+    // An escaped separator names another file; escaped dots never make a `..` to climb with.
+    expect(lookupRoute({ ...table, pages: { ...table.pages, '/a/b.html': [2] } }, '/a%2Fb.html')).toBeUndefined();
+    expect(lookupRoute(named, '/x/%2e%2e/a-b~.html')).toBeUndefined();
   });
   it('returns nothing for unknown pages and indices out of range', () => {
     expect(lookupRoute(table, '/nope')).toBeUndefined();
