@@ -11,7 +11,7 @@ import { sendPackage, type PackageRequest } from './send-package.js';
 import { sendFile } from './send-file.js';
 import type { FileEntry } from './site-index.js';
 import { ruleHeaders, type PageInfo } from './site-manifest.js';
-import { encodePathForHeader, parseRequestPath } from './url-path.js';
+import { encodePathForHeader, namePath, parseRequestPath } from './url-path.js';
 import { firebaseRoute } from './firebase-urls.js';
 
 const PAGE_VARY = 'Accept, X-Objpack';
@@ -78,7 +78,7 @@ function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo, negotiates = 
   if (extra === undefined) {
     // The host config's headers for this page (CSP, COOP/COEP…), as a host serving `_headers` sends them.
     // The page's own caching rules too; the fields it carries are the build's record, as the worker sends them.
-    const x: Record<string, string> = { ...(ctx.site.manifest && ruleHeaders(ctx.site.manifest.hostRules, page.url)), ...page.hostHeaders };
+    const x: Record<string, string> = { ...(ctx.site.manifest && ruleHeaders(ctx.site.manifest.hostRules, namePath(page.url) || page.url)), ...page.hostHeaders };
     if (ctx.o.packages && negotiates) x.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
     if (ctx.o.earlyHints && page.links.length > 0) x.link = page.links.join(', ');
     extra = Object.keys(x).length > 0 ? x : null;

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, RuleIndex, type BuildManifest, type FirebaseUrls, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
-import { hostRouter, type HostRouter } from './host-routes.js';
-import { nameForHeader, namePath } from './url-path.js';
+import { hostRouter, patternsSafe, type HostRouter } from './host-routes.js';
+import { nameForHeader, namePath, pathName } from './url-path.js';
 
 /** A page of the manifest, with what requests need precomputed. */
 export interface PageInfo {
@@ -126,16 +126,24 @@ export function hostRules(recorded: unknown): HostRule[] {
 const indexes = new WeakMap<readonly HostRule[], RuleIndex>();
 
 /**
- * Headers the rules give a URL path: a later rule's value wins (as Netlify's dev server merges them); null when
- * none. `patterns` false: only rules naming one path are looked at (a path patterns must not run on).
+ * Headers the rules give a site path (decoded): a later rule's value wins (as Netlify's dev server merges them);
+ * null when none. A rule may be written decoded (`/café.css`) or as the URL is requested (`/caf%C3%A9.css`):
+ * it is tried on both, for a page as for a file, so it reaches the path however a request spells it.
+ * `patterns` false: only rules naming one path are looked at (a path patterns must not run on).
  */
-export function ruleHeaders(rules: readonly HostRule[], urlPath: string, patterns = true): Record<string, string> | null {
+export function ruleHeaders(rules: readonly HostRule[], sitePath: string, patterns = true): Record<string, string> | null {
   let index = indexes.get(rules);
   if (!index) indexes.set(rules, (index = new RuleIndex(rules)));
+  const named = pathName(sitePath);
+  const both = named !== sitePath;
+  const paths = both ? [sitePath, named] : [sitePath];
+  const literals = index.literals(paths);
+  // A long non-ASCII segment is three times as long escaped: patterns run on the name form where patternsSafe allows.
+  const onNamed = both && patterns && patternsSafe(named) ? () => true : (i: number) => both && literals.includes(i);
   let out: Map<string, string> | undefined;
-  for (const i of patterns ? index.candidates([urlPath]) : index.literals([urlPath])) {
+  for (const i of patterns ? index.candidates(paths) : literals) {
     const rule = rules[i]!;
-    if (!rule.re.test(urlPath)) continue;
+    if (!rule.re.test(sitePath) && !(onNamed(i) && rule.re.test(named))) continue;
     out ??= new Map();
     for (const [name, value] of rule.headers) {
       out.delete(name);

@@ -1,3 +1,5 @@
+import { nameFormPath } from '@objpack/format';
+
 /** Outcome of turning a request target into a site path. */
 export type RequestPath = { ok: true; path: string; query: string } | { ok: false; status: 400 };
 
@@ -64,6 +66,18 @@ export function namePath(name: string): string {
  */
 export function nameForHeader(name: string): string {
   return name.replace(/%(?![0-9A-Fa-f]{2})|[<>"'`;,#]|[^\x21-\x7e]/gu, (c) => (c < '\x80' ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c)));
+}
+
+/**
+ * The name a decoded site path has (`/café.css` → `/caf%C3%A9.css`, `/[slug].html` stays): the form the build
+ * keys pages by and a browser's request for the path takes, whatever escapes it was written with.
+ */
+export function pathName(path: string): string {
+  try {
+    return nameFormPath(path.split('/').map(encodeURIComponent).join('/'));
+  } catch {
+    return path; // a lone surrogate: no request names it
+  }
 }
 
 /** A manifest name (`/app.css?v=3`) without its query: the key of the manifest's `objects`. */

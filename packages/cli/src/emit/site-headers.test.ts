@@ -47,7 +47,8 @@ describe('loadSiteHeaders', () => {
     // The reference: every rule tested in order, as before the lookup.
     const rules = h.rules.map((r) => ({ re: new RegExp(r.match, r.flags ?? 'iu'), headers: r.headers }));
     for (const page of pages) {
-      const urls = [page, cleanUrlOf(page)].filter((u) => u !== undefined);
+      // Each tried as written and decoded (a rule may name /caf\u00e9.html or /caf%C3%A9.html).
+      const urls = [page, cleanUrlOf(page)].filter((u) => u !== undefined).flatMap((u) => [u, decodeURIComponent(u)]);
       const merged = new Map<string, string>();
       for (const r of rules) if (urls.some((u) => r.re.test(u))) for (const [n, v] of r.headers) {
         merged.delete(n);
@@ -107,6 +108,13 @@ describe('loadSiteHeaders', () => {
     // Saying so applies it; naming another directory is another site, without a warning.
     await writeFile(path.join(project, 'vercel.json'), JSON.stringify({ outputDirectory: 'docs/dist', headers: [{ source: '/(.*)', headers: [{ key: 'X-Frame-Options', value: 'DENY' }] }] }));
     expect([(await at('docs/dist')).forPage('/'), (await at('dist')).forPage('/'), (await at('dist')).diagnostics]).toEqual([[['x-frame-options', 'DENY']], [], []]);
+  });
+
+  test('a rule naming a page decoded or as the browser requests it applies to the page, as objpack serve applies it', async () => {
+    const root = await makeSite({ _headers: ['/café/', '  X-Decoded: 1', '/caf%C3%A9/', '  X-Encoded: 1', '/[slug].html', '  X-Slug: 1', ''].join('\n') });
+    const h = await loadSiteHeaders(root);
+    expect(h.forPage('/caf%C3%A9/')).toEqual([['x-decoded', '1'], ['x-encoded', '1']]);
+    expect(h.forPage('/[slug].html')).toEqual([['x-slug', '1']]);
   });
 
   test('netlify.toml [[headers]] count too; no config at all gives nothing', async () => {

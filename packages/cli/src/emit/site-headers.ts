@@ -120,7 +120,9 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     forPage(url: string): PageHeader[] {
       const merged = new Map<string, string>();
       const bare = hostAliasOf(url, { cleanUrls: clean, bareDirUrls: bareDirs, cleanSlashUrls });
-      const urls = bare === undefined ? [url] : [url, bare];
+      const named = bare === undefined ? [url] : [url, bare];
+      // A rule may name the page decoded (`/café/`): objpack serve tries both, and the worker must send what it sends.
+      const urls = [...named, ...named.map(decoded).filter((u) => !named.includes(u))];
       for (const i of index.candidates(urls)) {
         const rule = rules[i]!;
         if (!urls.some((u) => rule.test(u))) continue;
@@ -134,6 +136,15 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
       return [...merged].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     },
   };
+}
+
+/** A page URL decoded (its escapes are of UTF-8 and of characters a file name may hold, never `/`). */
+function decoded(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
 }
 
 /** The rules of one `vercel.json` / `firebase.json` in `dir`, minus the entries objpack wrote there (`own`). */
