@@ -8,7 +8,7 @@ export { sha256, createSha256, digestEquals } from './sha256.js';
 export { digestToSri, sriToDigest, toBase64, fromBase64, toHex } from './sri.js';
 export { crc32 } from './crc32.js';
 export { validateName } from './validate.js';
-export { nameFormPath } from './name-form.js';
+export { canonicalPath, nameFormPath } from './name-form.js';
 export type {
   ObjectEntry, PackageIndex, IncrementalHash, HashFactory, BodySource, EncoderObject, EncoderInput,
   DecoderLimits, DecoderHandlers, DecoderOptions,

@@ -1,4 +1,4 @@
-import { nameFormPath } from '@objpack/format';
+import { canonicalPath } from '@objpack/format';
 
 /** Outcome of turning a request target into a site path. */
 export type RequestPath = { ok: true; path: string; query: string } | { ok: false; status: 400 };
@@ -74,7 +74,7 @@ export function nameForHeader(name: string): string {
  */
 export function pathName(path: string): string {
   try {
-    return nameFormPath(path.split('/').map(encodeURIComponent).join('/'));
+    return canonicalPath(path.split('/').map(encodeURIComponent).join('/'));
   } catch {
     return path; // a lone surrogate: no request names it
   }

@@ -1,4 +1,4 @@
-import { nameFormPath } from '@objpack/format';
+import { canonicalPath } from '@objpack/format';
 import { DiscoverCodes, DiscoverError } from './diagnostic-codes.js';
 
 /** Stands in for the site's origin when none is given: absolute URLs then never count as local. */
@@ -57,9 +57,9 @@ export function pageUrlPath(rel: string, basePath = '/'): string {
 
 /**
  * Percent-encodes a decoded path the way a browser's URL parser would, in the form names take
- * (nameFormPath: what Chromium leaves literal in a path stays so, e.g. `[slug].html`; a page keyed
+ * (canonicalPath: what Chromium leaves literal in a path stays so, e.g. `[slug].html`; a page keyed
  * /%5Bslug%5D.html was never found by the worker). '%' '?' '#' stay escaped, and '|' '^'.
  */
 export function encodePath(path: string): string {
-  return new URL(nameFormPath(path.split('/').map(encodeURIComponent).join('/')), PLACEHOLDER_ORIGIN).pathname;
+  return new URL(canonicalPath(path.split('/').map(encodeURIComponent).join('/')), PLACEHOLDER_ORIGIN).pathname;
 }

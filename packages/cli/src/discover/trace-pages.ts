@@ -4,7 +4,6 @@
  */
 import { existsSync } from 'node:fs';
 import type { Browser, Request } from 'playwright-core';
-import { nameFormPath } from '@objpack/format';
 import { DiscoverCodes, DiscoverError } from './diagnostic-codes.js';
 import { decodePath } from './resolve-url.js';
 import { serveFiles } from './static-server.js';
@@ -107,7 +106,7 @@ export async function recordPage(browser: Browser, url: string, opts: RecordOpti
       const urls = new Set(
         seen.map((r) => {
           const u = new URL(r.url());
-          return u.origin === origin ? nameFormPath(u.pathname) + u.search : '';
+          return u.origin === origin ? u.pathname + u.search : '';
         }),
       );
       return awaitUrls.every((u) => urls.has(u));
@@ -124,8 +123,7 @@ export async function recordPage(browser: Browser, url: string, opts: RecordOpti
       } catch {
         // requests from workers have no frame; they belong to the page
       }
-      // Named as the build names objects: a page's lower-case escapes (`caf%c3%a9.css`) reach Chromium's requests as written.
-      requests.push({ url: nameFormPath(u.pathname) + u.search, resourceType: req.resourceType(), status: statuses.get(req), mainFrame });
+      requests.push({ url: u.pathname + u.search, resourceType: req.resourceType(), status: statuses.get(req), mainFrame });
     }
     return { requests };
   } finally {

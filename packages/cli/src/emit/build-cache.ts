@@ -17,9 +17,9 @@ export const STALE_FILE = `${PACKAGE_DIR}/.cache-updates.json`;
  * Bump when a record's meaning changes. 2: files over 1 MB are checked for UTF-8 too (`FileDigest.utf8`).
  * 3: v8-serialised (was JSON). 4: page URLs keep `[` `]` (site-origin.ts encodePath), and cached closures
  * carry their page's URL. 5: object URLs escape `|` `^` as Chromium does (resolve-url.ts). 6: one spelling
- * per object URL (nameFormPath: `caf%c3%a9.css` is /caf%C3%A9.css, `%5Bx%5D.png` /[x].png).
+ * per object URL (`%5Bx%5D.png` as /[x].png). 7: object URLs as the page spells them again (preloads must match).
  */
-const CACHE_VERSION = 6;
+const CACHE_VERSION = 7;
 
 /** What the previous build wrote for a package, so an unchanged package is neither re-encoded nor rewritten. */
 export interface CachedPackage {

@@ -116,4 +116,16 @@ describe('routes.json preload lists', () => {
       ['/u.js', 'module', 'use-credentials'], ['/udep.js', 'module', 'use-credentials'], ['/c.png', 'image', 'anonymous'], ['/objpack-register.js', 'script'],
     ]);
   });
+
+  test('announce each object as the page spells its URL (Next.js escapes [ ] in chunk URLs): a preload of another spelling goes unused', async () => {
+    const root = await makeSite({
+      'index.html': '<!doctype html><link rel="stylesheet" href="/caf%c3%a9.css"><script src="/_next/static/chunks/pages/%5Bslug%5D-1a2b.js"></script>',
+      'café.css': 'p{}',
+      '_next/static/chunks/pages/[slug]-1a2b.js': '',
+    });
+    await build({ root, workerAssets: await fakeWorkerAssets() });
+    // Chromium requests both as written; /caf%C3%A9.css or /[slug]-1a2b.js would be other URLs to it.
+    expect(hintsOf(await readRoutes(root), '/').slice(0, 2)).toEqual([['/caf%c3%a9.css', 'style'], ['/_next/static/chunks/pages/%5Bslug%5D-1a2b.js', 'script']]);
+    expect(await readFile(path.join(root, '_headers'), 'utf8')).toContain('</caf%c3%a9.css>; rel=preload; as=style, </_next/static/chunks/pages/%5Bslug%5D-1a2b.js>; rel=preload; as=script');
+  });
 });

@@ -23,10 +23,10 @@ export const STATE_ROWS_FILE = `${PACKAGE_DIR}/.state-rows`;
 /**
  * 4: page URLs keep `[` `]` (site-origin.ts encodePath). 5: object URLs escape `|` `^` (resolve-url.ts).
  * 6: the summary's `linkRules` has `cut` (an older state's patch would not name Cloudflare's limit).
- * 7: one spelling per object URL (nameFormPath). 8: a page's recorded headers include the rules that name it
- * decoded (site-headers.ts forPage).
+ * 7: object URLs in one spelling. 8: a page's recorded headers include the rules that name it
+ * decoded (site-headers.ts forPage). 9: object URLs as the page spells them again.
  */
-const STATE_VERSION = 8;
+const STATE_VERSION = 9;
 
 /** [url, path, file, rel, bytes, contentType, as, sendBytes, digest (base64), sri] */
 export type ObjectRow = [string, string, string, string, number, string, PlanObject['as'], number, string, string];

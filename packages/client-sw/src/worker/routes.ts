@@ -1,4 +1,4 @@
-import { isHeaderName, isHeaderValue, nameFormPath, type RouteTable } from '@objpack/format';
+import { canonicalPath, isHeaderName, isHeaderValue, type RouteTable } from '@objpack/format';
 import { ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Store } from './store.js';
@@ -113,7 +113,8 @@ const sameUrlMapping = (a: RouteTable, b: RouteTable): boolean =>
  * `/about.html` where no page `/about/` is (Vercel and Firebase look for the directory's index first).
  */
 export function lookupRoute(table: RouteTable, requested: string): Route | undefined {
-  const pathname = nameFormPath(requested);
+  // Keyed by the page's file, while a link may spell its URL otherwise (`/%5Bslug%5D.html` for /[slug].html).
+  const pathname = canonicalPath(requested);
   const keys = [pathname];
   const has = (k: string) => Object.hasOwn(table.pages, k) && (table.pages[k]?.length ?? 0) > 0;
   if (pathname.endsWith('/index.html')) keys.push(pathname.slice(0, -'index.html'.length));
