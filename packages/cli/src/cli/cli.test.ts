@@ -117,7 +117,28 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(run('inspect', pkg).code).toBe(3);
     await writeFile(pkg, 'not a package');
     expect(run('inspect', pkg).code).toBe(3);
-    expect(run('inspect', path.join(root, 'missing.objp')).code).toBe(2);
+    const missing = run('inspect', path.join(root, 'missing.objp'));
+    expect(missing.code).toBe(2);
+    // The hint is about a package, not only about the site directory build takes.
+    expect(missing.stderr).toContain('.objp file');
+    // A directory where a package belongs is a usage error that says so, not a raw EISDIR (exit 1).
+    for (const cmd of [['inspect'], ['unpack']]) {
+      const dir = run(...cmd, path.join(root, '_objpack'), ...(cmd[0] === 'unpack' ? [path.join(root, 'x')] : []));
+      expect(dir.code, cmd[0]).toBe(2);
+      expect(dir.stderr).toContain('OBJPACK_E_USAGE');
+      expect(dir.stderr).not.toContain('EISDIR');
+    }
+  });
+
+  test('serve: a missing or non-directory site is a usage error (exit 2), not a server failure', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const missing = run('serve', path.join(root, 'nope'), '--port', '0');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('OBJPACK_E_INPUT_NOT_FOUND');
+    expect(missing.stderr).not.toContain('port');
+    const file = run('serve', path.join(root, 'index.html'), '--port', '0');
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('OBJPACK_E_INPUT_NOT_DIRECTORY');
   });
 
   test('unpack extracts inside the directory only, refusing a symlink that leads out', async () => {

@@ -18,11 +18,9 @@ export interface InspectResult {
 
 /** Streams package events from a file, turning format errors into OBJPACK_E_CORRUPT_PACKAGE (exit 3). */
 export async function* readPackageEvents(file: string): AsyncGenerator<DecodeEvent> {
-  try {
-    await stat(file);
-  } catch {
-    throw new ObjpackError(ErrorCode.INPUT_NOT_FOUND, `package not found: ${file}`, file);
-  }
+  const st = await stat(file).catch(() => undefined);
+  if (!st) throw new ObjpackError(ErrorCode.INPUT_NOT_FOUND, `package not found: ${file}`, file);
+  if (st.isDirectory()) throw new ObjpackError(ErrorCode.USAGE, `${file} is a directory; give a package file (_objpack/pages/….objp or _objpack/shared/….objp)`, file);
   try {
     yield* decodeStream(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>, { hash: nodeSha256 });
   } catch (err) {

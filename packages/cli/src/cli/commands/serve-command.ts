@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { serve, type ObjpackServer, type ServeOptions } from '@objpack/serve';
 import { build, type BuildOptions } from '../../build.js';
@@ -111,6 +112,10 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
   let options: ServeOptions;
   try {
     options = serveOptions(dir, opts);
+    // As build: a wrong directory is a usage error (exit 2), not a server failure.
+    const st = await stat(options.root).catch(() => undefined);
+    if (!st) throw new ObjpackError(ErrorCode.INPUT_NOT_FOUND, `site directory not found: ${options.root}`, options.root);
+    if (!st.isDirectory()) throw new ObjpackError(ErrorCode.INPUT_NOT_DIRECTORY, `not a directory: ${options.root}`, options.root);
     if (opts.watch) {
       config = (await loadConfig(process.cwd())).config;
       // Serve what the sources are now, not a stale earlier build.
