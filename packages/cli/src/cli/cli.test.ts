@@ -96,6 +96,10 @@ describe.skipIf(!built)('objpack CLI', () => {
     const built = run('closure', root, '/about/');
     expect(built.stdout.trim().split('\n')).toEqual(r.stdout.trim().split('\n'));
     expect(built.stderr).not.toContain('objpack-register.js');
+    // objpack-report.html, which the build wrote, is no page of the site (the build does not package it).
+    const report = run('closure', root, '/objpack-report.html');
+    expect(report.code).toBe(2);
+    expect(report.stderr).not.toMatch(/pages include.*objpack-report/);
   });
 
   test('inspect verifies a package; a corrupt or truncated one exits 3 with a clear code', async () => {

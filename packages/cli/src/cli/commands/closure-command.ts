@@ -1,3 +1,4 @@
+import { OWN_FILES } from '../../build.js';
 import { discoverSite, pageClosure, type PageClosure, type SiteGraph } from '../../discover/index.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
 import { aboutSite, OWN_PATHS } from '../../prepare-pages.js';
@@ -13,9 +14,10 @@ function findPage(graph: SiteGraph, page: string): PageClosure | undefined {
 
 export async function runClosure(dir: string, page: string, opts: Record<string, unknown>, logger: Logger): Promise<number> {
   try {
+    // As the build walks the site: objpack's own output (its report is an .html file) is no page of it.
     // Discovery's parser threads are unref'd; keep the process alive while they work.
     const keepAlive = setInterval(() => undefined, 1 << 30);
-    const graph = await discoverSite(dir, { origin: opts.origin as string | undefined }).finally(() => clearInterval(keepAlive));
+    const graph = await discoverSite(dir, { origin: opts.origin as string | undefined, exclude: OWN_FILES }).finally(() => clearInterval(keepAlive));
     const closure = findPage(graph, page);
     if (!closure) {
       const some = graph.pages.slice(0, 5).map((p) => p.url).join(', ');
