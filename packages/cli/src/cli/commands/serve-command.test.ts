@@ -252,6 +252,27 @@ describe.skipIf(!built)('objpack serve --watch', () => {
   }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
 });
 
+describe.skipIf(!built)('objpack serve --watch diagnostics', () => {
+  test('a reference an edit breaks is warned about once, as build warns; rebuilds do not repeat it', async () => {
+    const root = await tempDir();
+    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>v1</title><img src="/gone.png">\n');
+    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about</title>\n');
+    const cli = await startCli([root, '--port', '0', '--watch'], root);
+    await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
+    // The first build's warning, as `objpack build` prints it.
+    expect(cli.stderr()).toMatch(/index\.html:1 OBJPACK_W_MISSING_REF .*gone\.png/);
+
+    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about</title><img src="/lost.png">\n');
+    await until(async () => (/about\.html:1 OBJPACK_W_MISSING_REF .*lost\.png/.test(cli.stderr()) ? true : undefined));
+    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about 2</title><img src="/lost.png">\n');
+    await until(async () => ((cli.stderr().match(/rebuilt in/g) ?? []).length >= 2 ? true : undefined));
+    expect(cli.stderr().match(/MISSING_REF .*gone\.png/g)).toHaveLength(1);
+    expect(cli.stderr().match(/MISSING_REF .*lost\.png/g)).toHaveLength(1);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+  }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
+});
+
 describe('watchTree', () => {
   test('reports every replacement of a file and changes in directories created later', async () => {
     const root = await tempDir();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { serve, type ObjpackServer, type ServeOptions } from '@objpack/serve';
 import { build, type BuildOptions } from '../../build.js';
 import { loadConfig } from '../../config.js';
+import type { Diagnostic } from '../../discover/index.js';
 import { TEMP_MARK } from '../../emit/atomic-write.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
 import { reportError } from '../errors-out.js';
@@ -39,8 +40,31 @@ export function serveOptions(dir: string, opts: Record<string, unknown>): ServeO
   };
 }
 
+/** Warnings printed one by one per build; the rest are counted (the report lists them all). */
+const MAX_WARNINGS = 50;
+
+/**
+ * A build's errors, and its warnings that the previous build did not have: an edit that breaks a
+ * reference is told at once, and a rebuild does not repeat the site's standing warnings.
+ */
+function printDiagnostics(diagnostics: readonly Diagnostic[], shown: Set<string>, logger: Logger): void {
+  const now = new Set<string>();
+  let fresh = 0;
+  for (const d of diagnostics) {
+    const text = formatDiagnostic(d);
+    if (d.severity === 'error') logger.error(text);
+    else if (!now.has(text)) {
+      now.add(text);
+      if (!shown.has(text) && fresh++ < MAX_WARNINGS) logger.warn(text);
+    }
+  }
+  if (fresh > MAX_WARNINGS) logger.warn(`… and ${fresh - MAX_WARNINGS} more warnings (all are listed in objpack-report.html)`);
+  shown.clear();
+  for (const t of now) shown.add(t);
+}
+
 /** Rebuilds through the build library on every burst of source changes, then swaps the server's index. */
-function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server: ObjpackServer, logger: Logger): () => void {
+function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server: ObjpackServer, logger: Logger, shown: Set<string>): () => void {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const changed = new Set<string>();
@@ -52,7 +76,7 @@ function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server:
       const t = performance.now();
       try {
         const r = await build({ ...config, root, out: undefined });
-        for (const d of r.diagnostics.filter((x) => x.severity === 'error')) logger.error(formatDiagnostic(d));
+        printDiagnostics(r.diagnostics, shown, logger);
         await server.reload();
         logger.info(`${files.length === 1 ? files[0] : `${files.length} files`} changed: rebuilt in ${Math.round(performance.now() - t)} ms (${r.written.length} files written), server reloaded`);
       } catch (err) {
@@ -110,6 +134,7 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
   let server: ObjpackServer;
   let config: Omit<BuildOptions, 'root'> = {};
   let options: ServeOptions;
+  const shown = new Set<string>();
   try {
     options = serveOptions(dir, opts);
     // As build: a wrong directory is a usage error (exit 2), not a server failure.
@@ -120,7 +145,7 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
       config = (await loadConfig(process.cwd())).config;
       // Serve what the sources are now, not a stale earlier build.
       const r = await build({ ...config, root: options.root, out: undefined });
-      for (const d of r.diagnostics.filter((x) => x.severity === 'error')) logger.error(formatDiagnostic(d));
+      printDiagnostics(r.diagnostics, shown, logger);
       logger.info(`built ${r.summary.pages} pages in ${Math.round(r.timings.total)} ms`);
     }
     server = await serve({
@@ -135,7 +160,7 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
   // Handlers first: whoever reads the Local line may signal at once.
   const signals = onSignals(logger);
   logger.always(`  Local: ${server.url}`);
-  const stopWatching = opts.watch ? startWatching(options.root, config, server, logger) : undefined;
+  const stopWatching = opts.watch ? startWatching(options.root, config, server, logger, shown) : undefined;
   const signal = await signals.first;
   stopWatching?.();
   logger.info(`${signal}: finishing in-flight responses (send it again to quit at once)`);
