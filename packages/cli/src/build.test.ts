@@ -1,4 +1,4 @@
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { Decoder, type PackageIndex } from '@objpack/format';
 import { serve } from '@objpack/serve';
@@ -712,13 +712,19 @@ describe('build --out', () => {
     expect(existsSync(state)).toBe(false);
   });
 
-  test('bad input: missing directory, a file, an empty directory, --out above the input', async () => {
+  test('bad input: missing directory, a file, an empty directory, --out above the input, --out a file', async () => {
     const root = await makeSite(SMALL_SITE);
     const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof ObjpackError ? e.code : String(e)));
     expect(await code(build(await opts(path.join(root, 'nope'))))).toBe(ErrorCode.INPUT_NOT_FOUND);
     expect(await code(build(await opts(path.join(root, 'index.html'))))).toBe(ErrorCode.INPUT_NOT_DIRECTORY);
     expect(await code(build(await opts(await makeSite({}))))).toBe(ErrorCode.NO_PAGES);
     expect(await code(build(await opts(path.join(root, 'css'), { out: root })))).toBe(ErrorCode.OUT_CONTAINS_INPUT);
+    // Not an ENOTDIR from deep in the writer (a stack trace on the command line, exit 1); the file is kept.
+    const file = path.join(await makeSite({}), 'deploy');
+    writeFileSync(file, 'mine');
+    expect(await code(build(await opts(root, { out: file })))).toBe(ErrorCode.USAGE);
+    expect(await code(build(await opts(root, { out: path.join(file, 'sub') })))).toBe(ErrorCode.USAGE);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
   });
 });
 

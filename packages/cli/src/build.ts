@@ -112,6 +112,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (!inPlace && (root + path.sep).startsWith(outDir + path.sep)) {
     throw new ObjpackError(ErrorCode.OUT_CONTAINS_INPUT, `--out ${outDir} contains the site directory ${root}`);
   }
+  // A file at or above --out: a usage error here, not ENOTDIR from deep in the writer.
+  if (!inPlace && !(await stat(outDir).then((st) => st.isDirectory(), (e: NodeJS.ErrnoException) => e.code !== 'ENOTDIR'))) {
+    throw new ObjpackError(ErrorCode.USAGE, `--out ${outDir} is a file or lies under one; give a directory (it is created if missing)`, outDir);
+  }
   const outRel = path.relative(root, outDir);
   const outInside = !inPlace && !outRel.startsWith('..') && !path.isAbsolute(outRel);
   const exclude = [...(options.exclude ?? []), ...OWN_FILES, ...(outInside ? [outRel.split(path.sep).join('/')] : [])];
