@@ -160,6 +160,13 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('OBJPACK_E_UNSAFE_PATH');
     expect(await listFiles(outside)).toEqual([]);
+    // A file where the target directory belongs: a usage error, not EEXIST with a stack trace (exit 1).
+    const file = path.join(into, 'index.html');
+    for (const target of [file, path.join(file, 'sub')]) {
+      const onFile = run('unpack', pkg, target);
+      expect(onFile.code).toBe(2);
+      expect(onFile.stderr).toContain('OBJPACK_E_USAGE');
+    }
   });
 
   test('an empty directory is a build error (exit 1)', async () => {

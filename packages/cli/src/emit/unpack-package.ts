@@ -36,7 +36,10 @@ export function safeTarget(dir: string, name: string): string {
  * a symlink already inside it, are refused with OBJPACK_E_UNSAFE_PATH and nothing is written for them.
  */
 export async function unpackPackage(file: string, dir: string): Promise<{ files: string[] }> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'EEXIST' || err.code === 'ENOTDIR') throw new ObjpackError(ErrorCode.USAGE, `${dir} is a file or lies under one; give a directory to extract into (it is created if missing)`, dir, { cause: err });
+    throw err;
+  });
   const realDir = await realpath(dir);
   const files: string[] = [];
   let fh: FileHandle | undefined;
