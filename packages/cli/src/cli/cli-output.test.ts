@@ -61,6 +61,21 @@ describe('build output on a terminal and with --quiet', () => {
     const lines = stderr.text().split('\n').filter(Boolean);
     expect(lines).toEqual([expect.stringMatching(/^objpack: 3 pages, \d+ packages, 0 errors, 1 warnings → /)]);
   });
+
+  test('one missing file that every page references is one warning line, not 50 that bury the others', async () => {
+    // 120 pages with the same broken logo (a layout's), one stylesheet with its own: with a line per
+    // page, the 50 printed were all the logo's and the stylesheet's and the _headers limit warning were
+    // left among '… and 72 more'.
+    const pages = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`p${i}.html`, '<!doctype html><title>p</title><link rel="stylesheet" href="/s.css"><img src="/logo.png">\n']));
+    const root = await makeSite({ ...pages, 's.css': 'body { background: url(/bg.png) }\n' });
+    const stderr = capture(false);
+    expect(await main(['node', 'objpack', 'build', root, '--no-sw'], { stdout: capture(false), stderr })).toBe(0);
+    const warnings = stderr.text().split('\n').filter((l) => l.startsWith('warning '));
+    expect(warnings.filter((l) => l.includes('/logo.png'))).toEqual([expect.stringMatching(/^warning p\d+\.html:1 OBJPACK_W_MISSING_REF .* \(and 119 more like it\)$/)]);
+    expect(warnings.some((l) => /^warning s\.css:1 OBJPACK_W_MISSING_REF .*\/bg\.png/.test(l))).toBe(true);
+    expect(warnings.some((l) => l.includes('OBJPACK_W_CLOUDFLARE_HEADERS_LIMIT'))).toBe(true);
+    expect(stderr.text()).not.toContain('more warnings');
+  });
 });
 
 describe('--target cloudflare in the summary', () => {

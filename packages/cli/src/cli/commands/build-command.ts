@@ -10,9 +10,9 @@ import type { Logger } from '../logger.js';
 import { parseCount } from '../parse-number.js';
 import { progressBar } from '../progress-bar.js';
 import { renderTable } from '../table.js';
-import { formatDiagnostic } from './format-diagnostic.js';
+import { formatDiagnostic, formatGrouped } from './format-diagnostic.js';
 
-/** Warnings printed one by one; the rest are counted (the report lists them all). */
+/** Warning lines printed (repeats of one grouped); the rest are counted (the report lists them all). */
 const MAX_WARNINGS = 50;
 
 /** Flags that were given on the command line win over the config file; defaults never do. */
@@ -67,8 +67,10 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
     for (const d of errors) logger.error(formatDiagnostic(d));
     return exit;
   }
-  for (const d of warnings.slice(0, MAX_WARNINGS)) logger.warn(formatDiagnostic(d));
-  if (warnings.length > MAX_WARNINGS) logger.warn(`… and ${warnings.length - MAX_WARNINGS} more warnings (all are listed in objpack-report.html and in --json)`);
+  const grouped = formatGrouped(warnings);
+  for (const g of grouped.slice(0, MAX_WARNINGS)) logger.warn(g.line);
+  const rest = grouped.slice(MAX_WARNINGS).reduce((n, g) => n + g.count, 0);
+  if (rest > 0) logger.warn(`… and ${rest} more warnings (all are listed in objpack-report.html and in --json)`);
   for (const d of errors) logger.error(formatDiagnostic(d));
   const s = result.summary;
   const table = renderTable([

@@ -9,7 +9,7 @@ import { ErrorCode, ObjpackError } from '../../errors.js';
 import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { parseCount } from '../parse-number.js';
-import { formatDiagnostic } from './format-diagnostic.js';
+import { formatDiagnostic, formatGrouped } from './format-diagnostic.js';
 import { watchTree } from './watch-tree.js';
 
 /** What the build itself writes: changes to these never trigger a rebuild (that would loop). */
@@ -49,16 +49,19 @@ const MAX_WARNINGS = 50;
  */
 function printDiagnostics(diagnostics: readonly Diagnostic[], shown: Set<string>, logger: Logger): void {
   const now = new Set<string>();
-  let fresh = 0;
+  const fresh: Diagnostic[] = [];
   for (const d of diagnostics) {
     const text = formatDiagnostic(d);
     if (d.severity === 'error') logger.error(text);
     else if (!now.has(text)) {
       now.add(text);
-      if (!shown.has(text) && fresh++ < MAX_WARNINGS) logger.warn(text);
+      if (!shown.has(text)) fresh.push(d);
     }
   }
-  if (fresh > MAX_WARNINGS) logger.warn(`… and ${fresh - MAX_WARNINGS} more warnings (all are listed in objpack-report.html)`);
+  const grouped = formatGrouped(fresh);
+  for (const g of grouped.slice(0, MAX_WARNINGS)) logger.warn(g.line);
+  const rest = grouped.slice(MAX_WARNINGS).reduce((n, g) => n + g.count, 0);
+  if (rest > 0) logger.warn(`… and ${rest} more warnings (all are listed in objpack-report.html)`);
   shown.clear();
   for (const t of now) shown.add(t);
 }
