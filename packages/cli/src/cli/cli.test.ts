@@ -50,6 +50,24 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(human.stderr).toMatch(/round trips saved/);
   });
 
+  test('--json prints JSON on stdout when the command fails too, with the exit code and the error code', async () => {
+    const empty = await makeSite({});
+    const cases: Array<[string[], number, string]> = [
+      [['build', '/nonexistent/site', '--json'], 2, 'OBJPACK_E_INPUT_NOT_FOUND'],
+      [['build', empty, '--no-sw', '--json'], 1, 'OBJPACK_E_NO_PAGES'],
+      [['inspect', path.join(empty, 'missing.objp'), '--json'], 2, 'OBJPACK_E_INPUT_NOT_FOUND'],
+      [['closure', empty, '/', '--json'], 2, 'OBJPACK_E_PAGE_NOT_FOUND'],
+    ];
+    for (const [args, code, errorCode] of cases) {
+      const r = run(...args);
+      expect(r.code, args.join(' ')).toBe(code);
+      const j = JSON.parse(r.stdout);
+      expect(j).toMatchObject({ ok: false, exitCode: code });
+      expect(j.error.code).toBe(errorCode);
+      expect(r.stderr).toContain('error ');
+    }
+  });
+
   test('--target cloudflare is a target: a user _headers that leaves objpack no room is named on stderr with its line', async () => {
     const user = Array.from({ length: 98 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('');
     const root = await makeSite({ ...SMALL_SITE, _headers: user });

@@ -21,3 +21,17 @@ export function reportError(err: unknown, logger: Logger): number {
   logger.error(`${typeof code === 'string' ? `${code}: ` : ''}${(err as Error)?.stack ?? String(err)}`);
   return ExitCode.BUILD_ERRORS;
 }
+
+/**
+ * {@link reportError}, and with `--json` the error as JSON on stdout too (`ok: false`, as a build with
+ * errors prints it), so `objpack build dist/ --json > summary.json` leaves JSON for a reader either way.
+ */
+export function reportErrorJson(err: unknown, logger: Logger, json: boolean): number {
+  const exitCode = reportError(err, logger);
+  if (json) {
+    const code = (err as { code?: unknown })?.code;
+    const error = { ...(typeof code === 'string' ? { code } : {}), message: (err as Error)?.message ?? String(err), ...(isObjpackError(err) ? { hint: err.hint } : {}) };
+    logger.out(JSON.stringify({ ok: false, exitCode, error }, null, 2));
+  }
+  return exitCode;
+}

@@ -5,7 +5,7 @@ import type { HostTarget } from '../../emit/host-config.js';
 import { ExitCode } from '../../errors.js';
 import { linkRulesText } from '../../report/summary.js';
 import { formatBytes } from '../../report/svg-bars.js';
-import { reportError } from '../errors-out.js';
+import { reportErrorJson } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { parseCount } from '../parse-number.js';
 import { progressBar } from '../progress-bar.js';
@@ -43,7 +43,7 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
     result = await build({ ...config, ...fromFlags(opts, cmd), root: dir, onProgress: progressBar(logger) });
   } catch (err) {
     logger.endProgress();
-    return reportError(err, logger);
+    return reportErrorJson(err, logger, opts.json === true);
   }
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');

@@ -2,7 +2,7 @@ import { OWN_FILES } from '../../build.js';
 import { discoverSite, pageClosure, type PageClosure, type SiteGraph } from '../../discover/index.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
 import { aboutSite, OWN_PATHS } from '../../prepare-pages.js';
-import { reportError } from '../errors-out.js';
+import { reportErrorJson } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { formatDiagnostic } from './format-diagnostic.js';
 
@@ -34,6 +34,6 @@ export async function runClosure(dir: string, page: string, opts: Record<string,
     }
     return 0;
   } catch (err) {
-    return reportError(err, logger);
+    return reportErrorJson(err, logger, opts.json === true);
   }
 }

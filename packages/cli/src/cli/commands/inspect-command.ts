@@ -1,6 +1,6 @@
 import { inspectPackage } from '../../emit/inspect-package.js';
 import { formatBytes } from '../../report/svg-bars.js';
-import { reportError } from '../errors-out.js';
+import { reportErrorJson } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { renderTable } from '../table.js';
 
@@ -24,6 +24,6 @@ export async function runInspect(file: string, opts: Record<string, unknown>, lo
     ].join('\n'));
     return 0;
   } catch (err) {
-    return reportError(err, logger);
+    return reportErrorJson(err, logger, opts.json === true);
   }
 }
