@@ -43,7 +43,7 @@ ${EXIT_CODES}`);
     .option('--origin <url>', 'the site\'s public origin; absolute URLs on it count as local')
     .option('--trace [pages]', 'also load pages in headless Chromium (all, or a sample of [pages]) and add what they request')
     .addOption(new Option('--target <host...>', 'also write host headers for (_headers, for Netlify and Cloudflare Pages, is always written; cloudflare keeps it within Cloudflare\'s 100 rules and 2,000-character lines)').choices(['vercel', 'firebase', 'nginx', 'netlify', 'cloudflare']))
-    .option('--exclude <path...>', 'site-relative paths or directories to leave out')
+    .option('--exclude <path...>', 'site-relative paths or directories to leave out (drafts/ or /drafts/)')
     .option('--no-inject', 'do not add the worker registration <script> to pages')
     .option('--no-sw', 'do not write the service worker (implies --no-inject)')
     .option('--unregister', 'write the self-unregistering worker, to take objpack off a site')

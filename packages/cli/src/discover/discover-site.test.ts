@@ -104,6 +104,9 @@ describe('walking the file system safely', () => {
     const g = await discoverSite(site, { exclude: ['out/'] });
     expect([...g.files.keys()]).toEqual(['/index.html']);
     expect(codes(g)).toEqual([DiscoverCodes.NON_UTF8_NAME]);
+    // As a URL path ('/out/', which is no file system path inside the site) and as a path inside the root.
+    expect([...(await discoverSite(site, { exclude: ['/out/'] })).files.keys()]).toEqual(['/index.html']);
+    expect([...(await discoverSite(site, { exclude: [path.join(site, 'out')] })).files.keys()]).toEqual(['/index.html']);
   });
 
   it('skips special files (FIFO) with a warning instead of blocking on them', async () => {

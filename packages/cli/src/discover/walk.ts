@@ -94,10 +94,14 @@ export class WalkedFiles {
 export async function walkFlat(root: string, options: DiscoverOptions, diagnostics: Diagnostic[]): Promise<{ root: string; walked: WalkedFiles }> {
   const realRoot = await resolveRoot(root);
   const { basePath } = parseOrigin(options.origin);
-  // Exclusions are site-relative ('out', 'out/'); absolute paths inside the root are accepted too.
+  // Exclusions are site-relative ('out', 'out/'); absolute paths inside the root are accepted too, and
+  // one outside it is a URL path ('/drafts/': a user thinks of the site in URLs, and it can name nothing else).
   const exclude = new Set(
     (options.exclude ?? [])
-      .map((e) => (path.isAbsolute(e) ? path.relative(realRoot, e) : e))
+      .map((e) => {
+        const rel = path.isAbsolute(e) ? path.relative(realRoot, e) : e;
+        return rel.startsWith('..') || path.isAbsolute(rel) ? e : rel;
+      })
       .map((e) => e.replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, ''))
       .filter((e) => e !== '' && !e.startsWith('..')),
   );
