@@ -273,6 +273,31 @@ describe.skipIf(!built)('objpack serve --watch diagnostics', () => {
   }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
 });
 
+describe.skipIf(!built)('objpack serve --watch and the host config', () => {
+  test('an edit to the user\'s rules in _headers rebuilds and is served; the build\'s own rewrite of it does not loop', async () => {
+    const root = await tempDir();
+    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>home</title>\n');
+    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about</title>\n');
+    await writeFile(path.join(root, '_headers'), '/about.html\n  X-Mine: 1\n');
+    const cli = await startCli([root, '--port', '0', '--watch'], root);
+    await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
+    expect((await get(`${cli.url}/about.html`)).headers['x-mine']).toBe('1');
+
+    const text = await readFile(path.join(root, '_headers'), 'utf8');
+    await writeFile(path.join(root, '_headers'), text.replace('X-Mine: 1', 'X-Mine: 2'));
+    await until(async () => ((await get(`${cli.url}/about.html`)).headers['x-mine'] === '2' ? true : undefined));
+    // The rebuild rewrote objpack's block in _headers: that is no edit of the user's, so rebuilds stop.
+    const rebuilds = async () => {
+      await new Promise((r) => setTimeout(r, 1000));
+      return cli.stderr().match(/rebuilt in/g)?.length;
+    };
+    const settled = await rebuilds();
+    expect(await rebuilds()).toBe(settled);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+  }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
+});
+
 describe('watchTree', () => {
   test('reports every replacement of a file and changes in directories created later', async () => {
     const root = await tempDir();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { serve, type ObjpackServer, type ServeOptions } from '@objpack/serve';
@@ -13,7 +14,19 @@ import { formatDiagnostic, formatGrouped } from './format-diagnostic.js';
 import { watchTree } from './watch-tree.js';
 
 /** What the build itself writes: changes to these never trigger a rebuild (that would loop). */
-const OWN_OUTPUT = /^(_objpack([/\\]|$)|objpack-|push-manifest\.json$|_headers$|vercel\.json$|firebase\.json$)/;
+const OWN_OUTPUT = /^(_objpack([/\\]|$)|objpack-|push-manifest\.json$)/;
+/**
+ * Host configs that hold the user's rules and objpack's (its block, its entries): an edit rebuilds, the
+ * build's own rewrite does not (its text is what the build left).
+ */
+const HOST_FILES = ['_headers', 'vercel.json', 'firebase.json'];
+const readIfAny = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
 /** Directories never watched: the build's own output, VCS and dependency folders. */
 const SKIP_DIR = /^(_objpack|node_modules)$|(^|[/\\])\./;
 /** Quiet time after the last change before rebuilding: editors and build tools write in bursts. */
@@ -71,6 +84,11 @@ function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server:
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const changed = new Set<string>();
+  const left = new Map<string, string | undefined>();
+  const remember = () => {
+    for (const f of HOST_FILES) left.set(f, readIfAny(path.join(root, f)));
+  };
+  remember();
   const rebuild = () => {
     running = running.then(async () => {
       if (changed.size === 0) return;
@@ -80,6 +98,7 @@ function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server:
       try {
         const r = await build({ ...config, root, out: undefined });
         printDiagnostics(r.diagnostics, shown, logger);
+        remember();
         await server.reload();
         logger.info(`${files.length === 1 ? files[0] : `${files.length} files`} changed: rebuilt in ${Math.round(performance.now() - t)} ms (${r.written.length} files written), server reloaded`);
       } catch (err) {
@@ -90,6 +109,7 @@ function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server:
   };
   const watcher = watchTree(root, (file) => {
     if (!file || OWN_OUTPUT.test(file) || file.includes(TEMP_MARK) || path.basename(file).startsWith('.')) return;
+    if (HOST_FILES.includes(file) && readIfAny(path.join(root, file)) === left.get(file)) return;
     changed.add(file);
     clearTimeout(timer);
     timer = setTimeout(rebuild, DEBOUNCE_MS);
