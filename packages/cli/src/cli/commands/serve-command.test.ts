@@ -273,6 +273,25 @@ describe.skipIf(!built)('objpack serve --watch diagnostics', () => {
   }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
 });
 
+describe.skipIf(!built)('objpack serve of a site no build has packaged', () => {
+  test('says so and how to build it; serves the files all the same', async () => {
+    const root = await tempDir();
+    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>home</title>\n');
+    const cli = await startCli([root, '--port', '0'], root);
+    expect(cli.stderr()).toMatch(/objpack-manifest\.json not found .*run `objpack build /);
+    expect((await get(`${cli.url}/`)).status).toBe(200);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+    // Built, it says nothing of the kind.
+    const build = spawn(process.execPath, [BIN, 'build', root, '--quiet'], { stdio: 'ignore' });
+    expect(await new Promise((r) => build.once('exit', r))).toBe(0);
+    const again = await startCli([root, '--port', '0'], root);
+    expect(again.stderr()).not.toContain('not found');
+    again.child.kill('SIGTERM');
+    expect((await again.exit).code).toBe(0);
+  }, 120_000); // real processes: slow on a loaded 2-core machine (no timing assertion)
+});
+
 describe.skipIf(!built)('objpack serve --watch and the host config', () => {
   test('an edit to the user\'s rules in _headers rebuilds and is served; the build\'s own rewrite of it does not loop', async () => {
     const root = await tempDir();

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { MANIFEST_FILE } from '@objpack/format';
 import { serve, type ObjpackServer, type ServeOptions } from '@objpack/serve';
 import { build, type BuildOptions } from '../../build.js';
 import { loadConfig } from '../../config.js';
@@ -182,6 +183,10 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
   }
   // Handlers first: whoever reads the Local line may signal at once.
   const signals = onSignals(logger);
+  // Serving a site no build has packaged works, as a plain file server: say so, or it looks like objpack.
+  if (!opts.watch && !existsSync(path.join(options.root, MANIFEST_FILE))) {
+    logger.warn(`${MANIFEST_FILE} not found in ${options.root}: serving its files without packages (run \`objpack build ${dir}\` first, or serve with --watch)`);
+  }
   logger.always(`  Local: ${server.url}`);
   const stopWatching = opts.watch ? startWatching(options.root, config, server, logger, shown) : undefined;
   const signal = await signals.first;
