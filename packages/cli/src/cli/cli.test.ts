@@ -152,7 +152,7 @@ describe.skipIf(!built)('objpack CLI', () => {
     }
   });
 
-  test('serve: a missing or non-directory site is a usage error (exit 2), not a server failure', async () => {
+  test('serve: a missing or non-directory site, or a port past 65535, is a usage error (exit 2), not a server failure', async () => {
     const root = await makeSite(SMALL_SITE);
     const missing = run('serve', path.join(root, 'nope'), '--port', '0');
     expect(missing.code).toBe(2);
@@ -161,6 +161,9 @@ describe.skipIf(!built)('objpack CLI', () => {
     const file = run('serve', path.join(root, 'index.html'), '--port', '0');
     expect(file.code).toBe(2);
     expect(file.stderr).toContain('OBJPACK_E_INPUT_NOT_DIRECTORY');
+    const port = run('serve', root, '--port', '99999');
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain('OBJPACK_E_USAGE');
   });
 
   test('unpack extracts inside the directory only, refusing a symlink that leads out', async () => {

@@ -33,12 +33,19 @@ const SKIP_DIR = /^(_objpack|node_modules)$|(^|[/\\])\./;
 /** Quiet time after the last change before rebuilding: editors and build tools write in bursts. */
 const DEBOUNCE_MS = 150;
 
+/** A TCP port, 0 for any free one: beyond 65535 is a bad flag value (exit 2), not a server failure. */
+function parsePort(value: unknown): number | undefined {
+  const port = parseCount(value, '--port');
+  if (port !== undefined && port > 65535) throw new ObjpackError(ErrorCode.USAGE, `--port expects 0–65535, got ${port}`);
+  return port;
+}
+
 export function serveOptions(dir: string, opts: Record<string, unknown>): ServeOptions {
   const prefetch = opts.prefetch === false ? false : parseCount(opts.prefetch === true ? undefined : opts.prefetch, '--prefetch');
   return {
     root: path.resolve(dir),
     host: opts.host as string,
-    port: parseCount(opts.port, '--port'),
+    port: parsePort(opts.port),
     https: opts.https === true || opts.cert !== undefined || opts.key !== undefined,
     cert: opts.cert as string | undefined,
     key: opts.key as string | undefined,
