@@ -68,6 +68,17 @@ describe.skipIf(!built)('objpack CLI', () => {
     }
   });
 
+  test('--target and --exclude before the directory take one value each (repeated or comma-separated), not the directory too', async () => {
+    const root = await makeSite({ ...SMALL_SITE, 'drafts/x.html': '<!doctype html><title>x</title>', 'old/y.html': '<!doctype html><title>y</title>' });
+    // Variadic flags took `root` as one more host or path: "argument … is invalid" / "missing required argument 'dir'".
+    const r = run('build', '--target', 'vercel,nginx', '--target', 'firebase', '--exclude', 'drafts/', '--exclude', '/old/', root, '--no-sw', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const manifest = JSON.parse(await readFile(path.join(root, 'objpack-manifest.json'), 'utf8')) as { pages: Record<string, unknown> };
+    expect(Object.keys(manifest.pages).some((p) => p.startsWith('/drafts/') || p.startsWith('/old/'))).toBe(false);
+    for (const f of ['vercel.json', 'firebase.json', 'objpack-nginx.conf']) expect(existsSync(path.join(root, f)), f).toBe(true);
+    expect(run('build', root, '--target', 'vercel,heroku').code).toBe(2);
+  });
+
   test('--target cloudflare is a target: a user _headers that leaves objpack no room is named on stderr with its line', async () => {
     const user = Array.from({ length: 98 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('');
     const root = await makeSite({ ...SMALL_SITE, _headers: user });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { createLogger, type LoggerOptions } from './logger.js';
 import { reportError } from './errors-out.js';
 
@@ -11,6 +11,19 @@ Exit codes:
   1  build errors (see the messages; each names a file and line)
   2  usage error (bad flag, missing or wrong directory, bad config)
   3  corrupt input (a package that fails its checks)`;
+
+const TARGETS = ['vercel', 'firebase', 'nginx', 'netlify', 'cloudflare'];
+
+// One value per flag, repeated for more: a variadic flag (`--exclude <path...>`) took the site directory
+// after it as one more value (`objpack build --exclude drafts dist/`: "missing required argument 'dir'").
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function collectTargets(value: string, previous: string[] | undefined): string[] {
+  const hosts = value.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  const wrong = hosts.find((h) => !TARGETS.includes(h));
+  if (wrong !== undefined || hosts.length === 0) throw new InvalidArgumentError(`Allowed choices are ${TARGETS.join(', ')}.`);
+  return [...(previous ?? []), ...hosts];
+}
 
 /**
  * The `objpack` command line: turns flags into options for the exported functions and their results into
@@ -42,8 +55,8 @@ ${EXIT_CODES}`);
     .option('-o, --out <dir>', 'write a full copy with the packages here instead of into <dir>')
     .option('--origin <url>', 'the site\'s public origin; absolute URLs on it count as local')
     .option('--trace [pages]', 'also load pages in headless Chromium (all, or a sample of [pages]) and add what they request')
-    .addOption(new Option('--target <host...>', 'also write host headers for (_headers, for Netlify and Cloudflare Pages, is always written; cloudflare keeps it within Cloudflare\'s 100 rules and 2,000-character lines)').choices(['vercel', 'firebase', 'nginx', 'netlify', 'cloudflare']))
-    .option('--exclude <path...>', 'site-relative paths or directories to leave out (drafts/ or /drafts/)')
+    .addOption(new Option('--target <host>', 'also write host headers for: vercel, firebase, nginx, netlify, cloudflare; repeat it or separate with commas (_headers, for Netlify and Cloudflare Pages, is always written; cloudflare keeps it within Cloudflare\'s 100 rules and 2,000-character lines)').argParser(collectTargets))
+    .option('--exclude <path>', 'a site-relative path or directory to leave out (drafts/ or /drafts/); repeat it for more', collect)
     .option('--no-inject', 'do not add the worker registration <script> to pages')
     .option('--no-sw', 'do not write the service worker (implies --no-inject)')
     .option('--unregister', 'write the self-unregistering worker, to take objpack off a site')
@@ -61,7 +74,8 @@ ${EXIT_CODES}`);
 Examples:
   $ objpack build dist/
   $ objpack build dist/ --out deploy/ --origin https://example.com
-  $ objpack build dist/ --target vercel --target nginx
+  $ objpack build dist/ --target vercel --target nginx   (or --target vercel,nginx)
+  $ objpack build dist/ --exclude drafts/ --exclude old/
   $ objpack build dist/ --target cloudflare  _headers for Cloudflare Pages: your rules, objpack's, then Link rules for the top pages that fit
   $ objpack build dist/ --json > objpack-summary.json
   $ objpack build dist/ --trace 20         trace a sample of 20 pages in Chromium
