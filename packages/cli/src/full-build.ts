@@ -241,7 +241,9 @@ function fromDiscoverError(err: unknown): unknown {
     [DiscoverCodes.BAD_ORIGIN]: ErrorCode.USAGE,
     [DiscoverCodes.NO_PAGES]: ErrorCode.NO_PAGES,
   };
-  return new ObjpackError(map[err.code] ?? ErrorCode.BUILD_ERRORS, `${err.code}: ${err.message}`, undefined, { cause: err });
+  const code = map[err.code] ?? ErrorCode.BUILD_ERRORS;
+  // The discovery code says more than USAGE, but once: not `OBJPACK_E_USAGE: OBJPACK_E_BAD_ORIGIN: …`.
+  return new ObjpackError(code, code === ErrorCode.USAGE ? err.message : `${err.code}: ${err.message}`, undefined, { cause: err });
 }
 
 /** One warning for the pages' `cleanLinks`/`bareDirLinks`, counting them and naming the first page and link. */

@@ -59,7 +59,7 @@ describe('build output on a terminal and with --quiet', () => {
     const stderr = capture(true);
     expect(await main(['node', 'objpack', 'build', root, '--no-sw', '--quiet'], { stdout: capture(false), stderr })).toBe(0);
     const lines = stderr.text().split('\n').filter(Boolean);
-    expect(lines).toEqual([expect.stringMatching(/^objpack: 3 pages, \d+ packages, 0 errors, 1 warnings → /)]);
+    expect(lines).toEqual([expect.stringMatching(/^objpack: 3 pages, \d+ packages, 0 errors, 1 warning → /)]);
   });
 
   test('one missing file that every page references is one warning line, not 50 that bury the others', async () => {

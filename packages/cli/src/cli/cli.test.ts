@@ -35,6 +35,9 @@ describe.skipIf(!built)('objpack CLI', () => {
     const missing = run('build', '/nonexistent/site', '--no-sw');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('OBJPACK_E_INPUT_NOT_FOUND');
+    const origin = run('build', fileURLToPath(new URL('../../../../fixtures/example-site', import.meta.url)), '--out', path.join(tmpdir(), `objpack-origin-${process.pid}`), '--origin', 'nope', '--no-sw');
+    expect(origin.code).toBe(2);
+    expect(origin.stderr).toMatch(/^error OBJPACK_E_USAGE: --origin must be an absolute http\(s\) URL, got "nope"$/m);
   });
 
   test('build --json prints only JSON on stdout; warnings carry file and line on stderr', async () => {

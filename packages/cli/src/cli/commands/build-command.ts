@@ -88,6 +88,8 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
     ['files written', `${result.written.length} (${result.reused} packages unchanged)`],
     ['time', `${(result.timings.total / 1000).toFixed(2)} s`],
   ], ['objpack build', result.buildId]);
-  logger.always(`${opts.quiet ? `objpack: ${s.pages} pages, ${s.packages.page + s.packages.shared} packages, ${errors.length} errors, ${warnings.length} warnings → ${result.outDir}` : `${table}\n  output: ${result.outDir}`}`);
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const line = `objpack: ${count(s.pages, 'page')}, ${count(s.packages.page + s.packages.shared, 'package')}, ${count(errors.length, 'error')}, ${count(warnings.length, 'warning')} → ${result.outDir}`;
+  logger.always(opts.quiet ? line : `${table}\n  output: ${result.outDir}`);
   return exit;
 }
