@@ -8,6 +8,7 @@ import type { PackagePlan } from '../plan/types.js';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import type { BuildCache } from './build-cache.js';
 import { removeStale, removeTempFiles } from './cleanup.js';
+import { readCopied, removeUncopied, writeCopied } from './copied-files.js';
 import { cloudflareHeaders, cloudflareProblems } from './cloudflare-headers.js';
 import { isHeadersPattern, type HeadersHost } from './header-patterns.js';
 import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HeaderRule, type HeaderRules, type HostTarget } from './host-config.js';
@@ -96,6 +97,11 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(rel);
   };
 
+  // `--out`: what this build puts there from the site, and what the last one did (recorded with this build's
+  // before anything is copied, so a build killed midway still leaves every copied file on the record).
+  const copied = input.copy && new Set([...input.copy.map((f) => f.rel), ...input.html.map((h) => h.rel)]);
+  const copiedBefore = copied && (await readCopied(outDir));
+  if (copied && copiedBefore) await writeCopied(outDir, [...copiedBefore, ...copied]);
   if (input.copy) {
     const pageFiles = new Set(input.html.map((h) => h.rel));
     const files = input.copy.filter((f) => !pageFiles.has(f.rel));
@@ -217,6 +223,10 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
 
   const keep = new Set(Object.values(manifest.packages).map((p) => p.file));
   const removed = await removeStale(outDir, keep);
+  if (copied && copiedBefore) {
+    removed.push(...(await removeUncopied(outDir, copiedBefore, copied)));
+    await writeCopied(outDir, copied);
+  }
   await removeTempFiles(outDir, new Set(['.', ...input.html.map((h) => path.posix.dirname(h.rel))]));
   return { manifest, written, reused, removed, linkTruncated: headers.truncated, hostWarnings, ...(linkRules ? { linkRules } : {}) };
 }

@@ -7,3 +7,8 @@ export const NGINX_FILE = 'objpack-nginx.conf';
  * exactly those and reading the site's own rules skips them: JSON has no comments to mark a block with.
  */
 export const HOST_ENTRIES_FILE = '_objpack/.host-entries.json';
+/**
+ * `--out`: the site files the last build copied there (site-relative, JSON), so the next one removes those
+ * the site no longer has; the directory's other files are the user's and stay.
+ */
+export const COPIED_FILE = '_objpack/.copied.json';
