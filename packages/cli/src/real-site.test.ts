@@ -5,8 +5,6 @@
  * travels on its own) and show the same page as the fixture served plainly.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +15,7 @@ import { build, type BuildResult } from './build.js';
 import { discoverSite } from './discover/discover-site.js';
 import { serveFiles, type RunningSite } from './discover/static-server.js';
 import { chromiumPath, launchChromium } from './discover/trace-pages.js';
+import { countingProxy, type CountingProxy } from './test-utils/counting-proxy.js';
 
 /**
  * objpack's own files that may still travel: the worker script (the browser's update check) and the build
@@ -27,35 +26,6 @@ const OWN = new Set(['/objpack-sw.js', '/objpack-manifest.json']);
 const VITEPRESS = fileURLToPath(new URL('../../../fixtures/closure/gen-vitepress/site', import.meta.url));
 const chromium = chromiumPath();
 if (!chromium) console.warn('⚠ SKIPPING the real-site service-worker test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
-
-/** Forwards to `port`, recording each request's path. */
-async function countingProxy(port: number): Promise<{ origin: string; take(): string[]; quiet(ms: number): Promise<void>; close(): Promise<void> }> {
-  let seen: string[] = [];
-  const proxy = http.createServer((req, res) => {
-    seen.push(req.url ?? '');
-    const upstream = http.request({ port, host: '127.0.0.1', path: req.url, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  let total = 0;
-  proxy.on('request', () => total++);
-  return {
-    origin: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    take: () => [seen, (seen = [])][0]!,
-    /** Resolves once no request has come for `ms`. */
-    async quiet(ms: number) {
-      for (let last = -1; last !== total; ) {
-        last = total;
-        await new Promise((resolve) => setTimeout(resolve, ms));
-      }
-    },
-    close: () => new Promise((resolve) => (proxy.closeAllConnections(), proxy.close(() => resolve()))),
-  };
-}
 
 /** What the reader sees: title, headings and the article's text (VitePress renders it on the server). */
 // (Page code as strings: this package is compiled without the DOM's types.)
@@ -72,7 +42,7 @@ describe.skipIf(!chromium)('real VitePress output through objpack build, objpack
   let browser: Browser;
   let server: ObjpackServer;
   let plain: RunningSite;
-  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let proxy: CountingProxy;
   let built: BuildResult;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'objpack-real-site-'));
