@@ -6,6 +6,7 @@ import { carries, ofTable, type Binding, type BoundPackage } from './binding.js'
 import { mayComeBack, pinOpenPages, saveRecord } from './client-records.js';
 import { activate, install, message, prefetch } from './lifecycle.js';
 import { navigate } from './navigation.js';
+import { OtherPages } from './other-pages.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type ClientRecord, type HeldRecord } from './store.js';
@@ -29,6 +30,8 @@ export class ObjpackWorker {
   readonly store: Store;
   readonly routes: Routes;
   readonly delta: Delta;
+  /** @internal Objects of other pages of a page's build (client-side routers). */
+  readonly otherPages = new OtherPages();
   /** @internal */ readonly origin: string;
   /** @internal Package path → its fetch and unpacking in progress. */
   readonly runs = new Map<string, PackageRun>();
@@ -84,7 +87,7 @@ export class ObjpackWorker {
     if (binding) {
       const name = objectName(req.url);
       const known = binding.packages.map((p) => carries(p, name));
-      if (known.every((k) => k === false)) return false;
+      if (known.every((k) => k === false) && !this.otherPages.mayHave(this, name)) return false;
     }
     event.respondWith(subresource(this, event));
     return true;
@@ -140,7 +143,10 @@ export class ObjpackWorker {
       path, kind, origin: this.origin, options: this.options, store: this.store, cacheFor,
       have: kind === 'page' ? () => this.delta.plan(path, buildId, packageBuild) : undefined,
       observe: kind === 'page' ? (res, sent) => this.delta.observe(res, sent) : undefined,
-      onHeld: (cacheName, record) => this.delta.add(cacheName, record, path),
+      onHeld: (cacheName, record) => {
+        this.delta.add(cacheName, record, path);
+        this.otherPages.add(cacheName, record, path);
+      },
       quiet: (deadline) => this.quiet(deadline),
       retired: this.store.retired,
     });
@@ -286,6 +292,7 @@ export class ObjpackWorker {
     for (const b of this.bindings.values()) for (const p of b.packages) keep.add(p.cacheName);
     const gone = await this.store.prune(keep);
     this.delta.forget(gone);
+    this.otherPages.forget(gone);
     if (gone.length > 0) this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
   }
 
@@ -314,6 +321,7 @@ export class ObjpackWorker {
     this.registerCopy = undefined;
     this.routes.reset();
     this.delta.reset();
+    this.otherPages.reset();
     const gone = await Store.clearAll();
     this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
     if (unregister) await this.scope.registration.unregister();

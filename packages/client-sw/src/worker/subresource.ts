@@ -15,7 +15,7 @@ export async function subresource(w: ObjpackWorker, event: FetchEvent): Promise<
     const binding = w.bindings.get(event.clientId) ?? (await deriveBinding(w, event.clientId));
     if (binding) binding.seen = true;
     if (binding?.ready) await binding.ready;
-    const res = binding && (await fromBinding(w, binding, name, event.request.url));
+    const res = binding && ((await fromBinding(w, binding, name, event.request.url)) ?? (await w.otherPages.answer(w, binding, name, event.request.url)));
     if (res) return res;
   } catch (err) {
     w.options.onEvent({ type: 'fallback', url: name, code: errorCode(err) });
