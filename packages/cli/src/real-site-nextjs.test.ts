@@ -119,4 +119,28 @@ describe.skipIf(!chromium).each(['gen-nextjs', 'gen-nextjs-webpack'])('real Next
       await context.close();
     }
   });
+
+  it('after Chromium stops the idle worker, a <Link> navigation still gets the target\'s objects from the package held before', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${proxy.origin}/`);
+      await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+      await page.goto(`${proxy.origin}/posts/first`, { waitUntil: 'load' });
+      await page.waitForFunction(heading('First post'));
+      // The links' packages are fetched ahead once the page is idle, and written to Cache Storage when quiet.
+      await proxy.quiet(1500);
+      // Chromium stops a worker idle for 30 s; the restarted one has none of the last one's memory.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      proxy.take();
+      await page.click('nav a[href="/about"]');
+      await page.waitForFunction(heading('About'));
+      await proxy.quiet(500);
+      expect(proxy.take().filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([expect.stringMatching(/^\/about\.txt\?_rsc=/)]);
+    } finally {
+      await context.close();
+    }
+  });
 });
