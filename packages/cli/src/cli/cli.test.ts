@@ -178,6 +178,9 @@ describe.skipIf(!built)('objpack CLI', () => {
     const port = run('serve', root, '--port', '99999');
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('OBJPACK_E_USAGE');
+    const cert = run('serve', root, '--port', '0', '--cert', path.join(root, 'nope.pem'), '--key', path.join(root, 'index.html'));
+    expect(cert.code).toBe(2);
+    expect(cert.stderr).toMatch(/OBJPACK_E_USAGE: --cert .*nope\.pem: no such file/);
   });
 
   test('unpack extracts inside the directory only, refusing a symlink that leads out', async () => {

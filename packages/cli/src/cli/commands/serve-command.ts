@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE } from '@objpack/format';
@@ -40,6 +40,14 @@ function parsePort(value: unknown): number | undefined {
   return port;
 }
 
+/** A --cert/--key path that names no file is a bad flag value (exit 2), not a server failure. */
+function pemFile(value: unknown, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const file = String(value);
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) throw new ObjpackError(ErrorCode.USAGE, `${flag} ${file}: no such file (a PEM file; or --https alone for a self-signed certificate)`);
+  return file;
+}
+
 export function serveOptions(dir: string, opts: Record<string, unknown>): ServeOptions {
   const prefetch = opts.prefetch === false ? false : parseCount(opts.prefetch === true ? undefined : opts.prefetch, '--prefetch');
   return {
@@ -47,8 +55,8 @@ export function serveOptions(dir: string, opts: Record<string, unknown>): ServeO
     host: opts.host as string,
     port: parsePort(opts.port),
     https: opts.https === true || opts.cert !== undefined || opts.key !== undefined,
-    cert: opts.cert as string | undefined,
-    key: opts.key as string | undefined,
+    cert: pemFile(opts.cert, '--cert'),
+    key: pemFile(opts.key, '--key'),
     http2: opts.http2 as boolean | undefined,
     earlyHints: opts.earlyHints as boolean | undefined,
     packages: opts.packages as boolean | undefined,
