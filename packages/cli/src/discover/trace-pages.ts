@@ -101,6 +101,9 @@ export async function recordPage(browser: Browser, url: string, opts: RecordOpti
       lastEvent = Date.now();
     });
     await page.goto(url, { waitUntil: 'load' });
+    // Web fonts are asked for by layout, which a busy machine may run after the network has been quiet for
+    // `quietMs`: force it, then wait for the font loads it starts (a page that navigated away answers nothing).
+    await page.evaluate('void document.body?.offsetHeight; document.fonts.ready.then(() => undefined)').catch(() => undefined);
     const deadline = Date.now() + 10_000;
     const awaited = () => {
       const urls = new Set(
