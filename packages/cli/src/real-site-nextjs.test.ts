@@ -7,18 +7,14 @@
  * client-side <Link> navigation fetches the target's RSC payload (/about.txt?_rsc=…, a URL Next's router
  * computes) and nothing outside the target page's closure.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type ObjpackServer } from '@objpack/serve';
-import { build, type BuildResult } from './build.js';
-import { discoverSite } from './discover/discover-site.js';
-import { serveFiles, type RunningSite } from './discover/static-server.js';
-import { chromiumPath, launchChromium } from './discover/trace-pages.js';
-import { countingProxy, type CountingProxy } from './test-utils/counting-proxy.js';
+import type { BuildResult } from './build.js';
+import type { RunningSite } from './discover/static-server.js';
+import { chromiumPath } from './discover/trace-pages.js';
+import type { CountingProxy } from './test-utils/counting-proxy.js';
+import { startRealChain, type RealChain } from './test-utils/real-chain.js';
 
 /** objpack's own files that may still travel (the worker's update check, the delta feature's manifest). */
 const OWN = new Set(['/objpack-sw.js', '/objpack-manifest.json']);
@@ -40,29 +36,16 @@ const heading = (text: string) => `document.querySelector('h1')?.textContent ===
 
 describe.skipIf(!chromium).each(['gen-nextjs', 'gen-nextjs-webpack'])('real Next.js export (%s) through objpack build, objpack serve and the service worker', (fixture) => {
   const site = `${FIXTURES}${fixture}/site`;
-  let dir: string;
+  let chain: RealChain | undefined;
   let browser: Browser;
-  let server: ObjpackServer;
   let plain: RunningSite;
   let proxy: CountingProxy;
   let built: BuildResult;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'objpack-real-next-'));
-    const root = path.join(dir, 'site');
-    cpSync(site, root, { recursive: true });
-    plain = await serveFiles((await discoverSite(site)).files);
-    built = await build({ root, cache: false, cleanUrls: true });
-    server = await serve({ root, port: 0 });
-    proxy = await countingProxy(server.port);
-    browser = await launchChromium();
+    chain = await startRealChain(site, { cache: false, cleanUrls: true });
+    ({ built, proxy, plain, browser } = chain);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await proxy?.close();
-    await server?.close({ timeoutMs: 100 });
-    await plain?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => chain?.close());
 
   const closureOf = (url: string) => built.plan.pages.find((p) => p.url === url)!.closure.map((o) => o.url);
 

@@ -4,18 +4,14 @@
  * After the worker is installed, a navigation must send only package requests (no object of the page
  * travels on its own) and show the same page as the fixture served plainly.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type ObjpackServer } from '@objpack/serve';
-import { build, type BuildResult } from './build.js';
-import { discoverSite } from './discover/discover-site.js';
-import { serveFiles, type RunningSite } from './discover/static-server.js';
-import { chromiumPath, launchChromium } from './discover/trace-pages.js';
-import { countingProxy, type CountingProxy } from './test-utils/counting-proxy.js';
+import type { BuildResult } from './build.js';
+import type { RunningSite } from './discover/static-server.js';
+import { chromiumPath } from './discover/trace-pages.js';
+import type { CountingProxy } from './test-utils/counting-proxy.js';
+import { startRealChain, type RealChain } from './test-utils/real-chain.js';
 
 /**
  * objpack's own files that may still travel: the worker script (the browser's update check) and the build
@@ -38,29 +34,16 @@ const visible = (page: Page) =>
 const DOC_READY = "document.querySelector('.vp-doc') !== null";
 
 describe.skipIf(!chromium)('real VitePress output through objpack build, objpack serve and the service worker', () => {
-  let dir: string;
+  let chain: RealChain | undefined;
   let browser: Browser;
-  let server: ObjpackServer;
   let plain: RunningSite;
   let proxy: CountingProxy;
   let built: BuildResult;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'objpack-real-site-'));
-    const root = path.join(dir, 'site');
-    cpSync(VITEPRESS, root, { recursive: true });
-    plain = await serveFiles((await discoverSite(VITEPRESS)).files);
-    built = await build({ root, cache: false });
-    server = await serve({ root, port: 0 });
-    proxy = await countingProxy(server.port);
-    browser = await launchChromium();
+    chain = await startRealChain(VITEPRESS, { cache: false });
+    ({ built, proxy, plain, browser } = chain);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await proxy?.close();
-    await server?.close({ timeoutMs: 100 });
-    await plain?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => chain?.close());
 
   it('after install, a page arrives as its packages alone, every object from them, the page as without objpack', async () => {
     const context = await browser.newContext();
