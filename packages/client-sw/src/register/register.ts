@@ -1,6 +1,7 @@
 /**
  * `objpack-register.js`: loaded by every page with `<script src="/objpack-register.js" defer>`. Registers
- * the worker and hints likely next pages to it (links in the viewport once idle, on hover/touchstart), so
+ * the worker and hints likely next pages to it (links in the viewport once idle, also those a script adds
+ * later; on hover, touch, press or keyboard focus), at most MAX_HINTS of each kind per view, so
  * their packages arrive before the click. No dependencies; does nothing where service workers are missing.
  * Options are data attributes on the script tag: `data-sw`, `data-scope`, `data-prefetch="off"`,
  * `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links).
@@ -35,25 +36,35 @@ const MAX_HINTS = 24;
     }
   }
 
+  // Budgets are per view: a client-side router (Next's <Link>, VitePress, Docusaurus) shows many pages in
+  // one document, and a lifetime budget spent on the first view left every later one without hints.
   const sent = new Set<string>([location.pathname]);
-  const hint = (links: HTMLAnchorElement[]) => {
+  let view = location.pathname;
+  const spent = { viewport: 0, intent: 0 };
+  const hint = (links: HTMLAnchorElement[], kind: keyof typeof spent) => {
     const worker = navigator.serviceWorker.controller;
     if (!worker) return;
+    if (location.pathname !== view) {
+      view = location.pathname;
+      sent.add(view);
+      spent.viewport = spent.intent = 0;
+    }
     const urls: string[] = [];
     for (const a of links) {
-      if (a.origin !== location.origin || a.hasAttribute('download') || sent.has(a.pathname) || sent.size > MAX_HINTS) continue;
+      if (a.origin !== location.origin || a.hasAttribute('download') || sent.has(a.pathname) || spent[kind] >= MAX_HINTS) continue;
       sent.add(a.pathname);
+      spent[kind]++;
       urls.push(a.pathname);
     }
     if (urls.length > 0) worker.postMessage({ type: 'objpack:prefetch', urls });
   };
 
+  // Intent: the pointer on a link, a touch, a press, or keyboard focus (no pointer event precedes Enter).
   const onIntent = (e: Event) => {
     const a = (e.target as Element | null)?.closest?.('a[href]');
-    if (a instanceof HTMLAnchorElement) hint([a]);
+    if (a instanceof HTMLAnchorElement) hint([a], 'intent');
   };
-  document.addEventListener('mouseover', onIntent, { passive: true, capture: true });
-  document.addEventListener('touchstart', onIntent, { passive: true, capture: true });
+  for (const type of ['mouseover', 'touchstart', 'pointerdown', 'focusin']) document.addEventListener(type, onIntent, { passive: true, capture: true });
 
   const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 200));
   const watchViewport = () =>
@@ -66,9 +77,26 @@ const MAX_HINTS = 24;
           io.unobserve(e.target);
           seen.push(e.target as HTMLAnchorElement);
         }
-        idle(() => hint(seen.splice(0)));
+        idle(() => hint(seen.splice(0), 'viewport'));
       });
-      for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href]')) io.observe(a);
+      const observe = (root: ParentNode) => {
+        if (root instanceof HTMLAnchorElement && root.hasAttribute('href')) io.observe(root);
+        for (const a of root.querySelectorAll<HTMLAnchorElement>('a[href]')) io.observe(a);
+      };
+      observe(document);
+      // Links a script adds later (a client-side router's next view, content loaded on scroll), or whose
+      // href it changes, are watched too; work is deferred to idle time and done per added subtree.
+      if (!('MutationObserver' in window)) return;
+      const added: ParentNode[] = [];
+      const mo = new MutationObserver((records) => {
+        const first = added.length === 0;
+        for (const r of records) {
+          if (r.type === 'attributes') added.push(r.target as Element);
+          else for (const n of r.addedNodes) if (n instanceof Element) added.push(n);
+        }
+        if (first && added.length > 0) idle(() => added.splice(0).forEach(observe));
+      });
+      mo.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] });
     });
   if (document.readyState === 'complete') watchViewport();
   else addEventListener('load', watchViewport, { once: true });
