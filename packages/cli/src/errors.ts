@@ -19,6 +19,8 @@ export const ErrorCode = {
   UNSAFE_PATH: 'OBJPACK_E_UNSAFE_PATH',
   SERVE: 'OBJPACK_E_SERVE',
   ABORTED: 'OBJPACK_E_ABORTED',
+  /** `unpack` would overwrite a file already in the target directory (without `--force`). */
+  TARGET_EXISTS: 'OBJPACK_E_TARGET_EXISTS',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -81,6 +83,7 @@ const CATALOG: Record<ErrorCode, { hint: string; exit: ExitCode }> = {
   OBJPACK_E_UNSAFE_PATH: { hint: 'the package names a path outside the target directory; it was not extracted', exit: 3 },
   OBJPACK_E_SERVE: { hint: 'check the port, certificate and key options', exit: 1 },
   OBJPACK_E_ABORTED: { hint: 'the build was cancelled; the previous output is intact', exit: 1 },
+  OBJPACK_E_TARGET_EXISTS: { hint: 'pass --force to overwrite the files, or extract into an empty directory', exit: 2 },
 };
 
 /** The one error class of `objpack`. `code` is stable; `file` names the input when there is one. */

@@ -198,6 +198,14 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('OBJPACK_E_UNSAFE_PATH');
     expect(await listFiles(outside)).toEqual([]);
+    // Files already there are kept unless --force: the second run names the first one and writes nothing.
+    await writeFile(path.join(into, 'index.html'), 'mine');
+    const again = run('unpack', pkg, into);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/OBJPACK_E_TARGET_EXISTS: index\.html already exists in .*; pass --force to overwrite/);
+    expect(await readFile(path.join(into, 'index.html'), 'utf8')).toBe('mine');
+    expect(run('unpack', pkg, into, '--force').code).toBe(0);
+    expect(await readFile(path.join(into, 'index.html'), 'utf8')).not.toBe('mine');
     // A file where the target directory belongs: a usage error, not EEXIST with a stack trace (exit 1).
     const file = path.join(into, 'index.html');
     for (const target of [file, path.join(file, 'sub')]) {

@@ -125,13 +125,15 @@ ${EXIT_CODES}`)
     .description('extract a package\'s objects into a directory (nothing is written outside it)')
     .argument('<file>', 'a .objp package')
     .argument('<dir>', 'target directory (created if missing)')
+    .option('--force', 'overwrite files already in <dir> (without it, an existing file is refused with exit 2)')
     .addHelpText('after', `
 Examples:
   $ objpack unpack dist/_objpack/pages/index.html.objp /tmp/home
+  $ objpack unpack dist/_objpack/pages/index.html.objp /tmp/home --force
 ${EXIT_CODES}`)
-    .action(async (file: string, dir: string) => {
+    .action(async (file: string, dir: string, opts: { force?: boolean }) => {
       const { runUnpack } = await import('./commands/unpack-command.js');
-      exitCode = await runUnpack(file, dir, createLogger(io));
+      exitCode = await runUnpack(file, dir, opts, createLogger(io));
     });
 
   program

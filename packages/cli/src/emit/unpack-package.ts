@@ -34,8 +34,10 @@ export function safeTarget(dir: string, name: string): string {
  * Extracts every object of a package into `dir` (created if needed). Each object is written to a
  * temporary file and renamed only after its digest was verified; names that would escape `dir`, also via
  * a symlink already inside it, are refused with OBJPACK_E_UNSAFE_PATH and nothing is written for them.
+ * Unless `force`, a file already at one of the targets is refused with OBJPACK_E_TARGET_EXISTS before
+ * anything is written.
  */
-export async function unpackPackage(file: string, dir: string): Promise<{ files: string[] }> {
+export async function unpackPackage(file: string, dir: string, options: { force?: boolean } = {}): Promise<{ files: string[] }> {
   await mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EEXIST' || err.code === 'ENOTDIR') throw new ObjpackError(ErrorCode.USAGE, `${dir} is a file or lies under one; give a directory to extract into (it is created if missing)`, dir, { cause: err });
     throw err;
@@ -48,7 +50,8 @@ export async function unpackPackage(file: string, dir: string): Promise<{ files:
   try {
     for await (const e of readPackageEvents(file)) {
       if (e.type === 'index') {
-        for (const entry of e.index.entries) safeTarget(realDir, entry.name);
+        const targets = e.index.entries.map((entry) => safeTarget(realDir, entry.name));
+        if (!options.force) await refuseExisting(targets, realDir);
       } else if (e.type === 'start') {
         target = safeTarget(realDir, e.entry.name);
         await mkdir(path.dirname(target), { recursive: true });
@@ -77,4 +80,12 @@ export async function unpackPackage(file: string, dir: string): Promise<{ files:
     if (tmp) await rm(tmp, { force: true });
   }
   return { files };
+}
+
+async function refuseExisting(targets: string[], realDir: string): Promise<void> {
+  for (const target of targets) {
+    if (!(await lstat(target).catch(() => undefined))) continue;
+    const name = path.relative(realDir, target).split(path.sep).join('/');
+    throw new ObjpackError(ErrorCode.TARGET_EXISTS, `${name} already exists in ${realDir}; pass --force to overwrite`, target);
+  }
 }
