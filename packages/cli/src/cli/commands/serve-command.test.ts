@@ -252,6 +252,31 @@ describe.skipIf(!built)('objpack serve --watch', () => {
   }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
 });
 
+describe.skipIf(!built)('objpack serve --watch and temporary files', () => {
+  test('a save through a temporary file (sed -i) is one edit of the file: reported by its name, rebuilt once', async () => {
+    const root = await tempDir();
+    await writeFile(path.join(root, 'site.css'), 'body { color: blue; }\n');
+    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>t</title><link rel="stylesheet" href="/site.css">\n');
+    const cli = await startCli([root, '--port', '0', '--watch'], root);
+    await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
+    // What GNU sed -i does: a sedXXXXXX file beside the edited one, written, then renamed over it.
+    const tmp = path.join(root, 'sedAb12Cd');
+    await writeFile(tmp, 'body { color: red; }\n');
+    await rename(tmp, path.join(root, 'site.css'));
+    await until(async () => (/changed: rebuilt/.test(cli.stderr()) ? true : undefined));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(cli.stderr()).toMatch(/^site\.css changed: rebuilt in \d+ ms/m);
+    expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(1);
+    // A temporary file that comes and goes alone is no change at all.
+    await writeFile(tmp, 'x');
+    await rm(tmp);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(1);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+  }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
+});
+
 describe.skipIf(!built)('objpack serve --watch diagnostics', () => {
   test('a reference an edit breaks is warned about once, as build warns; rebuilds do not repeat it', async () => {
     const root = await tempDir();

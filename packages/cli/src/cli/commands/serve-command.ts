@@ -99,7 +99,8 @@ function printDiagnostics(diagnostics: readonly Diagnostic[], shown: Set<string>
 function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server: ObjpackServer, logger: Logger, shown: Set<string>): () => void {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  const changed = new Set<string>();
+  /** Changed paths, each with whether it was a file of the site before this burst of changes. */
+  const changed = new Map<string, boolean>();
   const left = new Map<string, string | undefined>();
   const remember = () => {
     for (const f of HOST_FILES) left.set(f, readIfAny(path.join(root, f)));
@@ -107,9 +108,11 @@ function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server:
   remember();
   const rebuild = () => {
     running = running.then(async () => {
-      if (changed.size === 0) return;
-      const files = [...changed];
+      // A name that came and went within the burst is an editor's or tool's temporary file (`sed -i` writes
+      // sedXXXXXX and renames it over the file), not an edit: it is neither reported nor rebuilt for.
+      const files = [...changed].filter(([f, before]) => before || existsSync(path.join(root, f))).map(([f]) => f);
       changed.clear();
+      if (files.length === 0) return;
       const t = performance.now();
       try {
         const r = await build({ ...config, root, out: undefined });
@@ -126,7 +129,7 @@ function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server:
   const watcher = watchTree(root, (file) => {
     if (!file || OWN_OUTPUT.test(file) || file.includes(TEMP_MARK) || path.basename(file).startsWith('.')) return;
     if (HOST_FILES.includes(file) && readIfAny(path.join(root, file)) === left.get(file)) return;
-    changed.add(file);
+    if (!changed.has(file)) changed.set(file, watcher.has(file));
     clearTimeout(timer);
     timer = setTimeout(rebuild, DEBOUNCE_MS);
   }, (dir) => SKIP_DIR.test(dir));

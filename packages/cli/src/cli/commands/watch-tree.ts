@@ -8,6 +8,8 @@ export interface TreeWatcher {
   readonly ready: Promise<void>;
   /** Directories watched now (for tests and diagnostics). */
   readonly size: number;
+  /** Whether `relPath` was a file of the tree when last seen (listed at the start or after an event naming it). */
+  has(relPath: string): boolean;
   close(): void;
 }
 
@@ -18,12 +20,18 @@ export interface TreeWatcher {
  * writer — is seen every time. Node 20's `recursive: true` on Linux watches each file's inode instead and
  * goes blind to a path after its first replacement (it also costs one inotify watch per file).
  *
- * `onChange` gets the changed path relative to `root`; `skipDir` (relative path) keeps whole subtrees out.
+ * `onChange` gets the changed path relative to `root`, before {@link TreeWatcher.has} takes the change in;
+ * `skipDir` (relative path) keeps whole subtrees out.
  */
 export function watchTree(rootDir: string, onChange: (relPath: string) => void, skipDir: (relPath: string) => boolean = () => false): TreeWatcher {
   const root = path.resolve(rootDir);
   const watchers = new Map<string, FSWatcher>();
+  const files = new Set<string>();
   let closed = false;
+  const recheck = (child: string) => {
+    const rel = path.relative(root, child);
+    lstat(child).then((s) => (s.isDirectory() ? files.delete(rel) : files.add(rel)), () => files.delete(rel));
+  };
 
   const drop = (dir: string) => {
     for (const [d, w] of watchers) {
@@ -50,6 +58,7 @@ export function watchTree(rootDir: string, onChange: (relPath: string) => void, 
         if (closed) return;
         const child = name ? path.join(dir, String(name)) : dir;
         onChange(path.relative(root, child));
+        if (name) recheck(child);
         if (event === 'rename' && name) {
           // A child appeared (maybe a new directory to watch) or vanished (a watched one to drop).
           if (watchers.has(child)) lstat(child).catch(() => drop(child));
@@ -67,6 +76,7 @@ export function watchTree(rootDir: string, onChange: (relPath: string) => void, 
     } catch {
       return;
     }
+    for (const e of entries) if (!e.isDirectory()) files.add(path.relative(root, path.join(dir, e.name)));
     await Promise.all(entries.filter((e) => e.isDirectory()).map((e) => add(path.join(dir, e.name))));
   }
 
@@ -76,6 +86,7 @@ export function watchTree(rootDir: string, onChange: (relPath: string) => void, 
     get size() {
       return watchers.size;
     },
+    has: (relPath) => files.has(relPath),
     close() {
       closed = true;
       for (const w of watchers.values()) w.close();
