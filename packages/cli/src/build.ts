@@ -126,7 +126,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const workerFiles = workerAssets ? [workerAssets.workerFile, workerAssets.registerFile, workerAssets.unregisterWorkerFile] : [];
   const fingerprint = buildFingerprint({ options: { ...options }, exclude, inject, workerFiles, hostFiles: unwalkedHostConfigs(root) });
   if (inPlace && options.cache !== false && !options.trace) {
-    const patched = await patchBuild({ root, fingerprint, origin: options.origin, exclude, inject, report: options.report !== false, reportFile: REPORT_FILE, progress, t0 });
+    const patched = await patchBuild({ root, fingerprint, origin: options.origin, exclude, inject, worker: wantWorker, report: options.report !== false, reportFile: REPORT_FILE, progress, t0 });
     if (patched) return patched;
   }
   // The pipeline's modules (parsers, thread pool, planner, emitter) load only when the patch cannot answer.

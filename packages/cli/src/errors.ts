@@ -60,6 +60,8 @@ export const WarningCode = {
   CLEAN_URL_LINKS: 'OBJPACK_W_CLEAN_URL_LINKS',
   /** Pages link to `/guide` for guide/index.html and the build does not know whether the host serves it there. */
   BARE_DIR_LINKS: 'OBJPACK_W_BARE_DIR_LINKS',
+  /** `--no-sw`, and pages still load the registration script (an earlier build's injection or the user's tag). */
+  REGISTER_WITHOUT_SW: 'OBJPACK_W_REGISTER_WITHOUT_SW',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];
 

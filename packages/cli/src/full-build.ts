@@ -10,6 +10,7 @@ import { parseOrigin } from './discover/site-origin.js';
 import type { Diagnostic, SiteFile, SiteGraph } from './discover/types.js';
 import { BuildCache } from './emit/build-cache.js';
 import { emit } from './emit/emit.js';
+import { keepRegisteredWorker } from './emit/kept-worker.js';
 import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
@@ -156,6 +157,8 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   const html = pages
     .filter((p) => !inPlace || p.items[0]!.inject)
     .map((p) => ({ rel: p.file, key: p.items[0]!.sri, load: () => htmlBody(p.items[0]!) }));
+  // Before the report is rendered, which lists the warning.
+  const keptWorker = workerAssets ? [] : await keepRegisteredWorker(graph, root, outDir, diagnostics);
   let summary: BuildSummary | undefined;
   // The pool stays up through the write phase: packages are encoded and written on its threads.
   const result = await emit({
@@ -188,6 +191,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     firebaseUrls,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   }).finally(() => pool.close());
+  result.written.push(...keptWorker);
   timings.write = performance.now() - t;
   if (inPlace) rememberRewrittenPages(root, graph, new Set(result.written), cache, inject);
   await cache.save(outDir);

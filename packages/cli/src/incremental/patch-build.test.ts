@@ -339,7 +339,7 @@ describe('incremental fast path (issue 3)', () => {
     await saveState(site, { ...state, outputs: { ...state.outputs, ...outputSignatures(site, [rel]) } });
     edit(site, appendTo(pageRel, '<p>odd layout</p>\n'));
     const pkg = statSync(packageOf(site, pageRel));
-    const patched = await patchBuild({ root: site, fingerprint: state.fingerprint, exclude: OWN_FILES, inject: true, report: true, reportFile: 'objpack-report.html', progress: () => undefined, t0: 0 });
+    const patched = await patchBuild({ root: site, fingerprint: state.fingerprint, exclude: OWN_FILES, inject: true, worker: true, report: true, reportFile: 'objpack-report.html', progress: () => undefined, t0: 0 });
     expect(patched).toBeUndefined();
     const after = statSync(packageOf(site, pageRel));
     expect([after.ino, after.mtimeMs, after.size]).toEqual([pkg.ino, pkg.mtimeMs, pkg.size]);

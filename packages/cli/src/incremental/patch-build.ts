@@ -15,10 +15,12 @@ import { isPage } from '../discover/is-page.js';
 import type { Diagnostic, SiteFile } from '../discover/types.js';
 import { walkFlat } from '../discover/walk.js';
 import { writeFileAtomic } from '../emit/atomic-write.js';
+import { REGISTER_PATH } from '../emit/inject.js';
 import { STALE_FILE, updatePackages } from '../emit/build-cache.js';
 import { removeTempFiles } from '../emit/cleanup.js';
 import { stripQuery } from '../emit/manifest.js';
 import { writePackage } from '../emit/write-package.js';
+import { WarningCode } from '../errors.js';
 import type { PackagePlan } from '../plan/types.js';
 import { renderReport } from '../report/render-report.js';
 import type { BuildSummary } from '../report/summary.js';
@@ -37,6 +39,8 @@ export interface PatchInput {
   origin?: string;
   exclude: string[];
   inject: boolean;
+  /** The build writes the worker (not `--no-sw`). */
+  worker: boolean;
   report: boolean;
   /** Report file name (site-relative). */
   reportFile: string;
@@ -90,6 +94,9 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     if (!c) return undefined;
     changed.push(c);
   }
+  // Without a worker, the pipeline counts the pages that still load its script (emit/kept-worker.ts): an edit
+  // that may change the count is left to it.
+  if (!input.worker && changed.length > 0 && (state.diagnostics.includes(WarningCode.REGISTER_WITHOUT_SW) || changed.some((c) => c.body.includes(REGISTER_PATH)))) return undefined;
   const reportShared = JSON.parse(state.reportShared) as ReportShared[];
   if (!packagesIntact(root, reportShared, changed)) return undefined;
   const discoverMs = performance.now() - t0;

@@ -1,0 +1,43 @@
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Diagnostic, SiteGraph } from '../discover/types.js';
+import { WarningCode } from '../errors.js';
+import { REGISTER_PATH, WORKER_PATH } from './inject.js';
+import { mapLimit } from './map-limit.js';
+
+/**
+ * Pages that load the registration script on a build that writes no worker (`--no-sw`): an earlier in-place
+ * build injected the tag, or the user wrote it (client-sw README). The tag is never removed, as it may be the
+ * user's. So that no page requests a missing file (a 404 on every page, and a failed registration in the
+ * console), the worker files the site already has stay: in place they are left as they are, and `--out`
+ * gets the site's copies (the copy of the site leaves objpack's files out). One warning counts the pages and
+ * says how to stop them registering. Returns the files copied (relative to `outDir`).
+ */
+export async function keepRegisteredWorker(graph: SiteGraph, root: string, outDir: string, diagnostics: Diagnostic[]): Promise<string[]> {
+  // Read, not taken from discovery: its cache ignores the tag (hashIgnore), so a page parsed before an earlier
+  // build injected it has no reference to the script there.
+  const pages: string[] = [];
+  await mapLimit(graph.pages, 16, async (p) => {
+    const html = await readFile(path.join(root, p.file)).catch(() => undefined);
+    if (html?.includes(REGISTER_PATH)) pages.push(p.file);
+  });
+  if (pages.length === 0) return [];
+  const copied: string[] = [];
+  if (outDir !== root) {
+    for (const rel of [REGISTER_PATH.slice(1), WORKER_PATH.slice(1)]) {
+      if (!existsSync(path.join(root, rel))) continue;
+      await mkdir(outDir, { recursive: true });
+      await copyFile(path.join(root, rel), path.join(outDir, rel));
+      copied.push(rel);
+    }
+  }
+  const n = pages.length;
+  const first = pages.sort()[0]!;
+  const these = `${n} page${n === 1 ? '' : 's'} (${first}${n > 1 ? ', …' : ''}) still load${n === 1 ? 's' : ''} ${REGISTER_PATH}`;
+  const message = existsSync(path.join(outDir, REGISTER_PATH.slice(1)))
+    ? `${these} with --no-sw: the ${REGISTER_PATH} and ${WORKER_PATH} already there are kept, so they still register that worker; remove the tag from the pages (objpack never removes one: it may be yours) or rebuild the site from its sources, and build once with --unregister to retire installed workers, or drop --no-sw`
+    : `${these} with --no-sw, and the site has no ${REGISTER_PATH}: every such page requests a missing file; remove the tag, or build without --no-sw`;
+  diagnostics.push({ code: WarningCode.REGISTER_WITHOUT_SW, severity: 'warning', message, file: first, ref: REGISTER_PATH });
+  return copied;
+}
