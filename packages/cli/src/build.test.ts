@@ -424,9 +424,19 @@ describe('build (in place)', () => {
     expect(await hint({})).toEqual([]);
     // `/index` and `/about/index` reach their pages by their file names, not as bare directory URLs.
     expect(await hint({ 'blog.html': '<!doctype html><title>b</title><a href="/index">i</a> <a href="/about/index">a</a>' })).toEqual([]);
-    // The vercel.json that --target vercel writes is objpack's, not the user's host settings: the same answer every build.
-    const target = await makeSite(SMALL_SITE);
-    for (let i = 0; i < 2; i++) expect((await build(await opts(target, { targets: ['vercel'], cache: false }))).manifest.bareDirUrls).toBeUndefined();
+    // A host config that says the host redirects decides too: no suggestion of --bare-dir-urls.
+    expect(await hint({ ...linking, 'vercel.json': '{"trailingSlash":true}' })).toEqual([]);
+    // --target vercel alone names the host, which serves /about (no vercel.json needed; trailing-slash-guide's
+    // Vercel deploys): on, and no warning, every build (the vercel.json it writes holds objpack's entries only).
+    const target = await makeSite({ ...SMALL_SITE, ...linking });
+    for (let i = 0; i < 2; i++) {
+      const r = await build(await opts(target, { targets: ['vercel'], cache: false }));
+      expect([r.manifest.bareDirUrls, r.diagnostics.filter((d) => d.code === 'OBJPACK_W_BARE_DIR_LINKS')]).toEqual([true, []]);
+    }
+    // …unless the user's vercel.json sends /about to /about/; beside another host's target it stays unknown.
+    expect(await bare({ 'vercel.json': '{"trailingSlash":true}' }, { targets: ['vercel'] })).toBe(false);
+    expect(await bare({}, { targets: ['vercel', 'netlify'] })).toBe(false);
+    expect(await hint(linking, { targets: ['vercel', 'netlify'] })).toHaveLength(1);
     // A page edit is patched, and the patch keeps it.
     const root = await makeSite({ ...SMALL_SITE, 'vercel.json': '{}' });
     const options = await opts(root);

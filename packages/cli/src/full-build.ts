@@ -110,7 +110,9 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     timings.trace = performance.now() - t;
 
     t = performance.now();
-    const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls, bareDirUrls: options.bareDirUrls });
+    // `--target vercel` alone names the host; beside another target the site may be served by a host that redirects.
+    const vercel = (options.targets ?? []).length > 0 && (options.targets ?? []).every((t) => t === 'vercel');
+    const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls, bareDirUrls: options.bareDirUrls, vercel });
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
     projectConfigs = siteHeaders.projectConfigs;
@@ -127,7 +129,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
       linkWarning(diagnostics, graph.pages, 'cleanLinks', WarningCode.CLEAN_URL_LINKS, (file, target, links) =>
         `${links} name pages without .html (${file} links to ${target.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`);
     }
-    if (options.bareDirUrls === undefined && !bareDirUrls) {
+    if (options.bareDirUrls === undefined && !siteHeaders.bareDirKnown) {
       linkWarning(diagnostics, graph.pages, 'bareDirLinks', WarningCode.BARE_DIR_LINKS, (file, target, links) =>
         `${links} name directory pages without their trailing slash (${file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`);
     }

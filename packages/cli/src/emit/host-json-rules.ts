@@ -24,7 +24,10 @@ export interface ParsedRules {
   cleanUrls?: boolean;
   /** Clean URLs with `trailingSlash: true`: the host serves `/about.html` at `/about/` (RouteTable.cleanSlashUrls). */
   cleanSlashUrls?: boolean;
-  /** The host serves `/guide/index.html` at `/guide` without redirecting to `/guide/` (RouteTable.bareDirUrls). */
+  /**
+   * The host serves `/guide/index.html` at `/guide` without redirecting to `/guide/` (RouteTable.bareDirUrls);
+   * absent when the config does not say (a vercel.json of objpack's own entries).
+   */
   bareDirUrls?: boolean;
   /** firebase.json's `cleanUrls`/`trailingSlash` as set (BuildManifest.firebaseUrls): `{}` for neither. */
   firebaseUrls?: FirebaseUrls;
@@ -53,8 +56,7 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
   // vercel.json that `--target vercel` wrote (objpack's entries only) says nothing about the host's settings.
   const mine = new Set(own.map((e) => JSON.stringify(e)));
   const objpacks = Object.keys(config ?? {}).every((k) => k === 'headers') && Array.isArray(entries) && entries.length > 0 && entries.every((e) => mine.has(JSON.stringify(e)));
-  const bareDirUrls = trailingSlash !== true && !objpacks;
-  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, bareDirUrls, ...(clean === true && trailingSlash === true ? { cleanSlashUrls: true } : {}) };
+  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, ...(objpacks ? {} : { bareDirUrls: trailingSlash !== true }), ...(clean === true && trailingSlash === true ? { cleanSlashUrls: true } : {}) };
   if (entries === undefined) return out;
   if (!Array.isArray(entries)) return { ...out, diagnostics: [warn(file, '`headers` is not a list')] };
   const { sourceToRegex } = await import('@vercel/routing-utils');

@@ -89,6 +89,11 @@ describe('loadSiteHeaders', () => {
     const own = { source: '/', headers: [{ key: 'Link', value: '</a.css>; rel=preload; as=style' }] };
     const ours = await makeSite({ 'vercel.json': JSON.stringify({ headers: [own] }), '_objpack/.host-entries.json': JSON.stringify({ 'vercel.json': [own] }) });
     expect((await loadSiteHeaders(ours)).bareDirUrls).toBe(false);
+    // The host named (`--target vercel` alone) serves /guide by default; the user's `trailingSlash: true` still wins.
+    expect(await loadSiteHeaders(ours, { vercel: true })).toMatchObject({ bareDirUrls: true, bareDirKnown: true });
+    const slash = await makeSite({ 'vercel.json': '{"trailingSlash":true}' });
+    expect(await loadSiteHeaders(slash, { vercel: true })).toMatchObject({ bareDirUrls: false, bareDirKnown: true });
+    expect(await loadSiteHeaders(await makeSite({}))).toMatchObject({ bareDirUrls: false, bareDirKnown: false });
   });
 
   test("a project vercel.json naming no outputDirectory configures a site where a framework writes one, and only there", async () => {

@@ -28,8 +28,13 @@ export interface SiteHeaders {
   cleanUrls: boolean;
   /** A vercel.json / firebase.json of the site serves `/about.html` at `/about/` (clean URLs with `trailingSlash: true`). */
   cleanSlashUrls: boolean;
-  /** A vercel.json / firebase.json of the site serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls). */
+  /**
+   * The host serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls): a vercel.json / firebase.json
+   * of the site says so, or the build targets Vercel alone and no vercel.json says otherwise.
+   */
   bareDirUrls: boolean;
+  /** A host config or the target decided {@link bareDirUrls}, either way: no need to ask the user. */
+  bareDirKnown: boolean;
   /** The site's firebase.json `cleanUrls`/`trailingSlash`, for `objpack serve` (BuildManifest.firebaseUrls). */
   firebaseUrls?: FirebaseUrls;
   /** Rules by which the host answers a URL itself before looking at files (host-redirects.ts). */
@@ -54,7 +59,7 @@ export interface SiteHeaders {
  * Matching rules combine as the hosts combine them: every match applies and a later rule's value wins;
  * the files are taken in the order above.
  */
-export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean } = {}): Promise<SiteHeaders> {
+export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean; vercel?: boolean } = {}): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
   const dirs = hostConfigDirs(root, opts.cwd);
   const toml = await netlifyToml(root, dirs);
@@ -67,6 +72,8 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   let cleanUrls = false;
   let cleanSlashUrls = false;
   let bareDirUrls = false;
+  let bareDirKnown = false;
+  let vercelSaid = false;
   let firebaseUrls: FirebaseUrls | undefined;
   const projectConfigs: string[] = [];
   for (const file of ['vercel.json', 'firebase.json'] as const) {
@@ -80,6 +87,9 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
       cleanUrls ||= parsed.cleanUrls === true;
       cleanSlashUrls ||= parsed.cleanSlashUrls === true;
       bareDirUrls ||= parsed.bareDirUrls === true;
+      bareDirKnown ||= parsed.bareDirUrls !== undefined;
+      // A vercel.json that may be this site's (HOST_CONFIG_SKIPPED) may set `trailingSlash: true`: no default then.
+      vercelSaid ||= file === 'vercel.json' && (parsed.bareDirUrls !== undefined || parsed.unsure === true);
       firebaseUrls ??= parsed.firebaseUrls;
     }
   }
@@ -89,11 +99,18 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     const message = `${n} host rule${n === 1 ? ' needs' : 's need'} the host itself (${file} \`${source}\`: ${why}): objpack serve answers 502 where the host runs a function or a proxy, and leaves out rules that depend on the visitor`;
     diagnostics.push({ code: WarningCode.HOST_ROUTES_SKIPPED, severity: 'warning', message, file });
   }
+  // Vercel serves a directory's index at `/guide` (no redirect) unless `trailingSlash: true`, with or without
+  // a vercel.json: trailing-slash-guide's deploys of each setting (github.com/slorber/trailing-slash-guide),
+  // and @vercel/routing-utils adds a redirect to `/guide/` only for `trailingSlash: true`.
+  if (opts.vercel && !vercelSaid) {
+    bareDirUrls = true;
+    bareDirKnown = true;
+  }
   // `--no-clean-urls` says the host serves no page at its clean URL, with a slash or without.
   if (opts.cleanUrls === false) cleanSlashUrls = false;
   const fb = firebaseUrls ? { firebaseUrls } : {};
   const netlify = toml !== undefined;
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, cleanSlashUrls, bareDirUrls, ...fb, redirects, projectConfigs, routes: routes.routes, netlify };
+  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, cleanSlashUrls, bareDirUrls, bareDirKnown, ...fb, redirects, projectConfigs, routes: routes.routes, netlify };
   // With clean URLs the host serves about.html as `/about` (or `/about/`) and matches its rules against that
   // path too; with bare directory URLs guide/index.html as `/guide`.
   const clean = opts.cleanUrls ?? cleanUrls;
@@ -105,6 +122,7 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
     cleanUrls,
     cleanSlashUrls,
     bareDirUrls,
+    bareDirKnown,
     ...fb,
     redirects,
     projectConfigs,
@@ -148,7 +166,7 @@ function decoded(url: string): string {
 }
 
 /** The rules of one `vercel.json` / `firebase.json` in `dir`, minus the entries objpack wrote there (`own`). */
-async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[]; routes?: HostRoutes; applies?: boolean }> {
+async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[]; routes?: HostRoutes; applies?: boolean; unsure?: boolean }> {
   const shown = path.relative(root, path.join(dir, file)) || file;
   let config: unknown;
   let text: string;
@@ -171,7 +189,7 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
         const message = `${path.join(dir, file)} names no outputDirectory and ${rel}/ is not where a framework Vercel knows writes its site (dist, build, public, _site, out…): its headers, redirects and URL settings were not applied to this site; if Vercel deploys ${rel}/ from there, add "outputDirectory": "${rel}" to it`;
         diagnostics.push({ code: WarningCode.HOST_CONFIG_SKIPPED, severity: 'warning', message, file: shown });
       }
-      return { rules: [], diagnostics: [] };
+      return { rules: [], diagnostics: [], unsure: deploys === 'unsure' };
     }
     parsed = await vercelRules(config, ours, shown);
     redirected = await vercelRedirects(config, shown, text);
