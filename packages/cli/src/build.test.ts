@@ -152,6 +152,22 @@ describe('build (in place)', () => {
     expect((await decodeAll(pkg))[0]!.headers).toEqual([['content-security-policy', "default-src 'none'"]]);
   });
 
+  test('--target cloudflare: the host rules objpack serve applies match as Cloudflare Pages matches them, case included', async () => {
+    const root = await makeSite({ 'index.html': '<!doctype html><title>a</title><link rel="stylesheet" href="/Site.css">', 'Site.css': 'a{}', _headers: '/site.css\n  X-Css: 1\n' });
+    const served = async (targets: HostTarget[]) => {
+      await build(await opts(root, { targets, cache: false }));
+      const server = await serve({ root, port: 0 });
+      try {
+        return (await fetch(new URL('/Site.css', server.url))).headers.get('x-css');
+      } finally {
+        await server.close();
+      }
+    };
+    // Netlify's parser ignores case (@netlify/headers-parser: flags `iu`); Cloudflare's rules engine does not.
+    expect(await served([])).toBe('1');
+    expect(await served(['cloudflare'])).toBeNull();
+  });
+
   test('injects the registration tag once, on disk and in the package; rebuilding is idempotent', async () => {
     const root = await makeSite(SMALL_SITE);
     const first = await build(await opts(root));

@@ -4,7 +4,8 @@ export type HeadersHost = 'netlify' | 'cloudflare';
 // Netlify (@netlify/headers-parser getForRegExp): a segment that starts with `:` is a placeholder (any
 // characters after it), `*` anywhere a splat. Cloudflare Pages (workers-shared rules-engine): `:` and a
 // letter anywhere in the path is a placeholder (`:10` is not: names begin with a letter), `*` a splat.
-// Neither has an escape, and a percent-escape would not match: both compare the decoded path.
+// Neither has an escape, and a percent-escape would not match: both compare the path as the browser requests
+// it, which keeps `*` and `:` (netlify-cli headersForPath, workers-shared generateRulesMatcher: the URL's pathname).
 const PATTERN: Record<HeadersHost, RegExp> = { netlify: /\*|\/:/, cloudflare: /\*|:[A-Za-z]/ };
 
 /**

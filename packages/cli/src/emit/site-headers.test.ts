@@ -122,6 +122,24 @@ describe('loadSiteHeaders', () => {
     expect(h.forPage('/[slug].html')).toEqual([['x-slug', '1']]);
   });
 
+  test('with --target cloudflare, _headers paths match as Cloudflare Pages matches them: case, escapes and a trailing slash count', async () => {
+    const root = await makeSite({
+      _headers: ['/about.html', '  X-Lower: 1', '/caf%c3%a9/', '  X-Hex-Lower: 1', '/café/', '  X-Decoded: 1', '/caf%C3%A9/', '  X-Encoded: 1', '/docs', '  X-No-Slash: 1', '/wiki/Help:x', '  X-Colon: 1', ''].join('\n'),
+    });
+    const pages = ['/About.html', '/caf%C3%A9/', '/docs/', '/wiki/Help:Contents'];
+    const seen = async (targets?: string[]) => {
+      const h = await loadSiteHeaders(root, { targets });
+      return pages.map((p) => h.forPage(p).map(([n]) => n));
+    };
+    // Netlify's parser (unknown host, or Netlify's): any case, an optional trailing slash, `:` only at a segment's start.
+    expect(await seen()).toEqual([['x-lower'], ['x-decoded', 'x-encoded', 'x-hex-lower'], ['x-no-slash'], []]);
+    expect(await seen(['netlify', 'cloudflare'])).toEqual(await seen());
+    // Cloudflare: the path as the URL parser spells it (café → caf%C3%A9), compared exactly; `:x` a placeholder anywhere.
+    expect(await seen(['cloudflare'])).toEqual([[], ['x-decoded', 'x-encoded'], [], ['x-colon']]);
+    // The manifest says so, for objpack serve: no `i`.
+    expect((await loadSiteHeaders(root, { targets: ['cloudflare'] })).rules.find((r) => r.for === '/about.html')).toMatchObject({ match: '^\\/about\\.html$', flags: '' });
+  });
+
   test('netlify.toml [[headers]] count too; no config at all gives nothing', async () => {
     const root = await makeSite({ 'netlify.toml': '[[headers]]\n  for = "/app/*"\n  [headers.values]\n    Cross-Origin-Opener-Policy = "same-origin"\n' });
     expect((await loadSiteHeaders(root)).forPage('/app/x.html')).toEqual([['cross-origin-opener-policy', 'same-origin']]);

@@ -9,6 +9,7 @@ import { hostConfigDirs } from './host-config-files.js';
 import { parseFirebaseJson } from './firebase-json.js';
 import { readOwnEntries } from './host-entries.js';
 import { firebaseRules, firebaseSite, vercelRules, type ParsedRules, type SiteRule } from './host-json-rules.js';
+import { cloudflareRuleRegExp } from './cloudflare-rule.js';
 import { firebaseRedirects, netlifyRedirects, vercelRedirects, type RedirectRule } from './host-redirects.js';
 import { firebaseRoutes, vercelRoutes, type HostRoutes } from './host-routes.js';
 import { WarningCode } from '../errors.js';
@@ -59,11 +60,14 @@ export interface SiteHeaders {
  * Matching rules combine as the hosts combine them: every match applies and a later rule's value wins;
  * the files are taken in the order above.
  */
-export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean; vercel?: boolean } = {}): Promise<SiteHeaders> {
+export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean; vercel?: boolean; targets?: readonly string[] } = {}): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
   const dirs = hostConfigDirs(root, opts.cwd);
   const toml = await netlifyToml(root, dirs);
-  const rules: SiteRule[] = [...(await netlifyRules(root, toml, diagnostics))];
+  // `_headers` is read by Netlify and Cloudflare Pages, which match its paths differently: a netlify.toml or
+  // `--target netlify` names Netlify, `--target cloudflare` alone Cloudflare; unknown, Netlify's parser decides.
+  const cloudflare = toml === undefined && !opts.targets?.includes('netlify') && opts.targets?.includes('cloudflare') === true;
+  const rules: SiteRule[] = [...(await netlifyRules(root, toml, diagnostics, cloudflare))];
   const routes: HostRoutes = { routes: [], skipped: [] };
   const redirects = await netlifyRedirects(root, toml, diagnostics, routes);
   const own = await readOwnEntries(root);
@@ -251,7 +255,7 @@ export async function netlifyToml(root: string, dirs: readonly string[]): Promis
 }
 
 /** `_headers` in `root` and `[[headers]]` of the site's `netlify.toml` (`toml`), with Netlify's parser. */
-async function netlifyRules(root: string, toml: string | undefined, diagnostics: Diagnostic[]): Promise<SiteRule[]> {
+async function netlifyRules(root: string, toml: string | undefined, diagnostics: Diagnostic[], cloudflare: boolean): Promise<SiteRule[]> {
   let text: string;
   try {
     text = await readFile(path.join(root, '_headers'), 'utf8');
@@ -276,5 +280,8 @@ async function netlifyRules(root: string, toml: string | undefined, diagnostics:
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return rules.map((r) => ({ for: r.for, re: r.forRegExp, test: (u) => r.forRegExp.test(u), values: Object.entries(r.values) }));
+  return rules.map((r) => {
+    const re = cloudflare ? cloudflareRuleRegExp(r.for) : r.forRegExp;
+    return { for: r.for, re, test: (u) => re.test(u), values: Object.entries(r.values) };
+  });
 }
