@@ -168,6 +168,22 @@ describe('build (in place)', () => {
     expect(await served(['cloudflare'])).toBeNull();
   });
 
+  test('on Netlify a _headers rule naming a path decoded (/café.css) applies nowhere, as there (objpack serve neither), with a warning', async () => {
+    const root = await makeSite({ 'index.html': '<!doctype html><title>a</title><link rel="stylesheet" href="/café.css">', 'café.css': 'a{}', _headers: '/café.css\n  X-Css: 1\n/*\n  X-All: 1\n' });
+    const served = async (targets: HostTarget[]) => {
+      const r = await build(await opts(root, { targets, cache: false }));
+      const server = await serve({ root, port: 0 });
+      try {
+        const res = await fetch(new URL('/caf%C3%A9.css', server.url));
+        return [res.headers.get('x-css'), res.headers.get('x-all'), r.diagnostics.filter((d) => d.code === 'OBJPACK_W_HOST_HEADERS').length];
+      } finally {
+        await server.close();
+      }
+    };
+    expect(await served([])).toEqual(['1', '1', 0]);
+    expect(await served(['netlify'])).toEqual([null, '1', 1]);
+  });
+
   test('injects the registration tag once, on disk and in the package; rebuilding is idempotent', async () => {
     const root = await makeSite(SMALL_SITE);
     const first = await build(await opts(root));

@@ -67,7 +67,8 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   // `_headers` is read by Netlify and Cloudflare Pages, which match its paths differently: a netlify.toml or
   // `--target netlify` names Netlify, `--target cloudflare` alone Cloudflare; unknown, Netlify's parser decides.
   const cloudflare = toml === undefined && !opts.targets?.includes('netlify') && opts.targets?.includes('cloudflare') === true;
-  const rules: SiteRule[] = [...(await netlifyRules(root, toml, diagnostics, cloudflare))];
+  const netlifyHost = toml !== undefined || opts.targets?.includes('netlify') === true;
+  const rules: SiteRule[] = [...(await netlifyRules(root, toml, diagnostics, cloudflare ? 'cloudflare' : netlifyHost ? 'netlify' : undefined))];
   const routes: HostRoutes = { routes: [], skipped: [] };
   const redirects = await netlifyRedirects(root, toml, diagnostics, routes);
   const own = await readOwnEntries(root);
@@ -158,6 +159,26 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
       return [...merged].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     },
   };
+}
+
+/**
+ * Whether a Netlify rule path holds a character every browser percent-encodes in a request path (non-ASCII,
+ * space, `"` `<` `>` `` ` `` `{` `}`: the URL standard's path percent-encode set): Netlify tests its rules on
+ * the path as requested (netlify-cli headersForPath on the request URL's pathname, with the parser's RegExp
+ * of the path as written; its docs: special characters in paths must be URL-encoded), so such a rule never
+ * applies there. Warned about, with the spelling that does.
+ */
+function neverSent(rulePath: string, diagnostics: Diagnostic[]): boolean {
+  if (!/[^\x21-\x7e]|["<>`{}]/.test(rulePath)) return false;
+  let encoded = rulePath;
+  try {
+    encoded = new URL(`//${rulePath}`, 'relative://').pathname;
+  } catch {
+    // Named as written.
+  }
+  const message = `host headers: the rule for ${rulePath} never applies on Netlify, which compares the path as the browser requests it (percent-encoded); write it as ${encoded}`;
+  diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message, file: '_headers' });
+  return true;
 }
 
 /** A page URL decoded (its escapes are of UTF-8 and of characters a file name may hold, never `/`). */
@@ -255,7 +276,7 @@ export async function netlifyToml(root: string, dirs: readonly string[]): Promis
 }
 
 /** `_headers` in `root` and `[[headers]]` of the site's `netlify.toml` (`toml`), with Netlify's parser. */
-async function netlifyRules(root: string, toml: string | undefined, diagnostics: Diagnostic[], cloudflare: boolean): Promise<SiteRule[]> {
+async function netlifyRules(root: string, toml: string | undefined, diagnostics: Diagnostic[], host: 'netlify' | 'cloudflare' | undefined): Promise<SiteRule[]> {
   let text: string;
   try {
     text = await readFile(path.join(root, '_headers'), 'utf8');
@@ -280,8 +301,9 @@ async function netlifyRules(root: string, toml: string | undefined, diagnostics:
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+  if (host === 'netlify') rules = rules.filter((r) => !neverSent(r.for, diagnostics));
   return rules.map((r) => {
-    const re = cloudflare ? cloudflareRuleRegExp(r.for) : r.forRegExp;
+    const re = host === 'cloudflare' ? cloudflareRuleRegExp(r.for) : r.forRegExp;
     return { for: r.for, re, test: (u) => re.test(u), values: Object.entries(r.values) };
   });
 }
