@@ -253,10 +253,11 @@ describe.skipIf(!built)('objpack serve --watch', () => {
 });
 
 describe.skipIf(!built)('objpack serve --watch and temporary files', () => {
-  test('a save through a temporary file (sed -i) is one edit of the file: reported by its name, rebuilt once', async () => {
+  test('a save through a temporary file (sed -i) is one edit of the file: reported by its name, rebuilt once; a deleted page too', async () => {
     const root = await tempDir();
     await writeFile(path.join(root, 'site.css'), 'body { color: blue; }\n');
     await writeFile(path.join(root, 'index.html'), '<!doctype html><title>t</title><link rel="stylesheet" href="/site.css">\n');
+    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>a</title><link rel="stylesheet" href="/site.css">\n');
     const cli = await startCli([root, '--port', '0', '--watch'], root);
     await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
     // What GNU sed -i does: a sedXXXXXX file beside the edited one, written, then renamed over it.
@@ -272,6 +273,13 @@ describe.skipIf(!built)('objpack serve --watch and temporary files', () => {
     await rm(tmp);
     await new Promise((r) => setTimeout(r, 1000));
     expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(1);
+    // A deleted page is one rebuild too: the build's rewrite of its own block in _headers (one Link rule
+    // fewer) reaches the watcher while it runs, and is no edit of the user's.
+    await rm(path.join(root, 'about.html'));
+    await until(async () => (cli.stderr().match(/rebuilt in/g)?.length === 2 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(cli.stderr()).toMatch(/^about\.html changed: rebuilt/m);
+    expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(2);
     cli.child.kill('SIGTERM');
     expect((await cli.exit).code).toBe(0);
   }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)

@@ -7,6 +7,7 @@ import { build, type BuildOptions } from '../../build.js';
 import { loadConfig } from '../../config.js';
 import type { Diagnostic } from '../../discover/index.js';
 import { TEMP_MARK } from '../../emit/atomic-write.js';
+import { userPart } from '../../emit/host-config.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
 import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';
@@ -21,9 +22,14 @@ const OWN_OUTPUT = /^(_objpack([/\\]|$)|objpack-|push-manifest\.json$)/;
  * build's own rewrite does not (its text is what the build left).
  */
 const HOST_FILES = ['_headers', 'vercel.json', 'firebase.json'];
+/**
+ * A host config's text, of `_headers` only the user's part: the build rewrites its own block when pages come
+ * or go, and that write reaches the watcher while the build still runs, before the text it leaves is known.
+ */
 const readIfAny = (file: string) => {
   try {
-    return readFileSync(file, 'utf8');
+    const text = readFileSync(file, 'utf8');
+    return path.basename(file) === '_headers' ? userPart(text) : text;
   } catch {
     return undefined;
   }
