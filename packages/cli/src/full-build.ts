@@ -110,9 +110,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     timings.trace = performance.now() - t;
 
     t = performance.now();
-    // `--target vercel` alone names the host; beside another target the site may be served by a host that redirects.
-    const vercel = (options.targets ?? []).length > 0 && (options.targets ?? []).every((t) => t === 'vercel');
-    const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls, bareDirUrls: options.bareDirUrls, vercel, targets: options.targets });
+    const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls, bareDirUrls: options.bareDirUrls, targets: options.targets });
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
     projectConfigs = siteHeaders.projectConfigs;

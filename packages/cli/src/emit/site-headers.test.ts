@@ -90,9 +90,9 @@ describe('loadSiteHeaders', () => {
     const ours = await makeSite({ 'vercel.json': JSON.stringify({ headers: [own] }), '_objpack/.host-entries.json': JSON.stringify({ 'vercel.json': [own] }) });
     expect((await loadSiteHeaders(ours)).bareDirUrls).toBe(false);
     // The host named (`--target vercel` alone) serves /guide by default; the user's `trailingSlash: true` still wins.
-    expect(await loadSiteHeaders(ours, { vercel: true })).toMatchObject({ bareDirUrls: true, bareDirKnown: true });
+    expect(await loadSiteHeaders(ours, { targets: ['vercel'] })).toMatchObject({ bareDirUrls: true, bareDirKnown: true });
     const slash = await makeSite({ 'vercel.json': '{"trailingSlash":true}' });
-    expect(await loadSiteHeaders(slash, { vercel: true })).toMatchObject({ bareDirUrls: false, bareDirKnown: true });
+    expect(await loadSiteHeaders(slash, { targets: ['vercel'] })).toMatchObject({ bareDirUrls: false, bareDirKnown: true });
     expect(await loadSiteHeaders(await makeSite({}))).toMatchObject({ bareDirUrls: false, bareDirKnown: false });
   });
 

@@ -60,7 +60,7 @@ export interface SiteHeaders {
  * Matching rules combine as the hosts combine them: every match applies and a later rule's value wins;
  * the files are taken in the order above.
  */
-export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean; vercel?: boolean; targets?: readonly string[] } = {}): Promise<SiteHeaders> {
+export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean; targets?: readonly string[] } = {}): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
   const dirs = hostConfigDirs(root, opts.cwd);
   const toml = await netlifyToml(root, dirs);
@@ -107,7 +107,9 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   // Vercel serves a directory's index at `/guide` (no redirect) unless `trailingSlash: true`, with or without
   // a vercel.json: trailing-slash-guide's deploys of each setting (github.com/slorber/trailing-slash-guide),
   // and @vercel/routing-utils adds a redirect to `/guide/` only for `trailingSlash: true`.
-  if (opts.vercel && !vercelSaid) {
+  // `--target vercel` alone names the host; beside another target the site may be served by one that redirects.
+  const vercel = (opts.targets?.length ?? 0) > 0 && opts.targets!.every((t) => t === 'vercel');
+  if (vercel && !vercelSaid) {
     bareDirUrls = true;
     bareDirKnown = true;
   }
