@@ -1,8 +1,9 @@
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic, SiteGraph } from '../discover/types.js';
 import { WarningCode } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { REGISTER_PATH, WORKER_PATH } from './inject.js';
 import { mapLimit } from './map-limit.js';
 
@@ -28,7 +29,8 @@ export async function keepRegisteredWorker(graph: SiteGraph, root: string, outDi
     for (const rel of [REGISTER_PATH.slice(1), WORKER_PATH.slice(1)]) {
       if (!existsSync(path.join(root, rel))) continue;
       await mkdir(outDir, { recursive: true });
-      await copyFile(path.join(root, rel), path.join(outDir, rel));
+      // Pages of the copy may already load it: never a half-copied file under its name.
+      await writeFileAtomic(path.join(outDir, rel), await readFile(path.join(root, rel)));
       copied.push(rel);
     }
   }
