@@ -191,11 +191,12 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
       }
       serveSite(suite.server, suite.b, testSite(suite.b.register, 2), worker);
       const tab2 = await context.newPage();
-      // Held pages are answered from build 1 at once, and the table is checked behind them.
+      // Held pages are answered from build 1 at once, and the table is checked behind them (once the worker
+      // is quiet: the busy one at its 2 s deadline).
       await tab2.goto(`${suite.server.origin}/about/`);
       await loaded(tab2);
       const events: ObjpackEvent[] = [];
-      await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+      await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2')), { timeout: 5_000 }).toBe(true);
       await cleanup(tab2);
       await tab2.close();
       await tab1.goBack({ waitUntil: 'commit' });

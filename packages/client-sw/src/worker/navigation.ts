@@ -18,7 +18,7 @@ export const transient = (code: string) => code === SwErrorCode.PACKAGE_NETWORK 
 
 /** Answers a navigation to a page of the table: from its packages, or from the network when objpack cannot. */
 export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): Promise<Response> {
-  const table = await w.routes.current().catch(() => undefined);
+  const table = await w.routes.forPath(url.pathname).catch(() => undefined);
   if (!table) {
     event.waitUntil(w.routes.refresh().catch(noop));
     return w.network(event.request);

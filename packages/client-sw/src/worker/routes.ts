@@ -1,6 +1,7 @@
 import { canonicalPath, isHeaderName, isHeaderValue, type RouteTable } from '@objpack/format';
 import { ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { ResolvedOptions } from '../options.js';
+import { shardOf, splitTable, type ShardCore } from './route-shards.js';
 import type { Store } from './store.js';
 
 const noop = () => {};
@@ -54,6 +55,49 @@ export class Routes {
     return this.loading;
   }
 
+  /**
+   * The table to look `pathname` up in for a navigation: the current one, or, when a restarted worker has
+   * not read it yet, the shard that holds the path (route-shards.ts), which is a few KB to read instead of
+   * the whole table. The whole table is read when something needs it (prefetch, clean-up, a refresh).
+   */
+  async forPath(pathname: string): Promise<RouteTable | undefined> {
+    if (this.table) return this.table;
+    return (await this.readShard(pathname).catch(() => undefined)) ?? this.current();
+  }
+
+  private async readShard(pathname: string): Promise<RouteTable | undefined> {
+    const cacheName = this.store.metaName;
+    const coreRes = await caches.match(this.shardKey('core'), { cacheName });
+    if (!coreRes) return undefined;
+    const core = (await coreRes.json()) as ShardCore;
+    if (typeof core?.id !== 'string' || !Number.isInteger(core.shards) || core.shards < 1) return undefined;
+    const res = await caches.match(this.shardKey(String(shardOf(pathname, core.shards))), { cacheName });
+    const shard = res && ((await res.json()) as RouteTable & { shardOf?: string });
+    // A shard of another split (a table stored while this one was being written) is never used.
+    if (!shard || shard.shardOf !== core.id || shard.buildId !== core.buildId) return undefined;
+    return this.table ?? parseTable(shard);
+  }
+
+  private shardKey(which: string): string {
+    const url = new URL(this.options.routesUrl);
+    url.searchParams.set('objpack-shard', which);
+    return url.href;
+  }
+
+  /**
+   * Stores the table and, when large, its shards. The core goes first out and last in: shards are read only
+   * through a core, which then names the table stored with them (best effort; a missing core means none).
+   */
+  private async persist(text: string, table: RouteTable): Promise<void> {
+    await this.store.deleteMeta(this.shardKey('core'));
+    await this.store.putMeta(this.options.routesUrl, new Response(text, { headers: { 'content-type': 'application/json' } }));
+    const split = splitTable(table, text.length, `${table.buildId}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`);
+    if (!split) return;
+    const json = (value: unknown) => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
+    await Promise.all(split.shards.map((s, i) => this.store.putMeta(this.shardKey(String(i)), json(s))));
+    await this.store.putMeta(this.shardKey('core'), json(split.core));
+  }
+
   stale(): boolean {
     return Date.now() - this.checkedAt >= this.options.routesMaxAgeMs;
   }
@@ -78,7 +122,7 @@ export class Routes {
     // Open pages that depend on the current table are pinned to its build first (client-records.ts).
     if (!sameBuild) await this.beforeAdopt(this.table).catch(noop);
     // Persisting is best effort (a full disk must not stop the worker from knowing the site).
-    await this.store.putMeta(this.options.routesUrl, new Response(text, { headers: { 'content-type': 'application/json' } })).catch(noop);
+    await this.persist(text, table).catch(noop);
     if (sameBuild) {
       // Same packages, same caches: only how URLs map to pages changed.
       this.table = table;

@@ -76,6 +76,12 @@ export class Store {
     await (await caches.open(this.metaName)).put(key, res);
   }
 
+  /** Deletes `key` from the meta cache, unless this worker was replaced. */
+  async deleteMeta(key: string): Promise<void> {
+    if (this.retired()) return;
+    await (await caches.open(this.metaName)).delete(key);
+  }
+
   /** Every saved client record, by client id. */
   async clients(): Promise<Map<string, ClientRecord>> {
     const out = new Map<string, ClientRecord>();
