@@ -40,8 +40,6 @@ export function message(w: ObjpackWorker, event: ExtendableMessageEvent): void {
 
 /** Fetches (without serving) the packages of pages the user is likely to open next. */
 export async function prefetch(w: ObjpackWorker, urls: readonly string[]): Promise<void> {
-  const table = await w.routes.current();
-  if (!table) return;
   const jobs: Array<Promise<boolean>> = [];
   for (const u of urls.slice(0, w.options.maxPrefetch)) {
     let url: URL;
@@ -50,7 +48,11 @@ export async function prefetch(w: ObjpackWorker, urls: readonly string[]): Promi
     } catch {
       continue;
     }
-    const route = url.origin === w.origin ? lookupRoute(table, url.pathname) : undefined;
+    if (url.origin !== w.origin) continue;
+    // A hover comes just before the click: a restarted worker reads the link's shard, not the whole table.
+    const table = await w.routes.forPath(url.pathname);
+    if (!table) break;
+    const route = lookupRoute(table, url.pathname);
     if (!route || w.bypass.get(url.pathname) === table.buildId) continue;
     w.options.onEvent({ type: 'prefetch', url: url.pathname });
     for (const p of await w.plan(table, route)) if (p.run) jobs.push(p.run.finished);

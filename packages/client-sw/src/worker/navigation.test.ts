@@ -112,21 +112,29 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     expect(suite.server.take().filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
   });
 
-  it('a restarted worker answers a navigation on a large site from the shard of the table that holds the page', async () => {
+  /**
+   * A site with 12,000 more pages (≈ 300 KB of table, which the worker also stores in shards), the worker
+   * installed, then stopped with the whole table gone from its meta cache: only the shards can answer.
+   */
+  async function restartedOnLargeSite() {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
-    // 12,000 more pages (≈ 300 KB of table): the worker stores it in shards beside the whole table.
     const routes = { ...site.routes, pages: { ...site.routes.pages } };
     for (let i = 0; i < 12_000; i++) routes.pages[`/pad/page-${i}/`] = site.routes.pages['/about/']!;
     suite.server.files.set('/_objpack/routes.json', { type: 'application/json', body: Buffer.from(JSON.stringify(routes)), headers: { 'cache-control': 'no-cache' } });
     const page = await installWorker(suite.context, suite.server);
     const keys = () => page.evaluate(async () => (await (await caches.open('objpack-v1-meta')).keys()).map((r) => new URL(r.url).search).filter((s) => s.startsWith('?objpack-shard=')));
     await expect.poll(keys).toContain('?objpack-shard=core');
-    // Only the shards can answer now: with the whole table gone, a worker that reads it goes to the network.
     await page.evaluate(async () => (await caches.open('objpack-v1-meta')).delete(`${location.origin}/_objpack/routes.json`));
     const cdp = await suite.context.newCDPSession(page);
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
+    await cdp.detach();
     suite.server.take();
+    return { site, page };
+  }
+
+  it('a restarted worker answers a navigation on a large site from the shard of the table that holds the page', async () => {
+    const { site, page } = await restartedOnLargeSite();
     await page.goto(`${suite.server.origin}/about/`);
     await pageDone(page);
     const asked = suite.server.take();
@@ -135,6 +143,12 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     // (ServiceWorkerAutoPreload); the page is still answered from the package, so no object is asked for.
     expect(asked.filter((p) => !p.startsWith('/_objpack/') && p !== '/about/')).toEqual([]);
     expect(await page.evaluate(() => document.querySelector('h1')?.textContent)).toBe('About v1');
+  });
+
+  it('a restarted worker prefetches a hinted page of a large site from the shard that holds it', async () => {
+    const { site, page } = await restartedOnLargeSite();
+    await page.evaluate(() => navigator.serviceWorker.controller!.postMessage({ type: 'objpack:prefetch', urls: ['/about/'] }));
+    await expect.poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/'])).toBe(true);
   });
 
   it('offline: a visited page still opens', async () => {
