@@ -41,9 +41,23 @@ const MAX_HINTS = 24;
   const sent = new Set<string>([location.pathname]);
   let view = location.pathname;
   const spent = { viewport: 0, intent: 0 };
+  /** Viewport links seen before the worker controls the page (a first visit): hinted once it does. */
+  let waiting: HTMLAnchorElement[] | undefined;
   const hint = (links: HTMLAnchorElement[], kind: keyof typeof spent) => {
     const worker = navigator.serviceWorker.controller;
-    if (!worker) return;
+    if (!worker) {
+      if (kind !== 'viewport') return;
+      if (!waiting) {
+        waiting = [];
+        navigator.serviceWorker.addEventListener('controllerchange', () => {
+          const seen = waiting ?? [];
+          waiting = undefined;
+          hint(seen, 'viewport');
+        }, { once: true });
+      }
+      waiting.push(...links.slice(0, MAX_HINTS - waiting.length));
+      return;
+    }
     if (location.pathname !== view) {
       view = location.pathname;
       sent.add(view);

@@ -46,6 +46,15 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
     await expect.poll(() => asked('/far2/')).toBe(true);
   });
 
+  it('on a first visit, links on screen are hinted once the new worker controls the page', async () => {
+    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
+    // No install page: this load registers the worker, which takes the page over when it activates.
+    const page = await suite.context.newPage();
+    await page.goto(`${suite.server.origin}/`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
+    await expect.poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/']), { timeout: 5000 }).toBe(true);
+  });
+
   it('prefetches links a client-side router adds after load, once they are on screen', async () => {
     const late = { type: 'text/html; charset=utf-8', body: Buffer.from('<!doctype html><title>Late</title><h1>Late</h1>') };
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
