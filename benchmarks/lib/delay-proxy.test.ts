@@ -48,18 +48,22 @@ describe('delay proxy', () => {
     expect(l.maxMs).toBeGreaterThanOrEqual(0);
     expect(l.p90Ms).toBeGreaterThanOrEqual(l.p50Ms);
     // Stall this process's event loop while a chunk is due: the lateness shows it. The ping goes over a
-    // connection past its handshake hold, and the proxy has taken it in (5 ms) before the stall.
-    const sock = net.connect({ port: proxy.port, host: '127.0.0.1' });
+    // connection past its handshake hold, and the proxy has taken it in (30 ms) before the stall. A long RTT
+    // (the chunk is due 200 ms after it arrived): with 20 ms, a busy machine's late 5 ms wait let the chunk
+    // go out on time before the stall began (CI of 2105f68: lateness 0.7 ms).
+    const slow = await startDelayProxy({ targetPort: target, rttMs: 400 });
+    closers.push(slow.close);
+    const sock = net.connect({ port: slow.port, host: '127.0.0.1' });
     await new Promise<void>((r) => sock.once('connect', () => r()));
     sock.write('a');
     await new Promise<void>((r) => sock.once('data', () => r()));
     sock.write('x');
-    await new Promise((r) => setTimeout(r, 5));
-    const until = performance.now() + 60;
-    while (performance.now() < until) { /* busy: the proxy's 10 ms timer cannot fire */ }
+    await new Promise((r) => setTimeout(r, 30));
+    const until = performance.now() + 400;
+    while (performance.now() < until) { /* busy: the proxy's 200 ms timer cannot fire */ }
     await new Promise<void>((r) => sock.once('data', () => r()));
     sock.destroy();
-    expect(proxy.lateness().maxMs).toBeGreaterThanOrEqual(30);
+    expect(slow.lateness().maxMs).toBeGreaterThanOrEqual(100);
     const child = await startProxyProcess({ targetPort: target, rttMs: 20 });
     closers.push(child.close);
     await pingPong(child.port, 2);

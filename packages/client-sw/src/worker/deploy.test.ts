@@ -38,7 +38,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     // clients.matchAll(), for gone; see the next test). Kept: the worker's and server's view if it comes back.
     if (state[1] !== 'module v1') console.log('DEBUG deploy mix', JSON.stringify({ state, events: await swEvents(tab2), log: suite.server.log }));
     expect(state).toEqual(['Home v1', 'module v1', 'data v1']);
-    await expect.poll(() => suite.server.log.some((r) => r.path === '/_objpack/routes.json')).toBe(true);
+    // The check runs once the page is quiet; the next navigation is v2's once the worker has adopted v2's table
+    // (the table's request alone was not enough: CI of 2105f68 saw the next navigation come before its answer).
+    const events: ObjpackEvent[] = [];
+    await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2')), { timeout: 5_000 }).toBe(true);
     suite.server.take();
 
     await tab1.close();
@@ -67,13 +70,14 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
-    await expect.poll(() => suite.server.log.some((r) => r.path === '/_objpack/routes.json')).toBe(true);
+    // The table's check after a navigation waits for the page to go quiet.
+    await expect.poll(() => suite.server.log.some((r) => r.path === '/_objpack/routes.json'), { timeout: 5_000 }).toBe(true);
     serveSite(suite.server, suite.b, testSite(suite.b.register, 2), late);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     expect(await readState(page)).toEqual(['Home v1', 'module v1', 'data v1']);
     const events: ObjpackEvent[] = [];
-    await expect.poll(async () => (events.push(...(await swEvents(page))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+    await expect.poll(async () => (events.push(...(await swEvents(page))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2')), { timeout: 5_000 }).toBe(true);
     await cleanup(page);
     expect(await page.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
     expect(await page.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
@@ -131,7 +135,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     await tab2.waitForFunction(() => document.documentElement.dataset.ready === '1');
     expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
     const events: ObjpackEvent[] = [];
-    await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+    await expect.poll(async () => (events.push(...(await swEvents(tab2))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2')), { timeout: 5_000 }).toBe(true);
   }
 
   /** The open v1 page still gets build 1's objects. */
@@ -246,7 +250,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     await pageDone(page);
     expect(await page.evaluate(() => fetch('/img/about.svg').then((r) => r.text()))).toContain('purple');
     const events: ObjpackEvent[] = [];
-    await expect.poll(async () => (events.push(...(await swEvents(page))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2'))).toBe(true);
+    await expect.poll(async () => (events.push(...(await swEvents(page))), events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2')), { timeout: 5_000 }).toBe(true);
     suite.server.take();
 
     // The unchanged page: its package (build 1 inside) matches the build-2 table, so no refetch of the table,
