@@ -35,23 +35,18 @@ const FIXTURE_DIR = join(REPO, 'fixtures/closure');
  * says the target is shown (`h1` contained in the first <h1>, or `title`). `client: false`: a site without
  * a client router (a control: every click is a document navigation).
  */
+/** Both Next.js fixtures are the same app (Turbopack and webpack builds). */
+const NEXT_APP = {
+  build: { cleanUrls: true }, client: true,
+  home: { h1: 'Home' },
+  steps: [
+    { href: '/about', h1: 'About' }, { href: '/posts/second', h1: 'Second post' },
+    { href: '/posts/first', h1: 'First post' }, { href: '/', h1: 'Home' },
+  ],
+};
 const SITES = {
-  'gen-nextjs': {
-    build: { cleanUrls: true }, client: true,
-    home: { h1: 'Home' },
-    steps: [
-      { href: '/about', h1: 'About' }, { href: '/posts/second', h1: 'Second post' },
-      { href: '/posts/first', h1: 'First post' }, { href: '/', h1: 'Home' },
-    ],
-  },
-  'gen-nextjs-webpack': {
-    build: { cleanUrls: true }, client: true,
-    home: { h1: 'Home' },
-    steps: [
-      { href: '/about', h1: 'About' }, { href: '/posts/second', h1: 'Second post' },
-      { href: '/posts/first', h1: 'First post' }, { href: '/', h1: 'Home' },
-    ],
-  },
+  'gen-nextjs': NEXT_APP,
+  'gen-nextjs-webpack': NEXT_APP,
   'gen-vitepress': {
     build: {}, client: true,
     home: { title: 'Widgets' },
