@@ -102,6 +102,14 @@ export function serveSite(server: TestServer, b: Bundles, spec: SiteSpec, cfg: W
   return site;
 }
 
+/** Stops every service worker of the context, as Chromium does to an idle one (DevTools protocol). */
+export async function stopWorkers(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await cdp.detach();
+}
+
 /** Opens the install page and waits until the worker controls it; clears the server log. */
 export async function installWorker(context: BrowserContext, server: TestServer): Promise<Page> {
   const page = await context.newPage();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
-import { cacheContents, cacheNames, CHROMIUM, cleanup, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
+import { cacheContents, cacheNames, CHROMIUM, cleanup, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, stopWorkers, swEvents } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { svg, testSite } from '../test-utils/site.js';
 
@@ -95,9 +95,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     await pageDone(tab2);
     expect(await readState(tab2)).toEqual(['Home v2', 'module v2', 'data v2']);
     // Chromium stops idle workers (30 s); the restarted one has no bindings in memory.
-    const cdp = await suite.context.newCDPSession(tab1);
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
+    await stopWorkers(suite.context, tab1);
     suite.server.take();
     expect(await tab1.evaluate(() => fetch('/assets/data.json').then((r) => r.json()))).toEqual({ msg: 'data v1' });
     expect(await tab1.evaluate(() => fetch('/assets/dep.js').then((r) => r.text()))).toContain('module v1');
@@ -149,20 +147,16 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
     // before that had only the current table to go by, and served a v1 page v2's objects.
     const { busy, tab1 } = await v1AboutStored();
     await deployV2(busy);
-    const cdp = await suite.context.newCDPSession(tab1);
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
+    await stopWorkers(suite.context, tab1);
     await expectV1Objects(tab1);
   });
 
   it('an open v1 page a restarted worker knows only from its table keeps v1 objects after the table moved to v2 and another restart', async () => {
     const { busy, tab1 } = await v1AboutStored();
     // Stopped before the page's record was saved: the restarted worker has only its table (v1) for it.
-    const cdp = await suite.context.newCDPSession(tab1);
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
+    await stopWorkers(suite.context, tab1);
     await deployV2(busy);
-    await cdp.send('ServiceWorker.stopAllWorkers');
+    await stopWorkers(suite.context, tab1);
     await expectV1Objects(tab1);
   });
 
@@ -189,9 +183,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: v1 → v2 deploys', () =
       await cleanup(tab1);
       if (variant === 'restart') {
         // The restarted worker knows the page only from its record.
-        const cdp = await context.newCDPSession(tab1);
-        await cdp.send('ServiceWorker.enable');
-        await cdp.send('ServiceWorker.stopAllWorkers');
+        await stopWorkers(context, tab1);
       }
       serveSite(suite.server, suite.b, testSite(suite.b.register, 2), worker);
       const tab2 = await context.newPage();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cacheContents, cacheNames, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, type WorkerConfig } from '../test-utils/browser.js';
+import { cacheContents, cacheNames, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, stopWorkers, swEvents, type WorkerConfig } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { paced, serveBytes, stallAfter, TestServer } from '../test-utils/server.js';
 import { bodyOffset, flip, svg, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
@@ -139,9 +139,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: failures fall back to th
     void page.goto(`${suite.server.origin}/`).catch(() => {});
     await stall.reached;
     await page.waitForFunction(() => document.querySelector('h1') !== null);
-    const cdp = await suite.context.newCDPSession(page);
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
+    await stopWorkers(suite.context, page);
     suite.server.hooks.delete(pkg);
     stall.release();
     expect(await allCached(page)).not.toContain('/img/home.svg');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents } from '../test-utils/browser.js';
+import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, stopWorkers, swEvents } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { stallAfter } from '../test-utils/server.js';
 import { testSite } from '../test-utils/site.js';
@@ -125,10 +125,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     const keys = () => page.evaluate(async () => (await (await caches.open('objpack-v1-meta')).keys()).map((r) => new URL(r.url).search).filter((s) => s.startsWith('?objpack-shard=')));
     await expect.poll(keys).toContain('?objpack-shard=core');
     await page.evaluate(async () => (await caches.open('objpack-v1-meta')).delete(`${location.origin}/_objpack/routes.json`));
-    const cdp = await suite.context.newCDPSession(page);
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
-    await cdp.detach();
+    await stopWorkers(suite.context, page);
     suite.server.take();
     return { site, page };
   }
