@@ -175,6 +175,22 @@ const shownExpr = (step, path) => {
   return cond.join(' && ');
 };
 
+/**
+ * Waits until `step`'s target at `path` is shown: the time since `start`, whether it took a new document
+ * (the marker `doc` of the one before is gone), and the wait's error if it timed out.
+ */
+async function shown(page, step, path, doc, start) {
+  let error;
+  try {
+    await page.waitForFunction(shownExpr(step, path), undefined, { timeout: 15_000 });
+  } catch (err) {
+    error = String(err.message).split('\n')[0];
+  }
+  const shownMs = Math.round(performance.now() - start);
+  const documentNav = (await page.evaluate('window.__doc').catch(() => undefined)) !== doc;
+  return { shownMs, documentNav, error };
+}
+
 /** Sorts one step's requests. `closures`: page URL path → its package closure; `packaged`: every object in some package. */
 function classify(reqs, ctx, targetPath) {
   const target = ctx.closureOf(targetPath);
@@ -257,15 +273,7 @@ async function session(browser, origin, proxy, site, style, ctx) {
         await page.keyboard.press('Enter');
       }
       const path = new URL(step.href, origin).pathname;
-      let error;
-      try {
-        await page.waitForFunction(shownExpr(step, path), undefined, { timeout: 15_000 });
-      } catch (err) {
-        error = String(err.message).split('\n')[0];
-      }
-      const shownMs = Math.round(performance.now() - start);
-      const documentNav = (await page.evaluate('window.__doc').catch(() => undefined)) !== doc;
-      await record(`→ ${step.href}`, { style, shownMs, documentNav, error });
+      await record(`→ ${step.href}`, { style, ...(await shown(page, step, path, doc, start)) });
       visited.push(path);
     }
     for (let i = 0; i < backSteps && visited.length > 1; i++) {
@@ -275,15 +283,7 @@ async function session(browser, origin, proxy, site, style, ctx) {
       const doc = await page.evaluate('window.__doc');
       const start = performance.now();
       await page.evaluate('history.back()');
-      let error;
-      try {
-        await page.waitForFunction(shownExpr(step, to), undefined, { timeout: 15_000 });
-      } catch (err) {
-        error = String(err.message).split('\n')[0];
-      }
-      const shownMs = Math.round(performance.now() - start);
-      const documentNav = (await page.evaluate('window.__doc').catch(() => undefined)) !== doc;
-      await record(`← ${to}`, { style: 'back', shownMs, documentNav, error });
+      await record(`← ${to}`, { style: 'back', ...(await shown(page, step, to, doc, start)) });
     }
     const hints = await page.evaluate('window.__hints');
     let capProbe;
