@@ -32,6 +32,9 @@ export interface Dep {
   cors?: PreloadCors;
   /** For fonts: the @font-face's `unicode-range`. */
   range?: CodeRanges;
+  /** For fonts: the face's family (lower-cased) and whether it is italic or oblique. */
+  family?: string;
+  slanted?: true;
 }
 
 export interface SheetInfo {
@@ -41,6 +44,8 @@ export interface SheetInfo {
   cross: string[];
   /** Non-ASCII characters the sheet renders itself (see CssExtract.chars). */
   chars?: string;
+  /** Selectors of rules that make text italic or oblique (see CssExtract.slanted). */
+  slanted?: string[];
 }
 
 export interface ModuleInfo {
@@ -153,6 +158,7 @@ export class AssetAnalyzer {
     }
     const info: SheetInfo = { imports: [], fonts: [], images: [], cross: [] };
     if (css.chars !== undefined) info.chars = css.chars;
+    if (css.slanted) info.slanted = css.slanted;
     for (const ref of css.refs) {
       const line = ref.line + lineOffset;
       const candidates = [ref.v, ...(ref.alts ?? [])];
@@ -173,6 +179,8 @@ export class AssetAnalyzer {
       if (ref.cond) found.cond = ref.cond;
       if (ref.media !== undefined) found.media = ref.media;
       if (ref.range) found.range = ref.range;
+      if (ref.family !== undefined) found.family = ref.family;
+      if (ref.slanted) found.slanted = true;
       (ref.k === 'import' ? info.imports : ref.k === 'font' ? info.fonts : info.images).push(found);
     }
     return info;

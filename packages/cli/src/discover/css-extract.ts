@@ -5,8 +5,9 @@
 // The one-file build of the same css-tree: its ~150 separate modules took 100–150 ms to load, a sixth of
 // an incremental rebuild's budget (issue 3) and a delay on every parser thread's start.
 import { generate, parse, walk } from 'css-tree/dist/csstree.esm';
-import type { Atrule, CssNode, FunctionNode, List, Rule, WalkContext } from 'css-tree';
-import { addCssText, addNonAscii, charsOf, parseUnicodeRange } from './unicode-range.js';
+import type { CssNode, Declaration, Rule, WalkContext } from 'css-tree';
+import { fontFace } from './font-face.js';
+import { addCssText, addNonAscii, charsOf } from './unicode-range.js';
 import type { CodeRanges } from './unicode-range.js';
 
 export interface CssRef {
@@ -16,6 +17,10 @@ export interface CssRef {
   line: number;
   /** For fonts: further `src` candidates the browser falls back to if `v` fails. */
   alts?: string[];
+  /** For fonts: the face's family, lower-cased (`inter`). */
+  family?: string;
+  /** For fonts: the face is italic or oblique (`font-style`), for pages with no slanted text to leave out. */
+  slanted?: true;
   cond?: string;
   /** The media query list of an @import, if any. */
   media?: string;
@@ -29,10 +34,10 @@ export interface CssExtract {
   firstError?: { message: string; line: number; column: number };
   /** Non-ASCII characters the sheet itself renders (`content`, `quotes`), for choosing font subsets. */
   chars?: string;
+  /** Selectors of style rules that make text italic or oblique (`font-style`, `font`), as written. */
+  slanted?: string[];
 }
 
-// Formats Chromium loads; a `src` candidate with any other format() hint is skipped by the browser.
-const FONT_FORMATS = new Set(['woff2', 'woff', 'truetype', 'opentype', 'collection', 'woff2-variations', 'woff-variations', 'truetype-variations', 'opentype-variations']);
 const IMAGE_SET = new Set(['image-set', '-webkit-image-set']);
 
 /** Extracts references from CSS text; `declarations` parses a style attribute's content. */
@@ -58,14 +63,17 @@ export function extractCss(source: string, declarations = false): CssExtract {
   }
   const lineOf = (node: CssNode) => node.loc?.start.line ?? 1;
   const rendered = new Set<string>();
-  let faceRange: CodeRanges | undefined;
+  const slanted = new Set<string>();
 
   walk(ast, {
     enter(this: WalkContext, node: CssNode) {
       if (node.type === 'Atrule') {
         const name = node.name.toLowerCase();
         if (name === 'namespace') return walk.skip; // a namespace URL names, it is never fetched
-        if (name === 'font-face') faceRange = unicodeRange(node);
+        if (name === 'font-face') {
+          const face = fontFace(node);
+          if (face) out.refs.push({ k: 'font', ...face });
+        }
         if (name === 'import' && node.prelude && node.prelude.type === 'AtrulePrelude') {
           const first = node.prelude.children.first;
           if (first && (first.type === 'String' || first.type === 'Url')) {
@@ -80,10 +88,10 @@ export function extractCss(source: string, declarations = false): CssExtract {
         return undefined;
       }
       if (node.type === 'Declaration') {
-        if (this.atrule?.name.toLowerCase() === 'font-face' && node.property.toLowerCase() === 'src' && node.value.type === 'Value') {
-          fontSources(node.value.children, lineOf(node));
-          return walk.skip;
-        }
+        const property = node.property.toLowerCase();
+        // The face's sources were read with its other descriptors (font-face.ts).
+        if (this.atrule?.name.toLowerCase() === 'font-face' && property === 'src') return walk.skip;
+        if ((property === 'font-style' || property === 'font') && this.rule && slants(node)) slanted.add(selectorOf(this.rule));
         // Custom properties stay unparsed (parseCustomProperty: false), and any of them may end up in a
         // `content` (VitePress: --vp-code-copy-copied-text-content: "Copied").
         if (node.value.type === 'Raw' && !langOnly(this.rule)) addCssText(rendered, node.value.value);
@@ -109,30 +117,9 @@ export function extractCss(source: string, declarations = false): CssExtract {
     },
   });
 
-  function fontSources(children: List<CssNode>, line: number) {
-    const urls: string[] = [];
-    let url: string | undefined;
-    let supported = true;
-    const flush = () => {
-      if (url !== undefined && supported) urls.push(url);
-      url = undefined;
-      supported = true;
-    };
-    children.forEach((child) => {
-      if (child.type === 'Operator' && child.value === ',') flush();
-      else if (child.type === 'Url') url = child.value;
-      else if (child.type === 'Function' && child.name.toLowerCase() === 'format') supported = formatSupported(child);
-    });
-    flush();
-    const [first, ...alts] = urls;
-    if (first === undefined) return;
-    const ref: CssRef = { k: 'font', v: first, line };
-    if (alts.length > 0) ref.alts = alts;
-    if (faceRange) ref.range = faceRange;
-    out.refs.push(ref);
-  }
   const chars = charsOf(rendered);
   if (chars !== undefined) out.chars = chars;
+  if (slanted.size > 0) out.slanted = [...slanted];
   return out;
 }
 
@@ -145,36 +132,15 @@ function langOnly(rule: Rule | null): boolean {
   return rule?.prelude.type === 'Raw' && /:lang\(/i.test(rule.prelude.value);
 }
 
-/** The last valid `unicode-range` descriptor of an @font-face block (an invalid one counts as absent). */
-function unicodeRange(face: Atrule): CodeRanges | undefined {
-  let found: CodeRanges | undefined;
-  face.block?.children.forEach((d) => {
-    if (d.type !== 'Declaration' || d.property.toLowerCase() !== 'unicode-range' || d.value.type !== 'Value') return;
-    // Exactly `range (, range)*`; `!important` invalidates a descriptor (Chromium drops it, then an earlier
-    // valid one applies).
-    if (d.important) return;
-    const ranges: CodeRanges = [];
-    let valid = true;
-    let i = 0;
-    d.value.children.forEach((c) => {
-      if (i++ % 2 === 0) {
-        const r = c.type === 'UnicodeRange' ? parseUnicodeRange(c.value) : undefined;
-        if (r) ranges.push(r);
-        else valid = false;
-      } else if (!(c.type === 'Operator' && c.value === ',')) valid = false;
-    });
-    if (valid && i % 2 === 1) found = ranges;
-  });
-  return found;
+/**
+ * A declaration that may make text italic or oblique: `font-style` or the `font` shorthand naming `italic`
+ * or `oblique`, or taking a value from a custom property (unknown until computed, so counted).
+ */
+function slants(node: Declaration): boolean {
+  const text = node.value.type === 'Raw' ? node.value.value : generate(node.value);
+  return /\b(italic|oblique)\b|var\(/i.test(text);
 }
 
-function formatSupported(fn: FunctionNode): boolean {
-  let ok = false;
-  fn.children.forEach((c) => {
-    if (c.type === 'String' || c.type === 'Identifier') {
-      const v = (c.type === 'String' ? c.value : c.name).toLowerCase();
-      if (FONT_FORMATS.has(v)) ok = true;
-    }
-  });
-  return ok;
+function selectorOf(rule: Rule): string {
+  return rule.prelude.type === 'Raw' ? rule.prelude.value.trim() : generate(rule.prelude);
 }

@@ -10,9 +10,10 @@ import type { JsExtract } from './js-extract.js';
 
 /**
  * Bump when extraction changes, so cached results from an older objpack are not reused. It keys cached
- * closures too: 6 = closures record `cleanLinks`, 7 = and `bareDirLinks`.
+ * closures too: 6 = closures record `cleanLinks`, 7 = and `bareDirLinks`, 8 = fonts come from the last
+ * valid `src` (font-src.ts).
  */
-export const EXTRACT_VERSION = 7;
+export const EXTRACT_VERSION = 8;
 
 export interface PageExtract extends HtmlExtract {
   /** Parsed inline CSS/JS, by index into `refs`. */
