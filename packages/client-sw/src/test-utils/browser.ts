@@ -1,25 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { bundle } from '../../scripts/bundle.mjs';
 import type { ObjpackEvent } from '../options.js';
+import { CHROMIUM } from './engines/chromium.js';
+import type { EngineContext, EnginePage } from './engines/index.js';
 import type { TestServer } from './server.js';
 import { buildSite, type BuiltSite, type SiteFile, type SiteSpec } from './site.js';
 
-/** Chromium from the env (scripts/system-tools.mjs) or Debian's path; undefined → tests skip loudly. */
-export const CHROMIUM = process.env.OBJPACK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+export { CHROMIUM, launchBrowser, stopWorkers } from './engines/chromium.js';
 if (!CHROMIUM) console.warn('\n!!! /usr/bin/chromium is missing: SKIPPING the service-worker browser tests (run node scripts/system-tools.mjs).\n');
-
-/** Chromium for the tests; `backForwardCache` keeps the cache on (Playwright switches it off by default). */
-export const launchBrowser = ({ backForwardCache = false } = {}): Promise<Browser> =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    ...(backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP *.objpack.test 127.0.0.1'],
-  });
 
 export interface Bundles {
   worker: Buffer;
@@ -102,16 +93,8 @@ export function serveSite(server: TestServer, b: Bundles, spec: SiteSpec, cfg: W
   return site;
 }
 
-/** Stops every service worker of the context, as Chromium does to an idle one (DevTools protocol). */
-export async function stopWorkers(context: BrowserContext, page: Page): Promise<void> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.stopAllWorkers');
-  await cdp.detach();
-}
-
 /** Opens the install page and waits until the worker controls it; clears the server log. */
-export async function installWorker(context: BrowserContext, server: TestServer): Promise<Page> {
+export async function installWorker<P extends EnginePage>(context: { newPage(): Promise<P> }, server: TestServer): Promise<P> {
   const page = await context.newPage();
   await page.goto(`${server.origin}/install.html`);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
@@ -123,7 +106,7 @@ export async function installWorker(context: BrowserContext, server: TestServer)
  * Waits until the test page's script, JSON fetch and images are done, and the worker has stored what it
  * unpacked (it writes to Cache Storage once the page is quiet), so cache assertions see the final state.
  */
-export async function pageDone(page: Page): Promise<void> {
+export async function pageDone(page: EnginePage): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.ready === '1' && [...document.images].every((i) => i.complete), undefined, { timeout: 10_000 });
   await page.evaluate(
     () =>
@@ -140,7 +123,7 @@ export async function pageDone(page: Page): Promise<void> {
 }
 
 /** Runs the worker's clean-up (as after a navigation or a new table) and waits for it to finish. */
-export async function cleanup(page: Page): Promise<void> {
+export async function cleanup(page: EnginePage): Promise<void> {
   await page.evaluate(
     () =>
       new Promise<unknown>((resolve) => {
@@ -152,7 +135,7 @@ export async function cleanup(page: Page): Promise<void> {
 }
 
 /** The worker's events since the last call. */
-export async function swEvents(page: Page): Promise<ObjpackEvent[]> {
+export async function swEvents(page: EnginePage): Promise<ObjpackEvent[]> {
   return page.evaluate(
     () =>
       new Promise<ObjpackEvent[]>((resolve) => {
@@ -172,7 +155,7 @@ export interface SeenFetch {
 }
 
 /** The fetch events the worker has seen since the last call (ask from any page it controls). */
-export async function swFetches(page: Page): Promise<SeenFetch[]> {
+export async function swFetches(page: EnginePage): Promise<SeenFetch[]> {
   return page.evaluate(
     () =>
       new Promise<SeenFetch[]>((resolve) => {
@@ -183,12 +166,16 @@ export async function swFetches(page: Page): Promise<SeenFetch[]> {
   );
 }
 
-/** DOM and screenshot of a page loaded straight from the network (service workers blocked). */
-export async function reference(browser: Browser, url: string): Promise<{ dom: string; shot: Buffer }> {
-  const ctx = await browser.newContext({ serviceWorkers: 'block' });
+/**
+ * DOM and screenshot of a page loaded straight from the network, in a new context of the same engine. It is
+ * loaded from `localhost` instead of 127.0.0.1: another origin of the same server, which answers the worker
+ * scripts there with a 404 (server.ts), so no worker ever controls it, in any engine.
+ */
+export async function reference(opener: { newContext(): Promise<EngineContext> }, url: string): Promise<Snapshot> {
+  const ctx = await opener.newContext();
   try {
     const page = await ctx.newPage();
-    await page.goto(url);
+    await page.goto(url.replace('//127.0.0.1:', '//localhost:'));
     await pageDone(page);
     return await snapshot(page);
   } finally {
@@ -196,8 +183,14 @@ export async function reference(browser: Browser, url: string): Promise<{ dom: s
   }
 }
 
-export async function snapshot(page: Page): Promise<{ dom: string; shot: Buffer }> {
-  return { dom: await page.evaluate(() => document.documentElement.outerHTML), shot: await page.screenshot() };
+/** A page's DOM and a PNG of its viewport. */
+export interface Snapshot {
+  dom: string;
+  shot: Buffer;
+}
+
+export async function snapshot(page: EnginePage): Promise<Snapshot> {
+  return { dom: await page.evaluate(() => document.documentElement.outerHTML), shot: Buffer.from(await page.screenshot()) };
 }
 
 /** Names of objpack's caches and the URL paths in each, as the page sees them. */
@@ -205,11 +198,11 @@ export async function snapshot(page: Page): Promise<{ dom: string; shot: Buffer 
  * Cache names only. Polls for a deletion must use this, not `cacheContents()`: `caches.open()` creates the
  * cache again when the worker deletes it between `keys()` and `open()`.
  */
-export async function cacheNames(page: Page): Promise<string[]> {
+export async function cacheNames(page: EnginePage): Promise<string[]> {
   return page.evaluate(() => caches.keys());
 }
 
-export async function cacheContents(page: Page): Promise<Record<string, string[]>> {
+export async function cacheContents(page: EnginePage): Promise<Record<string, string[]>> {
   return page.evaluate(async () => {
     const out: Record<string, string[]> = {};
     for (const name of await caches.keys()) {

@@ -23,6 +23,8 @@ export class TestServer {
   readonly log: LoggedRequest[] = [];
   readonly hooks = new Map<string, Hook>();
   cors = false;
+  /** Every connection is cut as it comes, as for a visitor who is offline (in any engine). */
+  down = false;
   private server: Server | undefined;
   origin = '';
 
@@ -54,8 +56,17 @@ export class TestServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.down) {
+      req.socket.destroy();
+      return;
+    }
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     this.log.push({ method: req.method ?? 'GET', path, headers: req.headers });
+    // The origin the reference pages load from (test-utils/browser.ts reference): no worker registers there.
+    if (WORKER_SCRIPTS.has(path) && req.headers.host?.startsWith('localhost:')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('no worker on this origin');
+      return;
+    }
     if (this.cors) {
       res.setHeader('access-control-allow-origin', '*');
       res.setHeader('access-control-expose-headers', 'content-length, content-range');
