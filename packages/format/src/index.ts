@@ -9,6 +9,7 @@ export { digestToSri, sriToDigest, toBase64, fromBase64, toHex } from './sri.js'
 export { crc32 } from './crc32.js';
 export { validateName } from './validate.js';
 export { canonicalPath, nameFormPath } from './name-form.js';
+export { checkBasePath, underBase, type BasePathCheck } from './base-path.js';
 export type {
   ObjectEntry, PackageIndex, IncrementalHash, HashFactory, BodySource, EncoderObject, EncoderInput,
   DecoderLimits, DecoderHandlers, DecoderOptions,

@@ -98,6 +98,11 @@ export interface BuildManifest {
   version: typeof MANIFEST_VERSION;
   /** Content hash of the whole build: changes whenever any package changes. */
   buildId: string;
+  /**
+   * The URL path the site root is served at (`/repo/`, base-path.ts), when not `/`: every URL path here (pages,
+   * packages, objects) lies under it, and a server serves the site there.
+   */
+  base?: string;
   /** Page URL paths (`/`, `/guide/`, `/about.html`) to their record. */
   pages: Record<string, ManifestPage>;
   /** Package URL paths to their record. */

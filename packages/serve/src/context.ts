@@ -10,11 +10,18 @@ import type { PageInfo, SiteManifest } from './site-manifest.js';
 /** One generation of the site as read from disk; `reload()` swaps it whole. */
 export interface Site {
   rootReal: string;
+  /** The URL path the site root is served under (`/`, `/repo/`; percent-encoded as checkBasePath spells it). */
+  base: string;
+  /** The same, decoded, as the index keys paths: nothing outside it is served. */
+  basePath: string;
+  /** objpack's directory (`/repo/_objpack/`) and the delta listing's path in it, decoded. */
+  ownDir: string;
+  listingPath: string;
   index: SiteIndex;
   manifest: SiteManifest | null;
   /** Pages whose prebuilt package no longer matches the files (served dynamically when enabled). */
   stale: Set<PageInfo>;
-  /** The site's own /404.html, if any. */
+  /** The site's own 404.html (at the base), if any. */
   notFound: FileEntry | undefined;
 }
 

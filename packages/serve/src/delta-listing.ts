@@ -13,6 +13,7 @@ import { stripQuery } from './url-path.js';
  * visitor's worker after each deploy; this answers for the packages asked (the pages a worker holds), and
  * for every page package at once while the whole listing is small.
  */
+/** Its path for a site at `/`; under a base, the base's (`/repo/_objpack/listing`). */
 export const LISTING_PATH = `/${PACKAGE_DIR}/listing`;
 /** Packages one request may name (`?p=` repeated). */
 export const MAX_LISTED = 64;

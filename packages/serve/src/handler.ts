@@ -1,9 +1,8 @@
 import type { Http2ServerRequest } from 'node:http2';
-import { PACKAGE_DIR } from '@objpack/format';
 import type { Socket } from 'node:net';
 import type { ConnectionTracker, ConnState } from './connections.js';
 import type { Context } from './context.js';
-import { LISTING_PATH, sendListing } from './delta-listing.js';
+import { sendListing } from './delta-listing.js';
 import { sendError, type Req, type Res } from './error-page.js';
 import { matchRoute, patternsSafe, type RouteAnswer } from './host-routes.js';
 import { wantsPackage } from './http-semantics.js';
@@ -15,7 +14,6 @@ import { encodePathForHeader, namePath, parseRequestPath } from './url-path.js';
 import { firebaseRoute } from './firebase-urls.js';
 
 const PAGE_VARY = 'Accept, X-Objpack';
-const OWN_DIR = `/${PACKAGE_DIR}/`;
 /** Package asked for on the page URL, and on its own URL (constants: they key cached response heads). */
 const AS_PAGE: PackageRequest = { vary: `${PAGE_VARY}, X-Objpack-Have`, contentLocation: true };
 const AS_FILE: PackageRequest = { vary: 'X-Objpack-Have', contentLocation: false };
@@ -125,11 +123,17 @@ function handle(ctx: Context, req: Req, res: Res): void {
     sendError(req, res, target.status);
     return;
   }
-  if (target.path === LISTING_PATH && ctx.o.dynamic) {
+  const { site } = ctx;
+  // Above the base is another site on such a host (GitHub Pages' user site above a project site): not ours.
+  if (!target.path.startsWith(site.basePath)) {
+    if (`${target.path}/` === site.basePath) redirect(res, 301, site.base + (target.query ? `?${target.query}` : ''));
+    else sendError(req, res, 404, NOT_FOUND_EXTRA);
+    return;
+  }
+  if (target.path === site.listingPath && ctx.o.dynamic) {
     sendListing(ctx, req, res, target.query);
     return;
   }
-  const { site } = ctx;
   // A firebase.json with cleanUrls/trailingSlash: its file lookup, redirects included, instead of this server's aliases.
   const firebase = site.manifest?.firebaseUrls;
   const route = firebase ? firebaseRoute(site.index.files, target.path, firebase) : site.index.routes.get(target.path);
@@ -221,7 +225,7 @@ function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer, conn
 /** The host config's headers for a site file; objpack's own directory (shared packages, the route table) keeps objpack's caching. */
 function fileExtra(ctx: Context, entry: FileEntry): Readonly<Record<string, string>> | null {
   const rules = ctx.site.manifest?.hostRules;
-  if (!rules || rules.length === 0 || entry.urlPath.startsWith(OWN_DIR)) return null;
+  if (!rules || rules.length === 0 || entry.urlPath.startsWith(ctx.site.ownDir)) return null;
   let extra = fileExtras.get(entry);
   if (extra === undefined) fileExtras.set(entry, (extra = ruleHeaders(rules, entry.urlPath)));
   return extra;
@@ -256,7 +260,7 @@ function notFound(ctx: Context, req: Req, res: Res, path: string): void {
  */
 function askedHeaders(ctx: Context, path: string): Record<string, string> | null {
   const rules = ctx.site.manifest?.hostRules;
-  if (!rules || rules.length === 0 || path.startsWith(OWN_DIR)) return null;
+  if (!rules || rules.length === 0 || path.startsWith(ctx.site.ownDir)) return null;
   return ruleHeaders(rules, path, patternsSafe(path));
 }
 

@@ -5,17 +5,24 @@ import { findStalePages } from './dynamic.js';
 import { ServeError, isServeError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { buildSiteIndex } from './site-index.js';
+import { LISTING_PATH } from './delta-listing.js';
 import { loadManifest, type SiteManifest } from './site-manifest.js';
 
-const SHARED = `/${PACKAGE_DIR}/shared/`;
-const PAGES = `/${PACKAGE_DIR}/pages/`;
-
-/** Cache-Control by what a path is: content-hashed shared packages never change; pages must revalidate. */
-export function cacheControlFor(urlPath: string, contentType: string): string {
-  if (urlPath.startsWith(SHARED)) return 'public, max-age=31536000, immutable';
-  if (urlPath.startsWith(PAGES) || contentType.startsWith('text/html') || contentType.startsWith('application/json')) return 'no-cache';
-  return 'public, max-age=0, must-revalidate';
+/**
+ * Cache-Control by what a path is: content-hashed shared packages never change; pages must revalidate.
+ * `basePath` is the decoded base the site is served under (objpack's directory is there).
+ */
+export function cacheControlFor(basePath: string): (urlPath: string, contentType: string) => string {
+  const shared = `${basePath}${PACKAGE_DIR}/shared/`;
+  const pages = `${basePath}${PACKAGE_DIR}/pages/`;
+  return (urlPath, contentType) => {
+    if (urlPath.startsWith(shared)) return 'public, max-age=31536000, immutable';
+    const revalidate = urlPath.startsWith(pages) || contentType.startsWith('text/html');
+    if (revalidate || contentType.startsWith('application/json')) return 'no-cache';
+    return 'public, max-age=0, must-revalidate';
+  };
 }
+
 
 /** The real root directory, or SERVE_BAD_ROOT. */
 export async function resolveRoot(root: string): Promise<string> {
@@ -30,20 +37,25 @@ export async function resolveRoot(root: string): Promise<string> {
 
 /** Reads the site: file index (reusing `previous`'s unchanged bodies), manifest (a bad one is reported and ignored), stale pages. */
 export async function loadSite(o: ResolvedOptions, rootReal: string, previous?: Site): Promise<Site> {
-  const index = await buildSiteIndex(rootReal, {
-    memoryBytes: o.memoryBytes,
-    maxMemoryFileBytes: o.maxMemoryFileBytes,
-    cacheControl: cacheControlFor,
-    onLog: o.onLog,
-    ...(previous ? { previous: previous.index } : {}),
-  });
   let manifest: SiteManifest | null = null;
   try {
-    manifest = await loadManifest(rootReal);
+    manifest = await loadManifest(rootReal, o.base);
   } catch (error) {
     if (!isServeError(error)) throw error;
     o.onLog({ level: 'warn', code: error.code, message: error.message, path: error.path, error });
   }
+  // The base asked for, else the one the build recorded; a manifest that is not read says nothing.
+  const base = manifest?.base ?? o.base ?? '/';
+  // checkBasePath spells it so that it always decodes.
+  const basePath = decodeURIComponent(base);
+  const index = await buildSiteIndex(rootReal, {
+    base: basePath,
+    memoryBytes: o.memoryBytes,
+    maxMemoryFileBytes: o.maxMemoryFileBytes,
+    cacheControl: cacheControlFor(basePath),
+    onLog: o.onLog,
+    ...(previous ? { previous: previous.index } : {}),
+  });
   // The build says the site's host serves `/guide/index.html` at `/guide` too (vercel.json…): so does this server.
   if (manifest?.manifest.bareDirUrls === true) {
     for (const [p, route] of index.routes) {
@@ -62,5 +74,8 @@ export async function loadSite(o: ResolvedOptions, rootReal: string, previous?: 
   }
   const stale = manifest && o.dynamic ? await findStalePages(manifest, index.routes) : new Set<never>();
   if (stale.size > 0) o.onLog({ level: 'info', message: `${stale.size} page package(s) changed since the build; serving them dynamically` });
-  return { rootReal, index, manifest, stale, notFound: index.files.get('/404.html') };
+  return {
+    rootReal, base, basePath, ownDir: `${basePath}${PACKAGE_DIR}/`, listingPath: `${basePath}${LISTING_PATH.slice(1)}`,
+    index, manifest, stale, notFound: index.files.get(`${basePath}404.html`),
+  };
 }

@@ -1,3 +1,4 @@
+import { checkBasePath } from '@objpack/format';
 import { ServeError } from './errors.js';
 
 /** One diagnostic from the server. The library never prints; the CLI decides what to show. */
@@ -14,6 +15,12 @@ export interface ServeLogEvent {
 export interface ServeOptions {
   /** Site root (the directory `objpack build` wrote into). Required. */
   root: string;
+  /**
+   * The URL path the site root is served under (`/repo/`, as GitHub Pages serves a project site): nothing
+   * above it is served (404), and `/repo` redirects to `/repo/`. Default: the base the build recorded in
+   * the manifest, else `/`.
+   */
+  base?: string;
   /** Interface to listen on (default `127.0.0.1`; `0.0.0.0` or `::` to serve the network). */
   host?: string;
   /** TCP port; 0 (the default) picks a free one — read it from `server.port` / `server.url`. */
@@ -86,7 +93,10 @@ export interface ServeOptions {
 }
 
 /** Options with every default applied. */
-export interface ResolvedOptions extends Required<Omit<ServeOptions, 'https' | 'cert' | 'key' | 'onLog' | 'maxConnections' | 'prefetch'>> {
+type Defaulted = Omit<ServeOptions, 'https' | 'cert' | 'key' | 'onLog' | 'maxConnections' | 'prefetch' | 'base'>;
+export interface ResolvedOptions extends Required<Defaulted> {
+  /** The base path asked for (checked and spelt by checkBasePath); undefined: the manifest's. */
+  base: string | undefined;
   https: ServeOptions['https'];
   cert: string | undefined;
   key: string | undefined;
@@ -113,8 +123,13 @@ export function resolveOptions(o: ServeOptions): ResolvedOptions {
   const https = o.https ?? (o.cert !== undefined || o.key !== undefined ? true : false);
   if ((o.cert === undefined) !== (o.key === undefined)) throw new ServeError('SERVE_BAD_OPTION', 'cert and key go together');
   const holdMs = nonNegative('holdMs', o.holdMs, 5000);
+  const base = o.base === undefined ? undefined : checkBasePath(o.base);
+  if (base && !base.ok) {
+    throw new ServeError('SERVE_BAD_OPTION', `base ${JSON.stringify(o.base)} is not a URL path: ${base.reason}`);
+  }
   return {
     root: o.root,
+    base: base?.base,
     host: o.host ?? '127.0.0.1',
     port,
     https,

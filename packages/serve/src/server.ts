@@ -23,8 +23,10 @@ export interface ServerStats extends RequestStats {
 
 /** A running server. */
 export interface ObjpackServer {
-  /** `http://127.0.0.1:PORT` (what the CLI prints as `Local:`). */
+  /** `http://127.0.0.1:PORT`; the site is at `url` plus {@link base} (what the CLI prints as `Local:`). */
   readonly url: string;
+  /** The URL path the site is served under now (`/`, `/repo/`): the option, else what the build recorded. */
+  readonly base: string;
   readonly port: number;
   readonly host: string;
   readonly protocol: 'http' | 'https';
@@ -112,6 +114,9 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
 
   return {
     url: `${protocol}://${shownHost}:${port}`,
+    get base() {
+      return ctx.site.base;
+    },
     port,
     host: o.host,
     protocol,

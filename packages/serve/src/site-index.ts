@@ -63,6 +63,8 @@ export interface SiteIndex {
 }
 
 export interface IndexOptions {
+  /** The decoded URL path the root directory is served at ('/', '/repo/'): every file's URL path starts with it. */
+  base?: string;
   memoryBytes: number;
   maxMemoryFileBytes: number;
   /** Cache-Control for a URL path. */
@@ -140,7 +142,7 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
       else if (st.isFile()) found.push({ urlPath, file: full, size: st.size, mtimeMs: st.mtimeMs });
     }
   }
-  await walk(rootReal, '/', 0);
+  await walk(rootReal, o.base ?? '/', 0);
 
   let memory = 0;
   const small = found.filter((f) => f.size <= o.maxMemoryFileBytes).sort((a, b) => a.size - b.size);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkBasePath } from '@objpack/format';
 import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, RuleIndex, type BuildManifest, type FirebaseUrls, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { hostRouter, patternsSafe, type HostRouter } from './host-routes.js';
@@ -37,6 +38,8 @@ export interface HostRule {
 
 export interface SiteManifest {
   manifest: BuildManifest;
+  /** The base path the site is served under (the one asked for, else the manifest's `base`, else `/`). */
+  base: string;
   /** The site's host header rules, in order (empty for a manifest without them). */
   hostRules: readonly HostRule[];
   /** The site's host redirects and rewrites (manifest `hostRoutes`); null for a manifest without them. */
@@ -166,8 +169,11 @@ function isPage(p: unknown): p is ManifestPage {
     && Array.isArray(o.critical) && Array.isArray(o.shared);
 }
 
-/** Reads objpack-manifest.json; `null` when the site has none. Malformed → SERVE_BAD_MANIFEST. */
-export async function loadManifest(rootReal: string): Promise<SiteManifest | null> {
+/**
+ * Reads objpack-manifest.json; `null` when the site has none. Malformed (a `base` that is no base path
+ * too) → SERVE_BAD_MANIFEST. `base`: serve under this base path instead of the recorded one.
+ */
+export async function loadManifest(rootReal: string, base?: string): Promise<SiteManifest | null> {
   let text: string;
   try {
     text = await readFile(join(rootReal, MANIFEST_FILE), 'utf8');
@@ -186,6 +192,14 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
   }
   manifest.packages ??= {};
   manifest.objects ??= {};
+  const recorded = manifest.base === undefined ? { ok: true as const, base: '/' } : checkBasePath(manifest.base);
+  if (!recorded.ok) {
+    const detail = `${MANIFEST_FILE} records base ${JSON.stringify(manifest.base)}: ${recorded.reason}`;
+    throw new ServeError('SERVE_BAD_MANIFEST', detail, { path: MANIFEST_FILE });
+  }
+  base ??= recorded.base;
+  // checkBasePath spells a base so that it always decodes; files are under it as the index keys them.
+  const files = decodeURIComponent(base);
   const pages = new Map<string, PageInfo>();
   const byPackage = new Map<string, PageInfo>();
   const packageObjects = new Map<string, readonly string[]>();
@@ -198,7 +212,7 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     if (!isPage(page) || !url.startsWith('/')) {
       throw new ServeError('SERVE_BAD_MANIFEST', `page ${url} is malformed`, { path: url });
     }
-    const htmlPath = `/${page.file.replace(/^\/+/, '')}`;
+    const htmlPath = `${files}${page.file.replace(/^\/+/, '')}`;
     const links: string[] = [];
     for (const c of page.critical) {
       const l = c && typeof c.path === 'string' ? preloadLink(c.path, String(c.as), c.cors) : null;
@@ -218,5 +232,9 @@ export async function loadManifest(rootReal: string): Promise<SiteManifest | nul
     byPackage.set(info.packagePath, info);
   }
   const rules = hostRules(manifest.hostHeaders);
-  return { manifest, hostRules: rules, errorPageRules: rules.filter((r) => r.errorPage), firebaseUrls: firebaseUrls(manifest.firebaseUrls), router: hostRouter(manifest.hostRoutes), pages, byPackage, packageObjects, carried };
+  return {
+    manifest, base, hostRules: rules, errorPageRules: rules.filter((r) => r.errorPage),
+    firebaseUrls: firebaseUrls(manifest.firebaseUrls), router: hostRouter(manifest.hostRoutes),
+    pages, byPackage, packageObjects, carried,
+  };
 }

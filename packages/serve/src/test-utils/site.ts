@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
-import { encodePackageSync, type BuildManifest } from '@objpack/format';
+import { encodePackageSync, underBase, type BuildManifest } from '@objpack/format';
 
 export interface FixtureSite {
   /** Parent temp dir (holds `secret.txt` outside the root). */
@@ -31,8 +31,13 @@ const css = Buffer.from(`body { color: #333; }\n${'.c { margin: 0 auto; padding:
 const appJs = Buffer.from(`export const x = 1;\n${'console.log("objpack");\n'.repeat(80)}`);
 const guideJs = Buffer.from(`import './x.js';\n${'let a = 1;\n'.repeat(100)}`);
 
-/** A small built site: two pages with a manifest, page packages and one shared package, plus traps. */
-export function makeSite(): FixtureSite {
+/**
+ * A small built site: two pages with a manifest, page packages and one shared package, plus traps. `siteBase`:
+ * built to be served under that base path (names, packages and the manifest's URLs lie under it; `files`
+ * stays keyed by the file's path in the root).
+ */
+export function makeSite(siteBase = '/'): FixtureSite {
+  const u = (p: string) => underBase(siteBase, p);
   const base = mkdtempSync(join(tmpdir(), 'objpack-serve-'));
   const root = join(base, 'site');
   const files: Record<string, Buffer> = {
@@ -55,47 +60,63 @@ export function makeSite(): FixtureSite {
   files['/app.js.br'] = brotliCompressSync(appJs);
   files['/app.js.gz'] = gzipSync(appJs);
 
-  const shared = encodePackageSync({ buildId: 'b1', objects: [{ name: '/style.css', contentType: 'text/css; charset=utf-8', body: css }] });
+  const sharedUrl = u('/_objpack/shared/00112233aabbccdd.objp');
+  const shared = encodePackageSync({
+    buildId: 'b1', objects: [{ name: u('/style.css'), contentType: 'text/css; charset=utf-8', body: css }],
+  });
   const homeObjects = ['/index.html', '/app.js', '/logo.png', '/font.woff2'];
   const types: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', png: 'image/png', woff2: 'font/woff2', css: 'text/css; charset=utf-8' };
   const typeOf = (p: string) => types[p.split('.').pop()!]!;
   const pkg = (names: string[]) =>
-    encodePackageSync({ buildId: 'b1', sharedRefs: ['/_objpack/shared/00112233aabbccdd.objp'], objects: names.map((n) => ({ name: n, contentType: typeOf(n), body: files[n]! })) });
+    encodePackageSync({
+      buildId: 'b1', sharedRefs: [sharedUrl],
+      objects: names.map((n) => ({ name: u(n), contentType: typeOf(n), body: files[n]! })),
+    });
   files['/_objpack/shared/00112233aabbccdd.objp'] = Buffer.from(shared);
   files['/_objpack/pages/index.html.objp'] = Buffer.from(pkg(homeObjects));
   files['/_objpack/pages/guide/index.html.objp'] = Buffer.from(pkg(['/guide/index.html', '/guide/guide.js']));
 
   const objects: BuildManifest['objects'] = {};
   for (const p of [...homeObjects, '/style.css', '/guide/index.html', '/guide/guide.js']) {
-    objects[p] = { file: p.slice(1), bytes: files[p]!.length, digest: sri(files[p]!), contentType: typeOf(p), as: 'fetch' };
+    objects[u(p)] = {
+      file: p.slice(1), bytes: files[p]!.length, digest: sri(files[p]!), contentType: typeOf(p), as: 'fetch',
+    };
   }
   const manifest: BuildManifest = {
     version: 1,
     buildId: 'b1',
     pages: {
-      '/': {
-        file: 'index.html', package: '/_objpack/pages/index.html.objp', shared: ['/_objpack/shared/00112233aabbccdd.objp'],
-        closure: ['/index.html', '/style.css', '/app.js', '/logo.png', '/font.woff2'],
+      [u('/')]: {
+        file: 'index.html', package: u('/_objpack/pages/index.html.objp'), shared: [sharedUrl],
+        closure: ['/index.html', '/style.css', '/app.js', '/logo.png', '/font.woff2'].map(u),
         critical: [
-          { path: '/style.css', as: 'style' },
-          { path: '/font.woff2', as: 'font' },
-          { path: '/evil\r\nSet-Cookie: x=1.js', as: 'script' },
+          { path: u('/style.css'), as: 'style' },
+          { path: u('/font.woff2'), as: 'font' },
+          { path: u('/evil\r\nSet-Cookie: x=1.js'), as: 'script' },
         ],
         preconnect: [],
       },
-      '/guide/': {
-        file: 'guide/index.html', package: '/_objpack/pages/guide/index.html.objp', shared: ['/_objpack/shared/00112233aabbccdd.objp'],
-        closure: ['/guide/index.html', '/style.css', '/guide/guide.js'],
-        critical: [{ path: '/style.css', as: 'style' }],
+      [u('/guide/')]: {
+        file: 'guide/index.html', package: u('/_objpack/pages/guide/index.html.objp'), shared: [sharedUrl],
+        closure: ['/guide/index.html', '/style.css', '/guide/guide.js'].map(u),
+        critical: [{ path: u('/style.css'), as: 'style' }],
         preconnect: [],
       },
     },
     packages: {
-      '/_objpack/pages/index.html.objp': { kind: 'page', file: '_objpack/pages/index.html.objp', bytes: 0, digest: '', objects: homeObjects },
-      '/_objpack/pages/guide/index.html.objp': { kind: 'page', file: '_objpack/pages/guide/index.html.objp', bytes: 0, digest: '', objects: ['/guide/index.html', '/guide/guide.js'] },
-      '/_objpack/shared/00112233aabbccdd.objp': { kind: 'shared', file: '_objpack/shared/00112233aabbccdd.objp', bytes: 0, digest: '', objects: ['/style.css'] },
+      [u('/_objpack/pages/index.html.objp')]: {
+        kind: 'page', file: '_objpack/pages/index.html.objp', bytes: 0, digest: '', objects: homeObjects.map(u),
+      },
+      [u('/_objpack/pages/guide/index.html.objp')]: {
+        kind: 'page', file: '_objpack/pages/guide/index.html.objp', bytes: 0, digest: '',
+        objects: ['/guide/index.html', '/guide/guide.js'].map(u),
+      },
+      [sharedUrl]: {
+        kind: 'shared', file: '_objpack/shared/00112233aabbccdd.objp', bytes: 0, digest: '', objects: [u('/style.css')],
+      },
     },
     objects,
+    ...(siteBase === '/' ? {} : { base: siteBase }),
   };
   files['/objpack-manifest.json'] = Buffer.from(JSON.stringify(manifest));
 
