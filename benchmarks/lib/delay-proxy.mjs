@@ -13,6 +13,9 @@ import net from 'node:net';
  * @property {string} [targetHost] default 127.0.0.1
  * @property {number} [rttMs] round-trip time added, split evenly over both directions (default 0)
  * @property {number} [bandwidthBps] per connection and direction, bits per second (default unlimited)
+ * @property {boolean} [sharedLink] `bandwidthBps` is one link per direction that every connection through
+ *   the proxy shares, first come first served (a home line or a mobile cell): six HTTP/1.1 connections then
+ *   get no more bandwidth than one HTTP/2 connection, and a worker's prefetch competes with the page
  * @property {number} [handshakeRtts] RTTs before the first client byte is forwarded (default 1 when rttMs > 0)
  * @property {number} [port] listen port (default 0)
  * @property {number} [maxConnections] forward at most this many connections at once; later ones wait
@@ -25,11 +28,13 @@ import net from 'node:net';
  * @param {number} oneWayMs
  * @param {number} bytesPerMs
  * @param {number} notBefore earliest delivery (handshake)
+ * @param {(ms: number) => void} [late]
+ * @param {{ freeAt: number }} [wire] when the link is free to serialise the next chunk (shared by every
+ *   connection with `sharedLink`)
  */
-function createLink(dest, oneWayMs, bytesPerMs, notBefore, late) {
+function createLink(dest, oneWayMs, bytesPerMs, notBefore, late, wire = { freeAt: 0 }) {
   /** @type {{ at: number, chunk: Buffer | null }[]} */
   const queue = [];
-  let linkFreeAt = 0;
   /** @type {NodeJS.Timeout | null} */
   let timer = null;
   const pump = () => {
@@ -49,9 +54,9 @@ function createLink(dest, oneWayMs, bytesPerMs, notBefore, late) {
     /** @param {Buffer | null} chunk null = end of stream */
     push(chunk) {
       const now = performance.now();
-      const start = Math.max(now, linkFreeAt);
-      linkFreeAt = chunk && bytesPerMs ? start + chunk.length / bytesPerMs : start;
-      const at = Math.max(linkFreeAt + oneWayMs, notBefore, queue.length ? queue[queue.length - 1].at : 0);
+      const start = Math.max(now, wire.freeAt);
+      wire.freeAt = chunk && bytesPerMs ? start + chunk.length / bytesPerMs : start;
+      const at = Math.max(wire.freeAt + oneWayMs, notBefore, queue.length ? queue[queue.length - 1].at : 0);
       queue.push({ at, chunk });
       if (!timer) timer = setTimeout(pump, Math.max(0, at - now));
     },
@@ -70,6 +75,8 @@ export async function startDelayProxy(options) {
   const oneWay = rttMs / 2;
   const bytesPerMs = bandwidthBps > 0 ? bandwidthBps / 8 / 1000 : 0;
   const sockets = new Set();
+  /** The two directions of the shared link (`sharedLink`), else undefined: each connection has its own. */
+  const wires = options.sharedLink ? { up: { freeAt: 0 }, down: { freeAt: 0 } } : undefined;
   let total = 0, active = 0, maxQueued = 0;
   /** Lateness of every delayed chunk, ms (kept as counts per 1 ms bucket: bounded memory). */
   const lateHist = new Map();
@@ -116,8 +123,8 @@ export async function startDelayProxy(options) {
     const upstream = net.connect({ host: targetHost, port: targetPort, allowHalfOpen: true });
     sockets.add(client); sockets.add(upstream);
     client.setNoDelay(true); upstream.setNoDelay(true);
-    const up = createLink(upstream, oneWay, bytesPerMs, accepted + handshakeRtts * rttMs + oneWay, late);
-    const down = createLink(client, oneWay, bytesPerMs, 0, late);
+    const up = createLink(upstream, oneWay, bytesPerMs, accepted + handshakeRtts * rttMs + oneWay, late, wires?.up);
+    const down = createLink(client, oneWay, bytesPerMs, 0, late, wires?.down);
     client.on('data', (c) => up.push(c));
     client.on('end', () => up.push(null));
     upstream.on('data', (c) => down.push(c));

@@ -122,6 +122,18 @@ describe('delay proxy', () => {
     expect(rest[0]).toBeGreaterThanOrEqual(50);
   });
 
+  it('with sharedLink, connections share one link per direction: two at once take twice as long', async () => {
+    // 8 Mbit/s = 1 byte/µs. Two connections echo 50 000 bytes each at the same time: on one link the later
+    // request is through at ≥ 100 ms and its echo then waits for the other's, so it is back at ≥ 150 ms; on
+    // a link of its own each would be back after 100 ms (50 up, 50 down).
+    const proxy = await startDelayProxy({ targetPort: await echoServer(), rttMs: 2, bandwidthBps: 8_000_000, sharedLink: true, handshakeRtts: 0 });
+    closers.push(proxy.close);
+    const t0 = performance.now();
+    const [a, b] = await Promise.all([pingPong(proxy.port, 0, 50_000), pingPong(proxy.port, 0, 50_000)]);
+    expect(Math.max(a.first, b.first)).toBeGreaterThanOrEqual(150);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(150);
+  });
+
   it('the run-time self-test measures the proxy process the experiments use and judges it', async () => {
     expect(proxyVerdict(20, 20.1, 21)).toBe('ok');
     expect(proxyVerdict(20, 20.1, 25)).toBe('late');

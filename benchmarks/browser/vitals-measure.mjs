@@ -1,0 +1,79 @@
+/* global document, location, requestIdleCallback, window */
+/**
+ * One sample of vitals.mjs in a new browser context (a fresh profile: empty HTTP cache, no worker, no
+ * connection): a `first` visit loads the measured page straight away; a `session` first loads the site's
+ * first page unmeasured (nginx's peer keeps what it fetched in the HTTP cache; objpack's worker installs,
+ * takes control and fetches what the snippet hints), waits until the page is idle and the worker has
+ * stored every package in flight, then loads the measured page. Only engine-neutral web APIs are used
+ * (no DevTools protocol), so the same code runs in any browser playwright-core drives.
+ */
+
+/**
+ * Runs in the page after load: LCP, FCP, DOMContentLoaded, load, page-complete (navigation start → the last
+ * same-origin responseEnd of what the page asked for before its load event: a router's idle prefetch after
+ * load is not part of loading this page), in ms from navigation start.
+ */
+function pageVitals() {
+  return new Promise((resolve) => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const before = performance.getEntriesByType('resource')
+      .filter((r) => new URL(r.name).origin === location.origin && r.startTime <= nav.loadEventStart);
+    let lcp = NaN;
+    try {
+      new PerformanceObserver((list) => {
+        const e = list.getEntries();
+        lcp = e[e.length - 1].startTime;
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+    } catch { /* no LCP in this engine */ }
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+    const last = before.reduce((a, r) => (!a || r.responseEnd > a.responseEnd ? r : a), undefined);
+    setTimeout(() => resolve({
+      lcp, fcp, dcl: nav.domContentLoadedEventStart, load: nav.loadEventStart,
+      complete: Math.max(nav.responseEnd, ...before.map((r) => r.responseEnd)),
+      htmlStart: nav.responseStart, htmlEnd: nav.responseEnd, objects: before.length,
+      last: last ? new URL(last.name).pathname : '',
+    }), 50);
+  });
+}
+
+/** Resolves once the page has had two idle periods and 300 ms more: the snippet's idle-time hints are out. */
+const pageIdle = () => new Promise((resolve) => {
+  const idle = (fn) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200));
+  idle(() => idle(() => setTimeout(resolve, 300)));
+});
+
+/** Asks the bench worker (vitals-sites.mjs) something over a MessageChannel. */
+const askWorker = (what) => new Promise((resolve) => {
+  const c = new MessageChannel();
+  c.port1.onmessage = (e) => resolve(e.data);
+  navigator.serviceWorker.controller.postMessage(what, [c.port2]);
+});
+
+/**
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean }} o
+ */
+export async function measureVisit(browser, { origin, scenario, first, measured, objpack }) {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    let prefetched = [];
+    if (scenario === 'session') {
+      await page.goto(`${origin}${first}`, { waitUntil: 'load', timeout: 60_000 });
+      if (objpack) await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+      await page.evaluate(pageIdle);
+      if (objpack) {
+        await page.evaluate(askWorker, 'bench:settled');
+        prefetched = (await page.evaluate(askWorker, 'bench:events')).filter((e) => e.type === 'prefetch').map((e) => e.url);
+      }
+    }
+    await page.goto(`${origin}${measured}`, { waitUntil: 'load', timeout: 60_000 });
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    const vitals = await page.evaluate(pageVitals);
+    const controlled = await page.evaluate(() => navigator.serviceWorker?.controller != null);
+    const norm = (p) => p.replace(/(index)?\.html$|\/$/, '');
+    return { ...vitals, controlled, prefetchedMeasured: prefetched.some((u) => norm(u) === norm(measured)) };
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+/**
+ * node benchmarks/browser/vitals.mjs [--scenarios session,first] [--sites deep,vitepress,docusaurus] [--rtt 0,20,100]
+ *   [--bandwidth 0,10] [--variants nginx-h2,objpack-static,objpack-serve] [--runs 15] [--out NAME]
+ *
+ * What a reader sees, beside nginx HTTP/2 over TLS in the same run: LCP, FCP, DOMContentLoaded, load and
+ * page-complete of a page in two scenarios (vitals-measure.mjs): the second page of a visit (`session`)
+ * and a first visit with a fresh profile (`first`). Sites (vitals-sites.mjs): the synthetic depth-3 page
+ * and real generator output, each served as it is (nginx-h2) and after `objpack build` (objpack-static:
+ * the same nginx, no server support; objpack-serve: `objpack serve` over HTTP/2 with 103 Early Hints).
+ * Every server is behind its own userspace delay proxy (benchmarks/lib/delay-proxy.mjs, own process) with
+ * the RTT, 2 RTTs of TLS handshake per new connection and, with --bandwidth, one link of that many Mbit/s
+ * per direction shared by all connections (DevTools throttling does not shape a worker's fetches).
+ * Variants run interleaved, in a shuffled order every round. Writes results/NAME.json and .md.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as playwright from 'playwright-core';
+import { startProxyProcess } from '../lib/proxy-process.mjs';
+import { REPO, TMP } from '../lib/workspace.mjs';
+import { startNginxSites } from './nginx-tls.mjs';
+import { startServeProcess } from './serve-child.mjs';
+import { measureVisit } from './vitals-measure.mjs';
+import { renderVitals, summarizeCells } from './vitals-report.mjs';
+import { prepareSites, SITES } from './vitals-sites.mjs';
+
+const VARIANTS = ['nginx-h2', 'objpack-static', 'objpack-serve'];
+const SCENARIOS = ['session', 'first'];
+const HELP = `Usage: node benchmarks/browser/vitals.mjs [options]
+  --scenarios LIST  ${SCENARIOS.join(',')} (default both): second page of a visit / first visit, fresh profile
+  --sites LIST      ${Object.keys(SITES).join(',')} (default all)
+  --rtt LIST        round-trip times in ms (default 0,20,100)
+  --bandwidth LIST  Mbit/s per direction, one link all connections share; 0 = unlimited (default 0)
+  --variants LIST   ${VARIANTS.join(',')} (default all)
+  --runs N          samples per cell, interleaved (default 15)
+  --browser NAME    chromium (default; firefox/webkit where playwright-core has them)
+  --out NAME        results/NAME.json and .md (default browser-vitals)
+Needs the built packages (pnpm build), nginx and Chromium (node scripts/system-tools.mjs installs them).
+Examples:
+  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session --sites deep --rtt 0,20,100
+  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios first --sites deep --rtt 100 --variants nginx-h2,objpack-serve
+  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session --sites vitepress,docusaurus --rtt 100 --bandwidth 10
+`;
+const { values } = parseArgs({ options: {
+  scenarios: { type: 'string' }, sites: { type: 'string' }, rtt: { type: 'string' }, bandwidth: { type: 'string' },
+  variants: { type: 'string' }, runs: { type: 'string' }, browser: { type: 'string' }, out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} });
+if (values.help) { process.stdout.write(HELP); process.exit(0); }
+const log = (m) => process.stderr.write(`${m}\n`);
+const list = (v, all) => (v ?? all.join(',')).split(',').filter(Boolean);
+const scenarios = list(values.scenarios, SCENARIOS);
+const sites = list(values.sites, Object.keys(SITES));
+const variants = list(values.variants, VARIANTS);
+const rtts = list(values.rtt, ['0', '20', '100']).map(Number);
+const bandwidths = list(values.bandwidth, ['0']).map(Number);
+const runs = Number(values.runs ?? 15);
+const engine = values.browser ?? 'chromium';
+const out = values.out ?? 'browser-vitals';
+for (const [what, got, all] of [['scenario', scenarios, SCENARIOS], ['site', sites, Object.keys(SITES)], ['variant', variants, VARIANTS]]) {
+  for (const x of got) if (!all.includes(x)) { log(`unknown ${what} ${x}`); process.exit(2); }
+}
+if (!playwright[engine]) { log(`unknown browser ${engine}`); process.exit(2); }
+const chromiumPath = process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium';
+const nginx = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
+for (const p of [nginx, ...(engine === 'chromium' ? [chromiumPath] : [])]) {
+  if (!existsSync(p)) { log(`!!! ${p} missing (node scripts/system-tools.mjs installs it)`); process.exit(2); }
+}
+
+const dir = join(TMP, 'vitals');
+await rm(dir, { recursive: true, force: true });
+const prepared = await prepareSites(join(dir, 'sites'), sites, log);
+const roots = sites.flatMap((s) => [prepared[s].plain, prepared[s].built]);
+const nginxSites = await startNginxSites({ nginx, dir: join(dir, 'nginx'), roots });
+/** Site → objpack serve of its built root, over HTTP/2 with TLS and 103 Early Hints (its defaults). */
+const serveProcs = {};
+if (variants.includes('objpack-serve')) {
+  for (const s of sites) serveProcs[s] = await startServeProcess({ root: prepared[s].built, https: true });
+}
+const upstream = (site, variant) => (variant === 'objpack-serve' ? serveProcs[site].port
+  : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)]);
+const launch = engine === 'chromium'
+  ? { executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'] }
+  : {};
+const browser = await playwright[engine].launch(launch);
+
+/** @type {Record<string, { scenario: string, site: string, rtt: number, mbps: number, variant: string, samples: any[], errors: number }>} */
+const cells = {};
+const loads = [];
+const t0 = Date.now();
+try {
+  for (const rtt of rtts) {
+    for (const mbps of bandwidths) {
+      loads.push({ rtt, mbps, at: new Date().toISOString(), loadavg: loadavg().map((l) => Math.round(l * 100) / 100) });
+      const proxies = {};
+      for (const s of sites) {
+        for (const v of variants) {
+          proxies[`${s}|${v}`] = await startProxyProcess({ targetPort: upstream(s, v), rttMs: rtt, handshakeRtts: rtt > 0 ? 2 : 0,
+            ...(mbps > 0 ? { bandwidthBps: mbps * 1e6, sharedLink: true } : {}) });
+        }
+      }
+      try {
+        for (let run = 0; run < runs; run++) {
+          for (const scenario of scenarios) {
+            for (const s of sites) {
+              for (const variant of [...variants].sort(() => Math.random() - 0.5)) {
+                const key = `${scenario}|${s}|${rtt}|${mbps}|${variant}`;
+                const cell = (cells[key] ??= { scenario, site: s, rtt, mbps, variant, samples: [], errors: 0 });
+                try {
+                  cell.samples.push(await measureVisit(browser, { origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`, scenario,
+                    first: prepared[s].first, measured: prepared[s].measured, objpack: variant !== 'nginx-h2' }));
+                } catch (err) {
+                  cell.errors++;
+                  log(`  ${key}: ${String(err.message).split('\n')[0]}`);
+                }
+              }
+            }
+          }
+          log(`rtt ${rtt} ms, ${mbps || '∞'} Mbit/s: round ${run + 1}/${runs} (${Math.round((Date.now() - t0) / 1000)} s)`);
+        }
+      } finally {
+        await Promise.all(Object.values(proxies).map((p) => p.close()));
+      }
+      loads[loads.length - 1].endLoadavg = loadavg().map((l) => Math.round(l * 100) / 100);
+    }
+  }
+} finally {
+  await browser.close();
+  await nginxSites.close();
+  await Promise.all(Object.values(serveProcs).map((p) => p.close()));
+}
+
+const result = {
+  id: out, date: new Date().toISOString(), machine: `${cpus().length}× ${cpus()[0]?.model.trim()}, Node ${process.version}`,
+  browser: `${engine} ${browser.version()}`, runsPerCell: runs, seconds: Math.round((Date.now() - t0) / 1000), loads,
+  sites: Object.fromEntries(sites.map((s) => [s, { first: prepared[s].first, measured: prepared[s].measured, packageBytes: prepared[s].packageBytes }])),
+  rows: summarizeCells(Object.values(cells).sort((a, b) => scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario)
+    || sites.indexOf(a.site) - sites.indexOf(b.site) || a.rtt - b.rtt || a.mbps - b.mbps || variants.indexOf(a.variant) - variants.indexOf(b.variant))),
+};
+const resultsDir = join(REPO, 'benchmarks/results');
+await mkdir(resultsDir, { recursive: true });
+await writeFile(join(resultsDir, `${out}.json`), `${JSON.stringify(result, null, 2)}\n`);
+const md = renderVitals(result);
+await writeFile(join(resultsDir, `${out}.md`), md);
+process.stdout.write(md);
