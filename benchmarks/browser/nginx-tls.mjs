@@ -4,6 +4,8 @@
  * cannot send 103 Early Hints; the preload header on the 200 is what it can do). Self-signed certificate.
  */
 import { spawn, execFileSync } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -18,12 +20,18 @@ async function freePort() {
 
 const AS = { 'image/svg+xml': 'image', 'text/css': 'style', 'text/javascript': 'script', 'font/woff2': 'font' };
 
-/** A self-signed P-256 certificate for 127.0.0.1 in `dir`. */
-function certificate(dir) {
+/**
+ * A self-signed P-256 certificate for 127.0.0.1 in `dir`, and the base64 SHA-256 of its public key for
+ * Chromium's `--ignore-certificate-errors-spki-list`: a certificate accepted that way counts as valid, while
+ * `--ignore-certificate-errors` leaves the error on the connection and Chromium then stores none of its
+ * responses in the HTTP cache (no reuse of a first page's files, no 103 Early Hints preload reused).
+ */
+export function certificate(dir) {
   const cert = join(dir, 'cert.pem'), key = join(dir, 'key.pem');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
-    '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
-  return { cert, key };
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const der = new X509Certificate(readFileSync(cert)).publicKey.export({ type: 'spki', format: 'der' });
+  return { cert, key, spki: createHash('sha256').update(der).digest('base64') };
 }
 
 const TYPES = 'types { text/html html; text/css css; text/javascript js mjs; application/javascript cjs; image/svg+xml svg; '
@@ -89,12 +97,11 @@ export async function startNginxPeers({ nginx, root, dir, pages, types }) {
  * objpack's page packages, route table, worker and snippet revalidate (`no-cache`); content-named shared
  * packages are immutable; every other file may be reused for an hour without asking, so a second page of
  * a visit takes the shared CSS, fonts and scripts from the HTTP cache. Text is gzipped, as hosts do.
- * @param {{ nginx: string, dir: string, roots: string[] }} o
+ * @param {{ nginx: string, dir: string, roots: string[], cert: { cert: string, key: string } }} o
  * @returns {Promise<{ ports: number[], close: () => Promise<void> }>}
  */
-export async function startNginxSites({ nginx, dir, roots }) {
+export async function startNginxSites({ nginx, dir, roots, cert }) {
   await mkdir(dir, { recursive: true });
-  const cert = certificate(dir);
   const ports = [];
   for (let i = 0; i < roots.length; i++) ports.push(await freePort());
   const revalidate = 'add_header Cache-Control no-cache;';

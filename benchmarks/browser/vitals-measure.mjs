@@ -51,10 +51,11 @@ const askWorker = (what) => new Promise((resolve) => {
 
 /**
  * @param {import('playwright-core').Browser} browser
- * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean }} o
+ * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean, trusted: boolean }} o
+ *   `trusted`: the browser accepts the certificate as valid (Chromium's SPKI list), else its errors are ignored
  */
-export async function measureVisit(browser, { origin, scenario, first, measured, objpack }) {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+export async function measureVisit(browser, { origin, scenario, first, measured, objpack, trusted }) {
+  const context = await browser.newContext({ ignoreHTTPSErrors: !trusted, viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     let prefetched = [];

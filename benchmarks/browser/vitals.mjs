@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import * as playwright from 'playwright-core';
 import { startProxyProcess } from '../lib/proxy-process.mjs';
 import { REPO, TMP } from '../lib/workspace.mjs';
-import { startNginxSites } from './nginx-tls.mjs';
+import { certificate, startNginxSites } from './nginx-tls.mjs';
 import { startServeProcess } from './serve-child.mjs';
 import { measureVisit } from './vitals-measure.mjs';
 import { renderVitals, summarizeCells } from './vitals-report.mjs';
@@ -74,17 +74,20 @@ const dir = join(TMP, 'vitals');
 await rm(dir, { recursive: true, force: true });
 const prepared = await prepareSites(join(dir, 'sites'), sites, log);
 const roots = sites.flatMap((s) => [prepared[s].plain, prepared[s].built]);
-const nginxSites = await startNginxSites({ nginx, dir: join(dir, 'nginx'), roots });
+await mkdir(join(dir, 'tls'), { recursive: true });
+// One certificate for every server, accepted by its key's hash (see certificate()): the HTTP cache works.
+const tls = certificate(join(dir, 'tls'));
+const nginxSites = await startNginxSites({ nginx, dir: join(dir, 'nginx'), roots, cert: tls });
 /** Site → objpack serve of its built root, over HTTP/2 with TLS and 103 Early Hints (its defaults). */
 const serveProcs = {};
 if (variants.includes('objpack-serve')) {
-  for (const s of sites) serveProcs[s] = await startServeProcess({ root: prepared[s].built, https: true });
+  for (const s of sites) serveProcs[s] = await startServeProcess({ root: prepared[s].built, cert: tls.cert, key: tls.key });
 }
 const upstream = (site, variant) => (variant === 'objpack-serve' ? serveProcs[site].port
   : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)]);
 const launch = engine === 'chromium'
   ? { executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'] }
+      '--disable-component-update', '--disable-sync', `--ignore-certificate-errors-spki-list=${tls.spki}`] }
   : {};
 const browser = await playwright[engine].launch(launch);
 
@@ -111,7 +114,7 @@ try {
                 const key = `${scenario}|${s}|${rtt}|${mbps}|${variant}`;
                 const cell = (cells[key] ??= { scenario, site: s, rtt, mbps, variant, samples: [], errors: 0 });
                 try {
-                  cell.samples.push(await measureVisit(browser, { origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`, scenario,
+                  cell.samples.push(await measureVisit(browser, { origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`, scenario, trusted: engine === 'chromium',
                     first: prepared[s].first, measured: prepared[s].measured, objpack: variant !== 'nginx-h2' }));
                 } catch (err) {
                   cell.errors++;
