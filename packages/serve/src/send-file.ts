@@ -137,9 +137,35 @@ function sendBody(ctx: Context, req: Req, res: Res, e: FileEntry, status: number
     res.end();
     return;
   }
-  // Open first, so a missing file or fd exhaustion becomes a clean status instead of a half response.
+  whenAttached(res, () => streamFile(ctx, req, res, e, status, head, start, end, flat));
+}
+
+/**
+ * Runs `then` once the response owns its connection. A response to a pipelined HTTP/1.1 request waits
+ * behind the one before it, and when the connection dies meanwhile it never emits 'close'
+ * (https://github.com/nodejs/node/pull/62534): a file stream opened for it would hold its descriptor for
+ * the life of the process. Opening only once the socket is assigned means a queued response holds none.
+ */
+function whenAttached(res: Res, then: () => void): void {
+  if (res.socket) {
+    then();
+    return;
+  }
+  (res as ServerResponse).once('socket', (socket) => {
+    if (!socket.destroyed) then();
+  });
+}
+
+/** Opens the file and streams bytes [start, end]; a missing file or fd exhaustion gets a clean status. */
+function streamFile(ctx: Context, req: Req, res: Res, e: FileEntry, status: number, head: Head, start: number, end: number, flat?: readonly string[]): void {
+  // The client may leave while the file opens. An HTTP/2 response has no `destroyed` flag, and a stream
+  // piped into a response that already closed waits for a 'close' that came before it: listen from here.
+  let gone = false;
+  const onClose = () => (gone = true);
+  res.once('close', onClose);
   open(e.file, 'r', (err, fd) => {
     if (err) {
+      res.off('close', onClose);
       const code = err.code;
       if (code === 'EMFILE' || code === 'ENFILE') {
         ctx.o.onLog({ level: 'warn', code: 'SERVE_EMFILE', message: `out of file descriptors serving ${e.urlPath}`, path: e.urlPath, error: err });
@@ -150,14 +176,11 @@ function sendBody(ctx: Context, req: Req, res: Res, e: FileEntry, status: number
       }
       return;
     }
-    if (res.destroyed || res.writableEnded) {
-      close(fd, () => {});
-      return;
-    }
     fstat(fd, (serr, st) => {
-      if (serr) {
+      res.off('close', onClose);
+      if (serr || gone || res.writableEnded) {
         close(fd, () => {});
-        sendError(req, res, 500);
+        if (serr) sendError(req, res, 500);
         return;
       }
       let [s, en, code, h] = [start, end, status, head];

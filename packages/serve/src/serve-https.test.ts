@@ -2,6 +2,7 @@ import { connect, constants } from 'node:http2';
 import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type ObjpackServer } from './index.js';
+import { fdCount, settledFdCount } from './test-utils/fds.js';
 import { makeSite, type FixtureSite } from './test-utils/site.js';
 
 let site: FixtureSite;
@@ -95,6 +96,33 @@ describe('https with a self-signed certificate', () => {
       a.destroy();
       b?.close();
       await s.close();
+    }
+  });
+
+  it('leaks no file descriptors when HTTP/2 streams are cancelled while their file opens', async () => {
+    const session = connect(server.url, { rejectUnauthorized: false });
+    try {
+      // A first whole response: the session and the server's lazily made state exist before counting.
+      await new Promise<void>((resolve, reject) => {
+        const req = session.request({ ':path': '/big.bin' });
+        req.resume();
+        req.on('end', () => resolve());
+        req.on('error', reject);
+      });
+      const before = fdCount();
+      const cancelled: Array<Promise<void>> = [];
+      for (let i = 0; i < 40; i++) {
+        const req = session.request({ ':path': '/big.bin', ...(i % 2 ? { range: 'bytes=5-2000000' } : {}) });
+        req.on('error', () => {});
+        req.resume();
+        cancelled.push(new Promise((resolve) => req.on('close', () => resolve())));
+        // RST_STREAM at different moments of the server's open → fstat → stream sequence.
+        setTimeout(() => req.close(constants.NGHTTP2_CANCEL), i % 4);
+      }
+      await Promise.all(cancelled);
+      expect(await settledFdCount(before)).toBeLessThanOrEqual(before);
+    } finally {
+      session.close();
     }
   });
 
