@@ -7,6 +7,8 @@ export interface ConnectionStats {
   total: number;
   /** Connections over `maxConnections` with no idle one to evict: their request got 503. */
   refused: number;
+  /** Connections closed at accept: as many again as the cap were already waiting for their 503. */
+  dropped: number;
   /** Idle keep-alive connections closed to admit a new one (closure-complete ones first). */
   evicted: number;
   /** Connections that were sent a page's whole closure (or its package). */
@@ -46,7 +48,7 @@ type Tagged = { [kState]?: ConnState };
  */
 export class ConnectionTracker {
   readonly #conns = new Map<Socket, ConnState>();
-  readonly #stats = { total: 0, refused: 0, evicted: 0, closureComplete: 0, shortHoldCloses: 0 };
+  readonly #stats = { total: 0, refused: 0, dropped: 0, evicted: 0, closureComplete: 0, shortHoldCloses: 0 };
   closing = false;
 
   constructor(readonly opts: { maxConnections: number; closureHoldMs: number; holdMs: number }) {}
@@ -105,6 +107,11 @@ export class ConnectionTracker {
   /** Counts a refusal (the handler answers 503 and closes). */
   refused(): void {
     this.#stats.refused++;
+  }
+
+  /** Counts a connection the listener closed at accept (Node's `server.maxConnections`). */
+  dropped(): void {
+    this.#stats.dropped++;
   }
 
   requestStart(state: ConnState): void {

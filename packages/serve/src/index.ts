@@ -7,4 +7,5 @@ export type { ServeOptions, ServeLogEvent } from './options.js';
 export { ServeError, ServeErrorCode, isServeError } from './errors.js';
 export type { PrefetchStats } from './prefetch.js';
 export type { ConnectionStats } from './connections.js';
+export type { FileLimit } from './fd-limit.js';
 export type { RequestStats } from './context.js';

@@ -1,5 +1,6 @@
 import { checkBasePath } from '@objpack/format';
 import { ServeError } from './errors.js';
+import { defaultMaxConnections, fileLimit, type FileLimit } from './fd-limit.js';
 
 /** One diagnostic from the server. The library never prints; the CLI decides what to show. */
 export interface ServeLogEvent {
@@ -65,8 +66,11 @@ export interface ServeOptions {
    */
   closureHoldMs?: number;
   /**
-   * Most open connections (default unlimited). A new connection over the cap first evicts an idle one
-   * (closure-complete ones first); only when none is idle is it refused.
+   * Most open connections. A new connection over the cap first evicts an idle one (closure-complete ones
+   * first); only when none is idle is its request answered 503 with `Retry-After`, and once as many again
+   * wait for that answer, further connections are closed at accept. Default: a third of the open-file
+   * limit (`RLIMIT_NOFILE`, read from `/proc/self/limits`; 1024 assumed where it cannot be read) less a
+   * reserve, so sockets never take the descriptors that the files they are sent need. `Infinity`: no cap.
    */
   maxConnections?: number;
   /**
@@ -102,6 +106,8 @@ export interface ResolvedOptions extends Required<Defaulted> {
   key: string | undefined;
   prefetch: number;
   maxConnections: number;
+  /** The open-file limit the default `maxConnections` was derived from; undefined when it was given. */
+  maxConnectionsFrom: FileLimit | undefined;
   onLog: (event: ServeLogEvent) => void;
 }
 
@@ -127,6 +133,7 @@ export function resolveOptions(o: ServeOptions): ResolvedOptions {
   if (base && !base.ok) {
     throw new ServeError('SERVE_BAD_OPTION', `base ${JSON.stringify(o.base)} is not a URL path: ${base.reason}`);
   }
+  const limit = o.maxConnections === undefined ? fileLimit() : undefined;
   return {
     root: o.root,
     base: base?.base,
@@ -144,7 +151,8 @@ export function resolveOptions(o: ServeOptions): ResolvedOptions {
     cacheBytes: nonNegative('cacheBytes', o.cacheBytes, 32 * MiB),
     holdMs,
     closureHoldMs: Math.min(holdMs, nonNegative('closureHoldMs', o.closureHoldMs, 500)),
-    maxConnections: o.maxConnections === undefined ? Infinity : Math.max(1, nonNegative('maxConnections', o.maxConnections, 0)),
+    maxConnections: limit ? defaultMaxConnections(limit.files) : o.maxConnections === Infinity ? Infinity : Math.max(1, nonNegative('maxConnections', o.maxConnections, 0)),
+    maxConnectionsFrom: limit,
     dynamic: o.dynamic ?? true,
     listingBytes: nonNegative('listingBytes', o.listingBytes, 512 * 1024),
     headersTimeoutMs: nonNegative('headersTimeoutMs', o.headersTimeoutMs, 10_000),

@@ -8,6 +8,7 @@ import { CompressCache } from './compress-cache.js';
 import { ConnectionTracker, type ConnectionStats } from './connections.js';
 import type { Context, RequestStats } from './context.js';
 import { ServeError } from './errors.js';
+import { acceptLimit, type FileLimit } from './fd-limit.js';
 import { createHandler } from './handler.js';
 import { loadSite, resolveRoot } from './load-site.js';
 import { resolveOptions, type ServeOptions } from './options.js';
@@ -32,6 +33,10 @@ export interface ObjpackServer {
   readonly protocol: 'http' | 'https';
   /** True when HTTP/2 is offered (TLS only). */
   readonly http2: boolean;
+  /** The connection cap in force (`maxConnections`, or the default derived from the open-file limit). */
+  readonly maxConnections: number;
+  /** The open-file limit the default cap was derived from; undefined when `maxConnections` was given. */
+  readonly maxConnectionsFrom: FileLimit | undefined;
   /** The underlying Node server, for tests and embedding. */
   readonly server: HttpServer | Http2SecureServer;
   /** Counters since start (prefetch hits/misses, connections, packages…). */
@@ -71,6 +76,10 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
   else if (tls) server = createHttpsServer({ cert: tls.cert, key: tls.key, ...timeouts }, handler);
   else server = createHttpServer({ ...timeouts }, handler);
   Object.assign(server, { keepAliveTimeout: o.holdMs, headersTimeout: o.headersTimeoutMs, requestTimeout: o.requestTimeoutMs });
+  if (o.maxConnections !== Infinity) {
+    server.maxConnections = acceptLimit(o.maxConnections);
+    server.on('drop', () => tracker.dropped());
+  }
   if (useH2) server.setTimeout(o.holdMs);
 
   const sessions = new Set<ServerHttp2Session>();
@@ -121,6 +130,8 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
     host: o.host,
     protocol,
     http2: useH2,
+    maxConnections: o.maxConnections,
+    maxConnectionsFrom: o.maxConnectionsFrom,
     server,
     stats: () => ({
       ...ctx.stats,

@@ -152,7 +152,8 @@ ${EXIT_CODES}`)
     .option('--no-prefetch', 'switch disk-to-memory prefetch off')
     .option('--hold-ms <ms>', 'idle keep-alive time of a connection')
     .option('--closure-hold-ms <ms>', 'keep-alive time once a page\'s whole closure was sent')
-    .option('--max-connections <n>', 'most open connections')
+    .option('--max-connections <n>', 'most open connections; over it an idle one is closed, else the request gets 503 ' +
+      '(default: a third of the open-file limit, `ulimit -n`, less a reserve, so files always find a descriptor)')
     .option('--no-dynamic', 'never assemble packages on the fly for changed pages')
     .option('--shutdown-timeout <ms>', 'on SIGINT/SIGTERM, wait this long for in-flight responses', '5000')
     .option('-w, --watch', 'rebuild incrementally on changes and reload the server')
@@ -162,6 +163,7 @@ Examples:
   $ objpack serve dist/
   $ objpack serve dist/ --port 3000 --watch
   $ objpack serve dist/ --https --host 0.0.0.0
+  $ objpack serve dist/ --max-connections 2000   # a cap of your own (raise \`ulimit -n\` to go higher)
 ${EXIT_CODES}`)
     .action(async (dir: string, opts: Record<string, unknown>) => {
       const { runServe } = await import('./commands/serve-command.js');

@@ -36,9 +36,10 @@ async function tempDir(): Promise<string> {
   return d;
 }
 
-/** Starts `objpack serve …` and resolves once it printed its `Local:` line. */
-async function startCli(args: string[], cwd: string): Promise<Cli> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `objpack serve …` (after `under`, a command such as prlimit) and resolves once it printed its `Local:` line. */
+async function startCli(args: string[], cwd: string, under: string[] = []): Promise<Cli> {
+  const [command, ...before] = [...under, process.execPath];
+  const child = spawn(command!, [...before, BIN, 'serve', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const url = await new Promise<string>((resolve, reject) => {
@@ -105,6 +106,18 @@ async function atomicWrite(file: string, text: string): Promise<void> {
   await writeFile(tmp, text);
   await rename(tmp, file);
 }
+
+describe.skipIf(!built || !existsSync('/usr/bin/prlimit'))('objpack serve: the connection cap', () => {
+  test('says the cap it derived from the open-file limit, or the one --max-connections set', async () => {
+    const root = await tempDir();
+    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>x</title>');
+    const derived = await startCli([root, '--port', '0'], root, ['/usr/bin/prlimit', '--nofile=1000']);
+    // 1000 descriptors: 100 kept in reserve, a third of the rest.
+    await until(async () => (/at most 300 connections \(from the open-file limit, 1000;/.test(derived.stderr()) ? true : undefined));
+    const given = await startCli([root, '--port', '0', '--max-connections', '7'], root);
+    await until(async () => (/at most 7 connections \(--max-connections\)/.test(given.stderr()) ? true : undefined));
+  });
+});
 
 describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', () => {
   const BIG = 24 * 1024 * 1024; // larger than loopback socket buffers: a paused client keeps it in flight

@@ -173,6 +173,15 @@ function onSignals(logger: Logger): { first: Promise<NodeJS.Signals>; dispose: (
   };
 }
 
+/** What caps connections: the flag, or the open-file limit the default was derived from. */
+function capLine(server: ObjpackServer): string {
+  const from = server.maxConnectionsFrom;
+  if (server.maxConnections === Infinity) return '  no connection cap';
+  if (!from) return `  at most ${server.maxConnections} connections (--max-connections)`;
+  const limit = from.source === 'rlimit' ? `the open-file limit, ${from.files}` : `an assumed open-file limit of ${from.files}`;
+  return `  at most ${server.maxConnections} connections (from ${limit}; --max-connections to change)`;
+}
+
 /**
  * Serves until SIGINT/SIGTERM, then shuts down gracefully: stop accepting, close idle connections, finish
  * in-flight responses within `--shutdown-timeout`, exit 0. With --watch, builds once, then rebuilds on
@@ -212,6 +221,7 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
     logger.warn(`${MANIFEST_FILE} not found in ${options.root}: serving its files without packages (run \`objpack build ${dir}\` first, or serve with --watch)`);
   }
   logger.always(`  Local: ${server.url}`);
+  logger.info(capLine(server));
   const stopWatching = opts.watch ? startWatching(options.root, config, server, logger, shown) : undefined;
   const signal = await signals.first;
   stopWatching?.();
