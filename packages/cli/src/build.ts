@@ -8,6 +8,7 @@ import { REGISTER_PATH, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
 import { unwalkedHostConfigs } from './emit/host-config-files.js';
 import { checkWorkerAssets, loadWorkerAssets, type WorkerAssets } from './emit/sw-assets.js';
+import { resolveBase } from './base-option.js';
 import { ErrorCode, ObjpackError } from './errors.js';
 import { buildFingerprint } from './incremental/fingerprint.js';
 import { patchBuild } from './incremental/patch-build.js';
@@ -22,6 +23,12 @@ export interface BuildOptions extends PlanOptions {
   out?: string;
   /** The site's public origin (optionally with a base path): absolute URLs on it count as local. */
   origin?: string;
+  /**
+   * The URL path the site root is served under (`/repo/` for a GitHub Pages project site): every URL the
+   * build writes lies under it, and the manifest records it for `objpack serve`. Default: the path of `origin`,
+   * else `/`. Not a path, or another path than `origin`'s: OBJPACK_E_BAD_BASE.
+   */
+  base?: string;
   /** Site-relative paths or directories to leave out of the crawl. */
   exclude?: string[];
   /** Load pages in headless Chromium and add what the browser requested (a number: sample that many pages). */
@@ -106,6 +113,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const t0 = performance.now();
   const timings = { discover: 0, trace: 0, hash: 0, plan: 0, write: 0, total: 0 };
   const progress = options.onProgress ?? (() => undefined);
+  options = { ...options, base: resolveBase(options) };
   const root = await resolveRoot(options.root);
   const outDir = options.out ? path.resolve(options.out) : root;
   const inPlace = outDir === root;
@@ -126,7 +134,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const workerFiles = workerAssets ? [workerAssets.workerFile, workerAssets.registerFile, workerAssets.unregisterWorkerFile] : [];
   const fingerprint = buildFingerprint({ options: { ...options }, exclude, inject, workerFiles, hostFiles: unwalkedHostConfigs(root) });
   if (inPlace && options.cache !== false && !options.trace) {
-    const patched = await patchBuild({ root, fingerprint, origin: options.origin, exclude, inject, worker: wantWorker, report: options.report !== false, reportFile: REPORT_FILE, progress, t0 });
+    const patched = await patchBuild({
+      root, fingerprint, origin: options.origin, base: options.base, exclude, inject, worker: wantWorker,
+      report: options.report !== false, reportFile: REPORT_FILE, progress, t0,
+    });
     if (patched) return patched;
   }
   // The pipeline's modules (parsers, thread pool, planner, emitter) load only when the patch cannot answer.

@@ -11,7 +11,7 @@ export type ObjpackConfig = Partial<Omit<BuildOptions, 'onProgress' | 'workerAss
 export const CONFIG_FILES = ['objpack.config.js', 'objpack.config.mjs', 'objpack.config.json'];
 
 const KNOWN = new Set([
-  'root', 'out', 'origin', 'exclude', 'trace', 'targets', 'inject', 'serviceWorker', 'unregister', 'report',
+  'root', 'out', 'origin', 'base', 'exclude', 'trace', 'targets', 'inject', 'serviceWorker', 'unregister', 'report',
   'partialThreshold', 'cleanUrls', 'bareDirUrls', 'cache', 'concurrency', 'sessionPages', 'requestCostBytes', 'minSharedBytes', 'mergeCoverage', 'maxInlinePages',
 ]);
 

@@ -21,6 +21,8 @@ export const ErrorCode = {
   ABORTED: 'OBJPACK_E_ABORTED',
   /** `unpack` would overwrite a file already in the target directory (without `--force`). */
   TARGET_EXISTS: 'OBJPACK_E_TARGET_EXISTS',
+  /** `--base` (or `base`) is not a URL path, or disagrees with the path of `--origin`. */
+  BAD_BASE: 'OBJPACK_E_BAD_BASE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -86,6 +88,11 @@ const CATALOG: Record<ErrorCode, { hint: string; exit: ExitCode }> = {
   OBJPACK_E_SERVE: { hint: 'check the port, certificate and key options', exit: 1 },
   OBJPACK_E_ABORTED: { hint: 'the build was cancelled; the previous output is intact', exit: 1 },
   OBJPACK_E_TARGET_EXISTS: { hint: 'pass --force to overwrite the files, or extract into an empty directory', exit: 2 },
+  OBJPACK_E_BAD_BASE: {
+    hint: 'give the URL path the site is served under, with a leading slash (--base /repo/); ' +
+      'a path in --origin must be the same one',
+    exit: 2,
+  },
 };
 
 /** The one error class of `objpack`. `code` is stable; `file` names the input when there is one. */

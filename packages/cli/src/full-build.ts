@@ -89,7 +89,12 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   let t: number;
   try {
     try {
-      graph = await discoverWith(pool, root, { origin: options.origin, exclude, cache: cache.discover, hashIgnore: REGISTER_TAG, finalHtml: inject ? 'inject' : 'plain', onProgress: (done, total) => progress({ phase: 'discover', done, total }) }, prehash);
+      const discover = {
+        origin: options.origin, base: options.base, exclude, cache: cache.discover, hashIgnore: REGISTER_TAG,
+        finalHtml: inject ? ('inject' as const) : ('plain' as const),
+        onProgress: (done: number, total: number) => progress({ phase: 'discover', done, total }),
+      };
+      graph = await discoverWith(pool, root, discover, prehash);
     } catch (err) {
       throw fromDiscoverError(err);
     }
@@ -185,6 +190,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     hostHeaders,
     hostRedirects,
     hostRoutes,
+    base: options.base ?? '/',
     cleanUrls,
     cleanSlashUrls,
     bareDirUrls,
@@ -214,7 +220,11 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   summary.errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (inPlace) {
     const outputs = outputSignatures(root, [MANIFEST_FILE, ROUTES_FILE, REPORT_FILE, PUSH_MANIFEST_FILE, NGINX_FILE, '_headers', 'vercel.json', 'firebase.json', WORKER_PATH.slice(1), REGISTER_PATH.slice(1)]);
-    const state = captureState({ outDir: root, basePath: parseOrigin(options.origin).basePath, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics, written: result.written, outputs });
+    const { basePath } = parseOrigin(options.origin, options.base);
+    const state = captureState({
+      outDir: root, basePath, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics,
+      written: result.written, outputs,
+    });
     if (state) await saveState(root, state.state, state.rows);
   }
   timings.total = performance.now() - t0;

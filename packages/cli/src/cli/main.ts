@@ -54,6 +54,8 @@ ${EXIT_CODES}`);
     .argument('<dir>', 'the built site (dist/, _site/, public/…)')
     .option('-o, --out <dir>', 'write a full copy with the packages here instead of into <dir>')
     .option('--origin <url>', 'the site\'s public origin; absolute URLs on it count as local')
+    .option('--base <path>', 'the URL path the site is served under (/repo/ for a GitHub Pages project site; ' +
+      'default: the path of --origin, else /)')
     .option('--trace [pages]', 'also load pages in headless Chromium (all, or a sample of [pages]) and add what they request')
     .addOption(new Option('--target <host>', 'also write host headers for: vercel, firebase, nginx, netlify, cloudflare; repeat it or separate with commas (_headers, for Netlify and Cloudflare Pages, is always written; cloudflare keeps it within Cloudflare\'s 100 rules and 2,000-character lines)').argParser(collectTargets))
     .option('--exclude <path>', 'a site-relative path or directory to leave out (drafts/ or /drafts/); repeat it for more', collect)
@@ -74,6 +76,7 @@ ${EXIT_CODES}`);
 Examples:
   $ objpack build dist/
   $ objpack build dist/ --out deploy/ --origin https://example.com
+  $ objpack build dist/ --base /repo/      the site is served under /repo/ (GitHub Pages project site)
   $ objpack build dist/ --target vercel --target nginx   (or --target vercel,nginx)
   $ objpack build dist/ --exclude drafts/ --exclude old/
   $ objpack build dist/ --target cloudflare  _headers for Cloudflare Pages: your rules, objpack's, then Link rules for the top pages that fit
@@ -156,6 +159,8 @@ ${EXIT_CODES}`)
       '(default: a third of the open-file limit, `ulimit -n`, less a reserve, so files always find a descriptor)')
     .option('--no-dynamic', 'never assemble packages on the fly for changed pages')
     .option('--shutdown-timeout <ms>', 'on SIGINT/SIGTERM, wait this long for in-flight responses', '5000')
+    .option('--base <path>', 'serve the site under this URL path (/repo/; default: the base its build recorded, ' +
+      'else /)')
     .option('-w, --watch', 'rebuild incrementally on changes and reload the server')
     .option('-q, --quiet', 'print errors only')
     .addHelpText('after', `
@@ -164,6 +169,7 @@ Examples:
   $ objpack serve dist/ --port 3000 --watch
   $ objpack serve dist/ --https --host 0.0.0.0
   $ objpack serve dist/ --max-connections 2000   # a cap of your own (raise \`ulimit -n\` to go higher)
+  $ objpack serve dist/ --base /repo/      http://127.0.0.1:8080/repo/, nothing above it (as GitHub Pages)
 ${EXIT_CODES}`)
     .action(async (dir: string, opts: Record<string, unknown>) => {
       const { runServe } = await import('./commands/serve-command.js');

@@ -49,7 +49,7 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
  */
 export async function discoverWith(pool: ThreadPool, root: string, options: DiscoverOptions, onWalked?: (files: ReadonlyMap<string, SiteFile>) => void): Promise<SiteGraph> {
   const diagnostics: Diagnostic[] = [];
-  const site = parseOrigin(options.origin);
+  const site = parseOrigin(options.origin, options.base);
   const walked = await walkFiles(root, options, diagnostics);
   const files = walked.files;
   onWalked?.(files);

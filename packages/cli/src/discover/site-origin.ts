@@ -10,9 +10,14 @@ export interface SiteOrigin {
   basePath: string;
 }
 
-/** Parses `--origin`; a path part ('https://example.com/docs') is the base path the root is served under. */
-export function parseOrigin(origin: string | undefined): SiteOrigin {
-  if (origin === undefined || origin === '') return { origin: PLACEHOLDER_ORIGIN, basePath: '/' };
+/**
+ * Parses `--origin`; a path part ('https://example.com/docs') is the base path the root is served under,
+ * unless `base` (a checked base path, base-option.ts) says where.
+ */
+export function parseOrigin(origin: string | undefined, base?: string): SiteOrigin {
+  if (origin === undefined || origin === '') {
+    return { origin: PLACEHOLDER_ORIGIN, basePath: (base !== undefined && safeDecode(base)) || '/' };
+  }
   let url: URL;
   try {
     url = new URL(origin);
@@ -22,7 +27,7 @@ export function parseOrigin(origin: string | undefined): SiteOrigin {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new DiscoverError(DiscoverCodes.BAD_ORIGIN, `--origin must be an http(s) URL, got "${origin}"`);
   }
-  const basePath = safeDecode(url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`);
+  const basePath = safeDecode(base ?? (url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`));
   return { origin: url.origin, basePath: basePath ?? '/' };
 }
 

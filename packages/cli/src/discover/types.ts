@@ -100,6 +100,8 @@ export interface DiscoverCache {
 export interface DiscoverOptions {
   /** 'https://example.com' (optionally with a base path): absolute URLs on it are local. */
   origin?: string;
+  /** The URL path the site root is served at ('/repo/', as checkBasePath spells it); default: the origin's path. */
+  base?: string;
   /** Site-relative paths or directories to skip, e.g. the output directory. */
   exclude?: string[];
   onProgress?(done: number, total: number): void;

@@ -93,7 +93,7 @@ export class WalkedFiles {
 /** {@link walkFiles} without a {@link SiteFile} per file. */
 export async function walkFlat(root: string, options: DiscoverOptions, diagnostics: Diagnostic[]): Promise<{ root: string; walked: WalkedFiles }> {
   const realRoot = await resolveRoot(root);
-  const { basePath } = parseOrigin(options.origin);
+  const { basePath } = parseOrigin(options.origin, options.base);
   // Exclusions are site-relative ('out', 'out/'); absolute paths inside the root are accepted too, and
   // one outside it is a URL path ('/drafts/': a user thinks of the site in URLs, and it can name nothing else).
   const exclude = new Set(

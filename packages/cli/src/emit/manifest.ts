@@ -10,6 +10,8 @@ const packageFile = (url: string) => decodeURIComponent(url.slice(1));
 
 /** What the build learnt of the site's host, recorded in the manifest (and, but the headers, in the route table). */
 export interface HostRecord {
+  /** The URL path the host serves the site root at (`/repo/`); every URL of the plan lies under it. Default `/`. */
+  base?: string;
   /** The site's host header rules, recorded in the manifest for `objpack serve`. */
   hostHeaders?: readonly HostHeaderRule[];
   /** Host rules that take URLs before the files (manifest `hostRedirects`, route table `redirects`). */
@@ -33,7 +35,8 @@ export function buildManifest(
   written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
   host: HostRecord = {},
 ): BuildManifest {
-  const { hostHeaders = [], hostRedirects = [], hostRoutes = [], cleanUrls = false, cleanSlashUrls = false, bareDirUrls = false, firebaseUrls } = host;
+  const { base = '/', hostHeaders = [], hostRedirects = [], hostRoutes = [] } = host;
+  const { cleanUrls = false, cleanSlashUrls = false, bareDirUrls = false, firebaseUrls } = host;
   const packages: Record<string, ManifestPackage> = {};
   const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
     const w = written.get(url)!;
@@ -59,7 +62,16 @@ export function buildManifest(
   for (const o of plan.objects.values()) {
     objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
   }
-  return { version: MANIFEST_VERSION, buildId, pages, packages, objects, ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}), ...(cleanUrls ? { cleanUrls: true as const } : {}), ...(cleanSlashUrls ? { cleanSlashUrls: true as const } : {}), ...(bareDirUrls ? { bareDirUrls: true as const } : {}), ...(firebaseUrls ? { firebaseUrls: { ...firebaseUrls } } : {}), ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}), ...(hostRoutes.length > 0 ? { hostRoutes: [...hostRoutes] } : {}) };
+  return {
+    version: MANIFEST_VERSION, buildId, ...(base !== '/' ? { base } : {}), pages, packages, objects,
+    ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}),
+    ...(cleanUrls ? { cleanUrls: true as const } : {}),
+    ...(cleanSlashUrls ? { cleanSlashUrls: true as const } : {}),
+    ...(bareDirUrls ? { bareDirUrls: true as const } : {}),
+    ...(firebaseUrls ? { firebaseUrls: { ...firebaseUrls } } : {}),
+    ...(hostRedirects.length > 0 ? { hostRedirects: [...hostRedirects] } : {}),
+    ...(hostRoutes.length > 0 ? { hostRoutes: [...hostRoutes] } : {}),
+  };
 }
 
 /**

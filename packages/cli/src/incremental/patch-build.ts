@@ -37,6 +37,7 @@ export interface PatchInput {
   root: string;
   fingerprint: string;
   origin?: string;
+  base?: string;
   exclude: string[];
   inject: boolean;
   /** The build writes the worker (not `--no-sw`). */
@@ -73,7 +74,8 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
 
   input.progress({ phase: 'discover', done: 0, total: 1 });
   const walkDiagnostics: Diagnostic[] = [];
-  const { walked } = await walkFlat(root, { origin: input.origin, exclude: input.exclude }, walkDiagnostics);
+  const walkOptions = { origin: input.origin, base: input.base, exclude: input.exclude };
+  const { walked } = await walkFlat(root, walkOptions, walkDiagnostics);
   const fileStats = walked.stats;
   if (fileKeysOf(walked.paths) !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics) return undefined;
   const touched: SiteFile[] = [];

@@ -21,6 +21,7 @@ function fromFlags(opts: Record<string, unknown>, cmd: Command): Partial<BuildOp
   const o: Partial<BuildOptions> = {};
   if (given('out')) o.out = opts.out as string;
   if (given('origin')) o.origin = opts.origin as string;
+  if (given('base')) o.base = opts.base as string;
   if (given('trace')) o.trace = opts.trace === true ? true : parseCount(opts.trace, '--trace');
   if (given('target')) o.targets = opts.target as HostTarget[];
   if (given('exclude')) o.exclude = opts.exclude as string[];

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -6,23 +6,21 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Decoder, MANIFEST_FILE, type BuildManifest } from '@objpack/format';
+import { MANIFEST_FILE, type BuildManifest } from '@objpack/format';
 import { afterEach, describe, expect, test } from 'vitest';
+import { BIN, get, startServeCli, unpack, until, type Cli } from '../../test-utils/serve-cli.js';
 import { watchTree } from './watch-tree.js';
 
 // Rollup's rule: CLI tests run the built binary, exactly as users do (signals included).
-const BIN = fileURLToPath(new URL('../../../bin/objpack.js', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url)));
 if (!built) console.warn('SKIPPED objpack serve process tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
 
-interface Cli {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
 const running: Cli[] = [];
+const startCli = async (args: string[], cwd: string, under: string[] = []) => {
+  const cli = await startServeCli(args, cwd, under);
+  running.push(cli);
+  return cli;
+};
 const temps: string[] = [];
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') for (const c of running) console.error(`objpack serve stderr:\n${c.stderr()}`);
@@ -34,64 +32,6 @@ async function tempDir(): Promise<string> {
   const d = await mkdtemp(path.join(tmpdir(), 'objpack-serve-cli-'));
   temps.push(d);
   return d;
-}
-
-/** Starts `objpack serve …` (after `under`, a command such as prlimit) and resolves once it printed its `Local:` line. */
-async function startCli(args: string[], cwd: string, under: string[] = []): Promise<Cli> {
-  const [command, ...before] = [...under, process.execPath];
-  const child = spawn(command!, [...before, BIN, 'serve', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (c: Buffer) => {
-      err += c.toString();
-      const m = /Local: (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    void exit.then(({ code }) => reject(new Error(`objpack serve exited (${code}) before listening:\n${err}`)));
-  });
-  const cli = { child, url, stderr: () => err, exit };
-  running.push(cli);
-  return cli;
-}
-
-interface Got {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function get(url: string, headers: Record<string, string> = {}): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-}
-
-/** Objects of a package by name (decoded with the format's own decoder, digests verified). */
-function unpack(bytes: Uint8Array): Map<string, string> {
-  const out = new Map<string, string>();
-  const parts = new Map<string, Buffer[]>();
-  const d = new Decoder({
-    onObjectData: (e, b) => void (parts.get(e.name) ?? parts.set(e.name, []).get(e.name)!).push(Buffer.from(b)),
-    onObjectEnd: (e) => void out.set(e.name, Buffer.concat(parts.get(e.name) ?? []).toString('utf8')),
-  });
-  d.push(bytes);
-  d.end();
-  return out;
-}
-
-/** Waits for a condition on the live server; the test's own timeout bounds it (no timing assertion). */
-async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE } from '@objpack/format';
 import { serve, type ObjpackServer, type ServeOptions } from '@objpack/serve';
+import { resolveBase } from '../../base-option.js';
 import { build, type BuildOptions } from '../../build.js';
 import { loadConfig } from '../../config.js';
 import type { Diagnostic } from '../../discover/index.js';
@@ -55,9 +56,12 @@ function pemFile(value: unknown, flag: string): string | undefined {
 }
 
 export function serveOptions(dir: string, opts: Record<string, unknown>): ServeOptions {
+  // Checked here: a bad --base is a usage error (exit 2), not a server failure.
+  const base = opts.base === undefined ? undefined : resolveBase({ base: opts.base });
   const prefetch = opts.prefetch === false ? false : parseCount(opts.prefetch === true ? undefined : opts.prefetch, '--prefetch');
   return {
     root: path.resolve(dir),
+    ...(base !== undefined ? { base } : {}),
     host: opts.host as string,
     port: parsePort(opts.port),
     https: opts.https === true || opts.cert !== undefined || opts.key !== undefined,
@@ -73,6 +77,16 @@ export function serveOptions(dir: string, opts: Record<string, unknown>): ServeO
     dynamic: opts.dynamic as boolean | undefined,
     shutdownTimeoutMs: parseCount(opts.shutdownTimeout, '--shutdown-timeout'),
   };
+}
+
+/** The base path the site's last build recorded, if any (a manifest that cannot be read records none). */
+function recordedBase(root: string): string | undefined {
+  try {
+    const { base } = JSON.parse(readFileSync(path.join(root, MANIFEST_FILE), 'utf8')) as { base?: unknown };
+    return typeof base === 'string' ? base : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Warnings printed one by one per build; the rest are counted (the report lists them all). */
@@ -200,6 +214,9 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
     if (!st.isDirectory()) throw new ObjpackError(ErrorCode.INPUT_NOT_DIRECTORY, `not a directory: ${options.root}`, options.root);
     if (opts.watch) {
       config = (await loadConfig(process.cwd())).config;
+      // The builds keep the base: --base, else the config's, else the one the last build recorded.
+      const base = options.base ?? config.base ?? recordedBase(options.root);
+      if (base !== undefined) config = { ...config, base };
       // Serve what the sources are now, not a stale earlier build.
       const r = await build({ ...config, root: options.root, out: undefined });
       printDiagnostics(r.diagnostics, shown, logger);
@@ -220,7 +237,8 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
   if (!opts.watch && !existsSync(path.join(options.root, MANIFEST_FILE))) {
     logger.warn(`${MANIFEST_FILE} not found in ${options.root}: serving its files without packages (run \`objpack build ${dir}\` first, or serve with --watch)`);
   }
-  logger.always(`  Local: ${server.url}`);
+  // Under a base the site is there, and nothing is above it.
+  logger.always(`  Local: ${server.url}${server.base === '/' ? '' : server.base}`);
   logger.info(capLine(server));
   const stopWatching = opts.watch ? startWatching(options.root, config, server, logger, shown) : undefined;
   const signal = await signals.first;
