@@ -7,6 +7,7 @@ export { loadConfig, type ObjpackConfig } from './config.js';
 export { ErrorCode, ExitCode, ObjpackError, WarningCode, isObjpackError, DiscoverCodes } from './errors.js';
 export { discoverSite } from './discover/on-demand.js';
 export { pageClosure } from './discover/page-closure.js';
+export { inCriticalTier, laterReason, type LaterReason } from './discover/tiers.js';
 export { tracePages } from './discover/trace-pages.js';
 export type { ClosureItem, Diagnostic, DiscoverOptions, PageClosure, SiteFile, SiteGraph } from './discover/index.js';
 export { planPackages, expectedExtraCopies, DEFAULT_PLAN_OPTIONS } from './plan/plan-packages.js';

@@ -14,7 +14,9 @@ import { reportRef } from './report-ref.js';
 import type { UrlResolver } from './resolve-url.js';
 import { pageUrlPath } from './site-origin.js';
 import type { ClosureItem, Diagnostic, PageClosure, PreloadAs, SiteFile } from './types.js';
+import { inCriticalTier } from './tiers.js';
 import { rangesUsed, sortedCodePoints } from './unicode-range.js';
+import { unusedFaces, type FaceStyle } from './unused-faces.js';
 import type { CodeRanges } from './unicode-range.js';
 
 const BUCKETS = ['css', 'sync', 'fonts', 'early', 'images', 'cssImages', 'rest'] as const;
@@ -25,6 +27,8 @@ type Buckets = Record<Bucket, ClosureItem[]>;
 
 /** The `unicode-range` of font items (kept off ClosureItem: a page drops the subsets its text never uses). */
 const fontRanges = new WeakMap<ClosureItem, CodeRanges>();
+/** The family and style of font items, for leaving out faces the page's text never uses (unused-faces.ts). */
+const fontStyles = new WeakMap<ClosureItem, FaceStyle>();
 const emptyBuckets = (): Buckets => ({ css: [], sync: [], fonts: [], early: [], images: [], cssImages: [], rest: [] });
 
 /** Where a traversal writes: the page itself, or a stylesheet's/module's shared subtree. */
@@ -72,12 +76,18 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
 
   const pageSink: Sink = { buckets, visited, cross, shared: false };
 
-  function add(sink: Sink, bucket: Bucket, dep: Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors' | 'range'>, as: PreloadAs, critical: boolean, from: string, cond?: string) {
+  type AddedDep = Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors' | 'range' | 'family' | 'slanted'>;
+  function add(
+    sink: Sink, bucket: Bucket, dep: AddedDep, as: PreloadAs, critical: boolean, from: string, cond?: string,
+  ) {
     const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from, line: dep.line };
     if (dep.cors !== undefined) item.cors = dep.cors;
     const c = cond ?? dep.cond;
     if (c !== undefined) item.conditional = c;
     if (dep.range) fontRanges.set(item, dep.range);
+    if (dep.family !== undefined || dep.slanted) {
+      fontStyles.set(item, { family: dep.family, slanted: dep.slanted === true });
+    }
     sink.buckets[bucket].push(sink.shared ? Object.freeze(item) : item);
   }
 
@@ -149,11 +159,13 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
   async function useModule(sink: Sink, info: ModuleInfo, from: string, rel: string, bucket: Bucket, cond?: string): Promise<void> {
     info.cross.forEach((h) => sink.cross.add(h));
     for (const imp of info.imports) await visitModule(sink, imp, bucket, from, cond);
+    // A dynamic import that runs on load is needed as its importer is; any other waits for the code that calls it.
+    const dynamicCond = (eager: boolean | undefined) => (eager ? cond : 'dynamic-import');
     for (const b of info.bare) {
       const dep = mapBare(b.spec, b.line, rel);
-      if (dep) await visitModule(sink, dep, b.dynamic ? 'rest' : bucket, from, b.dynamic ? 'dynamic-import' : cond);
+      if (dep) await visitModule(sink, dep, b.dynamic ? 'rest' : bucket, from, b.dynamic ? dynamicCond(b.eager) : cond);
     }
-    for (const dyn of info.dynamic) await visitModule(sink, dyn, 'rest', from, 'dynamic-import');
+    for (const dyn of info.dynamic) await visitModule(sink, dyn, 'rest', from, dynamicCond(dyn.eager));
   }
 
   function mapBare(spec: string, line: number, rel: string): Dep | undefined {
@@ -263,7 +275,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
       case 'icon':
       case 'manifest': {
         const dep = local(ref.v, ref);
-        if (dep) add(pageSink, 'rest', dep, ref.k === 'icon' ? 'image' : 'fetch', false, pageUrl, ref.k);
+        if (dep) add(pageSink, 'rest', dep, ref.k === 'icon' ? 'image' : 'fetch', false, pageUrl, ref.cond ?? ref.k);
         break;
       }
       case 'preconnect': {
@@ -274,7 +286,8 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
       case 'srcset': {
         for (const candidate of srcsetUrls(ref, page.rel, diagnostics)) {
           const dep = local(candidate, ref);
-          if (dep) add(pageSink, 'images', dep, 'image', false, pageUrl, ref.cond);
+          const cond = ref.pick !== undefined && candidate !== ref.pick ? 'other-density' : ref.cond;
+          if (dep) add(pageSink, 'images', dep, 'image', false, pageUrl, cond);
         }
         break;
       }
@@ -327,9 +340,13 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
   const chars = await pageChars(ctx, extract, buckets);
   const items: ClosureItem[] = [{ url: pageUrl, path: page.path, as: 'document', critical: true, from: pageUrl }];
   const index = new Map<string, number>([[pageUrl, 0]]);
+  const styles = new Map<string, FaceStyle>();
   for (const bucket of BUCKETS) {
     for (const item of buckets[bucket]) {
       if (analyzer.gone.has(item.path)) continue;
+      const style = fontStyles.get(item);
+      // A file two faces name counts as upright if either is.
+      if (style && !(styles.get(item.url)?.slanted === false)) styles.set(item.url, style);
       const range = fontRanges.get(item);
       if (range && chars && !rangesUsed(range, chars)) continue;
       const at = index.get(item.url);
@@ -340,13 +357,17 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
       }
       // A later, stronger reference upgrades the first one (copied: shared items are frozen).
       const first = items[at] as ClosureItem;
-      const upgrade = (item.critical && !first.critical) || (item.conditional === undefined && first.conditional !== undefined);
+      const tierUp = inCriticalTier(item) && !inCriticalTier(first);
+      const unconditional = item.conditional === undefined && first.conditional !== undefined;
+      const upgrade = (item.critical && !first.critical) || unconditional || tierUp;
       if (!upgrade) continue;
       const copy: ClosureItem = { ...first, critical: first.critical || item.critical };
       if (item.conditional === undefined) delete copy.conditional;
+      else if (tierUp) copy.conditional = item.conditional;
       items[at] = copy;
     }
   }
+  await unusedFaces(ctx, page, extract, items, styles);
   const closure: PageClosure = { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch, ...(cleanLinks.length > 0 ? { cleanLinks } : {}), ...(bareDirLinks.length > 0 ? { bareDirLinks } : {}) };
   if (chars) closure.fontsByChars = true;
   return closure;

@@ -32,6 +32,8 @@ export interface Dep {
   cors?: PreloadCors;
   /** For fonts: the @font-face's `unicode-range`. */
   range?: CodeRanges;
+  /** For a dynamic import: it runs while the importing module loads (js-extract.ts `eager`). */
+  eager?: true;
   /** For fonts: the face's family (lower-cased) and whether it is italic or oblique. */
   family?: string;
   slanted?: true;
@@ -52,7 +54,7 @@ export interface ModuleInfo {
   imports: Dep[];
   dynamic: Dep[];
   /** Bare specifiers ('vue'), resolved per page through its import map. */
-  bare: Array<{ spec: string; line: number; dynamic: boolean }>;
+  bare: Array<{ spec: string; line: number; dynamic: boolean; eager?: true }>;
   cross: string[];
 }
 
@@ -201,11 +203,15 @@ export class AssetAnalyzer {
     for (const ref of js.refs) {
       const line = ref.line + lineOffset;
       if (isBare(ref.v)) {
-        info.bare.push({ spec: ref.v, line, dynamic: ref.dynamic });
+        info.bare.push({ spec: ref.v, line, dynamic: ref.dynamic, ...(ref.eager ? { eager: true as const } : {}) });
         continue;
       }
       const r = this.resolver.resolve(ref.v, base);
-      if (r.kind === 'local') (ref.dynamic ? info.dynamic : info.imports).push({ url: r.url, path: r.path, file: r.file, line });
+      if (r.kind === 'local') {
+        const dep: Dep = { url: r.url, path: r.path, file: r.file, line };
+        if (ref.eager) dep.eager = true;
+        (ref.dynamic ? info.dynamic : info.imports).push(dep);
+      }
       else if (r.kind === 'cross') info.cross.push(r.host);
       else reportRef(this.diagnostics, r, ref.v, rel, line);
     }

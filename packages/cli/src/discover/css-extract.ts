@@ -5,8 +5,9 @@
 // The one-file build of the same css-tree: its ~150 separate modules took 100–150 ms to load, a sixth of
 // an incremental rebuild's budget (issue 3) and a delay on every parser thread's start.
 import { generate, parse, walk } from 'css-tree/dist/csstree.esm';
-import type { CssNode, Declaration, Rule, WalkContext } from 'css-tree';
+import type { CssNode, Declaration, FunctionNode, Rule, WalkContext } from 'css-tree';
 import { fontFace } from './font-face.js';
+import { imageSetPick } from './image-set.js';
 import { addCssText, addNonAscii, charsOf } from './unicode-range.js';
 import type { CodeRanges } from './unicode-range.js';
 
@@ -64,6 +65,13 @@ export function extractCss(source: string, declarations = false): CssExtract {
   const lineOf = (node: CssNode) => node.loc?.start.line ?? 1;
   const rendered = new Set<string>();
   const slanted = new Set<string>();
+  const picks = new WeakMap<FunctionNode, CssNode | null>();
+  /** An image-set() candidate: the one the reference display picks, or one for another density. */
+  const setCandidate = (set: FunctionNode, node: CssNode): string => {
+    let pick = picks.get(set);
+    if (pick === undefined) picks.set(set, (pick = imageSetPick(set)));
+    return pick === null || pick === node ? 'srcset-candidate' : 'other-density';
+  };
 
   walk(ast, {
     enter(this: WalkContext, node: CssNode) {
@@ -91,22 +99,24 @@ export function extractCss(source: string, declarations = false): CssExtract {
         const property = node.property.toLowerCase();
         // The face's sources were read with its other descriptors (font-face.ts).
         if (this.atrule?.name.toLowerCase() === 'font-face' && property === 'src') return walk.skip;
-        if ((property === 'font-style' || property === 'font') && this.rule && slants(node)) slanted.add(selectorOf(this.rule));
+        const styling = property === 'font-style' || property === 'font';
+        if (styling && this.rule && slants(node)) slanted.add(selectorOf(this.rule));
         // Custom properties stay unparsed (parseCustomProperty: false), and any of them may end up in a
         // `content` (VitePress: --vp-code-copy-copied-text-content: "Copied").
         if (node.value.type === 'Raw' && !langOnly(this.rule)) addCssText(rendered, node.value.value);
         return undefined;
       }
+      const fn = this.function;
+      const set = fn?.type === 'Function' && IMAGE_SET.has(fn.name.toLowerCase()) ? fn : undefined;
       if (node.type === 'Url') {
-        const inSet = this.function !== null && IMAGE_SET.has(this.function.name.toLowerCase());
         const ref: CssRef = { k: 'image', v: node.value, line: lineOf(node) };
-        if (inSet) ref.cond = 'srcset-candidate';
+        if (set) ref.cond = setCandidate(set, node);
         out.refs.push(ref);
         return undefined;
       }
       if (node.type === 'String') {
-        if (this.function !== null && IMAGE_SET.has(this.function.name.toLowerCase())) {
-          out.refs.push({ k: 'image', v: node.value, line: lineOf(node), cond: 'srcset-candidate' });
+        if (set) {
+          out.refs.push({ k: 'image', v: node.value, line: lineOf(node), cond: setCandidate(set, node) });
         } else {
           // Strings a sheet can render: content, quotes, list-style-type, @counter-style symbols… (a
           // font-family name too: a subset kept for nothing costs bytes, one dropped costs a round trip).

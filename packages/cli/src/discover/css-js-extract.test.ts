@@ -51,12 +51,22 @@ describe('extractCss', () => {
     // Strings for pages in another language count for those pages' own text only.
     expect(extractCss(':lang(ru) { --copied: "Скопировано" } :lang(zh) .x::after { content: "已复制" }').chars).toBeUndefined();
   });
-  it('reads image-set() strings and urls as candidates', () => {
+  it('reads image-set() strings and urls as candidates; those for another density are marked', () => {
     const out = extractCss('.a { background-image: image-set("a.png" 1x, url(b.png) 2x type("image/png")); }');
     expect(out.refs.map((r) => [r.v, r.cond])).toEqual([
       ['a.png', 'srcset-candidate'],
-      ['b.png', 'srcset-candidate'],
+      ['b.png', 'other-density'],
     ]);
+    const cond = (set: string) =>
+      extractCss(`.a { background-image: image-set(${set}); }`).refs.map((r) => `${r.v} ${r.cond}`);
+    expect(cond('url(h.png) 2x, url(l.png) 0.5x')).toEqual(['h.png srcset-candidate', 'l.png other-density']);
+    expect(cond('url(a.jxl) 1x type("image/jxl"), url(a.png) 1x')).toEqual([
+      'a.jxl other-density',
+      'a.png srcset-candidate',
+    ]);
+    expect(cond('"a.png" 96dpi, "b.png" 2dppx')).toEqual(['a.png srcset-candidate', 'b.png other-density']);
+    // A set this cannot read keeps every candidate.
+    expect(cond('linear-gradient(red, blue) 1x, url(b.png) 2x')).toEqual(['b.png srcset-candidate']);
   });
   it('parses style attributes as declaration lists and counts errors without giving up', () => {
     expect(extractCss("background: url('x.png'); color: red", true).refs).toEqual([{ k: 'image', v: 'x.png', line: 1 }]);
@@ -74,8 +84,29 @@ describe('extractJs', () => {
       { v: './a.js', line: 1, dynamic: false },
       { v: './b.js', line: 2, dynamic: false },
       { v: './c.js', line: 3, dynamic: false },
-      { v: './d.js', line: 5, dynamic: true },
+      { v: './d.js', line: 5, dynamic: true, eager: true },
     ]);
+  });
+  it('marks the dynamic imports that run while the module loads: outside functions, or in an IIFE', async () => {
+    await jsReady;
+    const src = [
+      "import('./top.js');",
+      "if (location.hash) await import('./cond.js');",
+      "(async () => { await import('./iife.js'); })();",
+      "button.onclick = () => import('./click.js');",
+      "export function search() { return import('./search.js'); }",
+      "const Box = defineAsyncComponent(() => import('./box.js'));",
+    ].join('\n');
+    expect(extractJs(src).refs.map((r) => [r.v, r.eager === true])).toEqual([
+      ['./top.js', true],
+      ['./cond.js', true],
+      ['./iife.js', true],
+      ['./click.js', false],
+      ['./search.js', false],
+      ['./box.js', false],
+    ]);
+    // A module acorn cannot parse: every dynamic import counts as running on load.
+    expect(extractJs("import('./a.js'); x = () => import('./b.js'); #!bad").refs.every((r) => r.eager)).toBe(true);
   });
   it('reports a syntax error with its line', async () => {
     await jsReady;

@@ -52,12 +52,19 @@ describe('@font-face source choice (CSS Fonts 4 src parsing, browsers with servi
   it("records the face's family and whether it is slanted", () => {
     const [ref] = extractCss('@font-face { font-family: "Inter Var"; font-style: italic; src: url(i.woff2) }').refs;
     expect(ref).toMatchObject({ v: 'i.woff2', family: 'inter var', slanted: true });
-    expect(extractCss('@font-face { font-family: Inter Var; font-style: oblique 10deg; src: url(o.woff2) }').refs[0]).toMatchObject({ family: 'inter var', slanted: true });
-    expect(extractCss('@font-face { font-family: Inter; font-style: normal; src: url(n.woff2) }').refs[0]?.slanted).toBeUndefined();
+    expect(
+      extractCss('@font-face { font-family: Inter Var; font-style: oblique 10deg; src: url(o.woff2) }').refs[0],
+    ).toMatchObject({ family: 'inter var', slanted: true });
+    expect(
+      extractCss('@font-face { font-family: Inter; font-style: normal; src: url(n.woff2) }').refs[0]?.slanted,
+    ).toBeUndefined();
   });
 
   it('records selectors of rules that make text italic or oblique', () => {
-    const out = extractCss('em, .quote { font-style: italic } .x { font: oblique 12px serif } .y { font-style: var(--s) } .z { font-style: normal }');
+    const out = extractCss(
+      'em, .quote { font-style: italic } .x { font: oblique 12px serif } ' +
+        '.y { font-style: var(--s) } .z { font-style: normal }',
+    );
     expect(out.slanted).toEqual(['em, .quote', '.x', '.y']);
   });
 });

@@ -40,14 +40,20 @@ export function fontFace(face: Atrule): FontFaceRef | undefined {
     if (name === 'src') {
       const src = fontSrc(d.value.children, d.important !== false);
       if (src) [urls, line] = [src.urls, d.loc?.start.line ?? line];
-    }
-    else if (name === 'unicode-range') range = unicodeRange(d) ?? range;
+    } else if (name === 'unicode-range') range = unicodeRange(d) ?? range;
     else if (name === 'font-family') family = familyOf(d) ?? family;
     else if (name === 'font-style') slanted = styleOf(d) ?? slanted;
   }
   const [v, ...alts] = urls ?? [];
   if (v === undefined) return undefined;
-  return { v, line, ...(alts.length > 0 ? { alts } : {}), ...(range ? { range } : {}), ...(family ? { family } : {}), ...(slanted ? { slanted: true as const } : {}) };
+  return {
+    v,
+    line,
+    ...(alts.length > 0 ? { alts } : {}),
+    ...(range ? { range } : {}),
+    ...(family ? { family } : {}),
+    ...(slanted ? { slanted: true as const } : {}),
+  };
 }
 
 /** A valid `unicode-range` descriptor's ranges (undefined: invalid, Chromium drops it). */
@@ -72,7 +78,8 @@ function familyOf(d: Declaration): string | undefined {
   if (d.important || d.value.type !== 'Value') return undefined;
   const parts = d.value.children.toArray().filter((c) => c.type !== 'WhiteSpace');
   if (parts.length === 1 && parts[0]!.type === 'String') return parts[0]!.value.toLowerCase();
-  if (parts.length > 0 && parts.every((c) => c.type === 'Identifier')) return parts.map((c) => (c as { name: string }).name.toLowerCase()).join(' ');
+  if (parts.length > 0 && parts.every((c) => c.type === 'Identifier'))
+    return parts.map((c) => (c as { name: string }).name.toLowerCase()).join(' ');
   return undefined;
 }
 

@@ -15,12 +15,28 @@ export interface FontSrc {
 }
 
 const FORMATS = new Set([
-  'woff2', 'woff', 'opentype', 'truetype', 'woff2-variations', 'woff-variations', 'opentype-variations', 'truetype-variations',
+  'woff2',
+  'woff',
+  'opentype',
+  'truetype',
+  'woff2-variations',
+  'woff-variations',
+  'opentype-variations',
+  'truetype-variations',
 ]);
 /** `format()` keywords the grammar accepts, supported or not (an unknown one is a parse error). */
 const FORMAT_KEYWORDS = new Set(['collection', 'embedded-opentype', 'opentype', 'svg', 'truetype', 'woff', 'woff2']);
 /** `tech()` keywords Chromium supports (it lacks color-SVG, features-graphite and incremental). */
-const TECHS = new Set(['features-opentype', 'features-aat', 'color-colrv0', 'color-colrv1', 'color-sbix', 'color-cbdt', 'variations', 'palettes']);
+const TECHS = new Set([
+  'features-opentype',
+  'features-aat',
+  'color-colrv0',
+  'color-colrv1',
+  'color-sbix',
+  'color-cbdt',
+  'variations',
+  'palettes',
+]);
 const TECH_KEYWORDS = new Set([...TECHS, 'features-graphite', 'color-svg', 'incremental']);
 /** Extensions of files no browser with service workers loads as a font: Embedded OpenType and SVG fonts. */
 const NEVER = /\.(eot|svgz?)$/i;
@@ -54,7 +70,8 @@ export function fontSrc(children: List<CssNode>, important: boolean): FontSrc | 
 function judge(source: CssNode[]): Verdict {
   const [head, ...hints] = source;
   if (!head) return 'skip';
-  if (head.type === 'Function' && head.name.toLowerCase() === 'local') return hints.length === 0 && localName(head) ? 'local' : 'skip';
+  if (head.type === 'Function' && head.name.toLowerCase() === 'local')
+    return hints.length === 0 && localName(head) ? 'local' : 'skip';
   if (head.type !== 'Url') return 'skip';
   let format: string | undefined;
   let techs: string[] | undefined;
@@ -93,7 +110,8 @@ function techsOf(fn: CssNode & { type: 'Function' }): string[] | undefined {
   let expectName = true;
   for (const c of fn.children.toArray()) {
     if (c.type === 'WhiteSpace') continue;
-    if (expectName && c.type === 'Identifier' && TECH_KEYWORDS.has(c.name.toLowerCase())) out.push(c.name.toLowerCase());
+    if (expectName && c.type === 'Identifier' && TECH_KEYWORDS.has(c.name.toLowerCase()))
+      out.push(c.name.toLowerCase());
     else if (!expectName && c.type === 'Operator' && c.value === ',') {
       // next keyword
     } else return undefined;

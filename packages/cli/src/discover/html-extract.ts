@@ -7,6 +7,9 @@
  */
 import { Tokenizer, TokenizerMode, foreignContent, html } from 'parse5';
 import { skipPlainText } from './html-text-skip.js';
+import { pickCandidate } from './image-candidates.js';
+import { pictureChoice, slantedTag, type PictureSource } from './picture-and-style.js';
+import { attr, corsOf } from './tag-attrs.js';
 import { addNonAscii, charsOf } from './unicode-range.js';
 import type { Token, TokenHandler } from 'parse5';
 import type { PreloadCors } from '@objpack/format';
@@ -36,6 +39,11 @@ export interface HtmlRef {
   cond?: string;
   /** The element's `crossorigin` state (links and scripts): its request is CORS, which a preload must match. */
   cors?: PreloadCors;
+  /**
+   * For a srcset: the candidate (as written) the reference display picks, when that can be told; the
+   * empty string when it picks none of them (another `<source>` of the `<picture>` wins).
+   */
+  pick?: string;
 }
 
 export interface HtmlExtract {
@@ -44,27 +52,20 @@ export interface HtmlExtract {
   firstError?: { code: string; line: number; column: number };
   /** Non-ASCII characters anywhere in the page (character references decoded), for choosing font subsets. */
   chars?: string;
+  /**
+   * The page has text a browser draws slanted without any stylesheet's help: an element italic by default
+   * (`em`, `i`, `cite`, `var`, `dfn`, `address`, MathML `mi`), or a style or `font-style` attribute that
+   * says italic or oblique. Anywhere, templates included (a script may show them).
+   */
+  slanted?: true;
 }
 
 /** Attributes whose text a page renders in its own fonts (title tooltips are drawn by the system). */
 const SHOWN_ATTRS = new Set(['value', 'placeholder', 'alt', 'label']);
 const CLASSIC_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'text/ecmascript', 'application/ecmascript', 'module']);
 const ICON_RELS = ['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon'];
-
-function attr(token: Token.TagToken, name: string): string | undefined {
-  for (const a of token.attrs) if (a.name === name) return a.value;
-  return undefined;
-}
-
-/**
- * The CORS settings attribute (https://html.spec.whatwg.org/#cors-settings-attributes): absent is no CORS,
- * `use-credentials` is itself, any other value (empty, `anonymous`, invalid) is anonymous.
- */
-function corsOf(token: Token.TagToken): { cors?: PreloadCors } {
-  const v = attr(token, 'crossorigin');
-  if (v === undefined) return {};
-  return { cors: v.trim().toLowerCase() === 'use-credentials' ? 'use-credentials' : 'anonymous' };
-}
+/** Icons no browser tab shows: fetched by a phone's home screen or Safari's pinned tabs, not on load. */
+const ICON_VARIANT_RELS = ['apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon'];
 
 /**
  * Extracts references from one HTML document. Never throws on malformed input.
@@ -77,6 +78,8 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
   let inForeign = false;
   let templateDepth = 0;
   let pictureDepth = 0;
+  /** The current `<picture>`'s sources, in order, until its `<img>` says which one the browser uses. */
+  let sources: PictureSource[] = [];
   let mediaParent: 'video' | 'audio' | undefined;
   let base: string | undefined;
   let capture: { kind: HtmlRefKind; line: number; text: string; media?: string; end: string } | undefined;
@@ -145,6 +148,7 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
       // Literal characters were read from the source; a character reference in an attribute the page
       // shows in its fonts is seen only decoded.
       for (const a of token.attrs) if (SHOWN_ATTRS.has(a.name) && a.value.length > 0) addNonAscii(chars, a.value);
+      if (!out.slanted && slantedTag(token)) out.slanted = true;
       let tn = token.tagID;
       if (tn === $.SVG) enterNs(NS.SVG);
       else if (tn === $.MATH) enterNs(NS.MATHML);
@@ -232,14 +236,33 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
         const lazy = attr(token, 'loading')?.toLowerCase() === 'lazy' ? 'lazy' : undefined;
         const srcset = attr(token, 'srcset');
         const src = attr(token, 'src');
-        if (srcset !== undefined) push({ k: 'srcset', v: srcset, line, cond: lazy ?? 'srcset-candidate' });
-        if (src !== undefined) push({ k: 'img', v: src, line, cond: lazy ?? (srcset !== undefined || pictureDepth > 0 ? 'srcset-candidate' : undefined), ...corsOf(token) });
+        // Inside <picture>, the first source whose media and type fit wins over the img's own candidates.
+        const choice = pictureDepth > 0 ? pictureChoice(sources) : 'img';
+        sources = [];
+        let pick: string | undefined;
+        if (choice === 'source') pick = '';
+        else if (choice === 'img' && srcset !== undefined) {
+          pick = pickCandidate(srcset, { src, sizes: attr(token, 'sizes') });
+        }
+        if (srcset !== undefined) {
+          const ref: HtmlRef = { k: 'srcset', v: srcset, line, cond: lazy ?? 'srcset-candidate' };
+          push(pick !== undefined ? { ...ref, pick } : ref);
+        }
+        const chosen = choice === 'img' ? pick === undefined || pick === src : choice === undefined;
+        const candidate = srcset !== undefined || pictureDepth > 0 ? 'srcset-candidate' : undefined;
+        const cond = !chosen ? 'other-density' : (lazy ?? candidate);
+        if (src !== undefined) push({ k: 'img', v: src, line, cond, ...corsOf(token) });
         break;
       }
       case $.SOURCE: {
         if (pictureDepth > 0) {
           const srcset = attr(token, 'srcset');
-          if (srcset !== undefined) push({ k: 'srcset', v: srcset, line, cond: 'srcset-candidate', media: attr(token, 'media') });
+          if (srcset !== undefined) {
+            const media = attr(token, 'media');
+            const ref: HtmlRef = { k: 'srcset', v: srcset, line, cond: 'srcset-candidate', media };
+            push(ref);
+            sources.push({ ref, media, type: attr(token, 'type'), sizes: attr(token, 'sizes') });
+          }
         } else if (mediaParent) {
           const src = attr(token, 'src');
           if (src !== undefined) push({ k: mediaParent, v: src, line, cond: 'media' });
@@ -248,7 +271,10 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
       }
       case $.UNKNOWN:
         // parse5 has no tag ids for these
-        if (token.tagName === 'picture') pictureDepth++;
+        if (token.tagName === 'picture') {
+          pictureDepth++;
+          sources = [];
+        }
         else if (token.tagName === 'video' || token.tagName === 'audio') mediaTag(token, line);
         else if (token.tagName === 'astro-island') islandTag(token, line);
         break;
@@ -326,7 +352,10 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     const rels = (attr(token, 'rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/).filter(Boolean);
     if (rels.includes('preload') && attr(token, 'as')?.toLowerCase() === 'image') {
       const srcset = attr(token, 'imagesrcset');
-      if (srcset !== undefined) push({ k: 'srcset', v: srcset, line, cond: 'srcset-candidate' });
+      if (srcset !== undefined) {
+        const pick = pickCandidate(srcset, { src: href, sizes: attr(token, 'imagesizes') });
+        push({ k: 'srcset', v: srcset, line, cond: 'srcset-candidate', ...(pick !== undefined ? { pick } : {}) });
+      }
     }
     if (href === undefined) return;
     const media = attr(token, 'media');
@@ -338,7 +367,10 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     else if (rels.includes('preload')) push({ k: 'preload', v: href, line, as: attr(token, 'as')?.toLowerCase() ?? '', media, ...cors });
     else if (rels.includes('prefetch')) push({ k: 'prefetch', v: href, line });
     else if (rels.includes('manifest')) push({ k: 'manifest', v: href, line });
-    else if (rels.some((r) => ICON_RELS.includes(r))) push({ k: 'icon', v: href, line });
+    else if (rels.some((r) => ICON_RELS.includes(r))) {
+      const tab = rels.includes('icon') || !rels.some((r) => ICON_VARIANT_RELS.includes(r));
+      push({ k: 'icon', v: href, line, ...(tab ? {} : { cond: 'icon-variant' }) });
+    }
     else if (rels.includes('preconnect') || rels.includes('dns-prefetch')) push({ k: 'preconnect', v: href, line });
   }
 

@@ -1,10 +1,13 @@
 /** Module imports found with es-module-lexer (static, `export … from`, and `import()` of string literals). */
 import { init, parse } from 'es-module-lexer';
+import { eagerImportStarts } from './eager-imports.js';
 
 export interface JsRef {
   v: string;
   line: number;
   dynamic: boolean;
+  /** A dynamic import that runs while the module loads (eager-imports.ts). */
+  eager?: true;
 }
 
 export interface JsExtract {
@@ -28,6 +31,7 @@ export function extractJs(source: string): JsExtract {
   }
   let lastIdx = 0;
   let lastLine = 1;
+  let eager: Set<number> | undefined | null = null;
   for (const imp of imports) {
     // import.meta, import() of a computed value, and TypeScript type-only imports fetch nothing.
     if (imp.type === 'import-meta' || typeof imp.specifier !== 'string') continue;
@@ -38,7 +42,12 @@ export function extractJs(source: string): JsExtract {
     }
     lastLine += countNewlines(source, lastIdx, imp.importStart);
     lastIdx = imp.importStart;
-    out.refs.push({ v: imp.specifier, line: lastLine, dynamic: imp.type === 'dynamic' });
+    const ref: JsRef = { v: imp.specifier, line: lastLine, dynamic: imp.type === 'dynamic' };
+    if (ref.dynamic) {
+      if (eager === null) eager = eagerImportStarts(source);
+      if (eager === undefined || eager.has(imp.importStart)) ref.eager = true;
+    }
+    out.refs.push(ref);
   }
   return out;
 }

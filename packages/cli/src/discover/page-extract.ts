@@ -11,9 +11,9 @@ import type { JsExtract } from './js-extract.js';
 /**
  * Bump when extraction changes, so cached results from an older objpack are not reused. It keys cached
  * closures too: 6 = closures record `cleanLinks`, 7 = and `bareDirLinks`, 8 = fonts come from the last
- * valid `src` (font-src.ts).
+ * valid `src` (font-src.ts), 9 = tiers (tiers.ts).
  */
-export const EXTRACT_VERSION = 8;
+export const EXTRACT_VERSION = 9;
 
 export interface PageExtract extends HtmlExtract {
   /** Parsed inline CSS/JS, by index into `refs`. */

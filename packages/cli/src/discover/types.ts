@@ -37,8 +37,10 @@ export interface ClosureItem {
   line?: number;
   /**
    * Set when a browser may legitimately not request the object on a first load, with the reason:
-   * 'srcset-candidate', 'lazy', 'media-query', 'track', 'dynamic-import', 'media', 'icon',
-   * 'manifest', 'alternate-stylesheet'. The object is still in the closure (the page may need it).
+   * 'srcset-candidate', 'lazy', 'media-query', 'track', 'media', 'icon', 'alternate-stylesheet' (still
+   * in the critical tier: a first load may fetch them), or a later-tier reason (tiers.ts LaterReason:
+   * 'dynamic-import', 'other-density', 'unused-face', 'icon-variant', 'manifest'), which keeps the object
+   * out of the page's packages. Either way it stays in the closure. `inCriticalTier(item)` decides.
    */
   conditional?: string;
   /** Added by `tracePages`: the browser requested it but static analysis did not find it. */
