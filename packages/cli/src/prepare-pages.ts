@@ -7,7 +7,7 @@ import { statKey } from './discover/stat-key.js';
 import type { BuildCache } from './emit/build-cache.js';
 import { finalHtml, REGISTER_PATH, WORKER_PATH } from './emit/inject.js';
 import { mapLimit } from './emit/map-limit.js';
-import { preloadHints } from './emit/preload-hints.js';
+import { earlyHints, preloadHints } from './emit/preload-hints.js';
 import { WarningCode } from './errors.js';
 import type { PlanObject, PlanPage } from './plan/types.js';
 
@@ -130,7 +130,10 @@ export async function preparePages(
     // copy, and announced it leaves with the preloads instead of after the HTML (benchmarks/browser README).
     // With --no-inject the page loads whatever the user chose, or nothing: not announced.
     if (ctx.inject) preload.push([REGISTER_PATH, 'script']);
-    const planned: PlanPage | undefined = html ? { url: page.url, file: page.file, items: [html, ...items], critical, preload, crossOrigin: page.crossOrigin } : undefined;
+    const hints = earlyHints(page.items, (item) => packed.has(item));
+    const planned: PlanPage | undefined = html
+      ? { url: page.url, file: page.file, items: [html, ...items], critical, preload, earlyHints: hints, crossOrigin: page.crossOrigin }
+      : undefined;
     return planned;
   });
   return pages.filter((p): p is PlanPage => p !== undefined);

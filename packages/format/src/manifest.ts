@@ -47,6 +47,13 @@ export interface ManifestPage {
    * would find only after parsing CSS, `@import`s or modules (the route table's `preload`, see there).
    */
   preload?: PreloadEntry[];
+  /**
+   * What a host announces for this page when no worker answers it (a first visit), in `Link` on the page's
+   * response and in 103 Early Hints: render-blocking CSS with its `@import`s and fonts, synchronous
+   * scripts, every static import of its modules (`module`) and the images of render-blocking CSS, so the
+   * browser fetches the whole render path at once. Absent in manifests of older builds: `critical` then.
+   */
+  earlyHints?: PreloadEntry[];
   /** Cross-origin hosts the page uses (for preconnect). */
   preconnect: string[];
 }

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkBasePath } from '@objpack/format';
-import { MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, preloadLinkEntry, RuleIndex, type BuildManifest, type FirebaseUrls, type ManifestPage, type PreloadCors } from '@objpack/format';
+import { checkBasePath, MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, joinLinkValue, preloadLinkEntry, RuleIndex, type BuildManifest, type FirebaseUrls, type ManifestPage, type PreloadCors } from '@objpack/format';
 import { ServeError } from './errors.js';
 import { hostRouter, patternsSafe, type HostRouter } from './host-routes.js';
 import { nameForHeader, namePath, pathName } from './url-path.js';
@@ -74,6 +73,23 @@ export function preloadLink(path: string, as: string, cors?: unknown): string | 
   }
   const mode: PreloadCors | undefined = cors === 'anonymous' || cors === 'use-credentials' ? cors : undefined;
   return preloadLinkEntry(url, as, mode) ?? null;
+}
+
+/**
+ * The `Link` entries of a page's 103 and 200: its render path as the build recorded it (`earlyHints`), or
+ * its critical objects from a build that did not; at most 8,000 bytes together (`joinLinkValue`), cut at a
+ * whole entry, as hosts and proxies cap a header there.
+ */
+function pageLinks(page: ManifestPage): string[] {
+  const hints: Array<{ path: unknown; as: unknown; cors?: unknown }> = Array.isArray(page.earlyHints)
+    ? page.earlyHints.filter(Array.isArray).map(([path, as, cors]) => ({ path, as, cors }))
+    : page.critical;
+  const links: string[] = [];
+  for (const c of hints) {
+    const l = c && typeof c.path === 'string' ? preloadLink(c.path, String(c.as), c.cors) : null;
+    if (l) links.push(l);
+  }
+  return links.slice(0, joinLinkValue(links).used);
 }
 
 /**
@@ -213,11 +229,7 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
       throw new ServeError('SERVE_BAD_MANIFEST', `page ${url} is malformed`, { path: url });
     }
     const htmlPath = `${files}${page.file.replace(/^\/+/, '')}`;
-    const links: string[] = [];
-    for (const c of page.critical) {
-      const l = c && typeof c.path === 'string' ? preloadLink(c.path, String(c.as), c.cors) : null;
-      if (l) links.push(l);
-    }
+    const links = pageLinks(page);
     const closure = new Set(page.closure.filter((p) => typeof p === 'string').map(namePath));
     closure.delete(htmlPath);
     closure.delete(namePath(url));

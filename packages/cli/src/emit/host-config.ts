@@ -26,7 +26,10 @@ export interface HeaderRules {
   truncated: Array<{ page: string; dropped: number }>;
 }
 
-/** Header rules for every page (Link preloads of its critical objects) and for objpack's own files. */
+/**
+ * Header rules for every page (`Link` preloads of its render path: the manifest's `earlyHints`, from a
+ * build that records them, else its critical objects) and for objpack's own files.
+ */
 export function headerRules(manifest: BuildManifest): HeaderRules {
   const own: HeaderRule[] = [
     { path: `/${PACKAGE_DIR}/shared/*`, headers: [['Cache-Control', IMMUTABLE], ['Content-Type', MEDIA_TYPE]] },
@@ -37,7 +40,8 @@ export function headerRules(manifest: BuildManifest): HeaderRules {
   const pages: HeaderRule[] = [];
   const truncated: HeaderRules['truncated'] = [];
   for (const [url, page] of Object.entries(manifest.pages)) {
-    const { value, dropped } = linkHeader(page.critical, page.preconnect);
+    const hints = page.earlyHints ? page.earlyHints.map(([path, as, cors]) => ({ path, as, cors })) : page.critical;
+    const { value, dropped } = linkHeader(hints, page.preconnect);
     if (dropped) truncated.push({ page: url, dropped });
     if (value) pages.push({ path: url, headers: [['Link', value]] });
   }

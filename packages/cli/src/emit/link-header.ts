@@ -1,4 +1,4 @@
-import { joinLinkValue, MAX_LINK_HEADER_BYTES, preloadLinkEntry, type PreloadAs, type PreloadCors } from '@objpack/format';
+import { joinLinkValue, MAX_LINK_HEADER_BYTES, preloadLinkEntry, type PreloadCors, type PreloadHint } from '@objpack/format';
 
 /** Hosts and proxies commonly cap one header at 8 KB; the same cap as the worker's header (@objpack/format). */
 export { MAX_LINK_HEADER_BYTES };
@@ -16,7 +16,7 @@ const escapeTarget = (url: string) => url.replace(/[<>"\s]/g, (c) => encodeURICo
  * `preloadLinkEntry` in @objpack/format); undefined for what is never preloaded (documents, media) or a
  * URL a header cannot carry.
  */
-export function preloadLink(path: string, as: PreloadAs, cors?: PreloadCors): string | undefined {
+export function preloadLink(path: string, as: PreloadHint, cors?: PreloadCors): string | undefined {
   return preloadLinkEntry(path, as, cors);
 }
 
@@ -25,7 +25,7 @@ export function preloadLink(path: string, as: PreloadAs, cors?: PreloadCors): st
  * that it stays under {@link MAX_LINK_HEADER_BYTES}. `dropped` counts what did not fit.
  */
 export function linkHeader(
-  critical: ReadonlyArray<{ path: string; as: PreloadAs; cors?: PreloadCors }>,
+  critical: ReadonlyArray<{ path: string; as: PreloadHint; cors?: PreloadCors }>,
   preconnect: readonly string[] = [],
 ): { value: string; dropped: number } {
   const parts: string[] = [];

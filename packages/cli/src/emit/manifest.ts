@@ -55,6 +55,7 @@ export function buildManifest(
       closure: p.closure.map((o) => o.url),
       critical: p.critical,
       ...(p.preload && p.preload.length > 0 ? { preload: p.preload } : {}),
+      ...(p.earlyHints && p.earlyHints.length > 0 ? { earlyHints: p.earlyHints } : {}),
       preconnect: p.crossOrigin,
     };
   }

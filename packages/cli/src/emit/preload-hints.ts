@@ -32,6 +32,28 @@ export const MAX_CONTENT_IMAGES = 16;
  * so it inherits the state of the module script it comes from.
  */
 export function preloadHints(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): PreloadEntry[] {
+  return classify(items, kept).map(([e]) => e);
+}
+
+/**
+ * What a host announces for the page when no worker answers it (a first visit): `Link` on the page's
+ * response and in `103 Early Hints` (objpack serve; Netlify and Cloudflare Pages turn a `_headers` `Link`
+ * into Early Hints). The browser then fetches the page's whole render path at once instead of one level
+ * per round trip: render-blocking CSS, its `@import`s and fonts, synchronous scripts, every static import
+ * of the page's modules (`modulepreload`, in the importer's CORS mode) and the images of render-blocking
+ * CSS. Not the page's own images and entry modules: the preload scanner finds them in the HTML as soon as
+ * it arrives, which from a static host is with the hints, and a high-priority preload of every image
+ * would compete with the CSS on a slow link.
+ */
+export function earlyHints(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): PreloadEntry[] {
+  return classify(items, kept).filter(([, why]) => why !== 'content-image' && why !== 'entry-module').map(([e]) => e);
+}
+
+/** Why an object is announced: see {@link preloadHints}. */
+type Why = 'critical' | 'import' | 'css-image' | 'content-image' | 'entry-module';
+
+/** The announced objects in package order, each with why (the two lists above differ by it). */
+function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): Array<[PreloadEntry, Why]> {
   const byUrl = new Map(items.map((i) => [i.url, i]));
   const moduleCors = (item: ClosureItem): ClosureItem['cors'] => {
     const seen = new Set<ClosureItem>();
@@ -42,7 +64,7 @@ export function preloadHints(items: readonly ClosureItem[], kept: (item: Closure
     return undefined;
   };
   const entry = (url: string, hint: PreloadEntry[1], cors: ClosureItem['cors']): PreloadEntry => (cors ? [url, hint, cors] : [url, hint]);
-  const out: PreloadEntry[] = [];
+  const out: Array<[PreloadEntry, Why]> = [];
   let cssImages = 0;
   let contentImages = 0;
   // Scripts something imports from: modules (a classic script has no static imports in the closure).
@@ -50,15 +72,15 @@ export function preloadHints(items: readonly ClosureItem[], kept: (item: Closure
   for (const item of items) {
     if (item.conditional !== undefined || item.as === 'document' || !kept(item)) continue;
     const from = byUrl.get(item.from);
-    if (item.critical) out.push(entry(item.url, item.as, item.cors));
-    else if (item.as === 'script' && from?.as === 'script' && from.conditional === undefined) out.push(entry(item.url, 'module', moduleCors(item)));
+    if (item.critical) out.push([entry(item.url, item.as, item.cors), 'critical']);
+    else if (item.as === 'script' && from?.as === 'script' && from.conditional === undefined) out.push([entry(item.url, 'module', moduleCors(item)), 'import']);
     else if (item.as === 'image' && from?.as === 'style' && from.critical && cssImages < MAX_CSS_IMAGES) {
       cssImages++;
-      out.push([item.url, 'image']);
+      out.push([[item.url, 'image'], 'css-image']);
     } else if (item.as === 'image' && from?.as === 'document' && contentImages < MAX_CONTENT_IMAGES) {
       contentImages++;
-      out.push(entry(item.url, 'image', item.cors));
-    } else if (item.as === 'script' && from?.as === 'document' && importers.has(item.url)) out.push(entry(item.url, 'module', item.cors));
+      out.push([entry(item.url, 'image', item.cors), 'content-image']);
+    } else if (item.as === 'script' && from?.as === 'document' && importers.has(item.url)) out.push([entry(item.url, 'module', item.cors), 'entry-module']);
   }
   return out;
 }

@@ -42,6 +42,7 @@ export interface PageRecord {
   closure: number[];
   critical: PlannedPage['critical'];
   preload?: PlannedPage['preload'];
+  earlyHints?: PlannedPage['earlyHints'];
   crossOrigin: string[];
   /** Bytes of the page package file. */
   bytes: number;

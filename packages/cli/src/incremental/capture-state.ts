@@ -56,6 +56,7 @@ export function captureState(input: {
       closure: p.closure.map((o) => at.get(o.url)!),
       critical: p.critical,
       ...(p.preload ? { preload: p.preload } : {}),
+      ...(p.earlyHints ? { earlyHints: p.earlyHints } : {}),
       crossOrigin: p.crossOrigin,
       bytes: pkg.bytes,
       extract: extractSignature(extract, warned.has(p.file), byChars.has(p.file)),

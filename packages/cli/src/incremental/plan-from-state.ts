@@ -28,6 +28,7 @@ export function planFromState(root: string, state: BuildState): PackagePlan {
         closure: r.closure.map((k) => objects[k]!),
         critical: r.critical,
         ...(r.preload ? { preload: r.preload } : {}),
+        ...(r.earlyHints ? { earlyHints: r.earlyHints } : {}),
         crossOrigin: r.crossOrigin,
       })),
       shared,

@@ -132,6 +132,7 @@ export function planPackages(pages: readonly PlanPage[], options: PlanOptions = 
       closure: page.items,
       critical: page.critical,
       ...(page.preload ? { preload: page.preload } : {}),
+      ...(page.earlyHints ? { earlyHints: page.earlyHints } : {}),
       crossOrigin: page.crossOrigin,
     };
   });

@@ -37,6 +37,8 @@ export interface PlanPage {
   critical: Array<{ path: string; as: PreloadAs; cors?: PreloadCors }>;
   /** What the service worker announces in a `Link` header when it answers this page (emit/preload-hints.ts). */
   preload?: PreloadEntry[];
+  /** What a host announces for this page when no worker answers it: `Link` and 103 (emit/preload-hints.ts). */
+  earlyHints?: PreloadEntry[];
   crossOrigin: string[];
 }
 
@@ -85,6 +87,7 @@ export interface PlannedPage {
   closure: PlanObject[];
   critical: Array<{ path: string; as: PreloadAs; cors?: PreloadCors }>;
   preload?: PreloadEntry[];
+  earlyHints?: PreloadEntry[];
   crossOrigin: string[];
 }
 

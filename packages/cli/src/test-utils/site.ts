@@ -41,3 +41,21 @@ export const SMALL_SITE: Record<string, string | Uint8Array> = {
   'img/home.png': new Uint8Array(3000).fill(2),
   'img/team.png': new Uint8Array(3000).fill(3),
 };
+
+/** benchmarks/browser's `deep` page: HTML → CSS → @import → fonts/backgrounds; HTML → module → import → import. */
+export const DEEP: Record<string, string> = {
+  'deep/index.html': `<!doctype html><html><head><meta charset="utf-8"><title>depth 3</title>
+<link rel="stylesheet" href="/deep/css/site.css"><script type="module" src="/deep/js/app.js"></script></head>
+<body><h1>A realistic page</h1><div class="hero"></div>${Array.from({ length: 10 }, (_, i) => `<div class="card"><img src="/deep/img/c${i}.svg" width="8" height="8" alt=""></div>`).join('')}<footer>end</footer></body></html>`,
+  'deep/css/site.css': '@import url("/deep/css/theme.css");\nbody{font-family:Body,sans-serif}.hero{height:120px;background:url(/deep/img/hero.svg)}',
+  'deep/css/theme.css': '@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) format("woff2")}@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) format("woff2")}h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}footer{background:url(/deep/img/foot.svg)}',
+  'deep/fonts/body.woff2': 'font',
+  'deep/fonts/head.woff2': 'font',
+  'deep/img/hero.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  'deep/img/card.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  'deep/img/foot.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`deep/img/c${i}.svg`, '<svg xmlns="http://www.w3.org/2000/svg"/>'])),
+  'deep/js/app.js': "import { ui } from '/deep/js/ui.js';\nui();\n",
+  'deep/js/ui.js': "import { util } from '/deep/js/util.js';\nexport function ui() { document.body.dataset.ui = util(); }\n",
+  'deep/js/util.js': "export function util() { return 'ready'; }\n",
+};

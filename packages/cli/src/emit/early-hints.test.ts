@@ -1,0 +1,94 @@
+/**
+ * A first visit (no worker yet) to a depth-3 page built by `objpack build` and served by `objpack serve`
+ * over HTTP/2: its 103 Early Hints and `Link` name the page's whole render path, so Chromium asks for the
+ * imported modules and the stylesheets' images before it could have found them by parsing, each once (a
+ * preload in the wrong mode would be fetched a second time).
+ */
+import { readFile } from 'node:fs/promises';
+import http2 from 'node:http2';
+import path from 'node:path';
+import { serve, type ObjpackServer } from '@objpack/serve';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../build.js';
+import { chromiumPath, launchChromium } from '../discover/trace-pages.js';
+import { DEEP, fakeWorkerAssets, makeSite } from '../test-utils/site.js';
+
+const chromium = chromiumPath();
+if (!chromium) console.warn('⚠ SKIPPING the Early Hints browser test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
+
+interface Timing { path: string; start: number; end: number }
+
+describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole render path', () => {
+  let root: string;
+  let server: ObjpackServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    root = await makeSite(DEEP);
+    await build({ root, workerAssets: await fakeWorkerAssets() });
+    server = await serve({ root, host: '127.0.0.1', port: 0, https: true });
+    browser = await launchChromium(['--ignore-certificate-errors']);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('the 103 names the imported modules, the fonts and the images of render-blocking CSS, in the right modes', async () => {
+    const session = http2.connect(server.url, { rejectUnauthorized: false });
+    try {
+      const hints = await new Promise<string>((resolve, reject) => {
+        const req = session.request({ ':path': '/deep/', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' });
+        req.on('headers', (h) => { if (h[':status'] === 103) resolve(String(h.link)); });
+        req.on('response', () => reject(new Error('no 103 before the response')));
+        req.on('error', reject);
+        req.resume();
+      });
+      for (const e of ['</deep/css/theme.css>; rel=preload; as=style', '</deep/fonts/body.woff2>; rel=preload; as=font; crossorigin',
+        '</deep/js/ui.js>; rel=modulepreload', '</deep/js/util.js>; rel=modulepreload', '</deep/img/hero.svg>; rel=preload; as=image']) {
+        expect(hints).toContain(e);
+      }
+    } finally {
+      session.close();
+    }
+  });
+
+  it('Chromium asks for the imported modules and the CSS images before it could find them by parsing, each once', async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/deep/`, { waitUntil: 'load' });
+      // (Page code as a string: this package is compiled without the DOM's types.)
+      const timings = (await page.evaluate(`performance.getEntriesByType('resource').map((r) => ({
+        path: new URL(r.name).pathname, start: r.startTime, end: r.responseEnd }))`)) as Timing[];
+      const at = (p: string) => {
+        const all = timings.filter((t) => t.path === p);
+        // One entry: a preload in another mode than the page's own request would be a second fetch.
+        expect(all, p).toHaveLength(1);
+        return all[0]!;
+      };
+      // Depth 2 and 3 of the module graph, and images only the stylesheets name. (With a certificate error
+      // Chromium keeps no response in its HTTP cache, so the 103's own fetches are not reused here: these
+      // come from the same list on the 200, which the 103 test above pins.)
+      expect(at('/deep/js/ui.js').start).toBeLessThan(at('/deep/js/app.js').end);
+      expect(at('/deep/js/util.js').start).toBeLessThan(at('/deep/js/app.js').end);
+      expect(at('/deep/img/hero.svg').start).toBeLessThan(at('/deep/css/site.css').end);
+      expect(at('/deep/img/card.svg').start).toBeLessThan(at('/deep/css/theme.css').end);
+      for (const p of ['/deep/fonts/body.woff2', '/deep/fonts/head.woff2']) at(p);
+      expect(await page.evaluate('document.body.dataset.ui')).toBe('ready');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('_headers carries the same list for hosts that turn Link into Early Hints (Netlify, Cloudflare Pages)', async () => {
+    const headers = await readFile(path.join(root, '_headers'), 'utf8');
+    const rule = headers.split('\n/deep/\n')[1]!.split('\n')[0]!;
+    expect(rule).toContain('</deep/js/ui.js>; rel=modulepreload');
+    expect(rule).toContain('</deep/js/util.js>; rel=modulepreload');
+    expect(rule).toContain('</deep/img/hero.svg>; rel=preload; as=image');
+    expect(rule).toContain('</deep/fonts/head.woff2>; rel=preload; as=font; crossorigin');
+    // Not the page's own images: the preload scanner finds them in the HTML.
+    expect(rule).not.toContain('/deep/img/c0.svg');
+  });
+});
