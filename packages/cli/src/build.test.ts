@@ -44,7 +44,7 @@ describe('build (in place)', () => {
     expect(manifest.buildId).toBe(r.buildId);
     expect(Object.keys(manifest.pages).sort()).toEqual(['/', '/about/', '/blog.html']);
     const files = await listFiles(root);
-    for (const f of ['objpack-manifest.json', '_objpack/routes.json', '_headers', 'push-manifest.json', 'objpack-report.html', 'objpack-sw.js', 'objpack-register.js']) expect(files).toContain(f);
+    for (const f of ['objpack-manifest.json', '_objpack/routes.json', '_headers', 'push-manifest.json', 'objpack-sw.js', 'objpack-register.js']) expect(files).toContain(f);
     // The page package carries the page (with the tag) and its own image; shared objects are referenced.
     const home = await inspectPackage(path.join(root, manifest.pages['/']!.package.slice(1)));
     expect(home.buildId).toBe(r.buildId);
@@ -58,7 +58,7 @@ describe('build (in place)', () => {
     expect(push['/']['/css/site.css']).toEqual({ type: 'style', weight: 1 });
     expect(r.diagnostics.map((d) => d.code)).toEqual(['OBJPACK_W_MISSING_REF']);
     expect(r.summary.missingReferences).toBe(1);
-    expect(await readFile(path.join(root, 'objpack-report.html'), 'utf8')).toMatch(/<svg[^>]*>.*\/img\/missing\.png/s);
+    expect(await readFile(r.report!, 'utf8')).toMatch(/<svg[^>]*>.*\/img\/missing\.png/s);
   });
 
   test('a crossorigin stylesheet or script is announced with its request mode (else the browser fetches twice)', async () => {

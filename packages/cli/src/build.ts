@@ -13,6 +13,7 @@ import { ErrorCode, ObjpackError } from './errors.js';
 import { buildFingerprint } from './incremental/fingerprint.js';
 import { patchBuild } from './incremental/patch-build.js';
 import type { PackagePlan, PlanOptions } from './plan/types.js';
+import { insideDir, reportPath } from './report/report-file.js';
 import type { BuildSummary } from './report/summary.js';
 
 /** Options of {@link build}; the CLI flags and objpack.config.* map onto these one to one. */
@@ -46,8 +47,15 @@ export interface BuildOptions extends PlanOptions {
   unregister?: boolean;
   /** Worker files to copy instead of those of @objpack/client-sw. */
   workerAssets?: WorkerAssets;
-  /** Write objpack-report.html (default true). */
+  /** Write the build report (default true). */
   report?: boolean;
+  /**
+   * Where the report goes, relative to `projectDir` (default `.objpack/report.html`). Name a file in the
+   * output (`dist/objpack-report.html`) to publish it with the site.
+   */
+  reportFile?: string;
+  /** The project the site is built from (default the working directory): the report goes beside it. */
+  projectDir?: string;
   /** Audio/video larger than this go into packages only as a prefix of this many bytes (default 256 KiB). */
   partialThreshold?: number;
   /**
@@ -89,6 +97,8 @@ export interface BuildResult {
   removed: string[];
   /** Packages kept byte-for-byte from the previous build. */
   reused: number;
+  /** The report's absolute path, unless `report: false`. */
+  report?: string;
   /** HTML pages parsed by this build; the others' closures came from the cache. */
   pagesParsed: number;
   /**
@@ -126,23 +136,27 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const outRel = path.relative(root, outDir);
   const outInside = !inPlace && !outRel.startsWith('..') && !path.isAbsolute(outRel);
-  const exclude = [...(options.exclude ?? []), ...OWN_FILES, ...(outInside ? [outRel.split(path.sep).join('/')] : [])];
+  const report = reportPath(options);
+  // A report written into the site (`reportFile: 'dist/report.html'`) is never one of its pages.
+  const reportRel = report === undefined ? undefined : insideDir(root, report);
+  const exclude = [...(options.exclude ?? []), ...OWN_FILES, ...(outInside ? [outRel.split(path.sep).join('/')] : []), ...(reportRel ? [reportRel] : [])];
 
   const wantWorker = options.serviceWorker !== false;
   const workerAssets = wantWorker ? (options.workerAssets ? (await checkWorkerAssets(options.workerAssets), options.workerAssets) : await loadWorkerAssets()) : undefined;
   const inject = options.inject !== false && wantWorker;
   const workerFiles = workerAssets ? [workerAssets.workerFile, workerAssets.registerFile, workerAssets.unregisterWorkerFile] : [];
-  const fingerprint = buildFingerprint({ options: { ...options }, exclude, inject, workerFiles, hostFiles: unwalkedHostConfigs(root) });
+  // Where the report lies outside the site it changes no output: a build from another directory is the same.
+  const fingerprint = buildFingerprint({ options: { ...options, report: report !== undefined && (reportRel ?? true) }, exclude, inject, workerFiles, hostFiles: unwalkedHostConfigs(root) });
   if (inPlace && options.cache !== false && !options.trace) {
     const patched = await patchBuild({
-      root, fingerprint, origin: options.origin, base: options.base, exclude, inject, worker: wantWorker,
-      report: options.report !== false, reportFile: REPORT_FILE, progress, t0,
+      root, fingerprint, origin: options.origin, base: options.base, exclude, inject, worker: wantWorker, report,
+      progress, t0,
     });
     if (patched) return patched;
   }
   // The pipeline's modules (parsers, thread pool, planner, emitter) load only when the patch cannot answer.
   const { fullBuild } = await import('./full-build.js');
-  return fullBuild({ options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint });
+  return fullBuild({ options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint, report });
 }
 
 async function resolveRoot(root: string): Promise<string> {

@@ -4,11 +4,12 @@ import { serve } from '@objpack/serve';
 import { describe, expect, test } from 'vitest';
 import { build, type BuildOptions } from './build.js';
 import { cloudflareLines } from './emit/cloudflare-headers.js';
-import { REPORT_FILE } from './emit/output-files.js';
 import { WarningCode } from './errors.js';
 import { fakeWorkerAssets, makeSite } from './test-utils/site.js';
 
-const opts = async (root: string, extra: Partial<BuildOptions> = {}): Promise<BuildOptions> => ({ root, workerAssets: await fakeWorkerAssets(), ...extra });
+// Each site's report beside it, in its own project directory: the tests read it.
+const opts = async (root: string, extra: Partial<BuildOptions> = {}): Promise<BuildOptions> =>
+  ({ root, workerAssets: await fakeWorkerAssets(), projectDir: `${root}-project`, ...extra });
 const USER = '/*\n  X-Frame-Options: DENY\n';
 /** 110 pages with a stylesheet each (a Link rule each), the home page and 109 posts, and a user `_headers`. */
 const bigSite = (extra: Record<string, string> = {}) => {
@@ -77,13 +78,13 @@ describe("_headers and Cloudflare Pages' limits", () => {
     const cf = await build(cfOpts);
     expect(cf.summary.linkRules).toEqual({ pages: 95, of: 110, cut: 15 });
     // The report says it too, next to the summary's numbers.
-    const report = () => readFile(path.join(root, REPORT_FILE), 'utf8');
+    const report = () => readFile(cf.report!, 'utf8');
     const said = /<b>95 of 110<\/b><span>pages with a Link rule \(_headers\)<\/span>.*Link rules for 95 of 110 pages \(Cloudflare Pages&#39; 100-rule limit\)\. 15 pages get no preloads/s;
     expect(await report()).toMatch(said);
     await writeFile(path.join(root, 'posts/p3.html'), '<!doctype html><title>3 edited</title><link rel="stylesheet" href="/s.css">');
     const patched = await build(cfOpts);
     expect(patched.patched).toBe(true);
-    expect(patched.written).toContain(REPORT_FILE);
+    expect(patched.report).toBe(cf.report);
     expect(patched.summary.linkRules).toEqual({ pages: 95, of: 110, cut: 15 });
     expect(await report()).toMatch(said);
     // The default _headers has a rule for every page: nothing to say.
@@ -93,9 +94,9 @@ describe("_headers and Cloudflare Pages' limits", () => {
 
   test('--target cloudflare on a site within the 100 rules: the report counts the pages and claims no cut', async () => {
     const root = await makeSite({ 'index.html': '<!doctype html><title>home</title><link rel="stylesheet" href="/s.css">', 'a.html': '<!doctype html><title>a</title><link rel="stylesheet" href="/s.css">', 's.css': 'p{}' });
-    const { summary } = await build(await opts(root, { targets: ['cloudflare'] }));
-    expect(summary.linkRules).toEqual({ pages: 2, of: 2, cut: 0 });
-    const report = await readFile(path.join(root, REPORT_FILE), 'utf8');
+    const r = await build(await opts(root, { targets: ['cloudflare'] }));
+    expect(r.summary.linkRules).toEqual({ pages: 2, of: 2, cut: 0 });
+    const report = await readFile(r.report!, 'utf8');
     expect(report).toContain('<b>2 of 2</b><span>pages with a Link rule (_headers)</span>');
     expect(report).not.toMatch(/100-rule|no preloads/);
   });

@@ -6,12 +6,12 @@ import { HOST_TARGETS } from './emit/host-config.js';
 import { ErrorCode, ObjpackError } from './errors.js';
 
 /** What `objpack.config.{js,mjs,json}` may set: any build option except the site directory and callbacks. */
-export type ObjpackConfig = Partial<Omit<BuildOptions, 'onProgress' | 'workerAssets'>>;
+export type ObjpackConfig = Partial<Omit<BuildOptions, 'onProgress' | 'workerAssets' | 'projectDir'>>;
 
 export const CONFIG_FILES = ['objpack.config.js', 'objpack.config.mjs', 'objpack.config.json'];
 
 const KNOWN = new Set([
-  'root', 'out', 'origin', 'base', 'exclude', 'trace', 'targets', 'inject', 'serviceWorker', 'unregister', 'report',
+  'root', 'out', 'origin', 'base', 'exclude', 'trace', 'targets', 'inject', 'serviceWorker', 'unregister', 'report', 'reportFile',
   'partialThreshold', 'cleanUrls', 'bareDirUrls', 'cache', 'concurrency', 'sessionPages', 'requestCostBytes', 'minSharedBytes', 'mergeCoverage', 'maxInlinePages',
 ]);
 
@@ -58,5 +58,6 @@ export async function loadConfig(cwd: string, file?: string): Promise<{ config: 
   const dir = path.dirname(found);
   if (config.root) config.root = path.resolve(dir, config.root);
   if (config.out) config.out = path.resolve(dir, config.out);
+  if (config.reportFile) config.reportFile = path.resolve(dir, config.reportFile);
   return { config, file: found };
 }

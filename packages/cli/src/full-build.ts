@@ -12,7 +12,7 @@ import { BuildCache } from './emit/build-cache.js';
 import { emit } from './emit/emit.js';
 import { keepRegisteredWorker } from './emit/kept-worker.js';
 import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
-import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './emit/output-files.js';
+import { NGINX_FILE, PUSH_MANIFEST_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
 import { loadSiteHeaders } from './emit/site-headers.js';
 import { applyRedirects, type RedirectRule } from './emit/host-redirects.js';
@@ -26,6 +26,7 @@ import { planPackages } from './plan/plan-packages.js';
 import type { PlanPage } from './plan/types.js';
 import { aboutSite, OWN_PATHS, preparePages, rememberRewrittenPages } from './prepare-pages.js';
 import { renderReport } from './report/render-report.js';
+import { insideDir } from './report/report-file.js';
 import { summarize, type BuildSummary } from './report/summary.js';
 
 
@@ -42,6 +43,8 @@ export interface FullBuildInput {
   workerAssets: WorkerAssets | undefined;
   inject: boolean;
   fingerprint: string;
+  /** The report's absolute path; none without a report. */
+  report: string | undefined;
 }
 
 /**
@@ -49,7 +52,7 @@ export interface FullBuildInput {
  * digests, plan, and the atomic write of every output, manifest last.
  */
 export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
-  const { options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint } = input;
+  const { options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint, report } = input;
   // Before anything is written: a state in the output directory (an earlier in-place build of it) vouches
   // only for outputs this build replaces.
   dropState(outDir);
@@ -178,12 +181,15 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     netlify: netlify || (options.targets ?? []).includes('netlify'),
     cache,
     report:
-      options.report === false
+      report === undefined
         ? undefined
-        : (manifest, hosts) => {
-            summary = summarize(manifest, plan, graph, diagnostics);
-            if (hosts.linkRules) summary.linkRules = hosts.linkRules;
-            return renderReport(manifest, plan, summary, diagnostics);
+        : {
+            file: report,
+            render: (manifest, hosts) => {
+              summary = summarize(manifest, plan, graph, diagnostics);
+              if (hosts.linkRules) summary.linkRules = hosts.linkRules;
+              return renderReport(manifest, plan, summary, diagnostics);
+            },
           },
     concurrency: options.concurrency,
     writer: pool,
@@ -219,7 +225,11 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   summary.warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   summary.errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (inPlace) {
-    const outputs = outputSignatures(root, [MANIFEST_FILE, ROUTES_FILE, REPORT_FILE, PUSH_MANIFEST_FILE, NGINX_FILE, '_headers', 'vercel.json', 'firebase.json', WORKER_PATH.slice(1), REGISTER_PATH.slice(1)]);
+    const reportRel = report === undefined ? undefined : insideDir(root, report);
+    const outputs = outputSignatures(root, [
+      MANIFEST_FILE, ROUTES_FILE, ...(reportRel ? [reportRel] : []), PUSH_MANIFEST_FILE, NGINX_FILE, '_headers',
+      'vercel.json', 'firebase.json', WORKER_PATH.slice(1), REGISTER_PATH.slice(1),
+    ]);
     const { basePath } = parseOrigin(options.origin, options.base);
     const state = captureState({
       outDir: root, basePath, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics,
@@ -240,6 +250,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     written: result.written,
     removed: result.removed,
     reused: result.reused,
+    ...(report !== undefined ? { report } : {}),
     pagesParsed: graph.pagesParsed,
     patched: false,
     timings,

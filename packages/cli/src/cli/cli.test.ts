@@ -13,10 +13,11 @@ const BIN = fileURLToPath(new URL('../../bin/objpack.js', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url)));
 if (!built) console.warn('SKIPPED CLI tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
 
-const run = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const runIn = (cwd: string | undefined, ...args: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
+const run = (...args: string[]) => runIn(undefined, ...args);
 
 describe.skipIf(!built)('objpack CLI', () => {
   test('--help on every command shows examples and exits 0', () => {
@@ -128,10 +129,26 @@ describe.skipIf(!built)('objpack CLI', () => {
     const built = run('closure', root, '/about/');
     expect(built.stdout.trim().split('\n')).toEqual(r.stdout.trim().split('\n'));
     expect(built.stderr).not.toContain('objpack-register.js');
-    // objpack-report.html, which the build wrote, is no page of the site (the build does not package it).
-    const report = run('closure', root, '/objpack-report.html');
-    expect(report.code).toBe(2);
-    expect(report.stderr).not.toMatch(/pages include.*objpack-report/);
+  });
+
+  test('the report goes to .objpack/report.html in the working directory, named at the end; --report-file puts it elsewhere', async () => {
+    const root = await makeSite(SMALL_SITE);
+    const project = await mkdtemp(path.join(tmpdir(), 'objpack-project-'));
+    const r = runIn(project, 'build', root, '--no-sw');
+    expect(r.code).toBe(0);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe(`  report: ${path.join('.objpack', 'report.html')}`);
+    expect(readFileSync(path.join(project, '.objpack/report.html'), 'utf8')).toContain('<title>objpack report');
+    expect(existsSync(path.join(root, 'objpack-report.html'))).toBe(false);
+    const json = JSON.parse(runIn(project, 'build', root, '--no-sw', '--json').stdout) as { report: string };
+    expect(json.report).toBe(path.join(project, '.objpack/report.html'));
+    // Asked for in the site: written there, and no page of it (the build does not package it).
+    const inSite = runIn(project, 'build', root, '--no-sw', '--report-file', path.join(root, 'objpack-report.html'));
+    expect(inSite.code).toBe(0);
+    expect(existsSync(path.join(root, 'objpack-report.html'))).toBe(true);
+    const closure = run('closure', root, '/objpack-report.html');
+    expect(closure.code).toBe(2);
+    expect(closure.stderr).not.toMatch(/pages include.*objpack-report/);
+    expect(runIn(project, 'build', root, '--no-sw', '--no-report', '--json').stdout).not.toContain('"report"');
   });
 
   test('inspect verifies a package; a corrupt or truncated one exits 3 with a clear code', async () => {

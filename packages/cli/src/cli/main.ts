@@ -67,7 +67,8 @@ ${EXIT_CODES}`);
     .option('--no-clean-urls', 'the worker answers a page at its own URL only')
     .option('--bare-dir-urls', 'the host serves /guide/index.html at /guide too, without redirecting: the worker answers /guide with that page (default: from vercel.json/firebase.json)')
     .option('--no-bare-dir-urls', 'the worker answers a directory\'s page at /guide/ only')
-    .option('--no-report', 'do not write objpack-report.html')
+    .option('--report-file <file>', 'where the build report goes (default .objpack/report.html in the working directory; a file in the output publishes it)')
+    .option('--no-report', 'do not write the build report')
     .option('--no-cache', 'ignore the incremental-build cache')
     .option('-c, --config <file>', 'config file (default: objpack.config.{js,mjs,json} in the working directory)')
     .option('--json', 'print a machine-readable summary on stdout')
@@ -81,6 +82,7 @@ Examples:
   $ objpack build dist/ --exclude drafts/ --exclude old/
   $ objpack build dist/ --target cloudflare  _headers for Cloudflare Pages: your rules, objpack's, then Link rules for the top pages that fit
   $ objpack build dist/ --json > objpack-summary.json
+  $ objpack build dist/ --report-file dist/objpack-report.html   publish the report with the site
   $ objpack build dist/ --trace 20         trace a sample of 20 pages in Chromium
   $ objpack build dist/ --clean-urls       pages link to /about for about.html (Netlify, Cloudflare Pages…)
   $ objpack build dist/ --bare-dir-urls    pages link to /guide for guide/index.html and the host serves it there (Vercel, Render…)

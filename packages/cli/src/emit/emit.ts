@@ -19,6 +19,7 @@ import type { WorkerAssets } from './sw-assets.js';
 import { HOST_ENTRIES_FILE, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
 import { readJsonConfig, readOwnEntries } from './host-entries.js';
 import { localWriter, type PackageWriter, type WriteJob } from './write-job.js';
+import { insideDir, removeOldReport, writeReport } from '../report/report-file.js';
 
 export { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE };
 
@@ -39,8 +40,8 @@ export interface EmitInput extends HostRecord {
   /** A netlify.toml or `--target netlify` says the site is Netlify's: its `_headers` has none of Cloudflare's limits. */
   netlify?: boolean;
   cache: BuildCache;
-  /** Renders objpack-report.html from the finished manifest and what the host configs made of it. */
-  report?(manifest: BuildManifest, hosts: { linkRules?: LinkRules }): string;
+  /** The report (an absolute path) and how to render it from the finished manifest and the host configs. */
+  report?: { file: string; render(manifest: BuildManifest, hosts: { linkRules?: LinkRules }): string };
   concurrency?: number;
   /** Where packages are encoded and written (worker threads); default this thread. */
   writer?: PackageWriter;
@@ -217,12 +218,16 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     }
   }
   if (texts.nginx !== undefined) await writeText(NGINX_FILE, texts.nginx);
-  if (texts.report !== undefined) await writeText(REPORT_FILE, texts.report);
+  if (input.report && texts.report !== undefined) {
+    await writeReport(input.report.file, texts.report);
+    const rel = insideDir(outDir, input.report.file);
+    if (rel !== undefined) done(rel);
+  }
   await writeText(ROUTES_FILE, texts.routes);
   await writeText(MANIFEST_FILE, texts.manifestText, { fsync: true });
 
   const keep = new Set(Object.values(manifest.packages).map((p) => p.file));
-  const removed = await removeStale(outDir, keep);
+  const removed = [...(await removeStale(outDir, keep)), ...(await removeOldReport(outDir, input.report?.file))];
   if (copied && copiedBefore) {
     removed.push(...(await removeUncopied(outDir, copiedBefore, copied)));
     await writeCopied(outDir, copied);
@@ -241,7 +246,7 @@ function outputTexts(manifest: BuildManifest, input: EmitInput, existingHeaders:
     headers,
     pushManifest: `${JSON.stringify(pushManifest(manifest), null, 2)}\n`,
     nginx: input.targets.includes('nginx') ? nginxConfig(rules) : undefined,
-    report: input.report?.(manifest, headers.linkRules ? { linkRules: headers.linkRules } : {}),
+    report: input.report?.render(manifest, headers.linkRules ? { linkRules: headers.linkRules } : {}),
     routes: JSON.stringify(routeTable(manifest)),
     manifestText: manifestText(manifest),
   };

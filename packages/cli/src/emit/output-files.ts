@@ -1,6 +1,10 @@
 /** Files the build writes at the top of the output besides the format's manifest and route table. */
-export const REPORT_FILE = 'objpack-report.html';
 export const PUSH_MANIFEST_FILE = 'push-manifest.json';
+/**
+ * The report's name at the top of the output: never crawled; an objpack report found there while this
+ * build writes its report elsewhere is one an earlier build left, and is removed so it is not published.
+ */
+export const REPORT_FILE = 'objpack-report.html';
 export const NGINX_FILE = 'objpack-nginx.conf';
 /**
  * The entries objpack added to `vercel.json` / `firebase.json` (by file name), so the next build removes

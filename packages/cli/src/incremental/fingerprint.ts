@@ -28,7 +28,8 @@ export function buildFingerprint(input: {
     inject: input.inject,
     serviceWorker: options.serviceWorker !== false,
     unregister: options.unregister === true,
-    report: options.report !== false,
+    // The report's site-relative path when it is written into the site, else whether there is one.
+    report: options.report ?? true,
     partialThreshold: options.partialThreshold ?? null,
     cleanUrls: options.cleanUrls ?? null,
     bareDirUrls: options.bareDirUrls ?? null,

@@ -23,6 +23,7 @@ import { writePackage } from '../emit/write-package.js';
 import { WarningCode } from '../errors.js';
 import type { PackagePlan } from '../plan/types.js';
 import { renderReport } from '../report/render-report.js';
+import { insideDir, writeReport } from '../report/report-file.js';
 import type { BuildSummary } from '../report/summary.js';
 import { fileKeysOf, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ReportShared } from './build-state.js';
 import { examine, type Changed } from './changed-page.js';
@@ -42,9 +43,8 @@ export interface PatchInput {
   inject: boolean;
   /** The build writes the worker (not `--no-sw`). */
   worker: boolean;
-  report: boolean;
-  /** Report file name (site-relative). */
-  reportFile: string;
+  /** The report's absolute path; none without a report. */
+  report: string | undefined;
   progress(p: BuildProgress): void;
   t0: number;
 }
@@ -190,15 +190,16 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     const manifestText = manifestEdits(fresh);
     // Checked above with the same keys: only the values differ.
     if (!manifestText) throw new Error('patchBuild: manifest shape changed during the patch');
-    if (input.report) {
+    if (input.report !== undefined) {
       const html = renderReport(
         { buildId, packages: Object.fromEntries(reportShared.map((s) => [s.url, { bytes: s.bytes }])) },
         { shared: reportShared.map((s) => ({ url: s.url, pages: { length: s.pages }, objects: s.urls.map((url) => ({ url })) })) },
         summary,
         diagnostics,
       );
-      await writeFileAtomic(abs(input.reportFile), html);
-      written.push(input.reportFile);
+      await writeReport(input.report, html);
+      const rel = insideDir(root, input.report);
+      if (rel !== undefined) written.push(rel);
     }
     await writeFileAtomic(abs(ROUTES_FILE), routes);
     written.push(ROUTES_FILE);
@@ -252,6 +253,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     written,
     removed,
     reused: state.sharedKeys.length + state.pageKeys.length - rewritten.length,
+    ...(input.report !== undefined ? { report: input.report } : {}),
     pagesParsed: touched.length,
     patched: true,
     timings,

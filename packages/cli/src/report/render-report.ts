@@ -13,7 +13,12 @@ export interface ReportPlan {
   shared: ReadonlyArray<{ url: string; pages: { readonly length: number }; objects: ReadonlyArray<{ url: string }> }>;
 }
 
-/** objpack-report.html: one self-contained file (inline CSS and SVG, no scripts) with the build's charts. */
+/** How every report begins: an earlier build's report in the output is known by it (report-file.ts). */
+export const REPORT_HEAD = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>objpack report`;
+
+/** The build report: one self-contained file (inline CSS and SVG, no scripts) with the build's charts. */
 export function renderReport(manifest: ReportManifest, plan: ReportPlan, summary: BuildSummary, diagnostics: readonly Diagnostic[]): string {
   const pages = [...summary.perPage].sort((a, b) => b.closureBytes - a.closureBytes).slice(0, MAX_CHART_ROWS);
   const labels = pages.map((p) => p.url);
@@ -45,9 +50,7 @@ export function renderReport(manifest: ReportManifest, plan: ReportPlan, summary
   const linkNote = links && links.cut > 0
     ? `<p class="note">_headers (--target cloudflare): Link rules for ${escapeHtml(linkRulesText(links))}. ${links.cut} page${links.cut === 1 ? ' gets' : 's get'} no preloads from the host on a first visit; the worker, once installed, announces them on every navigation.</p>`
     : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>objpack report — build ${escapeHtml(manifest.buildId)}</title>
+  return `${REPORT_HEAD} — build ${escapeHtml(manifest.buildId)}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1000px;padding:0 1rem;color:#111}
 h1{font-size:1.5rem}h2{margin-top:2.5rem;border-bottom:1px solid #ddd}

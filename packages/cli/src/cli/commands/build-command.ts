@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { build, type BuildOptions, type BuildResult } from '../../build.js';
 import { loadConfig } from '../../config.js';
@@ -30,6 +31,7 @@ function fromFlags(opts: Record<string, unknown>, cmd: Command): Partial<BuildOp
   if (given('unregister')) o.unregister = true;
   if (given('partialThreshold')) o.partialThreshold = parseCount(opts.partialThreshold, '--partial-threshold');
   if (given('report')) o.report = opts.report as boolean;
+  if (given('reportFile')) o.reportFile = opts.reportFile as string;
   if (given('cleanUrls')) o.cleanUrls = opts.cleanUrls as boolean;
   if (given('bareDirUrls')) o.bareDirUrls = opts.bareDirUrls as boolean;
   if (given('cache')) o.cache = opts.cache as boolean;
@@ -41,7 +43,7 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
   try {
     const { config, file } = await loadConfig(process.cwd(), opts.config as string | undefined);
     if (file) logger.info(`config: ${file}`);
-    result = await build({ ...config, ...fromFlags(opts, cmd), root: dir, onProgress: progressBar(logger) });
+    result = await build({ ...config, ...fromFlags(opts, cmd), root: dir, projectDir: process.cwd(), onProgress: progressBar(logger) });
   } catch (err) {
     logger.endProgress();
     return reportErrorJson(err, logger, opts.json === true);
@@ -57,6 +59,7 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
       buildId: result.buildId,
       root: result.root,
       outDir: result.outDir,
+      ...(result.report !== undefined ? { report: result.report } : {}),
       summary,
       plan: result.plan.stats,
       written: result.written.length,
@@ -71,7 +74,7 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
   const grouped = formatGrouped(warnings);
   for (const g of grouped.slice(0, MAX_WARNINGS)) logger.warn(g.line);
   const rest = grouped.slice(MAX_WARNINGS).reduce((n, g) => n + g.count, 0);
-  if (rest > 0) logger.warn(`… and ${rest} more warnings (all are listed in objpack-report.html and in --json)`);
+  if (rest > 0) logger.warn(`… and ${rest} more warnings (all are listed in the report and in --json)`);
   for (const d of errors) logger.error(formatDiagnostic(d));
   const s = result.summary;
   const table = renderTable([
@@ -91,6 +94,7 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
   ], ['objpack build', result.buildId]);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const line = `objpack: ${count(s.pages, 'page')}, ${count(s.packages.page + s.packages.shared, 'package')}, ${count(errors.length, 'error')}, ${count(warnings.length, 'warning')} → ${result.outDir}`;
-  logger.always(opts.quiet ? line : `${table}\n  output: ${result.outDir}`);
+  const report = result.report === undefined ? '' : `\n  report: ${path.relative(process.cwd(), result.report) || result.report}`;
+  logger.always(opts.quiet ? line : `${table}\n  output: ${result.outDir}${report}`);
   return exit;
 }

@@ -110,7 +110,7 @@ function printDiagnostics(diagnostics: readonly Diagnostic[], shown: Set<string>
   const grouped = formatGrouped(fresh);
   for (const g of grouped.slice(0, MAX_WARNINGS)) logger.warn(g.line);
   const rest = grouped.slice(MAX_WARNINGS).reduce((n, g) => n + g.count, 0);
-  if (rest > 0) logger.warn(`… and ${rest} more warnings (all are listed in objpack-report.html)`);
+  if (rest > 0) logger.warn(`… and ${rest} more warnings (all are listed in the build report, .objpack/report.html by default)`);
   shown.clear();
   for (const t of now) shown.add(t);
 }
