@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import { parseCount } from '../parse-number.js';
 import { progressBar } from '../progress-bar.js';
 import { renderTable } from '../table.js';
-import { formatDiagnostic, formatGrouped } from './format-diagnostic.js';
+import { formatDiagnostic, formatGrouped } from '../../report/format-diagnostic.js';
 
 /** Warning lines printed (repeats of one grouped); the rest are counted (the report lists them all). */
 const MAX_WARNINGS = 50;

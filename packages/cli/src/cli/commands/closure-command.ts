@@ -4,7 +4,7 @@ import { ErrorCode, ObjpackError } from '../../errors.js';
 import { aboutSite, OWN_PATHS } from '../../prepare-pages.js';
 import { reportErrorJson } from '../errors-out.js';
 import type { Logger } from '../logger.js';
-import { formatDiagnostic } from './format-diagnostic.js';
+import { formatDiagnostic } from '../../report/format-diagnostic.js';
 
 /** The page by URL path (`/guide/`), by file (`guide/index.html`) or by URL path of the file. */
 function findPage(graph: SiteGraph, page: string): PageClosure | undefined {

@@ -13,7 +13,7 @@ import { ErrorCode, ObjpackError } from '../../errors.js';
 import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { parseCount } from '../parse-number.js';
-import { formatDiagnostic, formatGrouped } from './format-diagnostic.js';
+import { formatDiagnostic, formatGrouped } from '../../report/format-diagnostic.js';
 import { watchTree } from './watch-tree.js';
 
 /** What the build itself writes: changes to these never trigger a rebuild (that would loop). */

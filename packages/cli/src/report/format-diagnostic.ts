@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../discover/index.js';
+import type { Diagnostic } from '../discover/index.js';
 
 /** `CODE message`, the message without the `file:line:` it may start with. */
 function what(d: Diagnostic): string {
