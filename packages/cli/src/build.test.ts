@@ -149,7 +149,7 @@ describe('build (in place)', () => {
     const r = await build(await opts(root));
     manifest = await verifyOutput(root);
     expect(r.written).toContain(manifest.pages['/']!.package.slice(1));
-    expect((await decodeAll(pkg))[0]!.headers).toEqual([['content-security-policy', "default-src 'none'"]]);
+    expect((await decodeAll(path.join(root, manifest.pages['/']!.package.slice(1))))[0]!.headers).toEqual([['content-security-policy', "default-src 'none'"]]);
   });
 
   test('--target cloudflare: the host rules objpack serve applies match as Cloudflare Pages matches them, case included', async () => {
@@ -221,19 +221,25 @@ describe('build (in place)', () => {
     writeFileSync(path.join(root, 'blog.html'), (await readFile(path.join(root, 'blog.html'), 'utf8')).replace('</body>', '<p>edited</p></body>'));
     const edited = await build(await opts(root));
     expect(edited.pagesParsed).toBe(1);
-    expect(edited.written.filter((f) => f.endsWith('.objp'))).toEqual(['_objpack/pages/blog.html.objp']);
+    expect(edited.written.filter((f) => f.endsWith('.objp'))).toEqual([`_objpack/pages/blog.html.${edited.buildId}.objp`]);
   });
 
-  test('a changed page rewrites only its package; stale shared packages go after the new manifest', async () => {
+  test('a changed page rewrites only its package; stale packages go once the generation that named them is replaced', async () => {
     const root = await makeSite(SMALL_SITE);
     const first = await build(await opts(root));
     await writeFiles(root, { 'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 2'), 'css/base.css': 'body{margin:1px}' });
     const second = await build(await opts(root));
     expect(second.buildId).not.toBe(first.buildId);
     const m = await verifyOutput(root);
-    const oldShared = Object.keys(first.manifest.packages).filter((u) => u.includes('/shared/') && !m.packages[u]);
-    expect(oldShared.length).toBeGreaterThan(0);
-    expect(second.removed).toEqual(expect.arrayContaining(oldShared.map((u) => u.slice(1))));
+    const old = Object.keys(first.manifest.packages).filter((u) => !m.packages[u]).map((u) => u.slice(1));
+    expect(old.filter((f) => f.includes('/shared/')).length).toBeGreaterThan(0);
+    expect(old).toContain(first.manifest.pages['/blog.html']!.package.slice(1));
+    // A worker holding the first build's route table still finds every package it names.
+    expect(second.removed).toEqual([]);
+    for (const f of old) expect(existsSync(path.join(root, f)), f).toBe(true);
+    await writeFiles(root, { 'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 3') });
+    const third = await build(await opts(root));
+    expect(third.removed.sort()).toEqual(old.sort());
     expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
   });
 
@@ -253,8 +259,8 @@ describe('build (in place)', () => {
       await writeFiles(root, edit);
       const failing = build(await opts(root, { cache: false, onProgress: (p) => { if (p.phase === 'write' && p.done === n) throw new Error(`stop at ${n}`); } }));
       await expect(failing).rejects.toThrow(`stop at ${n}`);
-      // Page packages written before the failure carry the failed build's id: a worker takes them for a newer deploy.
-      const still = await verifyOutput(root, { buildIds: false });
+      // Page packages written before the failure have names no table knows yet: the previous table still holds.
+      const still = await verifyOutput(root);
       // Until the manifest is replaced (the last write), the previous manifest is the one in place.
       expect(still.buildId === previous.buildId || still.buildId === reference.buildId).toBe(true);
       expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);

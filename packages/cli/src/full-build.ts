@@ -233,7 +233,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     const { basePath } = parseOrigin(options.origin, options.base);
     const state = captureState({
       outDir: root, basePath, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics,
-      written: result.written, outputs,
+      written: result.written, superseded: result.superseded, outputs,
     });
     if (state) await saveState(root, state.state, state.rows);
   }

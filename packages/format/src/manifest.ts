@@ -6,8 +6,9 @@
  * - `objpack-manifest.json`  — {@link BuildManifest}, the full record (written last: its presence means
  *   every file it names is complete).
  * - `_objpack/routes.json`   — {@link RouteTable}, the compact table the worker fetches at install/update.
- * - `_objpack/pages/<page file>.objp` — one page package per HTML page (`/guide/index.html` →
- *   `/_objpack/pages/guide/index.html.objp`); revalidated on every use.
+ * - `_objpack/pages/<page file>.<build id>.objp` — one page package per HTML page (`/guide/index.html` →
+ *   `/_objpack/pages/guide/index.html.<build id>.objp`), named for the build id its index carries: a
+ *   build never writes over a package a published route table names; revalidated on every use.
  * - `_objpack/shared/<16 hex>.objp` — shared packages named by content hash; immutable.
  */
 

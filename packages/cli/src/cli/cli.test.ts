@@ -154,9 +154,11 @@ describe.skipIf(!built)('objpack CLI', () => {
   test('inspect verifies a package; a corrupt or truncated one exits 3 with a clear code', async () => {
     const root = await makeSite(SMALL_SITE);
     expect(run('build', root, '--no-sw').code).toBe(0);
-    const pkg = path.join(root, '_objpack/pages/index.html.objp');
-    const ok = run('inspect', pkg, '--json');
+    // The page's slot names its current package file (whose name carries the build id).
+    const ok = run('inspect', path.join(root, '_objpack/pages/index.html.objp'), '--json');
     expect(ok.code).toBe(0);
+    const { file: pkg, buildId } = JSON.parse(ok.stdout) as { file: string; buildId: string };
+    expect(pkg).toBe(path.join(root, `_objpack/pages/index.html.${buildId}.objp`));
     expect(JSON.parse(ok.stdout).objects.every((o: { verified: boolean }) => o.verified)).toBe(true);
     expect(run('inspect', pkg).stdout).toContain('all digests verified');
     const bytes = await readFile(pkg);

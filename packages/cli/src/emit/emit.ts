@@ -8,6 +8,7 @@ import type { PackagePlan } from '../plan/types.js';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import type { BuildCache } from './build-cache.js';
 import { removeStale, removeTempFiles } from './cleanup.js';
+import { generationUrl, packageFile, publishedPackages } from './generation.js';
 import { readCopied, removeUncopied, writeCopied } from './copied-files.js';
 import { cloudflareHeaders, cloudflareProblems } from './cloudflare-headers.js';
 import { isHeadersPattern, type HeadersHost } from './header-patterns.js';
@@ -63,6 +64,8 @@ export interface EmitResult {
   /** Packages kept byte-for-byte from the previous build. */
   reused: number;
   removed: string[];
+  /** Package files of the generation this build replaced that it does not name: the next build removes them. */
+  superseded: string[];
   linkTruncated: Array<{ page: string; dropped: number }>;
   /** `--target cloudflare`: pages with a Link rule in `_headers`, of those with preloads. */
   linkRules?: LinkRules;
@@ -121,23 +124,30 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   const pageKeys = plan.pages.map((p) => p.key);
   const buildId = createHash('sha256').update([...sharedKeys, ...pageKeys].join('\n')).digest('hex').slice(0, 16);
 
-  const packages = new Map<string, { bytes: number; digest: string; buildId: string }>();
+  // The generation now published: its files stay until the one after this build replaces it.
+  const published = publishedPackages(outDir);
+  /** By plan URL; `url` is the file's URL where it differs (a page package's generation name). */
+  const packages = new Map<string, { bytes: number; digest: string; buildId: string; url: string }>();
   let reused = 0;
-  /** `id` is the build id a fresh encoding embeds; a kept package keeps the one it was written with. */
-  const put = async (url: string, key: string, id: string, encode: () => Promise<{ bytes: number; digest: string }>) => {
-    const rel = decodeURIComponent(url.slice(1));
+  /**
+   * `id` is the build id a fresh encoding embeds; a kept package keeps the one it was written with. A page
+   * package's file is named for that id (`fileUrl`), a shared package's for its content already.
+   */
+  const put = async (url: string, key: string, id: string, fileUrl: (id: string) => string, encode: (target: string) => Promise<{ bytes: number; digest: string }>) => {
     const prev = cache.package(url);
-    if (prev && prev.key === key && (prev.buildId !== undefined || id === '') && sizeOf(abs(rel)) === prev.bytes) {
-      packages.set(url, { bytes: prev.bytes, digest: prev.digest, buildId: prev.buildId ?? id });
+    if (prev && prev.key === key && (prev.buildId !== undefined || id === '') && sizeOf(abs(packageFile(fileUrl(prev.buildId ?? id)))) === prev.bytes) {
+      packages.set(url, { bytes: prev.bytes, digest: prev.digest, buildId: prev.buildId ?? id, url: fileUrl(prev.buildId ?? id) });
       cache.setPackage(url, prev);
       reused++;
       return;
     }
-    const w = await encode();
-    packages.set(url, { ...w, buildId: id });
+    const rel = packageFile(fileUrl(id));
+    const w = await encode(abs(rel));
+    packages.set(url, { ...w, buildId: id, url: fileUrl(id) });
     cache.setPackage(url, { key, ...w, buildId: id });
     done(rel);
   };
+  const sameUrl = (url: string) => () => url;
   // Plan objects from the pipeline carry no `load` closure (only the patch path's HTML does, and it writes
   // its packages itself), so every job can cross to a worker thread.
   const write = (job: WriteJob) => (input.writer ?? localWriter).write(job);
@@ -148,17 +158,17 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   const htmlByRel = new Map(input.html.map((h) => [h.rel, h]));
   /** Pages their package's job read, injected and staged in a temporary file (renamed after every package). */
   const staged = new Map<string, { tmp: string; bytes: number; key: string }>();
-  await mapLimit(plan.shared, limit, (s) => put(s.url, s.key, '', () => write({ target: abs(decodeURIComponent(s.url.slice(1))), buildId: '', sharedRefs: [], objects: s.objects })));
+  await mapLimit(plan.shared, limit, (s) => put(s.url, s.key, '', sameUrl(s.url), (target) => write({ target, buildId: '', sharedRefs: [], objects: s.objects })));
   let renamed: Promise<unknown> | undefined;
   let texts: ReturnType<typeof outputTexts>;
   // Read before the report is made, which says what `_headers` holds (the copy, if any, is done).
   const existingHeaders = await readFile(abs('_headers'), 'utf8').catch(() => '');
   try {
     await mapLimit(plan.pages, limit, (p, i) =>
-      put(p.packageUrl, pageKeys[i]!, buildId, async () => {
+      put(p.packageUrl, pageKeys[i]!, buildId, (id) => generationUrl(p.packageUrl, id), async (target) => {
         const h = htmlByRel.get(p.file);
         const withHtml = h && p.objects[0]?.sri === h.key && p.objects[0].rel === h.rel && !htmlCurrent(h) ? h : undefined;
-        const w = await write({ target: abs(decodeURIComponent(p.packageUrl.slice(1))), buildId, sharedRefs: p.shared, objects: p.objects, ...(withHtml ? { html: abs(withHtml.rel) } : {}) });
+        const w = await write({ target, buildId, sharedRefs: p.shared, objects: p.objects, ...(withHtml ? { html: abs(withHtml.rel) } : {}) });
         if (withHtml && w.htmlTemp !== undefined) staged.set(withHtml.rel, { tmp: w.htmlTemp, bytes: w.htmlBytes ?? 0, key: withHtml.key });
         return { bytes: w.bytes, digest: w.digest };
       }),
@@ -226,14 +236,16 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   await writeText(ROUTES_FILE, texts.routes);
   await writeText(MANIFEST_FILE, texts.manifestText, { fsync: true });
 
-  const keep = new Set(Object.values(manifest.packages).map((p) => p.file));
-  const removed = [...(await removeStale(outDir, keep)), ...(await removeOldReport(outDir, input.report?.file))];
+  // The generation before last goes; the one just replaced stays for workers still holding its table.
+  const named = new Set(Object.values(manifest.packages).map((p) => p.file));
+  const removed = [...(await removeStale(outDir, new Set([...named, ...published]))), ...(await removeOldReport(outDir, input.report?.file))];
+  const superseded = [...published].filter((f) => !named.has(f));
   if (copied && copiedBefore) {
     removed.push(...(await removeUncopied(outDir, copiedBefore, copied)));
     await writeCopied(outDir, copied);
   }
   await removeTempFiles(outDir, new Set(['.', ...input.html.map((h) => path.posix.dirname(h.rel))]));
-  return { manifest, written, reused, removed, linkTruncated: headers.truncated, hostWarnings, ...(linkRules ? { linkRules } : {}) };
+  return { manifest, written, reused, removed, superseded, linkTruncated: headers.truncated, hostWarnings, ...(linkRules ? { linkRules } : {}) };
 }
 
 /** The manifest and the contents of the files made from it (host configs that merge with the site's aside). */

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { decodeStream, digestToSri, isFormatError, type DecodeEvent, type PackageIndex } from '@objpack/format';
 import { nodeSha256 } from '@objpack/format/node';
 import { ErrorCode, ObjpackError } from '../errors.js';
+import { currentFileOfSlot } from './generation.js';
 
 export interface InspectResult {
   file: string;
@@ -18,6 +19,7 @@ export interface InspectResult {
 
 /** Streams package events from a file, turning format errors into OBJPACK_E_CORRUPT_PACKAGE (exit 3). */
 export async function* readPackageEvents(file: string): AsyncGenerator<DecodeEvent> {
+  file = await packagePath(file);
   const st = await stat(file).catch(() => undefined);
   if (!st) throw new ObjpackError(ErrorCode.INPUT_NOT_FOUND, `package not found: ${file}`, file);
   if (st.isDirectory()) throw new ObjpackError(ErrorCode.USAGE, `${file} is a directory; give a package file (_objpack/pages/….objp or _objpack/shared/….objp)`, file);
@@ -29,8 +31,15 @@ export async function* readPackageEvents(file: string): AsyncGenerator<DecodeEve
   }
 }
 
+/** `file`, or for a page package's slot (`_objpack/pages/index.html.objp`) its current generation's file. */
+async function packagePath(file: string): Promise<string> {
+  if (await stat(file).catch(() => undefined)) return file;
+  return currentFileOfSlot(file) ?? file;
+}
+
 /** Reads a whole package, verifying every object's digest, and describes it. Corrupt input throws. */
 export async function inspectPackage(file: string): Promise<InspectResult> {
+  file = await packagePath(file);
   let index: PackageIndex | undefined;
   const objects: InspectResult['objects'] = [];
   for await (const e of readPackageEvents(file)) {

@@ -1,12 +1,12 @@
 import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type FirebaseUrls, type HostHeaderRule, type HostRedirectRule, type HostRoute, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
+import { packageFile } from './generation.js';
 
 /** The URL without its query: the manifest's `objects` key. */
 export const stripQuery = (url: string): string => {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
 };
-const packageFile = (url: string) => decodeURIComponent(url.slice(1));
 
 /** What the build learnt of the site's host, recorded in the manifest (and, but the headers, in the route table). */
 export interface HostRecord {
@@ -32,25 +32,28 @@ export interface HostRecord {
 export function buildManifest(
   plan: PackagePlan,
   buildId: string,
-  written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string }>,
+  written: ReadonlyMap<string, { bytes: number; digest: string; buildId?: string; url?: string }>,
   host: HostRecord = {},
 ): BuildManifest {
   const { base = '/', hostHeaders = [], hostRedirects = [], hostRoutes = [] } = host;
   const { cleanUrls = false, cleanSlashUrls = false, bareDirUrls = false, firebaseUrls } = host;
   const packages: Record<string, ManifestPackage> = {};
-  const record = (url: string, kind: 'page' | 'shared', objects: string[]) => {
+  /** Records the package planned at `url` under its file's URL (a page package's generation name), which it returns. */
+  const record = (url: string, kind: 'page' | 'shared', objects: string[]): string => {
     const w = written.get(url)!;
-    packages[url] = { kind, file: packageFile(url), bytes: w.bytes, digest: w.digest, objects };
+    const at = w.url ?? url;
+    packages[at] = { kind, file: packageFile(at), bytes: w.bytes, digest: w.digest, objects };
     // A page package kept from an earlier build still names that build in its index.
-    if (kind === 'page' && w.buildId !== undefined && w.buildId !== buildId) packages[url].buildId = w.buildId;
+    if (kind === 'page' && w.buildId !== undefined && w.buildId !== buildId) packages[at].buildId = w.buildId;
+    return at;
   };
   for (const s of plan.shared) record(s.url, 'shared', s.objects.map((o) => o.url));
   const pages: BuildManifest['pages'] = {};
   for (const p of plan.pages) {
-    record(p.packageUrl, 'page', p.objects.map((o) => o.url));
+    const at = record(p.packageUrl, 'page', p.objects.map((o) => o.url));
     pages[p.url] = {
       file: p.file,
-      package: p.packageUrl,
+      package: at,
       shared: p.shared,
       closure: p.closure.map((o) => o.url),
       critical: p.critical,

@@ -31,11 +31,14 @@ describe('build ids of reused page packages', () => {
     expect((await readRoutes(root)).packageBuilds).toBeUndefined();
     const pkgFile = (page: string) => path.join(root, first.manifest.pages[page]!.package.slice(1));
     const before = { home: await readFile(pkgFile('/')), about: await readFile(pkgFile('/about/')), mtime: (await stat(pkgFile('/'))).mtimeMs };
+    expect(first.manifest.pages['/']!.package).toBe(`/_objpack/pages/index.html.${first.buildId}.objp`);
 
     await editBlog(root);
     const second = await build(await opts(root));
     expect(second.buildId).not.toBe(first.buildId);
-    expect(second.written.filter((f) => f.endsWith('.objp'))).toEqual(['_objpack/pages/blog.html.objp']);
+    // A package is named for the build its index carries: the edited page's is a new file, the kept ones keep theirs.
+    expect(second.written.filter((f) => f.endsWith('.objp'))).toEqual([`_objpack/pages/blog.html.${second.buildId}.objp`]);
+    expect(second.manifest.pages['/']!.package).toBe(first.manifest.pages['/']!.package);
     expect(await readFile(pkgFile('/'))).toEqual(before.home);
     expect(await readFile(pkgFile('/about/'))).toEqual(before.about);
     expect((await stat(pkgFile('/'))).mtimeMs).toBe(before.mtime);
@@ -71,7 +74,8 @@ describe('build ids of reused page packages', () => {
 
     await editBlog(root);
     const second = await build(await opts(root));
-    expect(second.written.filter((f) => f.endsWith('.objp')).sort()).toEqual(['_objpack/pages/about/index.html.objp', '_objpack/pages/blog.html.objp', '_objpack/pages/index.html.objp']);
+    const id = second.buildId;
+    expect(second.written.filter((f) => f.endsWith('.objp')).sort()).toEqual([`_objpack/pages/about/index.html.${id}.objp`, `_objpack/pages/blog.html.${id}.objp`, `_objpack/pages/index.html.${id}.objp`]);
     expect((await readRoutes(root)).packageBuilds).toBeUndefined();
     for (const page of ['/', '/about/', '/blog.html']) expect(await embeddedBuild(root, second.manifest.pages[page]!.package)).toBe(second.buildId);
     await verifyOutput(root);

@@ -24,9 +24,10 @@ export const STATE_ROWS_FILE = `${PACKAGE_DIR}/.state-rows`;
  * 4: page URLs keep `[` `]` (site-origin.ts encodePath). 5: object URLs escape `|` `^` (resolve-url.ts).
  * 6: the summary's `linkRules` has `cut` (an older state's patch would not name Cloudflare's limit).
  * 7: object URLs in one spelling. 8: a page's recorded headers include the rules that name it
- * decoded (site-headers.ts forPage). 9: object URLs as the page spells them again.
+ * decoded (site-headers.ts forPage). 9: object URLs as the page spells them again. 10: page packages
+ * are named for their build id (emit/generation.ts), `superseded`.
  */
-const STATE_VERSION = 9;
+const STATE_VERSION = 10;
 
 /** [url, path, file, rel, bytes, contentType, as, sendBytes, digest (base64), sri] */
 export type ObjectRow = [string, string, string, string, number, string, PlanObject['as'], number, string, string];
@@ -98,6 +99,11 @@ export interface BuildState {
   packageUrls: string[];
   pageKeys: string[];
   pageBuilds: string[];
+  /**
+   * Package files (site-relative) of the generation before this build's that it does not name: kept while
+   * workers may hold that generation's route table, removed once the next build has switched.
+   */
+  superseded: string[];
   /** Rows of {@link STATE_ROWS_FILE}: JSON {@link ObjectRow}s, then {@link PageRecord}s, then the {@link SharedRecord}[]. */
   objectCount: number;
   rows: { signature: string; offsets: Uint32Array };

@@ -25,6 +25,8 @@ export function captureState(input: {
   summary: BuildSummary;
   diagnostics: readonly Diagnostic[];
   written: readonly string[];
+  /** Package files of the generation this build replaced that it does not name (emit `superseded`). */
+  superseded: readonly string[];
   outputs: Record<string, string>;
 }): { state: StateInput; rows: string[] } | undefined {
   const { graph, plan, manifest } = input;
@@ -45,7 +47,7 @@ export function captureState(input: {
   const pageBuilds: string[] = [];
   for (const p of plan.pages) {
     const extract = graph.extracts.get(p.file);
-    const pkg = manifest.packages[p.packageUrl];
+    const pkg = manifest.packages[manifest.pages[p.url]?.package ?? ''];
     if (!extract || !pkg) return undefined;
     const record: PageRecord = {
       url: p.url,
@@ -100,6 +102,7 @@ export function captureState(input: {
     packageUrls: plan.pages.map((p) => p.packageUrl),
     pageKeys,
     pageBuilds,
+    superseded: [...input.superseded],
     objectCount: objects.length,
     reportShared: JSON.stringify(plan.shared.map((s): ReportShared => ({ url: s.url, bytes: manifest.packages[s.url]?.bytes ?? 0, pages: s.pages.length, urls: s.objects.map((o) => o.url) }))),
     stats: plan.stats,

@@ -45,10 +45,24 @@ const copy = (from: string): string => {
   return to;
 };
 
-async function outputs(root: string): Promise<Map<string, Buffer>> {
-  const files = (await listFiles(root)).filter((f) => !PRIVATE.has(f));
-  return new Map(await Promise.all(files.map(async (f) => [f, await readFile(path.join(root, f))] as const)));
+/**
+ * The output files and their bytes. `current`: only the packages the manifest names, page packages under
+ * their slot (the name without the build id: builds that reach the same output by other ways name them for
+ * other build ids), so the previous generation's files a build keeps are left out.
+ */
+async function outputs(root: string, current = false): Promise<Map<string, Buffer>> {
+  let files = (await listFiles(root)).filter((f) => !PRIVATE.has(f));
+  const named = new Set(Object.values(readManifest(root).packages).map((p) => p.file));
+  if (current) files = files.filter((f) => !f.endsWith('.objp') || named.has(f));
+  const key = (f: string) => (current ? f.replace(/\.[0-9a-f]{16}\.objp$/, '.objp') : f);
+  return new Map(await Promise.all(files.map(async (f) => [key(f), await readFile(path.join(root, f))] as const)));
 }
+/** Maps a slot key of {@link outputs} to the file it stands for in `root` (the manifest's name for a page package). */
+const filesOf = (root: string) => {
+  const bySlot = new Map(Object.values(readManifest(root).packages).map((p) => [p.file.replace(/\.[0-9a-f]{16}\.objp$/, '.objp'), p.file]));
+  return (key: string) => bySlot.get(key) ?? key;
+};
+const readManifest = (root: string) => JSON.parse(readFileSync(path.join(root, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
 
 /** Byte-for-byte equality of everything but the build's private files. */
 async function expectSameBytes(a: string, b: string): Promise<void> {
@@ -59,8 +73,9 @@ async function expectSameBytes(a: string, b: string): Promise<void> {
 
 /** Equality up to build ids: what a full build writes vs what an incremental build kept or patched. */
 async function expectSameAsFullBuild(incremental: string, full: string): Promise<void> {
-  const [x, y] = [await outputs(incremental), await outputs(full)];
-  expect([...x.keys()]).toEqual([...y.keys()]);
+  const [x, y] = [await outputs(incremental, true), await outputs(full, true)];
+  const [fileIn, fileFull] = [filesOf(incremental), filesOf(full)];
+  expect([...x.keys()].sort()).toEqual([...y.keys()].sort());
   const ids = (root: string) => {
     const m = JSON.parse(readFileSync(path.join(root, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
     return [m.buildId, ...Object.values(m.packages).flatMap((p) => (p.buildId ? [p.buildId] : []))];
@@ -69,17 +84,20 @@ async function expectSameAsFullBuild(incremental: string, full: string): Promise
   for (const [f, bytes] of x) {
     const other = y.get(f)!;
     if (f.endsWith('.objp')) {
-      const [p, q] = [await inspectPackage(path.join(incremental, f)), await inspectPackage(path.join(full, f))];
+      const [p, q] = [await inspectPackage(path.join(incremental, fileIn(f))), await inspectPackage(path.join(full, fileFull(f)))];
       expect({ ...p, file: '', buildId: '' }, f).toEqual({ ...q, file: '', buildId: '' });
     } else if (f === 'objpack-manifest.json') {
       const norm = (b: Buffer) => {
         const m = JSON.parse(b.toString('utf8')) as Omit<BuildManifest, 'buildId'> & { buildId?: string };
         delete m.buildId;
-        // A page package's file digest covers the build id in its index (the packages are compared above).
-        for (const p of Object.values(m.packages)) {
+        // A page package's file digest covers the build id in its index (the packages are compared above),
+        // and its name carries that id.
+        const slot = (u: string) => u.replace(/\.[0-9a-f]{16}\.objp$/, '.objp');
+        m.packages = Object.fromEntries(Object.entries(m.packages).map(([u, p]) => {
           delete p.buildId;
-          if (p.kind === 'page') p.digest = '';
-        }
+          return [slot(u), p.kind === 'page' ? { ...p, file: slot(p.file), digest: '' } : p];
+        }));
+        for (const p of Object.values(m.pages)) p.package = slot(p.package);
         return m;
       };
       expect(norm(bytes)).toEqual(norm(other));
@@ -88,6 +106,7 @@ async function expectSameAsFullBuild(incremental: string, full: string): Promise
         const r = JSON.parse(b.toString('utf8')) as Omit<RouteTable, 'buildId'> & { buildId?: string };
         delete r.buildId;
         delete r.packageBuilds;
+        r.packages = r.packages.map((u) => u.replace(/\.[0-9a-f]{16}\.objp$/, '.objp'));
         return r;
       };
       expect(norm(bytes)).toEqual(norm(other));
@@ -140,7 +159,7 @@ describe('incremental fast path (issue 3)', () => {
       const r = await run(site);
       expect(r.patched).toBe(true);
       expect(r.pagesParsed).toBe(1);
-      expect(r.written).toEqual(['_objpack/pages/pages/p00042.html.objp', 'objpack-report.html', '_objpack/routes.json', 'objpack-manifest.json']);
+      expect(r.written).toEqual([`_objpack/pages/pages/p00042.html.${r.buildId}.objp`, 'objpack-report.html', '_objpack/routes.json', 'objpack-manifest.json']);
       const pipeline = await pipelineFrom(before, change);
       await expectSameBytes(site, before);
       expect(r.buildId).toBe(pipeline.buildId);
@@ -285,7 +304,8 @@ describe('incremental fast path (issue 3)', () => {
   });
 
   const pageRel = 'pages/p00042.html';
-  const packageOf = (root: string, rel: string) => path.join(root, '_objpack/pages', `${rel}.objp`);
+  /** The page's package file, as the manifest names it. */
+  const packageOf = (root: string, rel: string) => path.join(root, readManifest(root).pages[`/${rel}`]!.package.slice(1));
 
   test('a patch killed after writing a package, then the edit reverted: the package gets the reverted HTML', async () => {
     const original = readFileSync(path.join(site, pageRel));

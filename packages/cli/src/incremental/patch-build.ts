@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
 import type { BuildProgress, BuildResult } from '../build.js';
@@ -18,6 +19,7 @@ import { writeFileAtomic } from '../emit/atomic-write.js';
 import { REGISTER_PATH } from '../emit/inject.js';
 import { STALE_FILE, updatePackages } from '../emit/build-cache.js';
 import { removeTempFiles } from '../emit/cleanup.js';
+import { generationUrl, packageFile } from '../emit/generation.js';
 import { stripQuery } from '../emit/manifest.js';
 import { writePackage } from '../emit/write-package.js';
 import { WarningCode } from '../errors.js';
@@ -100,7 +102,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   // that may change the count is left to it.
   if (!input.worker && changed.length > 0 && (state.diagnostics.includes(WarningCode.REGISTER_WITHOUT_SW) || changed.some((c) => c.body.includes(REGISTER_PATH)))) return undefined;
   const reportShared = JSON.parse(state.reportShared) as ReportShared[];
-  if (!packagesIntact(root, reportShared, changed)) return undefined;
+  if (!packagesIntact(root, reportShared, changed, state)) return undefined;
   const discoverMs = performance.now() - t0;
 
   // Only pages whose HTML bytes changed get a new package; a touched page keeps its own.
@@ -132,11 +134,16 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     if (rewrittenAt.has(k) || before !== after) edited.push(k);
   }
   const objectEdits = rewritten.map((c) => ({ c, url: stripQuery(c.objects[0]!.url), at: c.record.own[0]! })).sort((a, b) => a.at - b.at);
+  // A rewritten package gets its generation's name: the files the published table names stay as they are.
+  const fileUrl = (k: number, builds: readonly string[]) => generationUrl(state.packageUrls[k]!, builds[k]!);
+  const renamed = new Map(rewritten.map((c) => [fileUrl(c.index, state.pageBuilds), fileUrl(c.index, pageBuilds)]));
   let located: ManifestSpans | undefined;
   const manifestEdits = (fresh: ReadonlyMap<number, { bytes: number; digest: string }>) => {
     const edits: PackageEdit[] = edited.map((k) => {
       const w = fresh.get(k);
-      return { url: state.packageUrls[k]!, buildId: pageBuilds[k] !== buildId ? pageBuilds[k] : undefined, ...(w ? { bytes: w.bytes, digest: w.digest } : {}) };
+      const url = fileUrl(k, state.pageBuilds);
+      const newUrl = renamed.get(url);
+      return { url, ...(newUrl !== undefined && newUrl !== url ? { newUrl } : {}), buildId: pageBuilds[k] !== buildId ? pageBuilds[k] : undefined, ...(w ? { bytes: w.bytes, digest: w.digest } : {}) };
     });
     const objects = objectEdits.map((o) => ({ url: o.url, bytes: o.c.objects[0]!.bytes, digest: o.c.objects[0]!.sri }));
     return patchManifest(located!, buildId, edits, objects);
@@ -147,13 +154,14 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     manifestSource = await manifestRead;
     const routesSource = await routesRead;
     if (!manifestSource || !routesSource) return undefined;
-    located = locateManifest(manifestSource, state.buildId, edited.map((k) => state.packageUrls[k]!), objectEdits.map((o) => o.url));
+    const moved = rewritten.map((c) => c.index).sort((a, b) => a - b).map((k) => fileUrl(k, state.pageBuilds)).filter((u) => renamed.get(u) !== u);
+    located = locateManifest(manifestSource, state.buildId, edited.map((k) => fileUrl(k, state.pageBuilds)), objectEdits.map((o) => o.url), moved);
     if (!located || !manifestEdits(new Map(rewritten.map((c) => [c.index, { bytes: c.record.bytes, digest: c.objects[0]!.sri }])))) return undefined;
     // Route table indexes: shared packages first, then page packages in plan order (manifest.ts routeTable).
     const builds = new Map<number, string>();
     const shared = state.sharedKeys.length;
     for (let k = 0; k < pageBuilds.length; k++) builds.set(shared + k, pageBuilds[k]!);
-    routes = patchRoutes(routesSource.toString('utf8'), state.buildId, buildId, shared + pageBuilds.length, builds);
+    routes = patchRoutes(routesSource.toString('utf8'), state.buildId, buildId, shared + pageBuilds.length, builds, renamed);
     if (routes === undefined) return undefined;
   }
 
@@ -163,7 +171,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   updatePackages(root, unknown([...rewritten.map((c) => c.record.packageUrl), ...htmlWrites.map((c) => `file:${c.file.rel}`)]));
   const fresh = new Map<number, { bytes: number; digest: string }>();
   for (const c of rewritten) {
-    const rel = decodeURIComponent(c.record.packageUrl.slice(1));
+    const rel = packageFile(fileUrl(c.index, pageBuilds));
     fresh.set(c.index, await writePackage(abs(rel), { buildId, sharedRefs: c.record.shared, objects: c.objects }));
     written.push(rel);
     input.progress({ phase: 'write', done: written.length, total: rewritten.length + htmlWrites.length + 3 });
@@ -207,8 +215,12 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     written.push(MANIFEST_FILE);
   }
   // Unlike the pipeline, no stale package files to look for in _objpack/ (10,000 names): a state exists
-  // only after the pipeline's own clean-up (full-build.ts saves it last), and a patch keeps every name.
-  const removed: string[] = [];
+  // only after the pipeline's own clean-up (full-build.ts saves it last). Once the switch is done, the
+  // generation before last goes: what the state says it superseded and this build does not name again.
+  const named = new Set([...renamed.values()].map(packageFile));
+  const removed = manifestSource && routes !== undefined ? state.superseded.filter((f) => !named.has(f)) : [];
+  await Promise.all(removed.map((f) => rm(abs(f), { force: true })));
+  const superseded = manifestSource && routes !== undefined ? [...renamed].filter(([from, to]) => from !== to).map(([from]) => packageFile(from)) : state.superseded;
   await removeTempFiles(root, new Set(['.', ...htmlWrites.map((c) => path.posix.dirname(c.file.rel))]));
   const writeMs = performance.now() - t2;
 
@@ -223,6 +235,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     buildId,
     pageKeys,
     pageBuilds,
+    superseded,
     overlay,
     summary: JSON.stringify(summary),
     outputs: { ...state.outputs, ...outputSignatures(root, written.filter((w) => w in state.outputs)) },
@@ -277,7 +290,7 @@ function unfinished(root: string): boolean {
 }
 
 /** Every shared package, and the changed pages' own packages, still exist with the sizes the build wrote. */
-function packagesIntact(root: string, shared: readonly ReportShared[], changed: readonly Changed[]): boolean {
-  const sizeIs = (url: string, bytes: number) => statSync(path.join(root, decodeURIComponent(url.slice(1))), { throwIfNoEntry: false })?.size === bytes;
-  return shared.every((s) => sizeIs(s.url, s.bytes)) && changed.every((c) => sizeIs(c.record.packageUrl, c.record.bytes));
+function packagesIntact(root: string, shared: readonly ReportShared[], changed: readonly Changed[], state: BuildState): boolean {
+  const sizeIs = (url: string, bytes: number) => statSync(path.join(root, packageFile(url)), { throwIfNoEntry: false })?.size === bytes;
+  return shared.every((s) => sizeIs(s.url, s.bytes)) && changed.every((c) => sizeIs(generationUrl(c.record.packageUrl, state.pageBuilds[c.index]!), c.record.bytes));
 }

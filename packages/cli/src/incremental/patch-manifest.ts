@@ -4,9 +4,13 @@
  * newline, so `\n` + indentation marks structure exactly — a package or object entry is the line
  * `\n    "<key>": {` up to the next `\n    }` inside its top-level section.
  */
-/** What changes in one page package's entry; `buildId` undefined removes the field. */
+/**
+ * What changes in one page package's entry; `buildId` undefined removes the field. `newUrl`: the package
+ * was written under a new name (its generation's, emit/generation.ts); its page's `package` moves with it.
+ */
 export interface PackageEdit {
   url: string;
+  newUrl?: string;
   bytes?: number;
   digest?: string;
   buildId: string | undefined;
@@ -27,6 +31,8 @@ export interface ManifestSpans {
   idEnd: number;
   /** Per package edit, then per object edit, in that order: [start, end) of the entry's text. */
   spans: Array<[number, number]>;
+  /** Per renamed package, in page order: [start, end) of its page's `"package"` line. */
+  pageLines: Array<[number, number]>;
 }
 
 /**
@@ -34,7 +40,7 @@ export interface ManifestSpans {
  * manifest order), or undefined if the text does not have the expected shape (the caller falls back to
  * a full build).
  */
-export function locateManifest(text: Buffer, oldId: string, packages: readonly string[], objects: readonly string[]): ManifestSpans | undefined {
+export function locateManifest(text: Buffer, oldId: string, packages: readonly string[], objects: readonly string[], renamed: readonly string[] = []): ManifestSpans | undefined {
   const head = Buffer.from(`{\n  "version": `);
   const idLine = Buffer.from(`\n  "buildId": ${JSON.stringify(oldId)},\n`);
   // From the end: the pages section before them is most of the file (12 of 20 MB for 10,000 pages). Each
@@ -44,6 +50,15 @@ export function locateManifest(text: Buffer, oldId: string, packages: readonly s
   const idAt = text.indexOf(idLine);
   if (text.subarray(0, head.length).compare(head) !== 0 || idAt < 0 || idAt > 64 || packagesAt < 0 || objectsAt < 0) return undefined;
   const spans: Array<[number, number]> = [];
+  // The pages section comes before `packages`: each renamed package's page names it once, in plan order.
+  const pageLines: Array<[number, number]> = [];
+  let at = idAt + idLine.length;
+  for (const url of renamed) {
+    const line = `\n      "package": ${JSON.stringify(url)},`;
+    const start = text.indexOf(line, at);
+    if (start < 0 || start >= packagesAt) return undefined;
+    pageLines.push([start, (at = start + Buffer.byteLength(line))]);
+  }
   let cursor = idAt + idLine.length;
   const find = (from: number, to: number, key: string): boolean => {
     const start = text.indexOf(`\n    ${JSON.stringify(key)}: {\n`, from);
@@ -56,7 +71,7 @@ export function locateManifest(text: Buffer, oldId: string, packages: readonly s
   };
   for (const url of packages) if (!find(cursor, objectsAt, url)) return undefined;
   for (const url of objects) if (!find(Math.max(cursor, objectsAt), text.length, url)) return undefined;
-  return { text, idAt, idEnd: idAt + idLine.length, spans };
+  return { text, idAt, idEnd: idAt + idLine.length, spans, pageLines };
 }
 
 /**
@@ -64,10 +79,15 @@ export function locateManifest(text: Buffer, oldId: string, packages: readonly s
  * entry does not have the expected fields. `edits` and `objects` are those `located` was found for, in order.
  */
 export function patchManifest(located: ManifestSpans, newId: string, edits: readonly PackageEdit[], objects: readonly ObjectEdit[]): Buffer[] | undefined {
-  const { text, spans } = located;
-  if (spans.length !== edits.length + objects.length) return undefined;
+  const { text, spans, pageLines } = located;
+  const renamed = edits.filter((e) => e.newUrl !== undefined);
+  if (spans.length !== edits.length + objects.length || pageLines.length !== renamed.length) return undefined;
   const parts: Buffer[] = [text.subarray(0, located.idAt), Buffer.from(`\n  "buildId": ${JSON.stringify(newId)},\n`)];
   let cursor = located.idEnd;
+  for (const [i, e] of renamed.entries()) {
+    parts.push(text.subarray(cursor, pageLines[i]![0]), Buffer.from(`\n      "package": ${JSON.stringify(e.newUrl)},`));
+    cursor = pageLines[i]![1];
+  }
   const edit = (span: [number, number], change: (entry: string) => string | undefined): boolean => {
     const entry = change(text.subarray(span[0], span[1]).toString('utf8'));
     if (entry === undefined) return false;
@@ -97,6 +117,7 @@ export function patchManifest(located: ManifestSpans, newId: string, edits: read
     }
     const ok = edit(spans[i]!, (entry) => {
       let out: string | undefined = entry.replace(/,\n {6}"buildId": "[^"]*"$/, '');
+      if (e.newUrl !== undefined) out = rename(out, e.url, e.newUrl);
       if (e.bytes !== undefined) out = setFields(out, e.bytes, e.digest!);
       return out === undefined ? undefined : e.buildId === undefined ? out : `${out},\n      "buildId": ${JSON.stringify(e.buildId)}`;
     });
@@ -107,6 +128,14 @@ export function patchManifest(located: ManifestSpans, newId: string, edits: read
   }
   parts.push(text.subarray(cursor));
   return parts;
+}
+
+/** Renames a package entry: its key line and its `"file"` line (a site-relative path, as emit writes it). */
+function rename(entry: string | undefined, from: string, to: string): string | undefined {
+  const key = `\n    ${JSON.stringify(from)}: {`;
+  const file = `\n      "file": ${JSON.stringify(decodeURIComponent(from.slice(1)))},`;
+  if (entry === undefined || !entry.startsWith(key) || !entry.includes(file)) return undefined;
+  return `\n    ${JSON.stringify(to)}: {${entry.slice(key.length).replace(file, `\n      "file": ${JSON.stringify(decodeURIComponent(to.slice(1)))},`)}`;
 }
 
 /** Replaces the `"bytes"` and `"digest"` lines of an entry (they follow each other in every entry kind). */
@@ -124,8 +153,15 @@ function setFields(entry: string | undefined, bytes: number, digest: string): st
  * packageBuilds (only values without braces), then anything else (preload, htmlTypes). Undefined if the text does not
  * look like that.
  */
-export function patchRoutes(text: string, oldId: string, newId: string, packageCount: number, builds: ReadonlyMap<number, string>): string | undefined {
+export function patchRoutes(text: string, oldId: string, newId: string, packageCount: number, builds: ReadonlyMap<number, string>, renamed: ReadonlyMap<string, string> = new Map()): string | undefined {
   const head = `{"version":`;
+  for (const [from, to] of renamed) {
+    // Package URLs are JSON strings in the `packages` list, before `pages`; each is there once.
+    const pagesAt = text.indexOf(',"pages":{');
+    const at = text.indexOf(JSON.stringify(from));
+    if (at < 0 || pagesAt < 0 || at > pagesAt) return undefined;
+    text = `${text.slice(0, at)}${JSON.stringify(to)}${text.slice(at + JSON.stringify(from).length)}`;
+  }
   const idField = `,"buildId":${JSON.stringify(oldId)},"packages":[`;
   const idAt = text.indexOf(idField);
   if (!text.startsWith(head) || idAt < 0 || idAt > 32) return undefined;

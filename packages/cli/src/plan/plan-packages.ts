@@ -145,7 +145,7 @@ export function planPackages(pages: readonly PlanPage[], options: PlanOptions = 
   };
 }
 
-/** `/_objpack/pages/<page file>.objp`, the fixed URL of a page's package (see @objpack/format manifest). */
+/** `/_objpack/pages/<page file>.objp`, the slot of a page's package; its file adds the build id (emit/generation.ts). */
 export function pagePackageUrl(file: string): string {
   return `/${PACKAGE_DIR}/pages/${file.split('/').map(encodeURIComponent).join('/')}.objp`;
 }

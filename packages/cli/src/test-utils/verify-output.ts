@@ -5,28 +5,34 @@ import { inspectPackage } from '../emit/inspect-package.js';
 
 /**
  * Checks that a build output is usable: the manifest parses, every package it names exists and decodes
- * with verified digests, every shared ref of every page package exists, the route table names only
- * existing packages; the manifest and route table name the build id each page package's index carries.
- * (`buildIds: false` skips that: a build that failed midway may already have replaced page packages.)
- * Returns the manifest.
+ * with verified digests, every shared ref of every page package exists; so for the route table, each on
+ * its own (a build killed between writing the two leaves them of different builds, each whole). The
+ * manifest and the route table name the build id each page package's index carries: every page moves
+ * from one generation to the next at once. Returns the manifest.
  */
-export async function verifyOutput(outDir: string, options: { buildIds?: boolean } = {}): Promise<BuildManifest> {
-  const checkIds = options.buildIds ?? true;
+export async function verifyOutput(outDir: string): Promise<BuildManifest> {
   const manifest = JSON.parse(await readFile(path.join(outDir, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
   const embedded = new Map<string, string>();
-  for (const [url, pkg] of Object.entries(manifest.packages)) {
-    const r = await inspectPackage(path.join(outDir, pkg.file));
-    if (r.objects.some((o) => !o.verified)) throw new Error(`${pkg.file}: unverified object`);
+  const check = async (url: string) => {
+    let id = embedded.get(url);
+    if (id !== undefined) return id;
+    const file = decodeURIComponent(url.slice(1));
+    const r = await inspectPackage(path.join(outDir, file));
+    if (r.objects.some((o) => !o.verified)) throw new Error(`${file}: unverified object`);
     for (const ref of r.sharedRefs) await access(path.join(outDir, decodeURIComponent(ref.slice(1))));
-    embedded.set(url, r.buildId);
-    if (checkIds && pkg.kind === 'page' && r.buildId !== (pkg.buildId ?? manifest.buildId)) throw new Error(`${pkg.file}: index names build ${r.buildId}, manifest ${pkg.buildId ?? manifest.buildId}`);
+    embedded.set(url, (id = r.buildId));
+    return id;
+  };
+  for (const [url, pkg] of Object.entries(manifest.packages)) {
+    const id = await check(url);
+    if (pkg.kind === 'page' && id !== (pkg.buildId ?? manifest.buildId)) throw new Error(`${pkg.file}: index names build ${id}, manifest ${pkg.buildId ?? manifest.buildId}`);
   }
   const routes = JSON.parse(await readFile(path.join(outDir, '_objpack/routes.json'), 'utf8')) as RouteTable;
-  for (const p of routes.packages) await access(path.join(outDir, decodeURIComponent(p.slice(1))));
+  for (const p of routes.packages) await check(p);
   for (const [url, [page]] of Object.entries(routes.pages)) {
     const file = routes.packages[page!]!;
     const expected = routes.packageBuilds?.[String(page)] ?? routes.buildId;
-    if (checkIds && embedded.get(file) !== expected) throw new Error(`routes.json: ${url} expects build ${expected}, ${file} names ${embedded.get(file)}`);
+    if (embedded.get(file) !== expected) throw new Error(`routes.json: ${url} expects build ${expected}, ${file} names ${embedded.get(file)}`);
   }
   return manifest;
 }

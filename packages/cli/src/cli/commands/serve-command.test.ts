@@ -161,14 +161,17 @@ describe.skipIf(!built)('objpack serve --watch', () => {
     await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
 
     const manifest = async () => JSON.parse((await get(`${cli.url}/${MANIFEST_FILE}`)).body.toString()) as BuildManifest;
-    const pkgPath = (await manifest()).pages['/']!.package;
+    // Each build names the page's new package for its build id: the server says which one it sends.
     const pagePackage = async () => {
       const r = await get(`${cli.url}/`, { 'x-objpack': 'package' });
       expect(r.status).toBe(200);
-      expect(r.headers['content-location']).toBe(pkgPath);
+      expect(r.headers['content-location']).toMatch(/^\/_objpack\/pages\/index\.html\.[0-9a-f]{16}\.objp$/);
       return { etag: r.headers.etag, objects: unpack(r.body) };
     };
-    const digestOf = async () => (await manifest()).packages[pkgPath]!.digest;
+    const digestOf = async () => {
+      const m = await manifest();
+      return m.packages[m.pages['/']!.package]!.digest;
+    };
     const before = await pagePackage();
     const digest1 = await digestOf();
     expect(before.objects.get('/css/site.css')).toContain('color: blue');
