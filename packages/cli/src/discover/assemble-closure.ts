@@ -114,7 +114,7 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     if (hit) return hit;
     const sink: Sink = { buckets: emptyBuckets(), visited: new Set([`${bucket}|${dep.url}`, `${bucket}|file:${dep.path}`]), cross: new Set(), shared: shareable };
     const done = (async () => {
-      if (kind === 'sheet') await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical);
+      if (kind === 'sheet') await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical, [dep]);
       else await useModule(sink, await analyzer.module(dep.file), dep.url, dep.file.rel, bucket, cond);
       return { buckets: sink.buckets, cross: [...sink.cross] };
     })();
@@ -122,9 +122,9 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     return done;
   }
 
-  async function expand(sink: Sink, kind: 'sheet' | 'module', dep: Dep, bucket: Bucket, critical: boolean, cond: string | undefined) {
+  async function expand(sink: Sink, kind: 'sheet' | 'module', dep: Dep, bucket: Bucket, critical: boolean, cond: string | undefined, chain: readonly Dep[] = []) {
     if (sink !== pageSink) {
-      if (kind === 'sheet') await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical);
+      if (kind === 'sheet') await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical, [...chain, dep]);
       else await useModule(sink, await analyzer.module(dep.file), dep.url, dep.file.rel, bucket, cond);
       return;
     }
@@ -133,17 +133,20 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     for (const h of tree.cross) cross.add(h);
   }
 
-  async function visitSheet(sink: Sink, dep: Dep, bucket: Bucket, critical: boolean, from: string, cond?: string): Promise<void> {
+  async function visitSheet(sink: Sink, dep: Dep, bucket: Bucket, critical: boolean, from: string, cond?: string, chain: readonly Dep[] = []): Promise<void> {
     const first = firstVisit(sink, dep, bucket);
     if (first.item) add(sink, bucket, dep, 'style', critical, from, cond);
-    if (first.expand) await expand(sink, 'sheet', dep, bucket, critical, cond);
+    if (first.expand) await expand(sink, 'sheet', dep, bucket, critical, cond, chain);
   }
 
-  async function useSheet(sink: Sink, info: SheetInfo, from: string, bucket: Bucket, critical: boolean): Promise<void> {
+  /** `chain`: the stylesheets from the one a page (or module) names down to this one, through `@import`. */
+  async function useSheet(sink: Sink, info: SheetInfo, from: string, bucket: Bucket, critical: boolean, chain: readonly Dep[] = []): Promise<void> {
     info.cross.forEach((h) => sink.cross.add(h));
     for (const imp of info.imports) {
-      if (critical && !mediaBlocksRender(imp.media)) await visitSheet(sink, imp, 'rest', false, from, 'media-query');
-      else await visitSheet(sink, imp, bucket, critical, from);
+      const back = chain.findIndex((c) => c.path === imp.path);
+      if (back >= 0) importCycle(chain.slice(back), imp);
+      if (critical && !mediaBlocksRender(imp.media)) await visitSheet(sink, imp, 'rest', false, from, 'media-query', chain);
+      else await visitSheet(sink, imp, bucket, critical, from, undefined, chain);
     }
     for (const font of info.fonts) add(sink, critical ? 'fonts' : 'rest', font, 'font', critical, from);
     for (const img of info.images) add(sink, critical ? 'cssImages' : 'rest', img, 'image', false, from);
@@ -166,6 +169,16 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
       if (dep) await visitModule(sink, dep, b.dynamic ? 'rest' : bucket, from, b.dynamic ? dynamicCond(b.eager) : cond);
     }
     for (const dyn of info.dynamic) await visitModule(sink, dyn, 'rest', from, dynamicCond(dyn.eager));
+  }
+
+  /** One warning per cycle in a build, at the `@import` that closes it (`cycle` ends with the sheet holding it). */
+  function importCycle(cycle: readonly Dep[], closing: Dep): void {
+    const ref = cycle.map((c) => c.path).sort().join(' ');
+    if (ctx.reported.has(`cycle|${ref}`)) return;
+    ctx.reported.add(`cycle|${ref}`);
+    const file = cycle[cycle.length - 1]!.file.rel;
+    const names = [...cycle, closing].map((c) => c.file.rel).join(' → ');
+    diagnostics.push(warning(DiscoverCodes.IMPORT_CYCLE, `${file}:${closing.line}: @import cycle ${names}; the browser ignores the import that closes it`, { file, line: closing.line, ref }));
   }
 
   function mapBare(spec: string, line: number, rel: string): Dep | undefined {

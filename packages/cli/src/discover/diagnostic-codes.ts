@@ -12,6 +12,10 @@ export const DiscoverCodes = {
   REF_ESCAPES_ROOT: 'OBJPACK_W_REF_ESCAPES_ROOT',
   /** A symlink inside the site points outside it: never followed, never read. */
   SYMLINK_ESCAPES_ROOT: 'OBJPACK_W_SYMLINK_ESCAPES_ROOT',
+  /** A directory symlink points to a directory that contains it (a loop): not followed. */
+  SYMLINK_LOOP: 'OBJPACK_W_SYMLINK_LOOP',
+  /** Stylesheets `@import` each other in a cycle: the browser ignores the import that closes it. */
+  IMPORT_CYCLE: 'OBJPACK_W_IMPORT_CYCLE',
   /** A reference is not a URL a browser can resolve (bad percent-encoding, bad host…). */
   INVALID_URL: 'OBJPACK_W_INVALID_URL',
   /** A page references a dotfile (`.env`, `.git/…`): dotfiles are never packaged. */

@@ -86,12 +86,33 @@ describe('walking the file system safely', () => {
     expect(codes(g).filter((c) => c === DiscoverCodes.MISSING_REF)).toHaveLength(2);
   });
 
-  it('survives a symlink loop', async () => {
+  it('survives a symlink loop, and warns once with the link', async () => {
     write('a/index.html', '<p>a');
+    write('a/b/c.css', 'p{}');
     symlinkSync(path.join(site, 'a'), path.join(site, 'a', 'loop'));
-    const files = await walkSite(site);
-    expect(files.has('/a/index.html')).toBe(true);
-    expect(files.size).toBeLessThan(5);
+    symlinkSync('../..', path.join(site, 'a', 'b', 'up'));
+    // Not a loop: a second name for a directory elsewhere (its files are listed under it too).
+    symlinkSync(path.join(site, 'a', 'b'), path.join(site, 'b-alias'));
+    const g = await discoverSite(site);
+    expect([...g.files.keys()].sort()).toEqual(['/a/b/c.css', '/a/index.html', '/b-alias/c.css']);
+    const loops = g.diagnostics.filter((d) => d.code === DiscoverCodes.SYMLINK_LOOP);
+    expect(loops.map((d) => d.file).sort()).toEqual(['a/b/up', 'a/loop']);
+    expect(loops.find((d) => d.file === 'a/loop')?.message).toContain('points to a, a directory that contains it');
+  });
+
+  it('warns once, with the file and line, about an @import cycle, and keeps every sheet in the closure', async () => {
+    write('a.css', '@import "b.css";\np{color:red}');
+    write('b.css', 'p{}\n@import url(a.css);');
+    write('self.css', '@import "self.css";');
+    write('index.html', '<link rel="stylesheet" href="a.css"><link rel="stylesheet" href="self.css">');
+    write('other.html', '<link rel="stylesheet" href="b.css">');
+    const g = await discoverSite(site);
+    const cycles = g.diagnostics.filter((d) => d.code === DiscoverCodes.IMPORT_CYCLE);
+    // One per cycle, however many pages reach it and from whichever sheet.
+    expect(cycles.map((d) => [d.file, d.line])).toEqual([['b.css', 2], ['self.css', 1]]);
+    expect(cycles[0]!.message).toContain('@import cycle a.css → b.css → a.css');
+    expect(pageClosure(g, '/')!.items.map((i) => i.url)).toEqual(['/', '/a.css', '/b.css', '/self.css']);
+    expect(pageClosure(g, '/other.html')!.items.map((i) => i.url)).toEqual(['/other.html', '/b.css', '/a.css']);
   });
 
   it('skips dotfiles, excluded paths and names that are not UTF-8', async () => {

@@ -119,7 +119,7 @@ export async function discoverWith(pool: ThreadPool, root: string, options: Disc
     // Re-read (from the parse cache) every stylesheet and module, so their own warnings are reported as in a full build.
     for (const [k, f] of deps.entries()) await (hit.depKinds[k] === 's' ? analyzer.sheet(f) : analyzer.module(f));
     for (const d of hit.diagnostics) {
-      const key = d.code === DiscoverCodes.BARE_SPECIFIER ? `${d.file}|${d.ref}` : undefined;
+      const key = d.code === DiscoverCodes.BARE_SPECIFIER ? `${d.file}|${d.ref}` : d.code === DiscoverCodes.IMPORT_CYCLE ? `cycle|${d.ref}` : undefined;
       if (key !== undefined && ctx.reported.has(key)) continue;
       if (key !== undefined) ctx.reported.add(key);
       diagnostics.push(d);

@@ -111,6 +111,7 @@ export async function walkFlat(root: string, options: DiscoverOptions, diagnosti
   const relPaths: string[] = [];
   const numbers: number[] = [];
   const seenDirs = new Set<string>([realRoot]);
+  const loops = new Set<string>();
   const insideRoot = (p: string) => p === realRoot || p.startsWith(realRoot + path.sep);
 
   // Synchronous calls: on a warm page cache a stat is a few microseconds, and a promise per file for
@@ -178,6 +179,18 @@ export async function walkFlat(root: string, options: DiscoverOptions, diagnosti
       st = undefined;
     }
     if (st?.isDirectory()) {
+      // A link to a directory that contains it would list the same files under ever longer names.
+      const at = path.dirname(abs);
+      if (at === target || at.startsWith(target + path.sep)) {
+        // Once per link, though a directory listed under two names lists the link twice.
+        if (loops.has(abs)) return;
+        loops.add(abs);
+        // Named where it is, not by the name a directory listed twice gives it.
+        const named = (p: string) => path.relative(realRoot, p).split(path.sep).join('/') || '.';
+        const link = named(abs);
+        diagnostics.push(warning(DiscoverCodes.SYMLINK_LOOP, `Symlink ${link} points to ${named(target)}, a directory that contains it; not followed`, { file: link }));
+        return;
+      }
       if (seenDirs.has(target)) return;
       seenDirs.add(target);
       visit(target, rel);
