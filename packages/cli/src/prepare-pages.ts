@@ -9,7 +9,8 @@ import { finalHtml, REGISTER_PATH, WORKER_PATH } from './emit/inject.js';
 import { mapLimit } from './emit/map-limit.js';
 import { earlyHints, preloadHints } from './emit/preload-hints.js';
 import { WarningCode } from './errors.js';
-import type { PlanObject, PlanPage } from './plan/types.js';
+import { laterReason } from './discover/tiers.js';
+import type { LaterObject, PlanObject, PlanPage } from './plan/types.js';
 
 /** The worker files the build writes: never packaged. */
 export const OWN_PATHS = new Set([WORKER_PATH, REGISTER_PATH]);
@@ -115,9 +116,17 @@ export async function preparePages(
     const critical: PlanPage['critical'] = [];
     const seen = new Set<string>();
     const packed = new Set<ClosureItem>();
+    const later: LaterObject[] = [];
     for (const item of page.items.slice(1)) {
       if (OWN_PATHS.has(item.path) || seen.has(item.url)) continue;
       seen.add(item.url);
+      // The later tier stays out of the packages: the browser fetches it if the page ever asks.
+      const reason = laterReason(item);
+      if (reason) {
+        const f = graph.files.get(item.path);
+        if (f) later.push({ url: item.url, bytes: f.bytes, reason });
+        continue;
+      }
       const o = await objectFor(item, page.file);
       if (!o) continue;
       items.push(o);
@@ -131,9 +140,10 @@ export async function preparePages(
     // With --no-inject the page loads whatever the user chose, or nothing: not announced.
     if (ctx.inject) preload.push([REGISTER_PATH, 'script']);
     const hints = earlyHints(page.items, (item) => packed.has(item));
-    const planned: PlanPage | undefined = html
-      ? { url: page.url, file: page.file, items: [html, ...items], critical, preload, earlyHints: hints, crossOrigin: page.crossOrigin }
-      : undefined;
+    if (!html) return undefined;
+    const { url, file, crossOrigin } = page;
+    const planned: PlanPage = { url, file, items: [html, ...items], critical, preload, earlyHints: hints, crossOrigin };
+    if (later.length > 0) planned.later = later;
     return planned;
   });
   return pages.filter((p): p is PlanPage => p !== undefined);

@@ -39,8 +39,13 @@ export interface ManifestPage {
   package: string;
   /** URL paths of the shared packages the page needs, in the order the worker should fetch them. */
   shared: string[];
-  /** The page's closure in package order: URL paths (query kept), HTML first. */
+  /** The page's closure in package order: URL paths (query kept), HTML first; its critical tier only. */
   closure: string[];
+  /**
+   * The closure's later tier: objects the page may need after an interaction or on another display
+   * (dynamic imports, other densities…), in no package; the browser fetches them if the page asks.
+   */
+  later?: string[];
   /** Render-critical objects, for Link preload / 103 Early Hints, in order. */
   critical: Array<{ path: string; as: PreloadAs; cors?: PreloadCors }>;
   /**

@@ -151,6 +151,42 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(runIn(project, 'build', root, '--no-sw', '--no-report', '--json').stdout).not.toContain('"report"');
   });
 
+  test('closure and build keep the later tier out of the packages and say so', async () => {
+    const root = await makeSite({
+      'index.html':
+        '<link rel="manifest" href="/app.webmanifest"><script type="module" src="/m.js"></script>' +
+        '<img srcset="/a.png 1x, /a2.png 2x" src="/a.png">',
+      'm.js': "document.onclick = () => import('/search.js');\n",
+      'search.js': 'export const index = [];',
+      'app.webmanifest': '{}',
+      'a.png': 'png1x',
+      'a2.png': 'png2x-bigger',
+    });
+    const r = run('closure', root, '/');
+    expect(r.stdout.trim().split('\n')).toEqual([
+      '/', '/m.js', '/a.png',
+      '# later tier (in no package: fetched from the network if the page asks)',
+      '/a2.png  other-density', '/app.webmanifest  manifest', '/search.js  dynamic-import',
+    ]);
+    type Out = { items: Array<{ url: string; tier: string }>; tiers: unknown };
+    const json = JSON.parse(run('closure', root, '/', '--json').stdout) as Out;
+    const later = ['/a2.png', '/app.webmanifest', '/search.js'];
+    expect(json.items.filter((i) => i.tier === 'later').map((i) => i.url)).toEqual(later);
+    expect(json.tiers).toEqual({
+      critical: { objects: 3, bytes: expect.any(Number) },
+      later: { objects: 3, bytes: 38 },
+    });
+    const b = run('build', root, '--json');
+    expect(b.code).toBe(0);
+    expect(JSON.parse(b.stdout).summary.later).toEqual({ objects: 3, bytes: 38 });
+    const manifest = JSON.parse(await readFile(path.join(root, 'objpack-manifest.json'), 'utf8'));
+    expect(manifest.pages['/'].later).toEqual(later);
+    const packed = Object.values(manifest.packages as Record<string, { objects: string[] }>).flatMap((p) => p.objects);
+    expect(packed).toEqual(expect.arrayContaining(['/', '/m.js', '/a.png']));
+    for (const url of later) expect(packed).not.toContain(url);
+    expect(await readFile(path.join(root, 'objpack-report.html'), 'utf8')).toContain('later tier (network)');
+  });
+
   test('inspect verifies a package; a corrupt or truncated one exits 3 with a clear code', async () => {
     const root = await makeSite(SMALL_SITE);
     expect(run('build', root, '--no-sw').code).toBe(0);

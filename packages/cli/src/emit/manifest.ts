@@ -56,6 +56,7 @@ export function buildManifest(
       package: at,
       shared: p.shared,
       closure: p.closure.map((o) => o.url),
+      ...(p.later ? { later: p.later.map((o) => o.url) } : {}),
       critical: p.critical,
       ...(p.preload && p.preload.length > 0 ? { preload: p.preload } : {}),
       ...(p.earlyHints && p.earlyHints.length > 0 ? { earlyHints: p.earlyHints } : {}),

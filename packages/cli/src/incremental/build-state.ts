@@ -45,6 +45,7 @@ export interface PageRecord {
   preload?: PlannedPage['preload'];
   earlyHints?: PlannedPage['earlyHints'];
   crossOrigin: string[];
+  later?: PlannedPage['later'];
   /** Bytes of the page package file. */
   bytes: number;
   /** Hash of the page's parse result: equal means the closure (and its warnings) cannot have changed. */

@@ -60,6 +60,7 @@ export function captureState(input: {
       ...(p.preload ? { preload: p.preload } : {}),
       ...(p.earlyHints ? { earlyHints: p.earlyHints } : {}),
       crossOrigin: p.crossOrigin,
+      ...(p.later ? { later: p.later } : {}),
       bytes: pkg.bytes,
       extract: extractSignature(extract, warned.has(p.file), byChars.has(p.file)),
       lines: warned.has(p.file),

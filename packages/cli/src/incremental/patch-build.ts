@@ -189,7 +189,10 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
       // The report's numbers follow the page's new HTML and package sizes.
       const oldHtml = planObjectOf(c.html);
       const perPage = summary.perPage[c.index];
-      if (perPage) perPage.closureBytes += html.bytes - oldHtml.bytes;
+      if (perPage) {
+        perPage.closureBytes += html.bytes - oldHtml.bytes;
+        perPage.firstLoadBytes += w.bytes - c.record.bytes;
+      }
       summary.objectBytes += html.sendBytes - oldHtml.sendBytes;
       summary.packageBytes += w.bytes - c.record.bytes;
       overlay[at] = JSON.stringify(objectRow(html));

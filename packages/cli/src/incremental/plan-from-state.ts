@@ -30,6 +30,7 @@ export function planFromState(root: string, state: BuildState): PackagePlan {
         ...(r.preload ? { preload: r.preload } : {}),
         ...(r.earlyHints ? { earlyHints: r.earlyHints } : {}),
         crossOrigin: r.crossOrigin,
+        ...(r.later ? { later: r.later } : {}),
       })),
       shared,
       objects: new Map(objects.map((o) => [o.url, o])),

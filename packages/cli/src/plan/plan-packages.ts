@@ -134,6 +134,7 @@ export function planPackages(pages: readonly PlanPage[], options: PlanOptions = 
       ...(page.preload ? { preload: page.preload } : {}),
       ...(page.earlyHints ? { earlyHints: page.earlyHints } : {}),
       crossOrigin: page.crossOrigin,
+      ...(page.later && page.later.length > 0 ? { later: page.later } : {}),
     };
   });
 

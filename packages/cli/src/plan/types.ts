@@ -1,4 +1,12 @@
 import type { PreloadAs, PreloadCors, PreloadEntry } from '@objpack/format';
+import type { LaterReason } from '../discover/tiers.js';
+
+/** An object of a page's later tier (discover/tiers.ts): in the closure, in no package. */
+export interface LaterObject {
+  url: string;
+  bytes: number;
+  reason: LaterReason;
+}
 
 /** One object the planner places: a closure item with what the packages need to know about its bytes. */
 export interface PlanObject {
@@ -40,6 +48,8 @@ export interface PlanPage {
   /** What a host announces for this page when no worker answers it: `Link` and 103 (emit/preload-hints.ts). */
   earlyHints?: PreloadEntry[];
   crossOrigin: string[];
+  /** The later tier: left to the network. */
+  later?: LaterObject[];
 }
 
 /** Planner knobs; every default is chosen and measured in plan/README (see docs in plan-packages.ts). */
@@ -83,12 +93,14 @@ export interface PlannedPage {
   objects: PlanObject[];
   /** Shared package URLs in the order the page first needs them. */
   shared: string[];
-  /** The whole closure in package order (URLs), HTML first. */
+  /** The closure's critical tier in package order, HTML first: what the page's packages carry. */
   closure: PlanObject[];
   critical: Array<{ path: string; as: PreloadAs; cors?: PreloadCors }>;
   preload?: PreloadEntry[];
   earlyHints?: PreloadEntry[];
   crossOrigin: string[];
+  /** The closure's later tier: in no package. */
+  later?: LaterObject[];
 }
 
 export interface PackagePlan {

@@ -23,7 +23,10 @@ export function renderReport(manifest: ReportManifest, plan: ReportPlan, summary
   const pages = [...summary.perPage].sort((a, b) => b.closureBytes - a.closureBytes).slice(0, MAX_CHART_ROWS);
   const labels = pages.map((p) => p.url);
   const cut = summary.perPage.length > pages.length ? `<p class="note">The ${pages.length} largest of ${summary.perPage.length} pages.</p>` : '';
-  const sizeChart = barChart(labels, [{ name: 'closure bytes', color: '#3b82f6', values: pages.map((p) => p.closureBytes) }], formatBytes);
+  const sizeChart = barChart(labels, [
+    { name: 'critical tier (packaged)', color: '#3b82f6', values: pages.map((p) => p.closureBytes) },
+    { name: 'later tier (network)', color: '#94a3b8', values: pages.map((p) => p.laterBytes) },
+  ], formatBytes);
   const countChart = barChart(labels, [{ name: 'objects', color: '#10b981', values: pages.map((p) => p.objects) }], String);
   const reqChart = barChart(labels, [
     { name: 'requests without objpack', color: '#f59e0b', values: pages.map((p) => p.requestsBefore) },
@@ -67,8 +70,13 @@ ${stat('page packages', String(summary.packages.page))}${stat('shared packages',
 ${stat('object bytes', formatBytes(summary.objectBytes))}${stat('package bytes', formatBytes(summary.packageBytes))}
 ${stat('duplicated bytes', formatBytes(summary.duplicatedBytes))}${stat('missing references', String(summary.missingReferences))}
 ${stat('requests before → after', `${summary.requestsBefore} → ${summary.requestsAfter}`)}${stat('round trips saved', String(summary.roundTripsSaved))}${linkStat}
+${stat('later tier (not packaged)', `${summary.later.objects} · ${formatBytes(summary.later.bytes)}`)}
 </div>${linkNote}
-<h2>Closure size per page</h2>${cut}${sizeChart}
+<h2>Closure size per page</h2>${cut}
+<p class="note">The critical tier is what a first load of the page fetches: its packages carry it. The later
+tier (dynamic imports, image candidates for other displays, italic faces the page's text cannot use, touch
+icons, the web manifest) is in no package: the browser fetches it from the network if the page asks.</p>
+${sizeChart}
 <h2>Objects per page</h2>${countChart}
 <h2>Requests per page, before and after</h2>
 <p class="note">Before: one request per object. After, on a cold cache: the page package, its shared packages (fetched in parallel) and the rest of any partial media.</p>${reqChart}

@@ -15,6 +15,11 @@ export interface PageSummary {
   requestsAfter: number;
   /** Sequential round trips without objpack: the depth of the reference chain (HTML → CSS → font = 3). */
   roundTripsBefore: number;
+  /** Bytes of the packages a first navigation to the page downloads: its page package and shared packages. */
+  firstLoadBytes: number;
+  /** The closure's later tier (discover/tiers.ts): objects and bytes left to the network. */
+  laterObjects: number;
+  laterBytes: number;
 }
 
 export interface BuildSummary {
@@ -34,6 +39,8 @@ export interface BuildSummary {
   requestsAfter: number;
   /** Round trips saved over all pages: each page needs one instead of its chain depth. */
   roundTripsSaved: number;
+  /** Distinct objects of the pages' later tiers that no package carries, and their bytes. */
+  later: { objects: number; bytes: number };
   /**
    * `--target cloudflare`: pages given a `Link` rule in `_headers`, of the pages with preloads, and how
    * many of the rest Cloudflare Pages' 100 rules left without one (`cut`; cloudflare-headers.ts).
@@ -62,11 +69,16 @@ function chainDepth(page: PageClosure): number {
   return max;
 }
 
-export function summarize(manifest: BuildManifest, plan: PackagePlan, graph: SiteGraph, diagnostics: readonly Diagnostic[]): BuildSummary {
+export function summarize(
+  manifest: Pick<BuildManifest, 'packages'>, plan: PackagePlan, graph: SiteGraph, diagnostics: readonly Diagnostic[],
+): BuildSummary {
   const closures = new Map(graph.pages.map((p) => [p.url, p]));
+  const sizeOf = (url: string) => manifest.packages[url]?.bytes ?? 0;
+  const later = new Map<string, number>();
   const perPage: PageSummary[] = plan.pages.map((p) => {
     const partial = p.closure.filter((o) => o.sendBytes < o.bytes).length;
     const closure = closures.get(p.url);
+    for (const o of p.later ?? []) if (!plan.objects.has(o.url)) later.set(o.url, o.bytes);
     return {
       url: p.url,
       objects: p.closure.length,
@@ -74,6 +86,9 @@ export function summarize(manifest: BuildManifest, plan: PackagePlan, graph: Sit
       requestsBefore: p.closure.length,
       requestsAfter: 1 + p.shared.length + partial,
       roundTripsBefore: closure ? chainDepth(closure) : 1,
+      firstLoadBytes: sizeOf(p.packageUrl) + p.shared.reduce((s, u) => s + sizeOf(u), 0),
+      laterObjects: p.later?.length ?? 0,
+      laterBytes: (p.later ?? []).reduce((s, o) => s + o.bytes, 0),
     };
   });
   const packages = Object.values(manifest.packages);
@@ -90,6 +105,7 @@ export function summarize(manifest: BuildManifest, plan: PackagePlan, graph: Sit
     requestsBefore: perPage.reduce((s, p) => s + p.requestsBefore, 0),
     requestsAfter: perPage.reduce((s, p) => s + p.requestsAfter, 0),
     roundTripsSaved: perPage.reduce((s, p) => s + p.roundTripsBefore - 1, 0),
+    later: { objects: later.size, bytes: [...later.values()].reduce((s, b) => s + b, 0) },
     perPage,
   };
 }

@@ -87,6 +87,7 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
     ['missing references', String(s.missingReferences)],
     ['requests (all pages)', `${s.requestsBefore} → ${s.requestsAfter}`],
     ['round trips saved', String(s.roundTripsSaved)],
+    ['later tier (not packaged)', `${s.later.objects} objects, ${formatBytes(s.later.bytes)}`],
     ...(s.linkRules ? [['Link rules (_headers)', linkRulesText(s.linkRules)]] : []),
     ['warnings / errors', `${s.warnings} / ${s.errors}`],
     ['files written', `${result.written.length} (${result.reused} packages unchanged)`],

@@ -1,5 +1,5 @@
 import { OWN_FILES } from '../../build.js';
-import { discoverSite, pageClosure, type PageClosure, type SiteGraph } from '../../discover/index.js';
+import { discoverSite, laterReason, pageClosure, type PageClosure, type SiteGraph } from '../../discover/index.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
 import { aboutSite, OWN_PATHS } from '../../prepare-pages.js';
 import { reportErrorJson } from '../errors-out.js';
@@ -26,10 +26,24 @@ export async function runClosure(dir: string, page: string, opts: Record<string,
     // As the package has it: without objpack's own files (a built page carries the registration script).
     const items = closure.items.filter((i) => !OWN_PATHS.has(i.path));
     const mine = graph.diagnostics.filter((d) => d.file === closure.file && aboutSite(d));
+    // Each object with its tier (discover/tiers.ts): the critical tier goes into the packages.
+    const tiered = items.map((i) => ({ ...i, tier: laterReason(i) === undefined ? 'critical' : 'later' }));
+    const bytes = (tier: string) => {
+      const list = tiered.filter((i) => i.tier === tier);
+      return { objects: list.length, bytes: list.reduce((s, i) => s + (graph.files.get(i.path)?.bytes ?? 0), 0) };
+    };
     if (opts.json) {
-      logger.out(JSON.stringify({ page: closure.url, file: closure.file, items, iframes: closure.iframes, crossOrigin: closure.crossOrigin, diagnostics: mine }, null, 2));
+      const tiers = { critical: bytes('critical'), later: bytes('later') };
+      const { iframes, crossOrigin } = closure;
+      const out = { page: closure.url, file: closure.file, items: tiered, tiers, iframes, crossOrigin };
+      logger.out(JSON.stringify({ ...out, diagnostics: mine }, null, 2));
     } else {
-      logger.out(items.map((i) => i.url).join('\n'));
+      logger.out(tiered.filter((i) => i.tier === 'critical').map((i) => i.url).join('\n'));
+      const later = tiered.filter((i) => i.tier === 'later');
+      if (later.length > 0) {
+        logger.out('# later tier (in no package: fetched from the network if the page asks)');
+        logger.out(later.map((i) => `${i.url}  ${i.conditional}`).join('\n'));
+      }
       for (const d of mine) logger.warn(formatDiagnostic(d));
     }
     return 0;
