@@ -18,9 +18,17 @@ export const transient = (code: string) => code === SwErrorCode.PACKAGE_NETWORK 
 
 /** Answers a navigation to a page of the table: from its packages, or from the network when objpack cannot. */
 export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): Promise<Response> {
-  const table = await w.routes.forPath(url.pathname).catch(() => undefined);
+  let table = await w.routes.forPath(url.pathname).catch(() => undefined);
   if (!table) {
-    event.waitUntil(w.routes.refresh().catch(noop));
+    // No table in memory or Cache Storage: one request for it, then the page's packages, rather than
+    // the page from the network and each of its objects through this worker.
+    const recovered = await w.routes.recover(w.options.packageStallMs);
+    if (recovered) event.waitUntil(recovered.stored);
+    table = recovered?.table;
+  }
+  if (!table) {
+    // Its objects go straight to the network too, not through this worker one by one.
+    bind(w, event, { buildId: '', packages: [], createdAt: Date.now() });
     return w.network(event.request);
   }
   const route = lookupRoute(table, url.pathname);

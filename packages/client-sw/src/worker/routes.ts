@@ -108,12 +108,32 @@ export class Routes {
     return this.refreshing;
   }
 
-  private async fetchTable(): Promise<RouteTable | undefined> {
+  /**
+   * A navigation's table when none is held (Cache Storage evicted, or the install's fetch failed): fetched
+   * now and used as soon as it is parsed; it is stored while the page loads (`stored`, for waitUntil).
+   * Without it every object of the page would go to the network one by one.
+   */
+  async recover(timeoutMs: number): Promise<{ table: RouteTable; stored: Promise<void> } | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), timeoutMs)));
+    const got = await Promise.race([this.download().catch(() => undefined), late]).finally(() => clearTimeout(timer));
+    if (!got) return undefined;
+    if (this.table) return { table: this.table, stored: Promise.resolve() };
+    this.table = got.table;
+    this.options.onEvent({ type: 'routes-updated', url: this.options.routesUrl, detail: got.table.buildId });
+    return { table: got.table, stored: this.persist(got.text, got.table).catch(noop) };
+  }
+
+  private async download(): Promise<{ text: string; table: RouteTable }> {
     this.checkedAt = Date.now();
     const res = await fetch(this.options.routesUrl, { cache: 'no-cache', credentials: 'same-origin' });
     if (res.status !== 200) throw new ObjpackSwError(SwErrorCode.ROUTES, `${this.options.routesUrl} ${res.status}`);
     const text = await res.text();
-    const table = parseTable(JSON.parse(text));
+    return { text, table: parseTable(JSON.parse(text)) };
+  }
+
+  private async fetchTable(): Promise<RouteTable | undefined> {
+    const { text, table } = await this.download();
     await this.current();
     const sameBuild = this.table?.buildId === table.buildId;
     // The build id hashes the packages only: a rebuild that just changed how the host maps URLs (clean
