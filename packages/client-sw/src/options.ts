@@ -30,6 +30,11 @@ export interface ObjpackOptions {
   /** Largest number of pages a page may ask the worker to prefetch (default 8 per message). */
   maxPrefetch?: number;
   /**
+   * Bytes of packages fetched ahead between two navigations (default 2 MiB): a package whose length would
+   * pass it is not fetched. A navigation cancels the prefetches it does not need and starts a new budget.
+   */
+  prefetchBytes?: number;
+  /**
    * Delta packages (default true): when the origin is `objpack serve` (its page-package responses vary on
    * `X-Objpack-Have`), name the objects already held so the package carries only the missing ones.
    */
@@ -73,6 +78,7 @@ export interface ResolvedOptions {
   mirrors: string[];
   mirrorTimeoutMs: number;
   maxPrefetch: number;
+  prefetchBytes: number;
   delta: boolean;
   preload: boolean;
   earlyResponse: boolean;
@@ -95,6 +101,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string): Resolved
     mirrors: (o.mirrors ?? []).map((m) => new URL(m).origin),
     mirrorTimeoutMs: o.mirrorTimeoutMs ?? 250,
     maxPrefetch: o.maxPrefetch ?? 8,
+    prefetchBytes: o.prefetchBytes ?? 2 * 1024 * 1024,
     delta: o.delta ?? true,
     preload: o.preload ?? true,
     earlyResponse: o.earlyResponse ?? true,

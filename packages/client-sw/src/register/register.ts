@@ -2,7 +2,7 @@
  * `objpack-register.js`: loaded by every page with `<script src="/objpack-register.js" defer>`. Registers
  * the worker and hints likely next pages to it (links in the viewport once idle, also those a script adds
  * later; on hover, touch, press or keyboard focus), at most MAX_HINTS of each kind per view, so
- * their packages arrive before the click. No dependencies; does nothing where service workers are missing.
+ * their packages arrive before the click; never before the page's load event. No dependencies; does nothing where service workers are missing.
  * Options are data attributes on the script tag: `data-sw`, `data-scope`, `data-prefetch="off"`,
  * `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links).
  */
@@ -43,7 +43,25 @@ const MAX_HINTS = 24;
   const spent = { viewport: 0, intent: 0 };
   /** Viewport links seen before the worker controls the page (a first visit): hinted once it does. */
   let waiting: HTMLAnchorElement[] | undefined;
+  const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 200));
+  /**
+   * Hints before the page's load event (a hover while it loads) wait for it and an idle moment: on a slow
+   * link a package fetched ahead takes bandwidth from the page being loaded.
+   */
+  let early: Array<[HTMLAnchorElement[], keyof typeof spent]> | undefined;
   const hint = (links: HTMLAnchorElement[], kind: keyof typeof spent) => {
+    if (document.readyState !== 'complete') {
+      if (!early) {
+        early = [];
+        addEventListener('load', () => idle(() => {
+          const queued = early ?? [];
+          early = undefined;
+          for (const [l, k] of queued) hint(l, k);
+        }), { once: true });
+      }
+      early.push([links, kind]);
+      return;
+    }
     const worker = navigator.serviceWorker.controller;
     if (!worker) {
       if (kind !== 'viewport') return;
@@ -80,7 +98,6 @@ const MAX_HINTS = 24;
   };
   for (const type of ['mouseover', 'touchstart', 'pointerdown', 'focusin']) document.addEventListener(type, onIntent, { passive: true, capture: true });
 
-  const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 200));
   const watchViewport = () =>
     idle(() => {
       if (!('IntersectionObserver' in window)) return;

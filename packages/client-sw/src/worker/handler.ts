@@ -4,9 +4,10 @@ import { Delta } from './delta.js';
 import { PackageRun } from './package-run.js';
 import { carries, ofTable, type Binding, type BoundPackage } from './binding.js';
 import { mayComeBack, pinOpenPages, saveRecord } from './client-records.js';
-import { activate, install, message, prefetch } from './lifecycle.js';
+import { activate, install, message } from './lifecycle.js';
 import { navigate } from './navigation.js';
 import { OtherPages } from './other-pages.js';
+import { prefetch, Prefetches } from './prefetch.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type ClientRecord, type HeldRecord } from './store.js';
@@ -39,6 +40,8 @@ export class ObjpackWorker {
   readonly runs = new Map<string, PackageRun>();
   /** @internal Client id → the build and packages that page was served from. */
   readonly bindings = new Map<string, Binding>();
+  /** @internal Packages fetched ahead: budgeted, cancelled by navigations that do not need them. */
+  readonly prefetches: Prefetches;
   /** Client records being saved (see remember). */
   private readonly saving = new Set<Promise<void>>();
   /** @internal `performance.now()` of the last request or HTML completion this worker saw (for the write gate). */
@@ -63,6 +66,9 @@ export class ObjpackWorker {
     this.store = new Store(this.options.cachePrefix, this.origin, () => this.retired());
     this.routes = new Routes(this.store, this.options, () => this.cleanup(), (outgoing) => pinOpenPages(this, outgoing));
     this.delta = new Delta(this.store, this.options);
+    this.prefetches = new Prefetches(this.options.prefetchBytes, (run) => {
+      if (this.runs.get(run.path) === run) this.runs.delete(run.path);
+    });
   }
 
   /** Answers the request if objpack should; returns false (and does nothing) otherwise. */
@@ -78,7 +84,10 @@ export class ObjpackWorker {
     }
     if (req.mode === 'navigate') {
       const table = this.routes.table;
-      if (table && !lookupRoute(table, url.pathname)) return false;
+      const route = table && lookupRoute(table, url.pathname);
+      // Whatever the reader opens now, packages fetched ahead for other pages must not share the link with it.
+      this.prefetches.navigation(new Set(route ? [route.page, ...route.shared] : []));
+      if (table && !route) return false;
       event.respondWith(navigate(this, event, url));
       return true;
     }
@@ -141,7 +150,7 @@ export class ObjpackWorker {
   }
 
   private startRun(path: string, kind: 'page' | 'shared', cacheFor: (i: PackageIndex) => string, buildId = '', packageBuild = buildId): PackageRun {
-    const run = new PackageRun({
+    const run: PackageRun = new PackageRun({
       path, kind, origin: this.origin, options: this.options, store: this.store, cacheFor,
       have: kind === 'page' ? () => this.delta.plan(path, buildId, packageBuild) : undefined,
       observe: kind === 'page' ? (res, sent) => this.delta.observe(res, sent) : undefined,
@@ -151,6 +160,7 @@ export class ObjpackWorker {
       },
       quiet: (deadline) => this.quiet(deadline),
       retired: this.store.retired,
+      admit: (bytes) => this.prefetches.admit(run, bytes),
     });
     this.runs.set(path, run);
     void run.finished.then(() => {
@@ -170,7 +180,8 @@ export class ObjpackWorker {
    * says so; it is asked every {@link QUIET_MS} at most). Cache Storage
    * writes wait for it: while a page is loading, its requests must not queue behind writes on this thread.
    */
-  private quiet(deadline: number, urgent?: () => boolean): Promise<void> {
+  /** @internal */
+  quiet(deadline: number, urgent?: () => boolean): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
         const now = performance.now();

@@ -1,6 +1,6 @@
 import type { ObjpackWorker } from './handler.js';
 import { freeze } from './client-records.js';
-import { lookupRoute } from './routes.js';
+import { prefetch } from './prefetch.js';
 
 const noop = () => {};
 
@@ -36,26 +36,4 @@ export function message(w: ObjpackWorker, event: ExtendableMessageEvent): void {
   if (data?.type === 'objpack:prefetch' && Array.isArray(data.urls)) {
     event.waitUntil(prefetch(w, data.urls.filter((u): u is string => typeof u === 'string')));
   }
-}
-
-/** Fetches (without serving) the packages of pages the user is likely to open next. */
-export async function prefetch(w: ObjpackWorker, urls: readonly string[]): Promise<void> {
-  const jobs: Array<Promise<boolean>> = [];
-  for (const u of urls.slice(0, w.options.maxPrefetch)) {
-    let url: URL;
-    try {
-      url = new URL(u, w.origin);
-    } catch {
-      continue;
-    }
-    if (url.origin !== w.origin) continue;
-    // A hover comes just before the click: a restarted worker reads the link's shard, not the whole table.
-    const table = await w.routes.forPath(url.pathname);
-    if (!table) break;
-    const route = lookupRoute(table, url.pathname);
-    if (!route || w.bypass.get(url.pathname) === table.buildId) continue;
-    w.options.onEvent({ type: 'prefetch', url: url.pathname });
-    for (const p of await w.plan(table, route)) if (p.run) jobs.push(p.run.finished);
-  }
-  await Promise.all(jobs);
 }

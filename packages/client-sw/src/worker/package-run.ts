@@ -36,6 +36,8 @@ export interface RunSpec {
   quiet?: (deadline: number) => Promise<void>;
   /** A newer worker has taken over: this one must not write (it would recreate caches the new one deleted). */
   retired?: () => boolean;
+  /** Whether the package may be fetched, once its length is known (0 when unknown): a prefetch's byte budget. */
+  admit?: (bytes: number) => boolean;
 }
 
 /** Longest a package's Cache Storage writes wait for a quiet worker (ms after its first verified object). */
@@ -145,6 +147,10 @@ export class PackageRun {
     const fetched = await fetching;
     arm();
     const { response } = fetched;
+    if (spec.admit && !spec.admit(Number(response.headers.get('content-length')) || 0)) {
+      this.ctrl.abort();
+      throw new ObjpackSwError(SwErrorCode.ABORTED, spec.path);
+    }
     const plan = fetched.delta ? want : undefined;
     if (want) spec.options.onEvent({ type: 'delta', url: spec.path, detail: plan ? `delta ${want.claims.size}` : 'full' });
     spec.options.onEvent({ type: 'package-start', url: spec.path });

@@ -1,0 +1,77 @@
+import type { ObjpackWorker } from './handler.js';
+import type { PackageRun } from './package-run.js';
+import { lookupRoute } from './routes.js';
+
+/** Longest a prefetch waits for the worker to see no request before it starts anyway (ms). */
+const MAX_PREFETCH_DELAY_MS = 3000;
+
+/**
+ * Packages fetched ahead for likely next pages, kept out of the way of the pages being loaded: they start
+ * once the worker has seen no request for a while, each is admitted only while the bytes fetched ahead
+ * since the last navigation stay within `prefetchBytes` (its size is known from its response headers), and
+ * a navigation cancels every one it does not need. On a slow link a prefetch competes with the page for
+ * the same bandwidth, and a click would otherwise wait behind packages of pages the reader did not open.
+ */
+export class Prefetches {
+  private readonly runs = new Set<PackageRun>();
+  private spent = 0;
+
+  constructor(
+    private readonly budget: number,
+    /** Drops a cancelled run from the worker's runs at once, so no navigation picks it up. */
+    private readonly forget: (run: PackageRun) => void,
+  ) {}
+
+  /** A run a prefetch started: counted once its size is known, cancelled by a navigation that does not need it. */
+  add(run: PackageRun): void {
+    this.runs.add(run);
+    void run.finished.then(() => this.runs.delete(run));
+  }
+
+  /** Whether a run of `bytes` may go on: always for a run a navigation took over, else within the budget. */
+  admit(run: PackageRun, bytes: number): boolean {
+    if (!this.runs.has(run)) return true;
+    if (this.spent + bytes > this.budget) return false;
+    this.spent += bytes;
+    return true;
+  }
+
+  /** A navigation starts: the runs of its packages (`keep`) become its own, every other one is cancelled. */
+  navigation(keep: ReadonlySet<string>): void {
+    this.spent = 0;
+    for (const run of this.runs) {
+      this.runs.delete(run);
+      if (keep.has(run.path)) continue;
+      this.forget(run);
+      run.abort();
+    }
+  }
+}
+
+/** Fetches (without serving) the packages of pages the user is likely to open next, once the worker is quiet. */
+export async function prefetch(w: ObjpackWorker, urls: readonly string[]): Promise<void> {
+  await w.quiet(performance.now() + MAX_PREFETCH_DELAY_MS);
+  const jobs: Array<Promise<boolean>> = [];
+  for (const u of urls.slice(0, w.options.maxPrefetch)) {
+    let url: URL;
+    try {
+      url = new URL(u, w.origin);
+    } catch {
+      continue;
+    }
+    if (url.origin !== w.origin) continue;
+    // A hover comes just before the click: a restarted worker reads the link's shard, not the whole table.
+    const table = await w.routes.forPath(url.pathname);
+    if (!table) break;
+    const route = lookupRoute(table, url.pathname);
+    if (!route || w.bypass.get(url.pathname) === table.buildId) continue;
+    w.options.onEvent({ type: 'prefetch', url: url.pathname });
+    const before = new Set(w.runs.values());
+    for (const p of await w.plan(table, route)) {
+      if (!p.run) continue;
+      if (!before.has(p.run)) w.prefetches.add(p.run);
+      jobs.push(p.run.finished);
+    }
+  }
+  await Promise.all(jobs);
+}
