@@ -131,7 +131,8 @@ export class ObjpackWorker {
     const buildCache = (index: PackageIndex) => this.store.buildName(ofTable(table, route, index) ? table.buildId : index.buildId);
     const namesOf = (r: HeldRecord) => new Set(r.objects.map((o) => o.name));
     const bind = async (path: string, cacheName: string, start: () => PackageRun): Promise<BoundPackage> => {
-      const p: BoundPackage = { path, cacheName, run: this.runs.get(path) };
+      // A completed prefetch answers from memory (its bytes are verified), not object by object from Cache Storage.
+      const p: BoundPackage = { path, cacheName, run: this.runs.get(path) ?? this.prefetches.take(path, cacheName) };
       if (p.run) return p;
       const record = await this.store.held(cacheName, path);
       // Another navigation may have started it while we looked.
@@ -340,6 +341,7 @@ export class ObjpackWorker {
     this.routes.reset();
     this.delta.reset();
     this.otherPages.reset();
+    this.prefetches.clear();
     const gone = await Store.clearAll();
     this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
     if (unregister) await this.scope.registration.unregister();
