@@ -51,10 +51,12 @@ const askWorker = (what) => new Promise((resolve) => {
 
 /**
  * @param {import('playwright-core').Browser} browser
- * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean, trusted: boolean }} o
- *   `trusted`: the browser accepts the certificate as valid (Chromium's SPKI list), else its errors are ignored
+ * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean, trusted: boolean, dwellMs?: number }} o
+ *   `trusted`: the browser accepts the certificate as valid (Chromium's SPKI list), else its errors are ignored;
+ *   `dwellMs`: in a session, go on this long after the first page's load event instead of waiting until the
+ *   page is idle and the worker has stored every package (a reader who clicks while prefetches are in flight)
  */
-export async function measureVisit(browser, { origin, scenario, first, measured, objpack, trusted }) {
+export async function measureVisit(browser, { origin, scenario, first, measured, objpack, trusted, dwellMs }) {
   const context = await browser.newContext({ ignoreHTTPSErrors: !trusted, viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
@@ -62,8 +64,9 @@ export async function measureVisit(browser, { origin, scenario, first, measured,
     if (scenario === 'session') {
       await page.goto(`${origin}${first}`, { waitUntil: 'load', timeout: 60_000 });
       if (objpack) await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
-      await page.evaluate(pageIdle);
-      if (objpack) {
+      if (dwellMs !== undefined) await page.waitForTimeout(dwellMs);
+      else await page.evaluate(pageIdle);
+      if (objpack && dwellMs === undefined) {
         await page.evaluate(askWorker, 'bench:settled');
         prefetched = (await page.evaluate(askWorker, 'bench:events')).filter((e) => e.type === 'prefetch').map((e) => e.url);
       }

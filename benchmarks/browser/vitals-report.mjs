@@ -47,6 +47,7 @@ export function renderVitals(result) {
     '- page-complete = last same-origin responseEnd among what the page requested before its load event',
     '- session: the first page loaded unmeasured in the same context (nginx-h2 keeps what it fetched in the HTTP cache; objpack\'s worker installs and fetches what the snippet hints), then the measured page; first: a fresh context (empty cache, no worker, cold TLS connection)',
     '- nginx-h2: the site as built by its generator on nginx HTTP/2 + TLS; objpack-static: after objpack build, same nginx; objpack-serve: objpack serve over HTTP/2 + TLS with 103 Early Hints',
+    ...(result.dwellMs !== undefined ? [`- session: the measured page opened ${result.dwellMs} ms after the first page's load event (prefetches may be in flight)`] : []),
     `- load average per condition: ${result.loads.map((l) => `RTT ${l.rtt}${l.mbps ? `/${l.mbps} Mbit/s` : ''}: ${l.loadavg[0]} → ${l.endLoadavg?.[0] ?? '?'}`).join('; ')}`, ''];
   for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
     lines.push(`## ${scenario}`, '', '| site | RTT ms | Mbit/s | variant | LCP | FCP | DCL | load | complete | LCP × | complete × | objects | controlled | measured page prefetched | usual last object |',

@@ -36,6 +36,8 @@ const HELP = `Usage: node benchmarks/browser/vitals.mjs [options]
   --bandwidth LIST  Mbit/s per direction, one link all connections share; 0 = unlimited (default 0)
   --variants LIST   ${VARIANTS.join(',')} (default all)
   --runs N          samples per cell, interleaved (default 15)
+  --dwell MS        session: open the measured page MS after the first page's load (the worker in control),
+                    instead of once the page is idle and every package is stored: prefetches still in flight
   --browser NAME    chromium (default; firefox/webkit where playwright-core has them)
   --out NAME        results/NAME.json and .md (default browser-vitals)
 Needs the built packages (pnpm build), nginx and Chromium (node scripts/system-tools.mjs installs them).
@@ -46,7 +48,7 @@ Examples:
 `;
 const { values } = parseArgs({ options: {
   scenarios: { type: 'string' }, sites: { type: 'string' }, rtt: { type: 'string' }, bandwidth: { type: 'string' },
-  variants: { type: 'string' }, runs: { type: 'string' }, browser: { type: 'string' }, out: { type: 'string' },
+  variants: { type: 'string' }, runs: { type: 'string' }, browser: { type: 'string' }, out: { type: 'string' }, dwell: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } });
 if (values.help) { process.stdout.write(HELP); process.exit(0); }
@@ -60,6 +62,7 @@ const bandwidths = list(values.bandwidth, ['0']).map(Number);
 const runs = Number(values.runs ?? 15);
 const engine = values.browser ?? 'chromium';
 const out = values.out ?? 'browser-vitals';
+const dwellMs = values.dwell === undefined ? undefined : Number(values.dwell);
 for (const [what, got, all] of [['scenario', scenarios, SCENARIOS], ['site', sites, Object.keys(SITES)], ['variant', variants, VARIANTS]]) {
   for (const x of got) if (!all.includes(x)) { log(`unknown ${what} ${x}`); process.exit(2); }
 }
@@ -114,7 +117,7 @@ try {
                 const key = `${scenario}|${s}|${rtt}|${mbps}|${variant}`;
                 const cell = (cells[key] ??= { scenario, site: s, rtt, mbps, variant, samples: [], errors: 0 });
                 try {
-                  cell.samples.push(await measureVisit(browser, { origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`, scenario, trusted: engine === 'chromium',
+                  cell.samples.push(await measureVisit(browser, { origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`, scenario, trusted: engine === 'chromium', dwellMs,
                     first: prepared[s].first, measured: prepared[s].measured, objpack: variant !== 'nginx-h2' }));
                 } catch (err) {
                   cell.errors++;
@@ -139,7 +142,7 @@ try {
 
 const result = {
   id: out, date: new Date().toISOString(), machine: `${cpus().length}× ${cpus()[0]?.model.trim()}, Node ${process.version}`,
-  browser: `${engine} ${browser.version()}`, runsPerCell: runs, seconds: Math.round((Date.now() - t0) / 1000), loads,
+  browser: `${engine} ${browser.version()}`, runsPerCell: runs, dwellMs, seconds: Math.round((Date.now() - t0) / 1000), loads,
   sites: Object.fromEntries(sites.map((s) => [s, { first: prepared[s].first, measured: prepared[s].measured, packageBytes: prepared[s].packageBytes }])),
   rows: summarizeCells(Object.values(cells).sort((a, b) => scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario)
     || sites.indexOf(a.site) - sites.indexOf(b.site) || a.rtt - b.rtt || a.mbps - b.mbps || variants.indexOf(a.variant) - variants.indexOf(b.variant))),
