@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.example-out/**', 'benchmarks/results/**', 'fixtures/**/site/**', 'fixtures/**/*.js', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/integrations/*/fixtures/**', '**/.objpack/**', '.example-out/**', 'benchmarks/results/**', 'fixtures/**/site/**', 'fixtures/**/*.js', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   {
     // Library code never prints: the CLI's logger is the one place that writes to the terminal.
-    files: ['packages/*/src/**/*.ts'],
+    files: ['packages/*/src/**/*.ts', 'packages/integrations/*/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'packages/cli/src/cli/**', 'packages/*/src/test-utils/**'],
     rules: { 'no-console': 'error' },
   },

@@ -13,9 +13,10 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'benchmarks/**/*.test.ts', 'fixtures/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'packages/integrations/*/src/**/*.test.ts', 'benchmarks/**/*.test.ts', 'fixtures/**/*.test.ts'],
     // Benchmarks unpack other commits' sources there (page-complete.mjs --baseline).
-    exclude: ['**/node_modules/**', 'benchmarks/results/tmp/**'],
+    // Real frameworks' builds run in `pnpm test:integrations` (vitest.integrations.config.ts).
+    exclude: ['**/node_modules/**', 'benchmarks/results/tmp/**', '**/*.framework.test.ts', 'packages/integrations/*/fixtures/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

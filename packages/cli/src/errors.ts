@@ -73,7 +73,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 const CATALOG: Record<ErrorCode, { hint: string; exit: ExitCode }> = {
   OBJPACK_E_USAGE: { hint: 'run the command with --help for its options and examples', exit: 2 },
-  OBJPACK_E_CONFIG: { hint: 'fix objpack.config.{js,mjs,json}; options are listed in the README', exit: 2 },
+  OBJPACK_E_CONFIG: { hint: "fix objpack.config.* or the integration's options; options are listed in the README", exit: 2 },
   OBJPACK_E_INPUT_NOT_FOUND: { hint: 'check the path: build and serve take the directory your site generator writes (dist/, _site/, public/…), inspect and unpack a .objp file', exit: 2 },
   OBJPACK_E_INPUT_NOT_DIRECTORY: { hint: 'build and serve take the site directory, not a file', exit: 2 },
   OBJPACK_E_NO_PAGES: { hint: 'the directory holds no .html page; did the site build run first?', exit: 1 },

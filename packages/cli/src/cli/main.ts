@@ -70,7 +70,7 @@ ${EXIT_CODES}`);
     .option('--report-file <file>', 'where the build report goes (default .objpack/report.html in the working directory; a file in the output publishes it)')
     .option('--no-report', 'do not write the build report')
     .option('--no-cache', 'ignore the incremental-build cache')
-    .option('-c, --config <file>', 'config file (default: objpack.config.{js,mjs,json} in the working directory)')
+    .option('-c, --config <file>', 'config file (default: objpack.config.{js,mjs,ts,mts,json} in the working directory)')
     .option('--json', 'print a machine-readable summary on stdout')
     .option('-q, --quiet', 'print errors and the summary line only')
     .addHelpText('after', `
