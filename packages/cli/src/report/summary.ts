@@ -86,7 +86,9 @@ export function summarize(
       requestsBefore: p.closure.length,
       requestsAfter: 1 + p.shared.length + partial,
       roundTripsBefore: closure ? chainDepth(closure) : 1,
-      firstLoadBytes: sizeOf(p.packageUrl) + p.shared.reduce((s, u) => s + sizeOf(u), 0),
+      // The manifest names a page package by its file, the plan's slot with the build id.
+      firstLoadBytes:
+        sizeOf(manifest.pages[p.url]?.package ?? p.packageUrl) + p.shared.reduce((s, u) => s + sizeOf(u), 0),
       laterObjects: p.later?.length ?? 0,
       laterBytes: (p.later ?? []).reduce((s, o) => s + o.bytes, 0),
     };
