@@ -63,7 +63,10 @@ self.objpackOptions = Object.assign(${JSON.stringify(cfg.options ?? {})}, { onEv
 ${cfg.quota ? `Cache.prototype.put = function () { return Promise.reject(new DOMException('quota', 'QuotaExceededError')); };` : ''}
 ${cfg.listLateMs ? `const matchAll = self.clients.matchAll.bind(self.clients);
 self.clients.matchAll = (o) => matchAll(o).then((list) => list.filter((c) => Date.now() - (self.__firstSeen.get(c.id) ?? 0) >= ${cfg.listLateMs}));` : ''}
+self.__frozen = 0;
 self.addEventListener('message', (e) => {
+  if (e.data?.type === 'objpack:frozen') self.__frozen++;
+  if (e.data === 'test:frozen') e.ports[0].postMessage(self.__frozen);
   if (e.data === 'test:events') e.ports[0].postMessage(self.__events.splice(0));
   if (e.data === 'test:fetches') e.ports[0].postMessage(self.__fetches.splice(0));
   if (e.data === 'test:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));
@@ -107,20 +110,31 @@ export async function installWorker<P extends EnginePage>(context: { newPage(): 
  * unpacked (it writes to Cache Storage once the page is quiet), so cache assertions see the final state.
  */
 export async function pageDone(page: EnginePage): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === '1' && [...document.images].every((i) => i.complete), undefined, { timeout: 10_000 });
-  await page.evaluate(
-    () =>
-      new Promise<unknown>((resolve) => {
-        const worker = navigator.serviceWorker?.controller;
-        if (!worker) return resolve(false);
-        // Another worker (the kill switch) does not answer.
-        const timer = setTimeout(() => resolve(false), 3000);
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => resolve(clearTimeout(timer));
-        worker.postMessage('test:settled', [ch.port2]);
-      }),
-  );
+  // A worker that sends the tab to the network copy (WindowClient.navigate) may do so while this waits:
+  // the page that counts is the one loaded after it, so a wait cut off by a navigation starts over.
+  for (let attempt = 1; ; attempt++) {
+    const ready = () => document.documentElement.dataset.ready === '1' && [...document.images].every((i) => i.complete);
+    await page.waitForFunction(ready, undefined, { timeout: 10_000 });
+    try {
+      await page.evaluate(settledInPage);
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
 }
+
+/** In the page: resolves once the controlling worker says it has stored what it unpacked (false: no worker). */
+const settledInPage = () =>
+  new Promise<unknown>((resolve) => {
+    const worker = navigator.serviceWorker?.controller;
+    if (!worker) return resolve(false);
+    // Another worker (the kill switch) does not answer.
+    const timer = setTimeout(() => resolve(false), 3000);
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => resolve(clearTimeout(timer));
+    worker.postMessage('test:settled', [ch.port2]);
+  });
 
 /** Runs the worker's clean-up (as after a navigation or a new table) and waits for it to finish. */
 export async function cleanup(page: EnginePage): Promise<void> {
@@ -142,6 +156,21 @@ export async function swEvents(page: EnginePage): Promise<ObjpackEvent[]> {
         const ch = new MessageChannel();
         ch.port1.onmessage = (e) => resolve(e.data as ObjpackEvent[]);
         navigator.serviceWorker.controller!.postMessage('test:events', [ch.port2]);
+      }),
+  );
+}
+
+/**
+ * How many pages told the worker they went into the back/forward cache (`objpack:frozen`, sent by the
+ * registration snippet on a persisted `pagehide`): such a page keeps its build's caches.
+ */
+export async function swFrozen(page: EnginePage): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = (e) => resolve(e.data as number);
+        navigator.serviceWorker.controller!.postMessage('test:frozen', [ch.port2]);
       }),
   );
 }
@@ -189,8 +218,27 @@ export interface Snapshot {
   shot: Buffer;
 }
 
+/**
+ * The DOM, and a screenshot once the page has painted what it loaded: WebKit's driver shoots the last frame
+ * at once, which may be from before a CSS background image arrived, so the shot is taken when its CSS
+ * images are decoded, two frames later, and again until two shots agree.
+ */
 export async function snapshot(page: EnginePage): Promise<Snapshot> {
-  return { dom: await page.evaluate(() => document.documentElement.outerHTML), shot: Buffer.from(await page.screenshot()) };
+  await page.evaluate(async () => {
+    const urls = new Set<string>();
+    for (const el of document.querySelectorAll('*')) {
+      for (const m of getComputedStyle(el).backgroundImage.matchAll(/url\("([^"]+)"\)/g)) urls.add(m[1]!);
+    }
+    await Promise.all([...urls].map((u) => Object.assign(new Image(), { src: u }).decode().catch(() => {})));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+  let shot = Buffer.from(await page.screenshot());
+  for (let i = 0; i < 5; i++) {
+    const again = Buffer.from(await page.screenshot());
+    if (again.equals(shot)) break;
+    shot = again;
+  }
+  return { dom: await page.evaluate(() => document.documentElement.outerHTML), shot };
 }
 
 /** Names of objpack's caches and the URL paths in each, as the page sees them. */

@@ -1,6 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { bundles, type Bundles } from './browser.js';
-import { launchEngine, type Engine, type EngineContext, type EngineName, type EnginePage } from './engines/index.js';
+import {
+  ENGINE_NAMES, engineInstalled, launchEngine, type Engine, type EngineContext, type EngineName, type EnginePage,
+} from './engines/index.js';
 import { TestServer } from './server.js';
 
 /** What an engine suite's tests use; the fields are set by the hooks, so read them inside tests only. */
@@ -47,4 +49,14 @@ export function useEngineSuite(name: EngineName): EngineSuite {
     await suite.server.close();
   });
   return suite;
+}
+
+/**
+ * One `describe` per engine (`service worker in <engine>: <title>`), the same tests in each; an engine that
+ * is not installed has its suite skipped (its banner is printed once per file).
+ */
+export function describeEngines(title: string, body: (name: EngineName) => void): void {
+  describe.each(ENGINE_NAMES)(`service worker in %s: ${title}`, (name) => {
+    describe.skipIf(!engineInstalled(name))('', () => body(name));
+  });
 }

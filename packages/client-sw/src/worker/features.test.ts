@@ -1,27 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot } from '../test-utils/browser.js';
+import { CHROMIUM, installWorker, pageDone, serveSite } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { TestServer } from '../test-utils/server.js';
-import { svg, testSite } from '../test-utils/site.js';
+import { testSite } from '../test-utils/site.js';
 
 describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, mirrors', () => {
   const suite = useChromiumSuite();
-
-  it('prefetches links in the viewport once the page is idle, so the click costs no request', async () => {
-    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    // No gesture: the link is on screen.
-    await expect.poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/']), { timeout: 5000 }).toBe(true);
-    suite.server.take();
-    await page.click('#next');
-    await page.waitForURL(`${suite.server.origin}/about/`);
-    await pageDone(page);
-    expect(suite.server.take()).toEqual([]);
-  });
 
   it('hover and touchstart prefetch links below the fold (and only then)', async () => {
     const far = (title: string) => ({ type: 'text/html; charset=utf-8', body: Buffer.from(`<!doctype html><title>${title}</title><h1>${title}</h1>`) });
@@ -124,15 +110,6 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
     expect(suite.server.log.map((r) => r.path)).not.toContain(site.pagePackage['/about/']);
   });
 
-  it('emits Speculation Rules when the page asks for them', async () => {
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true, speculation: 'prefetch' }));
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    const rules = await page.evaluate(() => [...document.querySelectorAll('script[type="speculationrules"]')].map((s) => JSON.parse(s.textContent ?? '')));
-    expect(rules).toEqual([{ prefetch: [{ where: { href_matches: '/*' }, eagerness: 'moderate' }] }]);
-  });
-
   it('does not prefetch when the user asked to save data', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
     await suite.context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }));
@@ -143,28 +120,6 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
     // Absence can only be shown by waiting: a hint that was going to be sent is sent within this time.
     await page.waitForTimeout(500);
     expect(suite.server.log.map((r) => r.path)).not.toContain(site.pagePackage['/about/']);
-  });
-
-  it('large media: the prefix comes from the package, the rest by Range; no 206 is cached', async () => {
-    const big = svg('crimson', 300_000);
-    const html = Buffer.from(`<!doctype html><html><head><link rel="icon" href="data:,"><script type="module" src="/assets/app.js"></script></head>
-<body><img id="big" src="/img/big.svg" width="40" height="40"><p id="js"></p><p id="json"></p></body></html>`);
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
-      files: { '/media/': { type: 'text/html', body: html }, '/img/big.svg': big },
-      pages: { '/media/': { objects: ['/img/big.svg'], shared: ['common'] } },
-      partial: { '/img/big.svg': 65_536 },
-    }));
-    const ref = await reference(suite.browser, `${suite.server.origin}/media/`);
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/media/`);
-    await pageDone(page);
-    const rest = suite.server.log.filter((r) => r.path === '/img/big.svg');
-    expect(rest.map((r) => r.headers.range)).toEqual(['bytes=65536-']);
-    expect(await page.evaluate(() => (document.getElementById('big') as HTMLImageElement).naturalWidth)).toBe(40);
-    const got = await snapshot(page);
-    expect(got.dom).toBe(ref.dom);
-    expect(got.shot.equals(ref.shot)).toBe(true);
-    for (const paths of Object.values(await cacheContents(page))) expect(paths).not.toContain('/img/big.svg');
   });
 
   it('the ESM export works inside an existing module worker beside its own routes (Workbox-style)', async () => {

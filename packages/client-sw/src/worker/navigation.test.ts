@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { cacheContents, CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, stopWorkers, swEvents } from '../test-utils/browser.js';
-import { useChromiumSuite } from '../test-utils/chromium-suite.js';
+import { expect, it } from 'vitest';
+import {
+  cacheContents, installWorker, pageDone, reference, serveSite, snapshot, swEvents,
+} from '../test-utils/browser.js';
+import { describeEngines, useEngineSuite } from '../test-utils/engine-suite.js';
 import { stallAfter } from '../test-utils/server.js';
 import { testSite } from '../test-utils/site.js';
 
-describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
-  const suite = useChromiumSuite();
+describeEngines('navigations', (engine) => {
+  const suite = useEngineSuite(engine);
 
   /** Installs the worker, loads the home page, then navigates to `path`: the page, and the requests that navigation made. */
   const fromHome = async (path: string) => {
@@ -26,7 +28,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
 
   it('sends one request per package and none for the objects inside; renders as without objpack', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
-    const ref = await reference(suite.browser, `${suite.server.origin}/`);
+    const ref = await reference(suite.engine, `${suite.server.origin}/`);
     suite.server.take();
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
@@ -66,7 +68,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     const { page, requests } = await fromHome('/contact');
     // The test server has no /contact (it would 404): only the page's package went to the network.
     expect(requests).toEqual([site.pagePackage['/contact.html']]);
-    expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['Home v1', '/contact']);
+    expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual(['Home v1', '/contact']);
     expect(await page.textContent('#js')).toBe('module v1');
   });
 
@@ -78,7 +80,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
       const { page, requests } = await fromHome('/about');
       // On: only the page's package goes to the network, and the page stays at /about.
       expect(requests).toEqual(bareDirUrls ? [site.pagePackage['/about/']] : ['/about', site.pagePackage['/about/']]);
-      expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['About v1', bareDirUrls ? '/about' : '/about/']);
+      expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual(['About v1', bareDirUrls ? '/about' : '/about/']);
     });
   }
 
@@ -90,7 +92,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     const { page, requests } = await fromHome('/contact.html');
     // The host's redirect, then the page it names, from its package as usual; never /contact.html's package.
     expect(requests).toEqual(['/contact.html', site.pagePackage['/about/']]);
-    expect([await page.textContent('h1'), new URL(page.url()).pathname]).toEqual(['About v1', '/about/']);
+    expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual(['About v1', '/about/']);
   });
 
   it('streams the HTML before the package is complete and answers objects from the stream', async () => {
@@ -125,12 +127,13 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     const keys = () => page.evaluate(async () => (await (await caches.open('objpack-v1-meta')).keys()).map((r) => new URL(r.url).search).filter((s) => s.startsWith('?objpack-shard=')));
     await expect.poll(keys).toContain('?objpack-shard=core');
     await page.evaluate(async () => (await caches.open('objpack-v1-meta')).delete(`${location.origin}/_objpack/routes.json`));
-    await stopWorkers(suite.context, page);
+    await suite.stopWorkers(page);
     suite.server.take();
     return { site, page };
   }
 
-  it('a restarted worker answers a navigation on a large site from the shard of the table that holds the page', async () => {
+  // Only Chromium's driver can stop a worker.
+  it.skipIf(engine !== 'chromium')('a restarted worker answers a navigation on a large site from the shard of the table that holds the page', async () => {
     const { site, page } = await restartedOnLargeSite();
     await page.goto(`${suite.server.origin}/about/`);
     await pageDone(page);
@@ -142,7 +145,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     expect(await page.evaluate(() => document.querySelector('h1')?.textContent)).toBe('About v1');
   });
 
-  it('a restarted worker prefetches a hinted page of a large site from the shard that holds it', async () => {
+  it.skipIf(engine !== 'chromium')('a restarted worker prefetches a hinted page of a large site from the shard that holds it', async () => {
     const { site, page } = await restartedOnLargeSite();
     await page.evaluate(() => navigator.serviceWorker.controller!.postMessage({ type: 'objpack:prefetch', urls: ['/about/'] }));
     await expect.poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/'])).toBe(true);
@@ -154,10 +157,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations', () => {
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     const ref = await snapshot(page);
-    await suite.context.setOffline(true);
+    await suite.offline(true);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     expect((await snapshot(page)).dom).toBe(ref.dom);
-    await suite.context.setOffline(false);
+    await suite.offline(false);
   });
 });

@@ -34,7 +34,8 @@ class FirefoxPage implements EnginePage {
   }
 
   async waitForURL(url: string): Promise<void> {
-    await pollUntil(async () => this.raw.url() === url, `the tab to show ${url}`);
+    // Loaded, as Playwright's waitForURL waits for: the next call may run in this document.
+    await this.waitForFunction((u) => location.href === u && document.readyState === 'complete', url);
   }
 
   url(): string {

@@ -36,7 +36,13 @@ class WebKitPage implements EnginePage {
   }
 
   async goto(url: string): Promise<unknown> {
-    return (await this.on()).get(url);
+    const driver = await this.on();
+    // The session loads pages without waiting (pageLoadStrategy none), so a test can act while a page is
+    // held mid-load; the old document is marked, and the load is done when a document without the mark is.
+    await driver.executeScript('window.__objpackLeft = true').catch(() => {});
+    await driver.get(url);
+    const loaded = () => !(window as { __objpackLeft?: boolean }).__objpackLeft && document.readyState === 'complete';
+    return this.waitForFunction(loaded, undefined);
   }
 
   async evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> {
@@ -63,7 +69,8 @@ class WebKitPage implements EnginePage {
   }
 
   async waitForURL(url: string): Promise<void> {
-    await pollUntil(async () => (await this.url()) === url, `the tab to show ${url}`);
+    // Loaded, as Playwright's waitForURL waits for: the next call may run in this document.
+    await this.waitForFunction((u) => location.href === u && document.readyState === 'complete', url);
   }
 
   async url(): Promise<string> {
@@ -141,6 +148,7 @@ export async function launchWebKit(): Promise<Engine> {
       const session = await new Builder().usingServer(driver.url).withCapabilities({
         browserName: 'MiniBrowser',
         'webkitgtk:browserOptions': { binary: WEBKIT.browser, args: ['--automation'] },
+        pageLoadStrategy: 'none',
       }).build().catch(async (e: unknown) => {
         await driver.stop();
         throw e;
