@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { Builder, By, type WebDriver } from 'selenium-webdriver';
 import { pollUntil } from './poll.js';
 import type { Engine, EngineContext, EnginePage } from './types.js';
-import { startDriver, startXvfb } from './webkit-display.js';
+import { runInPage as run, startDriver, startXvfb } from '../../../scripts/webdriver.mjs';
 
 const env = (name: string, path: string) => process.env[name] ?? (existsSync(path) ? path : undefined);
 /** WebKitGTK's driver, its MiniBrowser and Xvfb (scripts/system-tools.mjs); any missing → its tests skip loudly. */
@@ -12,20 +12,6 @@ export const WEBKIT = {
   xvfb: env('OBJPACK_XVFB', '/usr/bin/Xvfb'),
 };
 export const WEBKIT_READY = Boolean(WEBKIT.driver && WEBKIT.browser && WEBKIT.xvfb);
-
-/**
- * Runs `fn(arg)` in the current window through WebDriver's async script: the page's promise settles into
- * `{ ok }` or `{ err }`, so a rejection in the page is one here too.
- */
-async function run<R>(driver: WebDriver, fn: string, arg: unknown): Promise<R> {
-  const got = (await driver.executeAsyncScript(
-    `const done = arguments[arguments.length - 1];
-Promise.resolve().then(() => (${fn})(${JSON.stringify(arg ?? null)}))
-  .then((ok) => done({ ok: ok === undefined ? null : ok }), (e) => done({ err: String(e) }));`,
-  )) as { ok?: R; err?: string } | null;
-  if (!got || got.err !== undefined) throw new Error(`in the page: ${got?.err ?? 'no answer'}`);
-  return got.ok as R;
-}
 
 class WebKitPage implements EnginePage {
   constructor(private readonly ctx: WebKitContext, readonly handle: string) {}
