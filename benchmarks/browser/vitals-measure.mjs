@@ -5,7 +5,7 @@
  * first page unmeasured (nginx's peer keeps what it fetched in the HTTP cache; objpack's worker installs,
  * takes control and fetches what the snippet hints), waits until the page is idle and the worker has
  * stored every package in flight, then loads the measured page. Only engine-neutral web APIs are used
- * (no DevTools protocol), so the same code runs in any browser playwright-core drives.
+ * (no DevTools protocol), so the same code runs in every browser of engines.mjs.
  */
 
 /**
@@ -50,14 +50,13 @@ const askWorker = (what) => new Promise((resolve) => {
 });
 
 /**
- * @param {import('playwright-core').Browser} browser
- * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean, trusted: boolean, dwellMs?: number }} o
- *   `trusted`: the browser accepts the certificate as valid (Chromium's SPKI list), else its errors are ignored;
+ * @param {Awaited<ReturnType<typeof import('./engines.mjs').launchEngine>>} browser
+ * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean, dwellMs?: number }} o
  *   `dwellMs`: in a session, go on this long after the first page's load event instead of waiting until the
  *   page is idle and the worker has stored every package (a reader who clicks while prefetches are in flight)
  */
-export async function measureVisit(browser, { origin, scenario, first, measured, objpack, trusted, dwellMs }) {
-  const context = await browser.newContext({ ignoreHTTPSErrors: !trusted, viewport: { width: 1280, height: 800 } });
+export async function measureVisit(browser, { origin, scenario, first, measured, objpack, dwellMs }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     let prefetched = [];

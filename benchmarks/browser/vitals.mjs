@@ -18,9 +18,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import * as playwright from 'playwright-core';
 import { startProxyProcess } from '../lib/proxy-process.mjs';
 import { REPO, TMP } from '../lib/workspace.mjs';
+import { engineBinary, ENGINES, launchEngine } from './engines.mjs';
 import { certificate, startNginxSites } from './nginx-tls.mjs';
 import { startServeProcess } from './serve-child.mjs';
 import { measureVisit } from './vitals-measure.mjs';
@@ -38,13 +38,14 @@ const HELP = `Usage: node benchmarks/browser/vitals.mjs [options]
   --runs N          samples per cell, interleaved (default 15)
   --dwell MS        session: open the measured page MS after the first page's load (the worker in control),
                     instead of once the page is idle and every package is stored: prefetches still in flight
-  --browser NAME    chromium (default; firefox/webkit where playwright-core has them)
+  --browser NAME    chromium (default), firefox (firefox-esr over WebDriver BiDi) or webkit (MiniBrowser)
   --out NAME        results/NAME.json and .md (default browser-vitals)
-Needs the built packages (pnpm build), nginx and Chromium (node scripts/system-tools.mjs installs them).
+Needs the built packages (pnpm build), nginx and the browser (node scripts/system-tools.mjs installs them).
 Examples:
   flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session --sites deep --rtt 0,20,100
   flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios first --sites deep --rtt 100 --variants nginx-h2,objpack-serve
   flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session --sites vitepress,docusaurus --rtt 100 --bandwidth 10
+  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session,first --sites deep --rtt 100 --browser firefox
 `;
 const { values } = parseArgs({ options: {
   scenarios: { type: 'string' }, sites: { type: 'string' }, rtt: { type: 'string' }, bandwidth: { type: 'string' },
@@ -66,10 +67,9 @@ const dwellMs = values.dwell === undefined ? undefined : Number(values.dwell);
 for (const [what, got, all] of [['scenario', scenarios, SCENARIOS], ['site', sites, Object.keys(SITES)], ['variant', variants, VARIANTS]]) {
   for (const x of got) if (!all.includes(x)) { log(`unknown ${what} ${x}`); process.exit(2); }
 }
-if (!playwright[engine]) { log(`unknown browser ${engine}`); process.exit(2); }
-const chromiumPath = process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium';
+if (!ENGINES.includes(engine)) { log(`unknown browser ${engine} (${ENGINES.join(', ')})`); process.exit(2); }
 const nginx = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
-for (const p of [nginx, ...(engine === 'chromium' ? [chromiumPath] : [])]) {
+for (const p of [nginx, engineBinary(engine) ?? engine]) {
   if (!existsSync(p)) { log(`!!! ${p} missing (node scripts/system-tools.mjs installs it)`); process.exit(2); }
 }
 
@@ -88,11 +88,7 @@ if (variants.includes('objpack-serve')) {
 }
 const upstream = (site, variant) => (variant === 'objpack-serve' ? serveProcs[site].port
   : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)]);
-const launch = engine === 'chromium'
-  ? { executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--ignore-certificate-errors-spki-list=${tls.spki}`] }
-  : {};
-const browser = await playwright[engine].launch(launch);
+const browser = await launchEngine(engine, { spki: tls.spki });
 
 /** @type {Record<string, { scenario: string, site: string, rtt: number, mbps: number, variant: string, samples: any[], errors: number }>} */
 const cells = {};
@@ -117,7 +113,7 @@ try {
                 const key = `${scenario}|${s}|${rtt}|${mbps}|${variant}`;
                 const cell = (cells[key] ??= { scenario, site: s, rtt, mbps, variant, samples: [], errors: 0 });
                 try {
-                  cell.samples.push(await measureVisit(browser, { origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`, scenario, trusted: engine === 'chromium', dwellMs,
+                  cell.samples.push(await measureVisit(browser, { origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`, scenario, dwellMs,
                     first: prepared[s].first, measured: prepared[s].measured, objpack: variant !== 'nginx-h2' }));
                 } catch (err) {
                   cell.errors++;
@@ -142,7 +138,7 @@ try {
 
 const result = {
   id: out, date: new Date().toISOString(), machine: `${cpus().length}× ${cpus()[0]?.model.trim()}, Node ${process.version}`,
-  browser: `${engine} ${browser.version()}`, runsPerCell: runs, dwellMs, seconds: Math.round((Date.now() - t0) / 1000), loads,
+  browser: browser.version(), runsPerCell: runs, dwellMs, seconds: Math.round((Date.now() - t0) / 1000), loads,
   sites: Object.fromEntries(sites.map((s) => [s, { first: prepared[s].first, measured: prepared[s].measured, packageBytes: prepared[s].packageBytes }])),
   rows: summarizeCells(Object.values(cells).sort((a, b) => scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario)
     || sites.indexOf(a.site) - sites.indexOf(b.site) || a.rtt - b.rtt || a.mbps - b.mbps || variants.indexOf(a.variant) - variants.indexOf(b.variant))),
