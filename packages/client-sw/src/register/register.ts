@@ -16,7 +16,13 @@ const MAX_HINTS = 24;
 (() => {
   if (!('serviceWorker' in navigator)) return;
   const data = (document.currentScript as HTMLScriptElement | null)?.dataset ?? {};
-  navigator.serviceWorker.register(data.sw || '/objpack-sw.js', { scope: data.scope || '/', updateViaCache: 'none' }).catch(() => {});
+  // Once the page has loaded: on a first visit the worker's install (its script, the route table, the
+  // packages it is hinted) would compete with the page's own requests and scripts. Firefox and WebKit
+  // then loaded the page later than without objpack (benchmarks/browser, first visit).
+  const register = () =>
+    navigator.serviceWorker.register(data.sw || '/objpack-sw.js', { scope: data.scope || '/', updateViaCache: 'none' }).catch(() => {});
+  if (document.readyState === 'complete') register();
+  else addEventListener('load', register, { once: true });
   // The worker cannot see a page in the back/forward cache (clients.matchAll() leaves it out) and would take
   // it for closed: this page may come back, and its later requests must still get its own build's objects.
   addEventListener('pagehide', (e) => {
