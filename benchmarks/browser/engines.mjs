@@ -1,6 +1,6 @@
 /**
  * The browsers vitals.mjs measures in, behind the few Playwright calls vitals-measure.mjs makes
- * (`newContext`, `newPage`, `goto`, `waitForFunction`, `evaluate`, `close`, `version`):
+ * (`newContext`, `newPage`, `goto`, `waitForFunction`, `waitForTimeout`, `evaluate`, `close`, `version`):
  * - chromium: Debian's Chromium through playwright-core; the certificate is trusted by its key's hash;
  * - firefox: Debian's Firefox ESR over WebDriver BiDi (puppeteer-core), each context a BiDi user context;
  * - webkit: WebKitGTK's MiniBrowser through WebKitWebDriver (selenium-webdriver) under an Xvfb of its own,
@@ -33,6 +33,7 @@ const firefoxPage = (page) => ({
   goto: (url, { waitUntil = 'load', timeout } = {}) => page.goto(url, { waitUntil, timeout }),
   waitForFunction: (fn, arg, { timeout } = {}) => page.waitForFunction(fn, { timeout, polling: 50 }, arg),
   evaluate: (fn, arg) => page.evaluate(fn, arg),
+  waitForTimeout: (ms) => new Promise((r) => setTimeout(r, ms)),
 });
 
 /**
@@ -86,6 +87,7 @@ const webkitPage = (driver) => ({
     }
   },
   evaluate: (fn, arg) => runInPage(driver, fn.toString(), arg),
+  waitForTimeout: (ms) => new Promise((r) => setTimeout(r, ms)),
 });
 
 async function launchWebKit() {
