@@ -174,7 +174,7 @@ describe('incremental fast path (issue 3)', () => {
       expect(r.plan.pages.find((p) => p.file === 'pages/p00042.html')?.objects[0]?.sri).toBe(r.manifest.objects['/pages/p00042.html']?.digest);
       expect(r.manifest.objects['/pages/p00042.html']?.headers).toEqual([['content-security-policy', "default-src 'self'"], ['x-frame-options', 'DENY']]);
     }
-  });
+  }, 120_000); // two rounds of three builds of 200 pages each: past 30 s on a loaded 2-core machine
 
   const insertAfterBody = (rel: string, text: string) => (root: string) =>
     writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace('<body>\n', `<body>\n${text}`));
