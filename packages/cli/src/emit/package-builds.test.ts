@@ -39,6 +39,10 @@ describe('build ids of reused page packages', () => {
     // A package is named for the build its index carries: the edited page's is a new file, the kept ones keep theirs.
     expect(second.written.filter((f) => f.endsWith('.objp'))).toEqual([`_objpack/pages/blog.html.${second.buildId}.objp`]);
     expect(second.manifest.pages['/']!.package).toBe(first.manifest.pages['/']!.package);
+    // The summary's first-load bytes count the page package under that name.
+    const m = second.manifest;
+    const home = second.summary.perPage.find((x) => x.url === '/')!;
+    expect(home.firstLoadBytes).toBe(m.packages[m.pages['/']!.package]!.bytes + m.pages['/']!.shared.reduce((n, u) => n + m.packages[u]!.bytes, 0));
     expect(await readFile(pkgFile('/'))).toEqual(before.home);
     expect(await readFile(pkgFile('/about/'))).toEqual(before.about);
     expect((await stat(pkgFile('/'))).mtimeMs).toBe(before.mtime);
