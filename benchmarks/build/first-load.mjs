@@ -51,7 +51,10 @@ export async function measureCase(c, { objpack, current } = {}) {
     const pages = graph.pages.map((page) => {
       const mine = (list) => new Set(list.filter((e) => e.page === page.url).map((e) => e.url));
       const skipped = mine(staticOnly);
-      const found = page.items.filter(now.inCriticalTier).map((i) => i.url).filter((u) => !skipped.has(u));
+      const found = page.items
+        .filter(now.inCriticalTier)
+        .map((i) => i.url)
+        .filter((u) => !skipped.has(u));
       const loaded = [...new Set([...found, ...mine(browserOnly)])];
       const entry = manifest.pages[page.url];
       const packages = [entry.package, ...entry.shared];
@@ -85,7 +88,8 @@ export async function measureCase(c, { objpack, current } = {}) {
 /** Every case, in name order. */
 export async function measureFirstLoad(opts = {}) {
   const results = [];
-  for (const c of firstLoadCases().sort((a, b) => a.name.localeCompare(b.name))) results.push(await measureCase(c, opts));
+  for (const c of firstLoadCases().sort((a, b) => a.name.localeCompare(b.name)))
+    results.push(await measureCase(c, opts));
   return results;
 }
 
@@ -95,7 +99,8 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 export function renderTable(results) {
   const rows = results.map((r) => {
     const worst = `${r.worst.ratio.toFixed(3)} (${r.worst.page})`;
-    return `| ${r.name} | ${r.pages.length} | ${kb(r.chromiumBytes)} | ${kb(r.packageBytes)} | ${r.ratio.toFixed(3)} | ${worst} | ${r.missing.length} |`;
+    const cells = [r.name, r.pages.length, kb(r.chromiumBytes), kb(r.packageBytes), r.ratio.toFixed(3), worst, r.missing.length];
+    return `| ${cells.join(' | ')} |`;
   });
   return [
     '| fixture | pages | Chromium loads | first-navigation packages | ratio | worst page | objects missing |',
@@ -105,7 +110,9 @@ export function renderTable(results) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { objpack: { type: 'string' }, json: { type: 'boolean' }, pages: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { objpack: { type: 'string' }, json: { type: 'boolean' }, pages: { type: 'boolean' } },
+  });
   const objpack = values.objpack ? await import(pathToFileURL(path.resolve(values.objpack)).href) : undefined;
   const results = await measureFirstLoad({ objpack });
   if (values.json) console.log(JSON.stringify(results, null, 2));
@@ -113,7 +120,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.log(renderTable(results));
     if (values.pages) {
       for (const r of results) {
-        for (const p of r.pages) console.log(`${r.name} ${p.page}: ${p.chromiumBytes} → ${p.packageBytes} = ${p.ratio.toFixed(3)}`);
+        for (const p of r.pages)
+          console.log(`${r.name} ${p.page}: ${p.chromiumBytes} → ${p.packageBytes} = ${p.ratio.toFixed(3)}`);
       }
     }
   }
