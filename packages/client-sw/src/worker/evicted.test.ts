@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, stopWorkers, swEvents } from '../test-utils/browser.js';
+import {
+  CHROMIUM,
+  installWorker,
+  pageDone,
+  reference,
+  serveSite,
+  snapshot,
+  stopWorkers,
+  swEvents,
+} from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { svg, testSite } from '../test-utils/site.js';
 
@@ -16,7 +25,11 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: Cache Storage evicted', 
     const names = Array.from({ length: 30 }, (_, i) => `/img/tile-${i}.svg`);
     const files = Object.fromEntries(names.map((n, i) => [n, svg(`hsl(${i * 12} 60% 50%)`)]));
     const more = names.map((n) => `<img src="${n}" width="40" height="40">`).join('');
-    return testSite(suite.b.register, 1, { files, more, pages: { '/': { objects: ['/img/home.svg', ...names], shared: ['common'] } } });
+    return testSite(suite.b.register, 1, {
+      files,
+      more,
+      pages: { '/': { objects: ['/img/home.svg', ...names], shared: ['common'] } },
+    });
   };
 
   it('recovers with one request for the route table and one per package', async () => {
