@@ -5,7 +5,7 @@ import type { Context } from './context.js';
 import { sendListing } from './delta-listing.js';
 import { sendError, type Req, type Res } from './error-page.js';
 import { matchRoute, patternsSafe, type RouteAnswer } from './host-routes.js';
-import { wantsPackage } from './http-semantics.js';
+import { reusableWithoutAsking, wantsPackage } from './http-semantics.js';
 import { sendPackage, type PackageRequest } from './send-package.js';
 import { sendFile } from './send-file.js';
 import type { FileEntry } from './site-index.js';
@@ -32,6 +32,8 @@ const rewrittenExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> 
 const errorExtras = new WeakMap<object, Map<string, Readonly<Record<string, string>>>>();
 /** The host config's headers of any other site file, built once per index entry. */
 const fileExtras = new WeakMap<FileEntry, Readonly<Record<string, string>> | null>();
+/** A page's 103 Early Hints entries (see earlyLinks), built once per page of a loaded site. */
+const earlyLinkLists = new WeakMap<PageInfo, string[]>();
 
 /** The request listener: routing only; every answer is decided from the start-up index. */
 export function createHandler(getCtx: () => Context): (req: Req, res: Res) => void {
@@ -91,12 +93,11 @@ function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo, negotiates = 
  */
 function sendPage(ctx: Context, req: Req, res: Res, entry: FileEntry, page: PageInfo, conn: ConnState | undefined, negotiates: boolean): void {
   const extra = pageExtra(ctx, entry, page, negotiates);
-  if (ctx.o.earlyHints && page.links.length > 0) {
-    // 1xx responses are undefined for HTTP/1.0 clients (RFC 9110 §15.2).
-    if (req.method === 'GET' && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
-      res.writeEarlyHints({ link: page.links });
-      ctx.stats.earlyHints++;
-    }
+  const early = ctx.o.earlyHints ? earlyLinks(ctx, page) : [];
+  // 1xx responses are undefined for HTTP/1.0 clients (RFC 9110 §15.2).
+  if (early.length > 0 && req.method === 'GET' && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
+    res.writeEarlyHints({ link: early });
+    ctx.stats.earlyHints++;
   }
   if (ctx.o.prefetch > 0) ctx.prefetch.warm(closureEntries(ctx, page.closure));
   if (conn) ctx.tracker.pageSent(conn, page);
@@ -229,6 +230,29 @@ function fileExtra(ctx: Context, entry: FileEntry): Readonly<Record<string, stri
   let extra = fileExtras.get(entry);
   if (extra === undefined) fileExtras.set(entry, (extra = ruleHeaders(rules, entry.urlPath)));
   return extra;
+}
+
+/**
+ * The page's `Link` entries a 103 may carry: those whose file the browser may reuse from its HTTP cache
+ * without asking. A 103's preloads are fetched by the browser into its HTTP cache, and the page's own
+ * request uses that copy only while it is fresh: a file served `max-age=0, must-revalidate` (objpack's
+ * default for site files) is asked for again, after the first fetch, so its 103 made it arrive one round
+ * trip later (measured in Chromium 156). Those stay on the 200's `Link`, which follows at once from a static
+ * file and whose preloads the page uses as they are.
+ */
+function earlyLinks(ctx: Context, page: PageInfo): string[] {
+  let links = earlyLinkLists.get(page);
+  if (links === undefined) {
+    links = page.links.filter((_, i) => {
+      const r = ctx.site.index.routes.get(page.linkPaths[i]!);
+      if (!r || !('entry' in r)) return false;
+      const own = fileExtra(ctx, r.entry);
+      const rule = own && Object.entries(own).find(([k]) => k.toLowerCase() === 'cache-control')?.[1];
+      return reusableWithoutAsking(rule ?? r.entry.headers['cache-control']);
+    });
+    earlyLinkLists.set(page, links);
+  }
+  return links;
 }
 
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNotModified, negotiateEncoding, parseRange, wantsPackage } from './http-semantics.js';
+import { isNotModified, negotiateEncoding, parseRange, reusableWithoutAsking, wantsPackage } from './http-semantics.js';
 import { parseHave } from './dynamic.js';
 import { encodePathForHeader, parseRequestPath } from './url-path.js';
 
@@ -66,5 +66,15 @@ describe('request paths', () => {
     expect(parseHave('sha256-AAAAAAAAAAA=, abcdefgh, short, !!!!!!!!!!, a-b_cdefgh')).toEqual(['AAAAAAAAAAA', 'abcdefgh', 'a+b/cdefgh']);
     expect(parseHave(undefined)).toBeNull();
     expect(parseHave(Array.from({ length: 5000 }, () => 'abcdefgh').join(','))!.length).toBe(2000);
+  });
+});
+
+describe('reusableWithoutAsking', () => {
+  it('is true only for a fresh response that needs no revalidation', () => {
+    expect(reusableWithoutAsking('public, max-age=31536000, immutable')).toBe(true);
+    expect(reusableWithoutAsking('max-age="60"')).toBe(true);
+    for (const cc of [undefined, '', 'public, max-age=0, must-revalidate', 'no-cache', 'max-age=600, no-cache', 'no-store, max-age=60', 'public']) {
+      expect(reusableWithoutAsking(cc), String(cc)).toBe(false);
+    }
   });
 });

@@ -98,3 +98,19 @@ export function wantsPackage(accept: string | undefined, xObjpack: string | unde
   }
   return false;
 }
+
+/**
+ * Whether a response with this `Cache-Control` may be reused from a private cache without asking the
+ * server: fresh for a while (`max-age` > 0, RFC 9111 §5.2.2.1) and neither `no-cache` (§5.2.2.4) nor
+ * `no-store` (§5.2.2.5).
+ */
+export function reusableWithoutAsking(cacheControl: string | undefined): boolean {
+  if (!cacheControl) return false;
+  let maxAge = 0;
+  for (const part of cacheControl.toLowerCase().split(',')) {
+    const [name = '', value = ''] = part.trim().split('=');
+    if (name === 'no-cache' || name === 'no-store') return false;
+    if (name === 'max-age') maxAge = Number(value.replace(/"/g, '')) || 0;
+  }
+  return maxAge > 0;
+}

@@ -60,7 +60,7 @@ describe('a site served under a base path', () => {
     expect(home.status).toBe(200);
     expect(home.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(home.headers.link).toContain('</repo/style.css>; rel=preload; as=style');
-    expect(home.informational[0]?.headers.link).toContain('</repo/style.css>');
+    expect(home.informational[0]?.headers.link).toContain('</repo/font.woff2>');
     const pkg = await get(server.url, '/repo/', { headers: { 'x-objpack': 'package' } });
     expect(pkg.headers['content-type']).toBe('application/vnd.objpack');
     expect(names(pkg.body)).toEqual(['/repo/index.html', '/repo/app.js', '/repo/logo.png', '/repo/font.woff2']);

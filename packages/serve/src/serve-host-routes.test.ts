@@ -143,7 +143,9 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
   it('a 200 rewrite to a page serves it as that page: its host headers, Link preloads and 103 Early Hints; never its package', async () => {
     // A single-page app's fallback (Netlify `/app/* /guide/index.html 200`), the page's CSP from `_headers`.
     const s = await start([['^\\/app(?:\\/(?<splat>.*))?$', '/guide/index.html', 200, { shadowed: true }], ['^\\/dir\\/?$', '/guide', 200]], {
-      hostHeaders: [{ for: '/guide/', match: '^/guide/?$', headers: [['content-security-policy', "default-src 'self'"]] }],
+      hostHeaders: [{ for: '/guide/', match: '^/guide/?$', headers: [['content-security-policy', "default-src 'self'"]] },
+        // Fresh for an hour: a 103 names only what the browser may reuse without asking.
+        { for: '/style.css', match: '^/style\\.css$', headers: [['cache-control', 'public, max-age=3600']] }],
     });
     const direct = await get(s.url, '/guide/');
     expect(direct.headers['content-security-policy']).toBe("default-src 'self'");

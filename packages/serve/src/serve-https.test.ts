@@ -39,7 +39,7 @@ describe('https with a self-signed certificate', () => {
       expect(page.status).toBe(200);
       expect(page.body.equals(site.files['/index.html']!)).toBe(true);
       expect(page.hints.length).toBe(1);
-      expect(String((page.hints[0] as Record<string, unknown>).link)).toContain('</style.css>; rel=preload; as=style');
+      expect(String((page.hints[0] as Record<string, unknown>).link)).toContain('</font.woff2>; rel=preload; as=font; crossorigin');
       const pkg = await fetch('/', { 'x-objpack': 'package' });
       expect(pkg.headers['content-type']).toBe('application/vnd.objpack');
       expect(pkg.body.equals(site.files['/_objpack/pages/index.html.objp']!)).toBe(true);

@@ -14,6 +14,8 @@ export interface PageInfo {
   htmlPath: string;
   /** Validated `Link` values for 103 Early Hints and the 200 response. */
   links: string[];
+  /** The decoded URL path each of `links` names, in the same order. */
+  linkPaths: string[];
   /** Site paths (decoded, no query, as the index keys them) of the closure, HTML excluded: what a connection must be sent. */
   closure: ReadonlySet<string>;
   /** Site path of the page's package (`/_objpack/pages/[slug].html.objp` for `…/%5Bslug%5D.html.objp`). */
@@ -80,16 +82,21 @@ export function preloadLink(path: string, as: string, cors?: unknown): string | 
  * its critical objects from a build that did not; at most 8,000 bytes together (`joinLinkValue`), cut at a
  * whole entry, as hosts and proxies cap a header there.
  */
-function pageLinks(page: ManifestPage): string[] {
+function pageLinks(page: ManifestPage): { links: string[]; linkPaths: string[] } {
   const hints: Array<{ path: unknown; as: unknown; cors?: unknown }> = Array.isArray(page.earlyHints)
     ? page.earlyHints.filter(Array.isArray).map(([path, as, cors]) => ({ path, as, cors }))
     : page.critical;
   const links: string[] = [];
+  const linkPaths: string[] = [];
   for (const c of hints) {
     const l = c && typeof c.path === 'string' ? preloadLink(c.path, String(c.as), c.cors) : null;
-    if (l) links.push(l);
+    if (l) {
+      links.push(l);
+      linkPaths.push(namePath(c.path as string));
+    }
   }
-  return links.slice(0, joinLinkValue(links).used);
+  const { used } = joinLinkValue(links);
+  return { links: links.slice(0, used), linkPaths: linkPaths.slice(0, used) };
 }
 
 /**
@@ -229,13 +236,13 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
       throw new ServeError('SERVE_BAD_MANIFEST', `page ${url} is malformed`, { path: url });
     }
     const htmlPath = `${files}${page.file.replace(/^\/+/, '')}`;
-    const links = pageLinks(page);
+    const { links, linkPaths } = pageLinks(page);
     const closure = new Set(page.closure.filter((p) => typeof p === 'string').map(namePath));
     closure.delete(htmlPath);
     closure.delete(namePath(url));
     closure.delete(''); // a name no request could name
     const info: PageInfo = {
-      url, page, htmlPath, links, closure, packagePath: namePath(page.package), packageObjects: packageObjects.get(page.package) ?? page.closure,
+      url, page, htmlPath, links, linkPaths, closure, packagePath: namePath(page.package), packageObjects: packageObjects.get(page.package) ?? page.closure,
       // The build keys a page's HTML object by the page's URL ('/guide/'); by file name as a fallback.
       hostHeaders: hostHeaders(manifest.objects[url]?.headers ?? manifest.objects[htmlPath]?.headers),
     };

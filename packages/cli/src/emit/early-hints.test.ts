@@ -4,7 +4,10 @@
  * imported modules and the stylesheets' images before it could have found them by parsing, each once (a
  * preload in the wrong mode would be fetched a second time).
  */
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import http2 from 'node:http2';
 import path from 'node:path';
 import { serve, type ObjpackServer } from '@objpack/serve';
@@ -24,7 +27,10 @@ describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole r
   let server: ObjpackServer;
   let browser: Browser;
   beforeAll(async () => {
-    root = await makeSite(DEEP);
+    // Stylesheets, modules and fonts may be reused for an hour (as a host serves hashed assets); the images
+    // keep objpack serve's default, max-age=0, must-revalidate.
+    const fresh = ['css', 'js', 'fonts'].map((d) => `/deep/${d}/*\n  Cache-Control: public, max-age=3600`).join('\n');
+    root = await makeSite({ ...DEEP, _headers: `${fresh}\n` });
     await build({ root, workerAssets: await fakeWorkerAssets() });
     server = await serve({ root, host: '127.0.0.1', port: 0, https: true });
     browser = await launchChromium(['--ignore-certificate-errors']);
@@ -34,20 +40,26 @@ describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole r
     await server?.close();
   });
 
-  it('the 103 names the imported modules, the fonts and the images of render-blocking CSS, in the right modes', async () => {
+  it('the 103 names the imported modules and fonts in the right modes; the 200 also the CSS images', async () => {
     const session = http2.connect(server.url, { rejectUnauthorized: false });
     try {
-      const hints = await new Promise<string>((resolve, reject) => {
+      const { hints, link } = await new Promise<{ hints: string; link: string }>((resolve, reject) => {
+        let early = '';
         const req = session.request({ ':path': '/deep/', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' });
-        req.on('headers', (h) => { if (h[':status'] === 103) resolve(String(h.link)); });
-        req.on('response', () => reject(new Error('no 103 before the response')));
+        req.on('headers', (h) => { if (h[':status'] === 103) early = String(h.link); });
+        req.on('response', (h) => (early ? resolve({ hints: early, link: String(h.link) }) : reject(new Error('no 103 before the response'))));
         req.on('error', reject);
         req.resume();
       });
       for (const e of ['</deep/css/theme.css>; rel=preload; as=style', '</deep/fonts/body.woff2>; rel=preload; as=font; crossorigin',
-        '</deep/js/ui.js>; rel=modulepreload', '</deep/js/util.js>; rel=modulepreload', '</deep/img/hero.svg>; rel=preload; as=image']) {
+        '</deep/js/ui.js>; rel=modulepreload', '</deep/js/util.js>; rel=modulepreload']) {
         expect(hints).toContain(e);
+        expect(link).toContain(e);
       }
+      // An image the page would have to revalidate (must-revalidate): a 103 fetch of it is not reused, so
+      // the page would ask again after it; the 200's Link preload is used as it is.
+      expect(hints).not.toContain('/deep/img/hero.svg');
+      expect(link).toContain('</deep/img/hero.svg>; rel=preload; as=image');
     } finally {
       session.close();
     }
@@ -92,5 +104,28 @@ describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole r
     expect(rule).toContain('</deep/fonts/head.woff2>; rel=preload; as=font; crossorigin');
     // Not the page's own images: the preload scanner finds them in the HTML.
     expect(rule).not.toContain('/deep/img/c0.svg');
+  });
+
+  it('Chromium, trusting the certificate, reuses the 103\'s fetches and revalidates nothing', async () => {
+    // A trusted certificate (by its key's hash), so Chromium keeps responses in its HTTP cache as on a real
+    // site: with a certificate error it keeps none, and a 103's fetches are never reused.
+    const dir = await mkdtemp(path.join(tmpdir(), 'objpack-tls-'));
+    const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    const spki = createHash('sha256').update(new X509Certificate(await readFile(cert)).publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+    const trusted = await serve({ root, host: '127.0.0.1', port: 0, cert, key });
+    const strict = await launchChromium([`--ignore-certificate-errors-spki-list=${spki}`]);
+    try {
+      const page = await (await strict.newContext()).newPage();
+      await page.goto(`${trusted.url}/deep/`, { waitUntil: 'load' });
+      expect(await page.evaluate('document.body.dataset.ui')).toBe('ready');
+      expect(trusted.stats().earlyHints).toBe(1);
+      // A 103 that named a file the page must revalidate made it ask again: a 304 after the first fetch.
+      expect(trusted.stats().notModified).toBe(0);
+    } finally {
+      await strict.close();
+      await trusted.close();
+    }
   });
 });

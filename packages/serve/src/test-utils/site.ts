@@ -116,6 +116,9 @@ export function makeSite(siteBase = '/'): FixtureSite {
       },
     },
     objects,
+    // The font may be reused for a year, as a host serves hashed assets; everything else keeps objpack serve's
+    // default (revalidate), so a page's 103 names the font alone and its 200's Link both.
+    hostHeaders: [{ for: u('/font.woff2'), match: `^${u('/font.woff2').replace(/[.]/g, '\\.')}$`, headers: [['cache-control', 'public, max-age=31536000, immutable']] }],
     ...(siteBase === '/' ? {} : { base: siteBase }),
   };
   files['/objpack-manifest.json'] = Buffer.from(JSON.stringify(manifest));
