@@ -27,14 +27,16 @@ import { measureVisit } from './vitals-measure.mjs';
 import { renderVitals, summarizeCells } from './vitals-report.mjs';
 import { prepareSites, SITES } from './vitals-sites.mjs';
 
-const VARIANTS = ['nginx-h2', 'objpack-static', 'objpack-serve'];
+const VARIANTS = ['nginx-h2', 'objpack-static', 'objpack-serve', 'objpack-serve-baseline'];
 const SCENARIOS = ['session', 'first'];
 const HELP = `Usage: node benchmarks/browser/vitals.mjs [options]
   --scenarios LIST  ${SCENARIOS.join(',')} (default both): second page of a visit / first visit, fresh profile
   --sites LIST      ${Object.keys(SITES).join(',')} (default all)
   --rtt LIST        round-trip times in ms (default 0,20,100)
   --bandwidth LIST  Mbit/s per direction, one link all connections share; 0 = unlimited (default 0)
-  --variants LIST   ${VARIANTS.join(',')} (default all)
+  --variants LIST   ${VARIANTS.join(',')} (default all but the baseline)
+  --serve-baseline DIR  another checkout (built) whose objpack serve runs as objpack-serve-baseline on the
+                    same built site: the A/B of a server change in one run
   --runs N          samples per cell, interleaved (default 15)
   --dwell MS        session: open the measured page MS after the first page's load (the worker in control),
                     instead of once the page is idle and every package is stored: prefetches still in flight
@@ -50,14 +52,15 @@ Examples:
 const { values } = parseArgs({ options: {
   scenarios: { type: 'string' }, sites: { type: 'string' }, rtt: { type: 'string' }, bandwidth: { type: 'string' },
   variants: { type: 'string' }, runs: { type: 'string' }, browser: { type: 'string' }, out: { type: 'string' }, dwell: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  'serve-baseline': { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } });
 if (values.help) { process.stdout.write(HELP); process.exit(0); }
 const log = (m) => process.stderr.write(`${m}\n`);
 const list = (v, all) => (v ?? all.join(',')).split(',').filter(Boolean);
 const scenarios = list(values.scenarios, SCENARIOS);
 const sites = list(values.sites, Object.keys(SITES));
-const variants = list(values.variants, VARIANTS);
+const variants = list(values.variants, VARIANTS.filter((v) => values['serve-baseline'] || v !== 'objpack-serve-baseline'));
+if (variants.includes('objpack-serve-baseline') && !values['serve-baseline']) { log('objpack-serve-baseline needs --serve-baseline DIR'); process.exit(2); }
 const rtts = list(values.rtt, ['0', '20', '100']).map(Number);
 const bandwidths = list(values.bandwidth, ['0']).map(Number);
 const runs = Number(values.runs ?? 15);
@@ -83,10 +86,15 @@ const tls = certificate(join(dir, 'tls'));
 const nginxSites = await startNginxSites({ nginx, dir: join(dir, 'nginx'), roots, cert: tls });
 /** Site → objpack serve of its built root, over HTTP/2 with TLS and 103 Early Hints (its defaults). */
 const serveProcs = {};
-if (variants.includes('objpack-serve')) {
-  for (const s of sites) serveProcs[s] = await startServeProcess({ root: prepared[s].built, cert: tls.cert, key: tls.key });
+/** The same with another checkout's server (--serve-baseline). */
+const baselineProcs = {};
+for (const s of sites) {
+  const o = { root: prepared[s].built, cert: tls.cert, key: tls.key };
+  if (variants.includes('objpack-serve')) serveProcs[s] = await startServeProcess(o);
+  if (variants.includes('objpack-serve-baseline')) baselineProcs[s] = await startServeProcess(o, values['serve-baseline']);
 }
 const upstream = (site, variant) => (variant === 'objpack-serve' ? serveProcs[site].port
+  : variant === 'objpack-serve-baseline' ? baselineProcs[site].port
   : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)]);
 const browser = await launchEngine(engine, { spki: tls.spki });
 
@@ -133,12 +141,12 @@ try {
 } finally {
   await browser.close();
   await nginxSites.close();
-  await Promise.all(Object.values(serveProcs).map((p) => p.close()));
+  await Promise.all([...Object.values(serveProcs), ...Object.values(baselineProcs)].map((p) => p.close()));
 }
 
 const result = {
   id: out, date: new Date().toISOString(), machine: `${cpus().length}× ${cpus()[0]?.model.trim()}, Node ${process.version}`,
-  browser: browser.version(), runsPerCell: runs, dwellMs, seconds: Math.round((Date.now() - t0) / 1000), loads,
+  browser: browser.version(), runsPerCell: runs, dwellMs, serveBaseline: values['serve-baseline'], seconds: Math.round((Date.now() - t0) / 1000), loads,
   sites: Object.fromEntries(sites.map((s) => [s, { first: prepared[s].first, measured: prepared[s].measured, packageBytes: prepared[s].packageBytes }])),
   rows: summarizeCells(Object.values(cells).sort((a, b) => scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario)
     || sites.indexOf(a.site) - sites.indexOf(b.site) || a.rtt - b.rtt || a.mbps - b.mbps || variants.indexOf(a.variant) - variants.indexOf(b.variant))),
