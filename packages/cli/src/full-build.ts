@@ -11,7 +11,7 @@ import type { Diagnostic, SiteFile, SiteGraph } from './discover/types.js';
 import { BuildCache } from './emit/build-cache.js';
 import { emit } from './emit/emit.js';
 import { keepRegisteredWorker } from './emit/kept-worker.js';
-import { REGISTER_PATH, REGISTER_TAG, WORKER_PATH } from './emit/inject.js';
+import { REGISTER_PATH, registerTag, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
 import { loadSiteHeaders } from './emit/site-headers.js';
@@ -24,7 +24,7 @@ import { captureState } from './incremental/capture-state.js';
 import { traceClosures } from './plan/apply-trace.js';
 import { planPackages } from './plan/plan-packages.js';
 import type { PlanPage } from './plan/types.js';
-import { aboutSite, OWN_PATHS, preparePages, rememberRewrittenPages } from './prepare-pages.js';
+import { aboutSite, ownPaths, preparePages, rememberRewrittenPages } from './prepare-pages.js';
 import { renderReport } from './report/render-report.js';
 import { insideDir } from './report/report-file.js';
 import { summarize, type BuildSummary } from './report/summary.js';
@@ -53,6 +53,8 @@ export interface FullBuildInput {
  */
 export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   const { options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint, report } = input;
+  const base = options.base ?? '/';
+  const own = ownPaths(base);
   // Before anything is written: a state in the output directory (an earlier in-place build of it) vouches
   // only for outputs this build replaces.
   dropState(outDir);
@@ -69,7 +71,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     // unreferenced file ahead (their digests are never kept) would cost more than the rebuild.
     if (cache.discover.warm) return;
     for (const f of files.values()) {
-      if (isPage(f) || OWN_PATHS.has(f.path)) continue;
+      if (isPage(f) || own.has(f.path)) continue;
       const send = /^(video|audio)\//.test(f.contentType) && f.bytes > partialThreshold ? partialThreshold : f.bytes;
       if (cache.digest(f.file, f, send)) continue;
       const p = pool.digest(f.file, send, { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}) });
@@ -93,7 +95,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   try {
     try {
       const discover = {
-        origin: options.origin, base: options.base, exclude, cache: cache.discover, hashIgnore: REGISTER_TAG,
+        origin: options.origin, base: options.base, exclude, cache: cache.discover, hashIgnore: registerTag(base),
         finalHtml: inject ? ('inject' as const) : ('plain' as const),
         onProgress: (done: number, total: number) => progress({ phase: 'discover', done, total }),
       };
@@ -147,7 +149,10 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
       diagnostics.push({ code: WarningCode.PAGES_REDIRECTED, severity: 'warning', message, file: rule.file });
     }
     hostRedirects = takers.map((r) => ({ file: r.file, for: r.for, match: r.re.source, flags: r.re.flags, ...(r.host !== undefined ? { host: r.host } : {}), ...(r.cleanOnly ? { cleanOnly: true as const } : {}) }));
-    pages = await preparePages(graph, { cache, inject, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing, pageHeaders: siteHeaders.forPage });
+    pages = await preparePages(graph, {
+      cache, inject, base, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing,
+      pageHeaders: siteHeaders.forPage,
+    });
     timings.hash = performance.now() - t;
   } catch (err) {
     await pool.close();
@@ -156,17 +161,18 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
 
   t = performance.now();
   progress({ phase: 'plan', done: 0, total: 1 });
-  const plan = planPackages(pages, options);
-  const own = { worker: workerAssets !== undefined, packages: [...plan.pages.map((p) => p.packageUrl), ...plan.shared.map((s) => s.url)] };
-  diagnostics.push(...ownUrlShadows(hostRules, own, options.origin ? new URL(options.origin).host : undefined));
+  const plan = planPackages(pages, { ...options, base });
+  const packageUrls = [...plan.pages.map((p) => p.packageUrl), ...plan.shared.map((s) => s.url)];
+  const ownUrls = { worker: workerAssets !== undefined, base, packages: packageUrls };
+  diagnostics.push(...ownUrlShadows(hostRules, ownUrls, options.origin ? new URL(options.origin).host : undefined));
   timings.plan = performance.now() - t;
 
   t = performance.now();
   const html = pages
-    .filter((p) => !inPlace || p.items[0]!.inject)
+    .filter((p) => !inPlace || p.items[0]!.inject !== undefined)
     .map((p) => ({ rel: p.file, key: p.items[0]!.sri, load: () => htmlBody(p.items[0]!) }));
   // Before the report is rendered, which lists the warning.
-  const keptWorker = workerAssets ? [] : await keepRegisteredWorker(graph, root, outDir, diagnostics);
+  const keptWorker = workerAssets ? [] : await keepRegisteredWorker(graph, root, outDir, diagnostics, base);
   let summary: BuildSummary | undefined;
   // The pool stays up through the write phase: packages are encoded and written on its threads.
   const result = await emit({
@@ -205,7 +211,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   }).finally(() => pool.close());
   result.written.push(...keptWorker);
   timings.write = performance.now() - t;
-  if (inPlace) rememberRewrittenPages(root, graph, new Set(result.written), cache, inject);
+  if (inPlace) rememberRewrittenPages(root, graph, new Set(result.written), cache, inject, base);
   await cache.save(outDir);
   const limits = (options.targets ?? []).includes('cloudflare') ? "8 KB and Cloudflare's 2,000-character lines" : '8 KB';
   for (const w of result.linkTruncated) {
@@ -232,7 +238,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     ]);
     const { basePath } = parseOrigin(options.origin, options.base);
     const state = captureState({
-      outDir: root, basePath, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics,
+      outDir: root, basePath, base, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics,
       written: result.written, superseded: result.superseded, outputs,
     });
     if (state) await saveState(root, state.state, state.rows);

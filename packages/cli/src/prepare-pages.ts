@@ -5,15 +5,20 @@ import type { ClosureItem, Diagnostic, SiteFile, SiteGraph } from './discover/in
 import { digestFile, type FileDigest } from './discover/file-digest.js';
 import { statKey } from './discover/stat-key.js';
 import type { BuildCache } from './emit/build-cache.js';
-import { finalHtml, REGISTER_PATH, WORKER_PATH } from './emit/inject.js';
+import { finalHtml, registerPath, workerPath } from './emit/inject.js';
 import { mapLimit } from './emit/map-limit.js';
 import { earlyHints, preloadHints } from './emit/preload-hints.js';
 import { WarningCode } from './errors.js';
 import { laterReason } from './discover/tiers.js';
 import type { LaterObject, PlanObject, PlanPage } from './plan/types.js';
 
-/** The worker files the build writes: never packaged. */
-export const OWN_PATHS = new Set([WORKER_PATH, REGISTER_PATH]);
+/** The worker files the build writes under `base`, as decoded paths (SiteFile.path): never packaged. */
+export const ownPaths = (base = '/'): ReadonlySet<string> =>
+  new Set([workerPath(base), registerPath(base)].map(decodeURIComponent));
+
+/** The build cache's key of a page's final HTML: it holds the tag of its base. */
+const finalKey = (inject: boolean, base: string, file: string | undefined) =>
+  `${inject ? (base === '/' ? 'inject' : `inject${base}`) : 'plain'}:${file}`;
 
 const OWN_REF = /(^|\/)objpack-(register|sw)\.js$/;
 /**
@@ -30,6 +35,8 @@ export async function preparePages(
   ctx: {
     cache: BuildCache;
     inject: boolean;
+    /** The base path the site is served under (checkBasePath's spelling). */
+    base: string;
     partialThreshold: number;
     concurrency: number;
     diagnostics: Diagnostic[];
@@ -41,6 +48,7 @@ export async function preparePages(
   },
 ): Promise<PlanPage[]> {
   const { cache } = ctx;
+  const own = ownPaths(ctx.base);
   const objects = new Map<string, Promise<PlanObject | undefined>>();
   let done = 0;
   const total = graph.pages.length;
@@ -82,7 +90,7 @@ export async function preparePages(
   const htmlFor = async (item: ClosureItem): Promise<PlanObject | undefined> => {
     const f = graph.files.get(item.path);
     if (!f) return undefined;
-    const key = `${ctx.inject ? 'inject' : 'plain'}:${f.file}`;
+    const key = finalKey(ctx.inject, ctx.base, f.file);
     let d = cache.digest(key, f);
     // A cache written before pages had their own content type: look again.
     if (!d || d.type === undefined) {
@@ -95,7 +103,7 @@ export async function preparePages(
         } catch {
           return undefined;
         }
-        const r = finalHtml(source, ctx.inject);
+        const r = finalHtml(source, ctx.inject, ctx.base);
         final = { sha256: r.sha256, bytes: r.body.length, source: source.length, changed: r.changed, type: r.contentType };
       }
       d = { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}), whole: final.sha256, sendBytes: final.bytes, send: final.sha256, changed: final.changed, type: final.type };
@@ -106,7 +114,7 @@ export async function preparePages(
     o.contentType = d.type!;
     const headers = ctx.pageHeaders?.(item.url);
     if (headers && headers.length > 0) o.headers = headers;
-    if (d.changed) o.inject = true;
+    if (d.changed) o.inject = ctx.base;
     return o;
   };
 
@@ -118,7 +126,7 @@ export async function preparePages(
     const packed = new Set<ClosureItem>();
     const later: LaterObject[] = [];
     for (const item of page.items.slice(1)) {
-      if (OWN_PATHS.has(item.path) || seen.has(item.url)) continue;
+      if (own.has(item.path) || seen.has(item.url)) continue;
       seen.add(item.url);
       // The later tier stays out of the packages: the browser fetches it if the page ever asks.
       const reason = laterReason(item);
@@ -138,7 +146,7 @@ export async function preparePages(
     // The registration snippet every page loads (`defer`, low priority): the worker answers it from its own
     // copy, and announced it leaves with the preloads instead of after the HTML (benchmarks/browser README).
     // With --no-inject the page loads whatever the user chose, or nothing: not announced.
-    if (ctx.inject) preload.push([REGISTER_PATH, 'script']);
+    if (ctx.inject) preload.push([registerPath(ctx.base), 'script']);
     const hints = earlyHints(page.items, (item) => packed.has(item));
     if (!html) return undefined;
     const { url, file, crossOrigin } = page;
@@ -153,12 +161,19 @@ export async function preparePages(
  * A page the build rewrote in place (registration tag injected) has a new size, mtime and inode: map them to
  * what the build just computed, so the next build neither re-parses the page nor re-hashes it.
  */
-export function rememberRewrittenPages(root: string, graph: SiteGraph, written: ReadonlySet<string>, cache: BuildCache, inject: boolean): void {
+export function rememberRewrittenPages(
+  root: string,
+  graph: SiteGraph,
+  written: ReadonlySet<string>,
+  cache: BuildCache,
+  inject: boolean,
+  base = '/',
+): void {
   const discover = cache.discover;
   for (const page of graph.pages) {
     if (!written.has(page.file)) continue;
     const f = graph.files.get(page.items[0]!.path);
-    const key = `${inject ? 'inject' : 'plain'}:${f?.file}`;
+    const key = finalKey(inject, base, f?.file);
     const before = cache.nextDigest(key);
     const hash = graph.pageHashes.get(page.file);
     if (!f || !before) continue;

@@ -33,6 +33,7 @@ describe('checkBasePath', () => {
       '/a//b/',
       '/a\\b/',
       '/a%2Fb/',
+      '/a/_objpack/',
       '/a%5Cb/',
       '/%zz/',
       '/%C3/',

@@ -84,7 +84,7 @@ export async function discoverWith(pool: ThreadPool, root: string, options: Disc
       if (hit !== undefined) return { extract: hit as PageExtract, hash: known };
     }
     graph.pagesParsed++;
-    const r = await pool.parse(page.file, cache !== undefined, options.hashIgnore, options.finalHtml);
+    const r = await pool.parse(page.file, cache !== undefined, options.hashIgnore, options.finalHtml, options.base);
     if (r.error) {
       diagnostics.push(readFailure(page.rel, Object.assign(new Error(r.error.message), { code: r.error.code })));
       analyzer.gone.add(page.path);

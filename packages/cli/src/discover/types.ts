@@ -115,7 +115,10 @@ export interface DiscoverOptions {
   concurrency?: number;
   /** Markup to leave out of pages' content hashes (the build's registration tag), so injecting it keeps the cache valid. */
   hashIgnore?: string;
-  /** Also digest the HTML the build will ship for each parsed page (see finalHtml), into `SiteGraph.finals`. */
+  /**
+   * Also digest the HTML the build will ship for each parsed page (see finalHtml, under `base`), into
+   * `SiteGraph.finals`.
+   */
   finalHtml?: 'inject' | 'plain';
 }
 

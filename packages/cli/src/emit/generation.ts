@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest, type RouteTable } from '@objpack/format';
+import { MANIFEST_FILE, PACKAGE_DIR, ROUTES_FILE, type BuildManifest, type RouteTable } from '@objpack/format';
 
 /**
  * The file URL of a page package: its fixed slot (`/_objpack/pages/guide/index.html.objp`, plan
@@ -13,8 +13,12 @@ export function generationUrl(slotUrl: string, buildId: string): string {
   return `${slotUrl.slice(0, -'.objp'.length)}.${buildId}.objp`;
 }
 
-/** Site-relative file of a package URL. */
-export const packageFile = (url: string): string => decodeURIComponent(url.slice(1));
+/**
+ * Site-relative file of a package URL: from objpack's directory on, so under any base path (`/repo/_objpack/…`
+ * is `_objpack/…`; a base never holds that directory's name, checkBasePath).
+ */
+export const packageFile = (url: string): string =>
+  decodeURIComponent(url.slice(url.indexOf(`/${PACKAGE_DIR}/`) + 1));
 
 /** The build id a manifest text starts with (`JSON.stringify(manifest, null, 2)`), read from its first bytes. */
 function manifestBuildId(file: string): string | undefined {

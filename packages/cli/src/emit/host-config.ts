@@ -1,5 +1,5 @@
 import { MEDIA_TYPE, PACKAGE_DIR, ROUTES_FILE, type BuildManifest } from '@objpack/format';
-import { WORKER_PATH } from './inject.js';
+import { WORKER_PATH, workerPath } from './inject.js';
 import { IMMUTABLE, REVALIDATE, linkHeader } from './link-header.js';
 
 /**
@@ -28,14 +28,19 @@ export interface HeaderRules {
 
 /**
  * Header rules for every page (`Link` preloads of its render path: the manifest's `earlyHints`, from a
- * build that records them, else its critical objects) and for objpack's own files.
+ * build that records them, else its critical objects) and for objpack's own files, at their URLs under the
+ * manifest's base. A worker under a base needs no `Service-Worker-Allowed`: its scope is its own directory.
  */
 export function headerRules(manifest: BuildManifest): HeaderRules {
+  const base = manifest.base ?? '/';
+  const worker: HeaderRule = base === '/'
+    ? { path: WORKER_PATH, headers: [['Cache-Control', REVALIDATE], ['Service-Worker-Allowed', '/']] }
+    : { path: workerPath(base), headers: [['Cache-Control', REVALIDATE]] };
   const own: HeaderRule[] = [
-    { path: `/${PACKAGE_DIR}/shared/*`, headers: [['Cache-Control', IMMUTABLE], ['Content-Type', MEDIA_TYPE]] },
-    { path: `/${PACKAGE_DIR}/pages/*`, headers: [['Cache-Control', REVALIDATE], ['Content-Type', MEDIA_TYPE]] },
-    { path: `/${ROUTES_FILE}`, headers: [['Cache-Control', REVALIDATE]] },
-    { path: WORKER_PATH, headers: [['Cache-Control', REVALIDATE], ['Service-Worker-Allowed', '/']] },
+    { path: `${base}${PACKAGE_DIR}/shared/*`, headers: [['Cache-Control', IMMUTABLE], ['Content-Type', MEDIA_TYPE]] },
+    { path: `${base}${PACKAGE_DIR}/pages/*`, headers: [['Cache-Control', REVALIDATE], ['Content-Type', MEDIA_TYPE]] },
+    { path: `${base}${ROUTES_FILE}`, headers: [['Cache-Control', REVALIDATE]] },
+    worker,
   ];
   const pages: HeaderRule[] = [];
   const truncated: HeaderRules['truncated'] = [];
@@ -133,7 +138,12 @@ export function nginxConfig(rules: readonly HeaderRule[]): string {
   for (const r of rules) {
     // nginx matches a location against the request's path with its %XX escapes decoded
     // (nginx.org/en/docs/http/ngx_http_core_module.html#location): `= /caf%C3%A9.html` matched no request.
-    const loc = r.path.endsWith('/*') ? `^~ ${r.path.slice(0, -1)}` : `= ${q(decodeURIComponent(r.path))}`;
+    // A prefix too (objpack's directory under a base such as /caf%C3%A9/).
+    const prefix = r.path.endsWith('/*') ? r.path.slice(0, -1) : undefined;
+    const decodedPrefix = prefix === undefined ? undefined : decodeURIComponent(prefix);
+    const loc = prefix === undefined
+      ? `= ${q(decodeURIComponent(r.path))}`
+      : `^~ ${decodedPrefix === prefix ? prefix : q(decodedPrefix!)}`;
     lines.push(`location ${loc} {`, ...r.headers.filter(([k]) => k !== 'Content-Type').map(([k, v]) => `  add_header ${k} ${q(v)} always;`));
     // $uri is that decoded path: a file path written out would be looked up with its escapes, and a `$` in it
     // read as a variable (nginx refuses the config).

@@ -3,10 +3,21 @@ import { Tokenizer, TokenizerMode, html } from 'parse5';
 import type { TokenHandler } from 'parse5';
 import { htmlContentType, isUtf16 } from '../discover/html-charset.js';
 
-/** Where the worker registration script lives on the site. */
+/** Where the worker registration script lives on a site served at `/`. */
 export const REGISTER_PATH = '/objpack-register.js';
 export const WORKER_PATH = '/objpack-sw.js';
 export const REGISTER_TAG = `<script src="${REGISTER_PATH}" defer></script>`;
+
+/** The registration script's URL path on a site served under `base` (`/repo/objpack-register.js`). */
+export const registerPath = (base = '/'): string => `${base}${REGISTER_PATH.slice(1)}`;
+/** The worker's URL path under `base`: the browser gives it the scope of its directory, the base. */
+export const workerPath = (base = '/'): string => `${base}${WORKER_PATH.slice(1)}`;
+/**
+ * The tag the build injects under `base`. The snippet registers the worker beside it, with its directory as
+ * the scope, so the tag needs no attribute for that. A base is percent-encoded but may keep `&`, escaped here.
+ */
+export const registerTag = (base = '/'): string =>
+  base === '/' ? REGISTER_TAG : `<script src="${registerPath(base).replace(/&/g, '&amp;')}" defer></script>`;
 
 /**
  * Returns the HTML with the registration `<script>` added where the head ends: before `</head>`, or where
@@ -17,10 +28,10 @@ export const REGISTER_TAG = `<script src="${REGISTER_PATH}" defer></script>`;
  * it; tags inside a `<template>` are its inert content, never the place (a script there would not run);
  * and it stops as soon as the place is found.
  */
-export function injectRegister(html: string): string | undefined {
-  if (html.includes(REGISTER_PATH)) return undefined;
+export function injectRegister(html: string, base = '/'): string | undefined {
+  if (html.includes(registerPath(base))) return undefined;
   const at = headEnd(html);
-  return `${html.slice(0, at)}${REGISTER_TAG}${html.slice(at)}`;
+  return `${html.slice(0, at)}${registerTag(base)}${html.slice(at)}`;
 }
 
 /** Offset where the head ends (see injectRegister). */
@@ -99,20 +110,24 @@ const TEXT_MODES = new Map<html.TAG_ID, (typeof TokenizerMode)[keyof typeof Toke
  * every byte it had (decoding it as UTF-8 would replace its non-ASCII bytes with U+FFFD). UTF-16 pages
  * are left as they are.
  */
-export function injectBytes(source: Buffer): Buffer | undefined {
+export function injectBytes(source: Buffer, base = '/'): Buffer | undefined {
   if (isUtf16(source)) return undefined;
-  const injected = injectRegister(source.toString('latin1'));
+  const injected = injectRegister(source.toString('latin1'), base);
   return injected === undefined ? undefined : Buffer.from(injected, 'latin1');
 }
 
 /**
- * The HTML a build ships for a page read as `source`: with the registration tag when `inject` (and the page
+ * The HTML a build ships for a page read as `source`: with the registration tag for `base` when `inject` (and the page
  * lacks it; `changed` says so), its SHA-256 (base64) and the content type it is served with. Discovery's
  * parser threads compute it from the bytes they parse, so the build does not read and inject every page
  * again on its main thread.
  */
-export function finalHtml(source: Buffer, inject: boolean): { body: Buffer; sha256: string; changed: boolean; contentType: string } {
-  const injected = inject ? injectBytes(source) : undefined;
+export function finalHtml(
+  source: Buffer,
+  inject: boolean,
+  base = '/',
+): { body: Buffer; sha256: string; changed: boolean; contentType: string } {
+  const injected = inject ? injectBytes(source, base) : undefined;
   const body = injected ?? source;
   return { body, sha256: createHash('sha256').update(body).digest('base64'), changed: injected !== undefined, contentType: htmlContentType(source) };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Diagnostic, SiteGraph } from '../discover/types.js';
 import { WarningCode } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { REGISTER_PATH, WORKER_PATH } from './inject.js';
+import { REGISTER_PATH, registerPath, WORKER_PATH, workerPath } from './inject.js';
 import { mapLimit } from './map-limit.js';
 
 /**
@@ -15,7 +15,14 @@ import { mapLimit } from './map-limit.js';
  * gets the site's copies (the copy of the site leaves objpack's files out). One warning counts the pages and
  * says how to stop them registering. Returns the files copied (relative to `outDir`).
  */
-export async function keepRegisteredWorker(graph: SiteGraph, root: string, outDir: string, diagnostics: Diagnostic[]): Promise<string[]> {
+export async function keepRegisteredWorker(
+  graph: SiteGraph,
+  root: string,
+  outDir: string,
+  diagnostics: Diagnostic[],
+  base = '/',
+): Promise<string[]> {
+  const [register, worker] = [registerPath(base), workerPath(base)];
   // Read, not taken from discovery: its cache ignores the tag (hashIgnore), so a page parsed before an earlier
   // build injected it has no reference to the script there.
   const pages: string[] = [];
@@ -36,10 +43,14 @@ export async function keepRegisteredWorker(graph: SiteGraph, root: string, outDi
   }
   const n = pages.length;
   const first = pages.sort()[0]!;
-  const these = `${n} page${n === 1 ? '' : 's'} (${first}${n > 1 ? ', …' : ''}) still load${n === 1 ? 's' : ''} ${REGISTER_PATH}`;
+  const pagesText = `${n} page${n === 1 ? '' : 's'} (${first}${n > 1 ? ', …' : ''})`;
+  const these = `${pagesText} still load${n === 1 ? 's' : ''} ${register}`;
   const message = existsSync(path.join(outDir, REGISTER_PATH.slice(1)))
-    ? `${these} with --no-sw: the ${REGISTER_PATH} and ${WORKER_PATH} already there are kept, so they still register that worker; remove the tag from the pages (objpack never removes one: it may be yours) or rebuild the site from its sources, and build once with --unregister to retire installed workers, or drop --no-sw`
-    : `${these} with --no-sw, and the site has no ${REGISTER_PATH}: every such page requests a missing file; remove the tag, or build without --no-sw`;
-  diagnostics.push({ code: WarningCode.REGISTER_WITHOUT_SW, severity: 'warning', message, file: first, ref: REGISTER_PATH });
+    ? `${these} with --no-sw: the ${register} and ${worker} already there are kept, so they still register that ` +
+      'worker; remove the tag from the pages (objpack never removes one: it may be yours) or rebuild the site from ' +
+      'its sources, and build once with --unregister to retire installed workers, or drop --no-sw'
+    : `${these} with --no-sw, and the site has no ${register}: every such page requests a missing file; ` +
+      'remove the tag, or build without --no-sw';
+  diagnostics.push({ code: WarningCode.REGISTER_WITHOUT_SW, severity: 'warning', message, file: first, ref: register });
   return copied;
 }

@@ -3,7 +3,7 @@ import { WarningCode } from '../errors.js';
 import { safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 import type { RedirectRule } from './host-redirects.js';
-import { REGISTER_PATH, WORKER_PATH } from './inject.js';
+import { registerPath, workerPath } from './inject.js';
 
 /** The URLs objpack's worker needs from the host, as the build writes them. */
 export interface OwnUrls {
@@ -11,22 +11,33 @@ export interface OwnUrls {
   worker: boolean;
   /** Page and shared package URLs. */
   packages: readonly string[];
+  /** The base path the site is served under (default `/`): objpack's URLs lie under it. */
+  base?: string;
 }
 
 /** What breaks when the host answers one of objpack's URLs itself. */
-function consequence(url: string): string {
-  if (url === WORKER_PATH) return 'browsers never get the service worker, so it never installs';
-  if (url === REGISTER_PATH) return 'pages never register the service worker';
-  if (url === `/${ROUTES_FILE}`) return 'the worker never gets its route table, so it answers no page';
+function consequence(url: string, base: string): string {
+  if (url === workerPath(base)) return 'browsers never get the service worker, so it never installs';
+  if (url === registerPath(base)) return 'pages never register the service worker';
+  if (url === `${base}${ROUTES_FILE}`) return 'the worker never gets its route table, so it answers no page';
   return 'the worker gets something else than its packages, so every navigation it answers falls back to the network';
 }
 
-/** How to keep objpack's URLs out of a rule, in the host's own terms. */
-function remedy(rule: RedirectRule): string {
-  if (rule.file.endsWith('vercel.json')) return 'leave objpack\'s paths out of its source (`/((?!_objpack/|objpack-).*)`), or make it a `rewrites` entry, which Vercel applies only where no file is';
+/** How to keep objpack's URLs out of a rule, in the host's own terms (`b`: the base path). */
+function remedy(rule: RedirectRule, b: string): string {
+  if (rule.file.endsWith('vercel.json')) {
+    return `leave objpack's paths out of its source (\`${b}((?!_objpack/|objpack-).*)\`), ` +
+      'or make it a `rewrites` entry, ' +
+      'which Vercel applies only where no file is';
+  }
   if (rule.file.endsWith('firebase.json')) return 'leave objpack\'s paths out of its source: superstatic applies `redirects` before any file';
-  if (!rule.beforeFiles) return 'put `/objpack-sw.js  /objpack-sw.js  200`, `/objpack-register.js  /objpack-register.js  200` and `/_objpack/*  /_objpack/:splat  200` before it (Cloudflare takes no `!`), or leave objpack\'s paths out of its source';
-  return 'put `/objpack-sw.js  /objpack-sw.js  200!`, `/objpack-register.js  /objpack-register.js  200!` and `/_objpack/*  /_objpack/:splat  200!` before it, or drop its `!` if it should yield to files';
+  const to = (path: string, force: string) => `\`${b}${path}  ${b}${path.replace('*', ':splat')}  200${force}\``;
+  const keep = (force: string) =>
+    `${to('objpack-sw.js', force)}, ${to('objpack-register.js', force)} and ${to('_objpack/*', force)}`;
+  if (!rule.beforeFiles) {
+    return `put ${keep('')} before it (Cloudflare takes no \`!\`), or leave objpack's paths out of its source`;
+  }
+  return `put ${keep('!')} before it, or drop its \`!\` if it should yield to files`;
 }
 
 /**
@@ -44,7 +55,9 @@ function remedy(rule: RedirectRule): string {
  */
 export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host?: string): Diagnostic[] {
   const forHost = rules.filter((r) => r.host === undefined || host === undefined || r.host === host.toLowerCase());
-  const urls = [...(own.worker ? [WORKER_PATH, REGISTER_PATH] : []), `/${ROUTES_FILE}`, ...own.packages];
+  const base = own.base ?? '/';
+  const worker = own.worker ? [workerPath(base), registerPath(base)] : [];
+  const urls = [...worker, `${base}${ROUTES_FILE}`, ...own.packages];
   // Each host tries its own rules: Cloudflare Pages never applies a forced (`!`) rule, Netlify an unforced one only where no file is.
   const taken = new Map([...firstTakers(forHost.filter((r) => r.beforeFiles), urls), ...firstTakers(forHost.filter((r) => r.beforeFilesOn), urls)]);
   return forHost
@@ -52,7 +65,8 @@ export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host
     .map((rule) => {
       const url = taken.get(rule)!;
       const where = rule.beforeFiles ? '' : ` on ${rule.beforeFilesOn} (which applies \`_redirects\` before its files; Netlify applies a rule without \`!\` only where no file is, and a netlify.toml tells the build the site is Netlify's)`;
-      const message = `host rule \`${rule.written ?? rule.for}\` takes ${url} before the site's files${where}: ${consequence(url)}; ${remedy(rule)}`;
+      const head = `host rule \`${rule.written ?? rule.for}\` takes ${url} before the site's files${where}`;
+      const message = `${head}: ${consequence(url, base)}; ${remedy(rule, base)}`;
       return { code: WarningCode.HOST_ROUTE_SHADOWS_OWN, severity: 'warning' as const, message, file: rule.file, ...(rule.line !== undefined ? { line: rule.line } : {}) };
     });
 }

@@ -60,7 +60,10 @@ describe('package writes on worker threads', () => {
       target: path.join(site, `_objpack/pages/a${i}.objp`),
       buildId: 'b1',
       sharedRefs: [],
-      objects: [object(path.join(site, 'a.html'), '/a.html', injected, { inject: true }), object(path.join(site, 'a.css'), '/a.css', Buffer.from('p{color:red}'), { contentType: 'text/css' })],
+      objects: [
+        object(path.join(site, 'a.html'), '/a.html', injected, { inject: '/' }),
+        object(path.join(site, 'a.css'), '/a.css', Buffer.from('p{color:red}'), { contentType: 'text/css' }),
+      ],
       html: path.join(site, 'a.html'),
     }));
     const done = await Promise.all(jobs.map((j) => pool.write(j)));

@@ -15,13 +15,13 @@ const IN_MEMORY = 1 << 20;
 export async function htmlBody(o: PlanObject): Promise<Uint8Array> {
   if (o.load) return o.load();
   const source = readFileSync(o.file);
-  if (!o.inject) return source;
-  return injectBytes(source) ?? source;
+  if (o.inject === undefined) return source;
+  return injectBytes(source, o.inject) ?? source;
 }
 
 function encoderObject(o: PlanObject): EncoderObject {
   const partial = o.sendBytes < o.bytes;
-  const body: EncoderObject['body'] = o.load || o.inject
+  const body: EncoderObject['body'] = o.load || o.inject !== undefined
     ? async function* () {
         yield await htmlBody(o);
       }

@@ -15,7 +15,7 @@ import type { SiteFile } from '../discover/types.js';
 import type { PageExtract } from '../discover/page-extract.js';
 import { statSignature } from '../discover/stat-key.js';
 import { writeFileAtomic } from '../emit/atomic-write.js';
-import { REGISTER_PATH } from '../emit/inject.js';
+import { registerPath } from '../emit/inject.js';
 import type { PlannedPage, PlanObject, PlanStats } from '../plan/types.js';
 
 export const STATE_FILE = `${PACKAGE_DIR}/.state.v8`;
@@ -175,10 +175,11 @@ export class StateRows {
  * only where `lines` says the outputs show them (the page has warnings): otherwise an edit that moves the
  * page's tags up or down, the common case, leaves closure, preload hints and warnings alone and is patched.
  */
-export function extractSignature(extract: PageExtract, lines: boolean, fontsByChars = false): string {
+export function extractSignature(extract: PageExtract, lines: boolean, fontsByChars = false, base = '/'): string {
+  const register = registerPath(base);
   const refs: unknown[] = [];
   extract.refs.forEach((ref, i) => {
-    if (ref.v === REGISTER_PATH) return;
+    if (ref.v === register) return;
     refs.push([lines ? ref : { ...ref, line: 0 }, extract.inline[i] ?? null]);
   });
   // Where the page's characters choose its unicode-range font subsets, an edit that brings new ones (the

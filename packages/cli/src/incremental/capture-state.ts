@@ -18,6 +18,8 @@ export function captureState(input: {
   outDir: string;
   /** The origin's base path ('' or '/base/'): walked files are keyed by it. */
   basePath: string;
+  /** The same as checkBasePath spells it: the registration tag's URL lies under it. */
+  base?: string;
   fingerprint: string;
   graph: SiteGraph;
   plan: PackagePlan;
@@ -62,7 +64,7 @@ export function captureState(input: {
       crossOrigin: p.crossOrigin,
       ...(p.later ? { later: p.later } : {}),
       bytes: pkg.bytes,
-      extract: extractSignature(extract, warned.has(p.file), byChars.has(p.file)),
+      extract: extractSignature(extract, warned.has(p.file), byChars.has(p.file), input.base),
       lines: warned.has(p.file),
       ...(byChars.has(p.file) ? { fontsByChars: true } : {}),
       embedded: embedded.has(p.closure[0]!.path),

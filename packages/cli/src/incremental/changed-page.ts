@@ -21,7 +21,13 @@ export interface Changed {
 }
 
 /** A changed page, or undefined if its parse result differs (its closure may have changed) or it is embedded. */
-export async function examine(state: BuildState, rows: StateRows, f: SiteFile, inject: boolean): Promise<Changed | undefined> {
+export async function examine(
+  state: BuildState,
+  rows: StateRows,
+  f: SiteFile,
+  inject: boolean,
+  base = '/',
+): Promise<Changed | undefined> {
   const index = state.pageFiles.indexOf(f.rel);
   if (index < 0) return undefined;
   const record = rows.page(index);
@@ -32,9 +38,11 @@ export async function examine(state: BuildState, rows: StateRows, f: SiteFile, i
   } catch {
     return undefined;
   }
-  if (extractSignature(await extractPageLazily(decodeHtml(source)), record.lines, record.fontsByChars) !== record.extract) return undefined;
+  const extract = await extractPageLazily(decodeHtml(source));
+  const signature = extractSignature(extract, record.lines, record.fontsByChars, base);
+  if (signature !== record.extract) return undefined;
   // The same HTML object the pipeline makes (build.ts htmlFor): the page with the tag, hashed.
-  const { body, sha256: sum, changed, contentType } = finalHtml(source, inject);
+  const { body, sha256: sum, changed, contentType } = finalHtml(source, inject, base);
   const html = rows.object(record.own[0]!);
   // The page changed encoding: its manifest entry changes too, which the pipeline handles.
   if (contentType !== html[5]) return undefined;

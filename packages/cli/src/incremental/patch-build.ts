@@ -94,7 +94,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   }
   const changed: Changed[] = [];
   for (const f of touched) {
-    const c = await examine(state, rows, f, input.inject);
+    const c = await examine(state, rows, f, input.inject, input.base);
     if (!c) return undefined;
     changed.push(c);
   }

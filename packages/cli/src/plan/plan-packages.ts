@@ -9,6 +9,7 @@ export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
   minSharedBytes: 8192,
   mergeCoverage: 0.5,
   maxInlinePages: 16,
+  base: '/',
 };
 
 /**
@@ -34,6 +35,7 @@ export function expectedExtraCopies(q: number, k: number): number {
  */
 export function planPackages(pages: readonly PlanPage[], options: PlanOptions = {}): PackagePlan {
   const opts = { ...DEFAULT_PLAN_OPTIONS, ...options };
+  const { base } = opts;
   const { groups, objects, rank } = groupByPageSet(pages);
   const n = pages.length;
   const k = Math.min(opts.sessionPages, n);
@@ -107,7 +109,7 @@ export function planPackages(pages: readonly PlanPage[], options: PlanOptions = 
   for (const g of kept) {
     const objs = g.objects.sort((a, b) => rank.get(a.url)! - rank.get(b.url)!);
     const key = contentKey(objs);
-    const url = `/${PACKAGE_DIR}/shared/${key.slice(0, 16)}.objp`;
+    const url = `${base}${PACKAGE_DIR}/shared/${key.slice(0, 16)}.objp`;
     for (const o of objs) packageOf.set(o.url, url);
     shared.push({ url, key, objects: objs, pages: g.pages.map((p) => pages[p]!.url) });
   }
@@ -121,7 +123,7 @@ export function planPackages(pages: readonly PlanPage[], options: PlanOptions = 
       const pkg = packageOf.get(o.url);
       if (pkg && !refs.includes(pkg)) refs.push(pkg);
     });
-    const packageUrl = pagePackageUrl(page.file);
+    const packageUrl = pagePackageUrl(page.file, base);
     return {
       url: page.url,
       file: page.file,
@@ -146,9 +148,12 @@ export function planPackages(pages: readonly PlanPage[], options: PlanOptions = 
   };
 }
 
-/** `/_objpack/pages/<page file>.objp`, the slot of a page's package; its file adds the build id (emit/generation.ts). */
-export function pagePackageUrl(file: string): string {
-  return `/${PACKAGE_DIR}/pages/${file.split('/').map(encodeURIComponent).join('/')}.objp`;
+/**
+ * `/_objpack/pages/<page file>.objp`, the slot of a page's package under `base` (`/repo/_objpack/pages/…`); its
+ * file adds the build id (emit/generation.ts).
+ */
+export function pagePackageUrl(file: string, base = '/'): string {
+  return `${base}${PACKAGE_DIR}/pages/${file.split('/').map(encodeURIComponent).join('/')}.objp`;
 }
 
 /** Hex SHA-256 over everything that determines a package's bytes except the build id. */

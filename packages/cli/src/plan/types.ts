@@ -30,8 +30,11 @@ export interface PlanObject {
   sri: string;
   /** Produces the bytes when they are not the file's (the HTML after script injection); read lazily. */
   load?(): Promise<Uint8Array>;
-  /** HTML carried with the registration tag injected (the same as `load`, as data a worker thread can receive). */
-  inject?: boolean;
+  /**
+   * HTML carried with the registration tag injected (the same as `load`, as data a worker thread can receive):
+   * the base path whose tag it gets.
+   */
+  inject?: string;
   /** HTML only: response headers from the site's host config (`_headers`), carried in the package. */
   headers?: Array<[string, string]>;
 }
@@ -54,6 +57,8 @@ export interface PlanPage {
 
 /** Planner knobs; every default is chosen and measured in plan/README (see docs in plan-packages.ts). */
 export interface PlanOptions {
+  /** The base path the site is served under (`/repo/`): package URLs lie under it. Default `/`. */
+  base?: string;
   /**
    * Pages of a browsing session the plan is tuned for (the issue measures 10-page sessions). Used in the
    * expected-duplication estimate that decides whether an object shared by a few pages is inlined.

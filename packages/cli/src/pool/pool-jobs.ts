@@ -19,7 +19,9 @@ import { encodeJob, toWriteFailure } from '../emit/write-job.js';
 import type { Encoded, WriteFailure, WriteJob } from '../emit/write-job.js';
 
 export type PageJob =
-  | { id: number; kind: 'page'; file: string; hash: boolean; ignore?: string; final?: 'inject' | 'plain' }
+  | { id: number; kind: 'page'; file: string; hash: boolean; ignore?: string; final?: 'inject' | 'plain';
+      /** The base path whose registration tag `inject` adds. */
+      base?: string }
   | { id: number; kind: 'asset'; file: string; as: 'css' | 'js'; hash: boolean }
   | { id: number; kind: 'digest'; file: string; sendBytes: number; stat: { size: number; mtimeMs: number; ino?: number } }
   | { id: number; kind: 'write'; job: WriteJob };
@@ -56,7 +58,7 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
     }
     const r: PageResult = { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes), INLINE_PARSERS) };
     if (job.final !== undefined) {
-      const f = finalHtml(bytes, job.final === 'inject');
+      const f = finalHtml(bytes, job.final === 'inject', job.base);
       r.final = { sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed, type: f.contentType };
     }
     return r;

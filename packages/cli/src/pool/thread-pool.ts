@@ -110,8 +110,12 @@ export class ThreadPool {
    * Reads and parses a page; `hash` adds its content hash (see `pageHash` for `ignore`), `final` the digest
    * of the HTML the build will ship (see finalHtml), from the same read.
    */
-  parse(file: string, hash: boolean, ignore?: string, final?: 'inject' | 'plain'): Promise<PageResult> {
-    const job: PageJob = { id: this.nextId++, kind: 'page', file, hash, ...(ignore !== undefined ? { ignore } : {}), ...(final !== undefined ? { final } : {}) };
+  parse(file: string, hash: boolean, ignore?: string, final?: 'inject' | 'plain', base?: string): Promise<PageResult> {
+    const job: PageJob = {
+      id: this.nextId++, kind: 'page', file, hash, ...(ignore !== undefined ? { ignore } : {}),
+      ...(final !== undefined ? { final } : {}),
+      ...(base !== undefined ? { base } : {}),
+    };
     return this.submit(job, this.pages) as Promise<PageResult>;
   }
 

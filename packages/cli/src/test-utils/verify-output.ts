@@ -12,14 +12,20 @@ import { inspectPackage } from '../emit/inspect-package.js';
  */
 export async function verifyOutput(outDir: string): Promise<BuildManifest> {
   const manifest = JSON.parse(await readFile(path.join(outDir, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
+  // Package URLs lie under the base the manifest records; their files under the root.
+  const base = manifest.base ?? '/';
+  const fileOf = (url: string) => {
+    if (!url.startsWith(base)) throw new Error(`${url} is not under the base ${base}`);
+    return path.join(outDir, decodeURIComponent(url.slice(base.length)));
+  };
   const embedded = new Map<string, string>();
   const check = async (url: string) => {
     let id = embedded.get(url);
     if (id !== undefined) return id;
-    const file = decodeURIComponent(url.slice(1));
+    const file = fileOf(url).slice(outDir.length + 1);
     const r = await inspectPackage(path.join(outDir, file));
     if (r.objects.some((o) => !o.verified)) throw new Error(`${file}: unverified object`);
-    for (const ref of r.sharedRefs) await access(path.join(outDir, decodeURIComponent(ref.slice(1))));
+    for (const ref of r.sharedRefs) await access(fileOf(ref));
     embedded.set(url, (id = r.buildId));
     return id;
   };

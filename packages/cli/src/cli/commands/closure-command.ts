@@ -1,7 +1,7 @@
 import { OWN_FILES } from '../../build.js';
 import { discoverSite, laterReason, pageClosure, type PageClosure, type SiteGraph } from '../../discover/index.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
-import { aboutSite, OWN_PATHS } from '../../prepare-pages.js';
+import { aboutSite, ownPaths } from '../../prepare-pages.js';
 import { reportErrorJson } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { formatDiagnostic } from '../../report/format-diagnostic.js';
@@ -24,7 +24,8 @@ export async function runClosure(dir: string, page: string, opts: Record<string,
       throw new ObjpackError(ErrorCode.PAGE_NOT_FOUND, `no page ${JSON.stringify(page)} in ${graph.root}${some ? ` (pages include ${some})` : ''}`);
     }
     // As the package has it: without objpack's own files (a built page carries the registration script).
-    const items = closure.items.filter((i) => !OWN_PATHS.has(i.path));
+    const own = ownPaths();
+    const items = closure.items.filter((i) => !own.has(i.path));
     const mine = graph.diagnostics.filter((d) => d.file === closure.file && aboutSite(d));
     // Each object with its tier (discover/tiers.ts): the critical tier goes into the packages.
     const tiered = items.map((i) => ({ ...i, tier: laterReason(i) === undefined ? 'critical' : 'later' }));
