@@ -36,7 +36,7 @@ interface Expected {
   description: string;
   /** The site's folder, relative to the case's, when it is not `site/` (a site kept elsewhere in fixtures/). */
   site?: string;
-  options?: { origin?: string };
+  options?: { origin?: string; base?: string };
   pages: Record<string, ExpectedPage>;
   diagnostics: Array<{ code: string; file: string; line: number }>;
   /**
