@@ -1,3 +1,5 @@
+import { cachePrefixFor } from './cache-scope.js';
+
 /** Something the worker did or gave up on; for logging, tests and the benchmark's per-object cost. */
 export interface ObjpackEvent {
   type:
@@ -14,9 +16,12 @@ export interface ObjpackEvent {
 
 /** Options of {@link createObjpackHandler}. Every field is optional. */
 export interface ObjpackOptions {
-  /** URL of the route table (default `/_objpack/routes.json`, resolved against the worker's origin). */
+  /** URL of the route table (default `_objpack/routes.json` in the worker's scope: `/repo/_objpack/routes.json`). */
   routesUrl?: string;
-  /** Prefix of every Cache Storage cache the worker owns (default `objpack-v1`); the kill switch deletes `objpack-*`. */
+  /**
+   * Prefix of every Cache Storage cache the worker owns (default `objpack-v1`, with the scope's path for a scope
+   * other than `/`: `objpack-v1/repo/`); the kill switch deletes its scope's.
+   */
   cachePrefix?: string;
   /**
    * Re-check the route table in the background when it is older than this (ms, default 30 s). The check runs
@@ -61,9 +66,9 @@ export interface ObjpackOptions {
    */
   packageStallMs?: number;
   /**
-   * Path of the registration snippet every page loads (default `/objpack-register.js`, as `objpack build`
-   * writes it; `''` turns this off). The worker keeps a copy, fetched when it installs, and answers pages
-   * with it: the host serves the snippet `must-revalidate`, which otherwise costs each navigation a round
+   * Path of the registration snippet every page loads (default `objpack-register.js` in the worker's scope,
+   * as `objpack build` writes it; `''` turns this off). The worker keeps a copy, fetched when it installs, and
+   * answers pages with it: the host serves the snippet `must-revalidate`, which otherwise costs each navigation a round
    * trip before `DOMContentLoaded` (it is a `defer` script). A new worker version fetches its own copy.
    */
   registerUrl?: string;
@@ -72,6 +77,8 @@ export interface ObjpackOptions {
 }
 
 export interface ResolvedOptions {
+  /** Path of the worker's scope (`/`, `/repo/`): the site it serves lies under it, objpack's files too. */
+  scopePath: string;
   routesUrl: string;
   cachePrefix: string;
   routesMaxAgeMs: number;
@@ -88,15 +95,21 @@ export interface ResolvedOptions {
   onEvent: (event: ObjpackEvent) => void;
 }
 
+/** The registration snippet's file name, beside the worker in its scope. */
+const REGISTER_FILE = 'objpack-register.js';
+
 const stallMs = (v: number | undefined): number => {
   if (v === undefined) return 10_000;
   return Number.isFinite(v) && v > 0 && v <= 2 ** 31 - 1 ? v : 0;
 };
 
-export function resolveOptions(o: ObjpackOptions = {}, origin: string): ResolvedOptions {
+/** Options with defaults; `scope` is the registration's scope URL (default the origin's root). */
+export function resolveOptions(o: ObjpackOptions = {}, origin: string, scope?: string): ResolvedOptions {
+  const scopePath = scope ? new URL(scope, origin).pathname : '/';
   return {
-    routesUrl: new URL(o.routesUrl ?? '/_objpack/routes.json', origin).href,
-    cachePrefix: o.cachePrefix ?? 'objpack-v1',
+    scopePath,
+    routesUrl: new URL(o.routesUrl ?? `${scopePath}_objpack/routes.json`, origin).href,
+    cachePrefix: o.cachePrefix ?? cachePrefixFor(scopePath),
     routesMaxAgeMs: o.routesMaxAgeMs ?? 30_000,
     mirrors: (o.mirrors ?? []).map((m) => new URL(m).origin),
     mirrorTimeoutMs: o.mirrorTimeoutMs ?? 250,
@@ -107,7 +120,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string): Resolved
     earlyResponse: o.earlyResponse ?? true,
     // setTimeout takes at most 2^31−1 ms (beyond, browsers fire at once): 0, Infinity or more means no watchdog.
     packageStallMs: stallMs(o.packageStallMs),
-    registerPath: o.registerUrl === '' ? '' : new URL(o.registerUrl ?? '/objpack-register.js', origin).pathname,
+    registerPath: o.registerUrl === '' ? '' : new URL(o.registerUrl ?? `${scopePath}${REGISTER_FILE}`, origin).pathname,
     onEvent: o.onEvent ?? (() => {}),
   };
 }

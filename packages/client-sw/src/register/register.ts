@@ -4,7 +4,9 @@
  * later; on hover, touch, press or keyboard focus), at most MAX_HINTS of each kind per view, so
  * their packages arrive before the click; never before the page's load event. No dependencies; does nothing where service workers are missing.
  * Options are data attributes on the script tag: `data-sw`, `data-scope`, `data-prefetch="off"`,
- * `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links).
+ * `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links). The worker
+ * defaults to `objpack-sw.js` beside this script, with the script's directory as its scope: a site built
+ * for `/repo/` loads `/repo/objpack-register.js`, which registers `/repo/objpack-sw.js` for `/repo/`.
  */
 interface NetworkInformationLike {
   saveData?: boolean;
@@ -15,12 +17,16 @@ const MAX_HINTS = 24;
 
 (() => {
   if (!('serviceWorker' in navigator)) return;
-  const data = (document.currentScript as HTMLScriptElement | null)?.dataset ?? {};
+  const script = document.currentScript as HTMLScriptElement | null;
+  const data = script?.dataset ?? {};
+  // A worker can be registered from its own origin only: a script loaded from elsewhere keeps the root.
+  const src = script?.src ? new URL(script.src) : undefined;
+  const dir = src && src.origin === location.origin ? new URL('./', src).pathname : '/';
+  const scope = data.scope || dir;
   // Once the page has loaded: on a first visit the worker's install (its script, the route table, the
-  // packages it is hinted) would compete with the page's own requests and scripts. Firefox and WebKit
-  // then loaded the page later than without objpack (benchmarks/browser, first visit).
+  // packages it is hinted) would compete with the page's own requests and scripts.
   const register = () =>
-    navigator.serviceWorker.register(data.sw || '/objpack-sw.js', { scope: data.scope || '/', updateViaCache: 'none' }).catch(() => {});
+    navigator.serviceWorker.register(data.sw || `${dir}objpack-sw.js`, { scope, updateViaCache: 'none' }).catch(() => {});
   if (document.readyState === 'complete') register();
   else addEventListener('load', register, { once: true });
   // The worker cannot see a page in the back/forward cache (clients.matchAll() leaves it out) and would take
@@ -37,7 +43,8 @@ const MAX_HINTS = 24;
     if (HTMLScriptElement.supports?.('speculationrules')) {
       const rules = document.createElement('script');
       rules.type = 'speculationrules';
-      rules.textContent = JSON.stringify({ [data.speculation]: [{ where: { href_matches: '/*' }, eagerness: 'moderate' }] });
+      const rule = { where: { href_matches: `${scope}*` }, eagerness: 'moderate' };
+      rules.textContent = JSON.stringify({ [data.speculation]: [rule] });
       document.head.append(rules);
     }
   }
@@ -89,7 +96,9 @@ const MAX_HINTS = 24;
     }
     const urls: string[] = [];
     for (const a of links) {
-      if (a.origin !== location.origin || a.hasAttribute('download') || sent.has(a.pathname) || spent[kind] >= MAX_HINTS) continue;
+      // Pages outside the worker's scope (another site on the origin) are not its to fetch.
+      if (a.origin !== location.origin || !a.pathname.startsWith(scope) || a.hasAttribute('download')) continue;
+      if (sent.has(a.pathname) || spent[kind] >= MAX_HINTS) continue;
       sent.add(a.pathname);
       spent[kind]++;
       urls.push(a.pathname);

@@ -37,7 +37,10 @@ export interface HavePlan {
   order: readonly ListingRow[];
 }
 
-/** `objpack serve`'s delta listing (serve/src/delta-listing.ts): all page packages while small, else those asked. */
+/**
+ * `objpack serve`'s delta listing (serve/src/delta-listing.ts): all page packages while small, else those asked.
+ * Its path for a site at `/`; the worker asks the one in its scope (`/repo/_objpack/listing`).
+ */
 export const LISTING_PATH = `/${PACKAGE_DIR}/listing`;
 /** Packages named per listing request (the server's limit). */
 const MAX_LISTED = 64;
@@ -86,7 +89,7 @@ export class Delta {
   ) {}
 
   private get stateKey(): string {
-    return this.store.key('/_objpack/.worker-delta-state');
+    return this.store.key(`${this.options.scopePath}${PACKAGE_DIR}/.worker-delta-state`);
   }
 
   /** Notes what a page-package response says about the origin (no request of its own). */
@@ -165,7 +168,7 @@ export class Delta {
     if (this.asked?.buildId !== buildId) this.asked = { buildId, paths: new Set() };
     const asked = this.asked.paths;
     const listingUrl = (paths: readonly string[]) => {
-      const u = new URL(this.store.key(LISTING_PATH));
+      const u = new URL(this.store.key(`${this.options.scopePath}${LISTING_PATH.slice(1)}`));
       for (const p of paths) u.searchParams.append('p', p);
       return u;
     };
@@ -212,7 +215,7 @@ export class Delta {
       const cache = await caches.open(name);
       for (const req of await cache.keys()) {
         const path = new URL(req.url).pathname;
-        if (!path.startsWith('/_objpack/') || !path.endsWith('.objp')) continue;
+        if (!path.startsWith(`${this.options.scopePath}${PACKAGE_DIR}/`) || !path.endsWith('.objp')) continue;
         const record = (await (await cache.match(req))?.json().catch(() => undefined)) as HeldRecord | undefined;
         if (record && Array.isArray(record.objects)) this.add(name, record, path);
       }

@@ -36,6 +36,8 @@ export class ObjpackWorker {
   /** @internal Objects of other pages of a page's build (client-side routers). */
   readonly otherPages = new OtherPages();
   /** @internal */ readonly origin: string;
+  /** objpack's own directory in the scope (`/repo/_objpack/`): packages and the route table, never answered here. */
+  private readonly ownDir: string;
   /** @internal Package path → its fetch and unpacking in progress. */
   readonly runs = new Map<string, PackageRun>();
   /** @internal Client id → the build and packages that page was served from. */
@@ -62,7 +64,8 @@ export class ObjpackWorker {
     options: ObjpackOptions = {},
   ) {
     this.origin = scope.location.origin;
-    this.options = resolveOptions(options, this.origin);
+    this.options = resolveOptions(options, this.origin, scope.registration?.scope);
+    this.ownDir = `${this.options.scopePath}_objpack/`;
     this.store = new Store(this.options.cachePrefix, this.origin, () => this.retired());
     this.routes = new Routes(this.store, this.options, () => this.cleanup(), (outgoing) => pinOpenPages(this, outgoing));
     this.delta = new Delta(this.store, this.options);
@@ -77,7 +80,8 @@ export class ObjpackWorker {
     const req = event.request;
     if (!answerable(req, this.origin)) return false;
     const url = new URL(req.url);
-    if (url.pathname.startsWith('/_objpack/')) return false;
+    // Only the worker's own site: another one on the origin (above the base, or beside it) is none of its business.
+    if (!url.pathname.startsWith(this.options.scopePath) || url.pathname.startsWith(this.ownDir)) return false;
     if (url.pathname === this.options.registerPath && req.mode !== 'navigate') {
       event.respondWith(this.registerScript(event));
       return true;

@@ -1,4 +1,5 @@
 import type { ObjpackWorker } from './handler.js';
+import { isScopeCache } from '../cache-scope.js';
 import { freeze } from './client-records.js';
 import { prefetch } from './prefetch.js';
 
@@ -17,8 +18,9 @@ export function activate(w: ObjpackWorker, event: ExtendableEvent): void {
   event.waitUntil(
     (async () => {
       // Caches of another objpack version's layout are unreadable to this one.
+      // Only this scope's: a worker of another site on the origin keeps its own.
       for (const name of await caches.keys()) {
-        if (name.startsWith('objpack-') && !w.store.owns(name)) await caches.delete(name);
+        if (isScopeCache(name, w.options.scopePath) && !w.store.owns(name)) await caches.delete(name);
       }
       await w.scope.clients.claim();
     })().catch(noop),
