@@ -2,6 +2,7 @@ import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type FirebaseUrls, type HostHeaderRule, type HostRedirectRule, type HostRoute } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
+import { baseDetected, detectBase } from './discover/detect-base.js';
 import { discoverWith } from './discover/discover-site.js';
 import type { FileDigest } from './discover/file-digest.js';
 import { isPage } from './discover/is-page.js';
@@ -53,8 +54,10 @@ export interface FullBuildInput {
  */
 export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   const { options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint, report } = input;
-  const base = options.base ?? '/';
-  const own = ownPaths(base);
+  let base = options.base ?? '/';
+  let own = ownPaths(base);
+  /** The base the pages say the site is built for, when no option said (detect-base.ts). */
+  let detected: string | undefined;
   // Before anything is written: a state in the output directory (an earlier in-place build of it) vouches
   // only for outputs this build replaces.
   dropState(outDir);
@@ -100,6 +103,12 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
         onProgress: (done: number, total: number) => progress({ phase: 'discover', done, total }),
       };
       graph = await discoverWith(pool, root, discover, prehash);
+      detected = options.base === undefined ? detectBase(graph) : undefined;
+      if (detected !== undefined) {
+        // Again under the base: closures resolve the pages' references there (parse results come from the cache).
+        [base, own] = [detected, ownPaths(detected)];
+        graph = await discoverWith(pool, root, { ...discover, base, hashIgnore: registerTag(base) });
+      }
     } catch (err) {
       throw fromDiscoverError(err);
     }
@@ -108,6 +117,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     for (const page of graph.pages) for (const item of page.items) needed.add(graph.files.get(item.path)?.file ?? '');
     pool.dropDigests((file) => !needed.has(file));
     diagnostics = graph.diagnostics.filter(aboutSite);
+    if (detected !== undefined) diagnostics.unshift(baseDetected(detected));
     if (graph.pages.length === 0) {
       throw new ObjpackError(ErrorCode.NO_PAGES, `no HTML pages in ${root}`);
     }
@@ -202,7 +212,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     hostHeaders,
     hostRedirects,
     hostRoutes,
-    base: options.base ?? '/',
+    base,
     cleanUrls,
     cleanSlashUrls,
     bareDirUrls,
@@ -230,13 +240,14 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   if (result.linkRules) summary.linkRules = result.linkRules;
   summary.warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   summary.errors = diagnostics.filter((d) => d.severity === 'error').length;
-  if (inPlace) {
+  // A detected base is not in the fingerprint: the next build must detect it again, not patch this one.
+  if (inPlace && detected === undefined) {
     const reportRel = report === undefined ? undefined : insideDir(root, report);
     const outputs = outputSignatures(root, [
       MANIFEST_FILE, ROUTES_FILE, ...(reportRel ? [reportRel] : []), PUSH_MANIFEST_FILE, NGINX_FILE, '_headers',
       'vercel.json', 'firebase.json', WORKER_PATH.slice(1), REGISTER_PATH.slice(1),
     ]);
-    const { basePath } = parseOrigin(options.origin, options.base);
+    const { basePath } = parseOrigin(options.origin, base);
     const state = captureState({
       outDir: root, basePath, base, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics,
       written: result.written, superseded: result.superseded, outputs,

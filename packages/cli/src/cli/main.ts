@@ -55,7 +55,7 @@ ${EXIT_CODES}`);
     .option('-o, --out <dir>', 'write a full copy with the packages here instead of into <dir>')
     .option('--origin <url>', 'the site\'s public origin; absolute URLs on it count as local')
     .option('--base <path>', 'the URL path the site is served under (/repo/ for a GitHub Pages project site; ' +
-      'default: the path of --origin, else /)')
+      'default: the path of --origin, else the one the pages are built for, else /)')
     .option('--trace [pages]', 'also load pages in headless Chromium (all, or a sample of [pages]) and add what they request')
     .addOption(new Option('--target <host>', 'also write host headers for: vercel, firebase, nginx, netlify, cloudflare; repeat it or separate with commas (_headers, for Netlify and Cloudflare Pages, is always written; cloudflare keeps it within Cloudflare\'s 100 rules and 2,000-character lines)').argParser(collectTargets))
     .option('--exclude <path>', 'a site-relative path or directory to leave out (drafts/ or /drafts/); repeat it for more', collect)

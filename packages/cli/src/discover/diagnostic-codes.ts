@@ -44,6 +44,11 @@ export const DiscoverCodes = {
   NO_PAGES: 'OBJPACK_W_NO_PAGES',
   /** `--origin` is not an absolute http(s) URL. */
   BAD_ORIGIN: 'OBJPACK_E_BAD_ORIGIN',
+  /**
+   * Severity `info`: no base was given and the pages say the site is built for one (detect-base.ts); the build
+   * puts it under that base. Not a problem of the site, so it counts as no warning.
+   */
+  BASE_DETECTED: 'OBJPACK_W_BASE_DETECTED',
   /** `tracePages` needs Chromium and could not start it. */
   NO_BROWSER: 'OBJPACK_E_NO_BROWSER',
 } as const;

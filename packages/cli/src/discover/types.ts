@@ -81,7 +81,8 @@ export interface PageClosure {
 
 export interface Diagnostic {
   code: string;
-  severity: 'warning' | 'error';
+  /** `info` says what the build decided for the site (OBJPACK_W_BASE_DETECTED); it is no warning. */
+  severity: 'info' | 'warning' | 'error';
   message: string;
   /** Site-relative file holding the problem. */
   file?: string;

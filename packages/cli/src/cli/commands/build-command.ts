@@ -71,6 +71,8 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
     for (const d of errors) logger.error(formatDiagnostic(d));
     return exit;
   }
+  // What the build decided for the site (a base found in the pages): one line each, before the warnings.
+  for (const d of result.diagnostics) if (d.severity === 'info') logger.info(formatDiagnostic(d));
   const grouped = formatGrouped(warnings);
   for (const g of grouped.slice(0, MAX_WARNINGS)) logger.warn(g.line);
   const rest = grouped.slice(MAX_WARNINGS).reduce((n, g) => n + g.count, 0);

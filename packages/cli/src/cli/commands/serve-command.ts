@@ -102,6 +102,7 @@ function printDiagnostics(diagnostics: readonly Diagnostic[], shown: Set<string>
   for (const d of diagnostics) {
     const text = formatDiagnostic(d);
     if (d.severity === 'error') logger.error(text);
+    else if (d.severity === 'info') logger.info(text);
     else if (!now.has(text)) {
       now.add(text);
       if (!shown.has(text)) fresh.push(d);

@@ -1,0 +1,84 @@
+import { checkBasePath } from '@objpack/format';
+import { DiscoverCodes } from './diagnostic-codes.js';
+import type { HtmlRef } from './html-extract.js';
+import type { Diagnostic, SiteGraph } from './types.js';
+
+/** References that name no URL of their own (inline text, candidate lists) or no object (hints). */
+const NOT_A_URL = new Set<HtmlRef['k']>(['style', 'style-attr', 'module-inline', 'importmap', 'srcset', 'preconnect']);
+/** Share of a page's references, the base cut off, that must name a file of the site. */
+const RESOLVING = 0.9;
+
+/**
+ * The base path a site was built for, when its pages say so unambiguously: every page has root-absolute
+ * same-origin references (`/repo/assets/app.css`), all of them under one prefix whose first segment is no
+ * file or directory at the site's root, and with that prefix cut off they name the site's files (at least
+ * 90 %: a site may have a broken link). That is what VitePress, Astro, Docusaurus or Hugo write for a
+ * `base` of `/repo/`. `graph` is discovery's at the root (its `extracts` hold the pages' references as
+ * written); the prefix is the shortest that resolves (`/a/b/` when `/a/` alone does not). Undefined when any
+ * page is silent or disagrees: then the site is taken to be served at `/`.
+ */
+export function detectBase(graph: SiteGraph): string | undefined {
+  if (!graph.extracts || graph.pages.length === 0) return undefined;
+  const refs: string[][] = [];
+  for (const page of graph.pages) {
+    const own = rootAbsolute(graph.extracts.get(page.file)?.refs ?? []);
+    if (own.length === 0) return undefined;
+    refs.push(own);
+  }
+  const all = refs.flat();
+  const common = commonDirectory(all);
+  const first = common.split('/')[1];
+  if (!first || graph.files.has(`/${first}`) || [...graph.files.keys()].some((p) => p.startsWith(`/${first}/`)))
+    return undefined;
+  const segments = common.split('/').slice(1, -1);
+  for (let n = 1; n <= segments.length; n++) {
+    const base = `/${segments.slice(0, n).join('/')}/`;
+    const resolves = (own: string[]) =>
+      own.filter((r) => names(graph, `/${r.slice(base.length)}`)).length >= RESOLVING * own.length;
+    if (!refs.every(resolves)) continue;
+    // Spelt as a base option is (the references were decoded).
+    const checked = checkBasePath(base);
+    return checked.ok ? checked.base : undefined;
+  }
+  return undefined;
+}
+
+/** The page's root-absolute references (`/x`, not `//host/x`), decoded, without query or fragment. */
+function rootAbsolute(refs: readonly HtmlRef[]): string[] {
+  const out: string[] = [];
+  for (const r of refs) {
+    // A `<base href>` decides how the page's references resolve: such a page says nothing of the site's base.
+    if (r.base !== undefined) return [];
+    if (NOT_A_URL.has(r.k)) continue;
+    const v = r.v.trim();
+    if (!v.startsWith('/') || v.startsWith('//')) continue;
+    const path = v.split(/[?#]/)[0]!;
+    try {
+      out.push(decodeURIComponent(path));
+    } catch {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+/** The longest directory (`/repo/`, `/`) every path lies in. */
+function commonDirectory(paths: readonly string[]): string {
+  let dir = paths[0]!.slice(0, paths[0]!.lastIndexOf('/') + 1);
+  for (const p of paths) while (!p.startsWith(dir)) dir = dir.slice(0, dir.lastIndexOf('/', dir.length - 2) + 1);
+  return dir;
+}
+
+/** Whether a path names a file of the site as a static host serves it (`/guide/`, `/about` for about.html). */
+function names(graph: SiteGraph, path: string): boolean {
+  const f = graph.files;
+  return f.has(path) || f.has(`${path}index.html`) || f.has(`${path}.html`) || f.has(`${path}/index.html`);
+}
+
+/** The one line a build prints when it found the base in the pages, with how to say otherwise. */
+export function baseDetected(base: string): Diagnostic {
+  const message =
+    `the pages are built for the base path ${base} (their own references all lie under it): everything objpack ` +
+    `writes goes under ${base} too; give --base ${base} to say so, or --base / if the site is served at the root`;
+  return { code: DiscoverCodes.BASE_DETECTED, severity: 'info', message };
+}
