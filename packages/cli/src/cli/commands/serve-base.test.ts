@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { BIN, get, startServeCli, type Cli } from '../../test-utils/serve-cli.js';
+import { BIN, get, startServeCli, unpack, until, type Cli } from '../../test-utils/serve-cli.js';
 import { makeSite, SMALL_SITE } from '../../test-utils/site.js';
 
 const built = existsSync(fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url)));
@@ -39,4 +40,35 @@ describe.skipIf(!built)('objpack serve --base', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('OBJPACK_E_BAD_BASE');
   });
+
+  test('--watch builds under the base and keeps it, with or without the flag: an edit is served under it', async () => {
+    const root = await makeSite({
+      'index.html': '<!doctype html><title>Home</title><link rel="stylesheet" href="css/a.css"><a href="about/">A</a>',
+      'about/index.html': '<!doctype html><title>About</title><link rel="stylesheet" href="../css/a.css"><p>v1</p>',
+      'css/a.css': 'body{color:red}',
+    });
+    temps.push(root);
+    const edit = async (text: string) => {
+      const file = path.join(root, 'about/index.html');
+      await writeFile(file, (await readFile(file, 'utf8')).replace(/<p>v\d<\/p>/, text));
+    };
+    const served = async (cli: Cli, text: string) =>
+      until(async () => {
+        const r = await get(`${cli.url}about/`, { 'x-objpack': 'package' });
+        const html = unpack(r.body).get('/repo/about/');
+        return r.status === 200 && html?.includes(text) ? { html, location: r.headers['content-location'] } : undefined;
+      });
+    for (const [args, text] of [[['--base', '/repo/'], '<p>v2</p>'], [[], '<p>v3</p>']] as const) {
+      const cli = await start([root, '--port', '0', '--watch', ...args], root);
+      expect(cli.url).toMatch(/\/repo\/$/);
+      await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
+      await edit(text);
+      const got = await served(cli, text);
+      expect(got.location).toBe('/repo/_objpack/pages/about/index.html.objp');
+      expect(got.html).toContain('<script src="/repo/objpack-register.js" defer></script>');
+      expect((await get(new URL('/about/', cli.url).href)).status).toBe(404);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exit).code).toBe(0);
+    }
+  }, 60_000);
 });
