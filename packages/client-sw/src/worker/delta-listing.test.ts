@@ -109,4 +109,18 @@ describe('Delta listing requests', () => {
     expect(requests.flatMap(asked)).toHaveLength(40);
     expect(new Set(requests.flatMap(asked)).size).toBe(40);
   });
+
+  it('under a base, asks its scope\'s listing and takes the packages named in its scope', async () => {
+    const scope = `${O}/repo/`;
+    const d = new Delta(new Store('objpack-v1/repo/', O), resolveOptions({}, O, scope));
+    d.capable = true;
+    const page = '/repo/_objpack/pages/p0.objp';
+    const record = { buildId: 'b1', sharedRefs: [], html: '/repo/p0', objects: [{ name: '/repo/p0', digest: D('A') }] };
+    d.add('objpack-v1/repo/-build-b1', record, page);
+    answer = lists('b2');
+    await d.refresh('b2');
+    expect(requests.map((u) => u.pathname)).toEqual(['/repo/_objpack/listing']);
+    expect(requests.map(asked)).toEqual([[page]]);
+    expect((d as unknown as { listing: { packages: object } }).listing.packages).toHaveProperty([page]);
+  });
 });

@@ -181,9 +181,10 @@ export class Delta {
     const url = listingUrl(want);
     // The first request of a build goes even with nothing held: a small site's answer is complete.
     if (m && want.length === 0) return;
+    const ownDir = `${this.options.scopePath}${PACKAGE_DIR}/`;
     const answer = await fetch(url.href, { cache: 'no-store', credentials: 'same-origin' })
       .then(async (res) => (res.status === 200 ? await textUpTo(res, MAX_LISTING_BYTES) : undefined))
-      .then((text) => (text === undefined ? undefined : parseListing(text)))
+      .then((text) => (text === undefined ? undefined : parseListing(text, ownDir)))
       .catch(() => undefined);
     if (!answer || answer.buildId !== buildId) {
       // Too big, refused, unreadable, or another build (a deploy under way): not again on every navigation.
@@ -229,8 +230,11 @@ export class Delta {
   }
 }
 
-/** A listing as `objpack serve` writes it; undefined when it is not one we understand (rows checked one by one). */
-function parseListing(text: string): Listing | undefined {
+/**
+ * A listing as `objpack serve` writes it; undefined when it is not one we understand (rows checked one by one).
+ * Packages are named in objpack's directory of the worker's scope (`ownDir`, `/repo/_objpack/`).
+ */
+function parseListing(text: string, ownDir: string): Listing | undefined {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -241,7 +245,7 @@ function parseListing(text: string): Listing | undefined {
   if (typeof buildId !== 'string' || !packages || typeof packages !== 'object') return undefined;
   const out: Record<string, ListingRow[]> = {};
   for (const [url, list] of Object.entries(packages)) {
-    if (!url.startsWith(`/${PACKAGE_DIR}/`) || !Array.isArray(list)) continue;
+    if (!url.startsWith(ownDir) || !Array.isArray(list)) continue;
     const rows: ListingRow[] = [];
     for (const r of list as unknown[]) {
       if (!Array.isArray(r) || typeof r[0] !== 'string' || !r[0].startsWith('/') || typeof r[1] !== 'string' || !sriToDigest(r[1])) continue;
