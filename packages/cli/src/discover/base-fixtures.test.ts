@@ -8,14 +8,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { discoverSite } from './discover-site.js';
+import { inCriticalTier } from './tiers.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/closure/', import.meta.url));
 const BASE = '/repo/';
 
 interface Expected {
-  pages: Record<string, { closure: string[]; critical?: string[]; links?: string[] }>;
+  pages: Record<string, { closure: string[]; critical?: string[]; later?: string[]; links?: string[] }>;
   diagnostics: Array<{ code: string; file: string; line: number }>;
-  oracle: { staticOnly: Array<{ page: string; url: string }>; browserOnly: Array<{ page: string; url: string }> };
+  oracle: Record<'staticOnly' | 'browserOnly' | 'unseen', Array<{ page: string; url: string }> | undefined>;
 }
 
 /** A URL path without its content hashes (`/assets/app.Byl4OWfj.js` → `/assets/app.#.js`). */
@@ -44,6 +45,12 @@ describe.each(['vitepress', 'astro', 'docusaurus', 'hugo'])('gen-%s built under 
           want.critical.map(unhashed),
         );
       if (want.links) expect(shifted(p.links), p.url).toEqual(want.links.map(unhashed));
+      // The later tier: `url reason`, the reason kept.
+      const later = p.items.filter((i) => !inCriticalTier(i)).map((i) => `${unhashed(atRoot(i.url))} ${i.conditional}`);
+      const wantLater = (want.later ?? []).map(
+        (l) => `${unhashed(l.slice(0, l.lastIndexOf(' ')))}${l.slice(l.lastIndexOf(' '))}`,
+      );
+      expect(later, p.url).toEqual(wantLater);
     }
     expect(graph.diagnostics.map((d) => d.code)).toEqual(root.diagnostics.map((d) => d.code));
   });
@@ -51,11 +58,11 @@ describe.each(['vitepress', 'astro', 'docusaurus', 'hugo'])('gen-%s built under 
   it('lists the oracle exceptions of the site at the root, shifted (checked in Chromium by closure-fixtures)', () => {
     const root = read(`gen-${g}`);
     const base = read(`gen-${g}-base`);
-    for (const kind of ['staticOnly', 'browserOnly'] as const) {
-      const at = (list: Expected['oracle'][typeof kind]) => list.map((e) => `${e.page} ${unhashed(e.url)}`).sort();
-      expect(at(base.oracle[kind].map((e) => ({ page: atRoot(e.page), url: atRoot(e.url) })))).toEqual(
-        at(root.oracle[kind]),
-      );
+    for (const kind of ['staticOnly', 'browserOnly', 'unseen'] as const) {
+      const at = (list: Expected['oracle'][typeof kind]) =>
+        (list ?? []).map((e) => `${e.page} ${unhashed(e.url)}`).sort();
+      const shiftedList = (base.oracle[kind] ?? []).map((e) => ({ page: atRoot(e.page), url: atRoot(e.url) }));
+      expect(at(shiftedList), kind).toEqual(at(root.oracle[kind]));
     }
   });
 });

@@ -47,15 +47,21 @@ describe.each(['/', '/repo/', '/a/b/', '/caf%C3%A9/'])('a build under %s', (base
   const under = (url: string) => url.startsWith(base);
   let root: string;
   let options: Parameters<typeof build>[0];
+  let report: string;
   const read = (rel: string) => readFileSync(path.join(root, rel), 'utf8');
   const json = <T>(rel: string) => JSON.parse(read(rel)) as T;
 
   it('builds', async () => {
     root = await makeSite(SITE);
     roots.push(root);
-    options = { root, base, targets: ['vercel', 'firebase', 'nginx'], workerAssets: await fakeWorkerAssets() };
+    // The report beside the site, in a directory of this test's own.
+    const projectDir = await makeSite({});
+    roots.push(projectDir);
+    const workerAssets = await fakeWorkerAssets();
+    options = { root, base, projectDir, targets: ['vercel', 'firebase', 'nginx'], workerAssets };
     const r = await build(options);
     expect(r.diagnostics).toEqual([]);
+    report = readFileSync(r.report!, 'utf8');
     await verifyOutput(root);
   });
 
@@ -163,7 +169,6 @@ describe.each(['/', '/repo/', '/a/b/', '/caf%C3%A9/'])('a build under %s', (base
   });
 
   it('lists the packages at their URLs under the base in the report', () => {
-    const report = read('objpack-report.html');
     const shown = [...report.matchAll(/<code>([^<]*\.objp)<\/code>/g)].map((m) => m[1]!);
     expect(shown.length).toBeGreaterThan(0);
     for (const s of shown) expect(under(s), s).toBe(true);
