@@ -14,6 +14,7 @@ import { build, type BuildResult } from './build.js';
 import { chromiumPath, launchChromium } from './discover/trace-pages.js';
 import { pagesHost, type PagesHost } from './test-utils/pages-host.js';
 import { makeSite } from './test-utils/site.js';
+import { DOC_READY, visible } from './test-utils/vitepress-page.js';
 
 const SITE = fileURLToPath(new URL('../../../fixtures/closure/gen-vitepress-base/site', import.meta.url));
 const chromium = chromiumPath();
@@ -22,14 +23,6 @@ if (!chromium)
     '⚠ SKIPPING the GitHub Pages base-path test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)',
   );
 
-// (Page code as strings: this package is compiled without the DOM's types.)
-const visible = (page: Page) =>
-  page.evaluate(`({
-    title: document.title,
-    h1: [...document.querySelectorAll('h1')].map((h) => h.textContent.trim()),
-    doc: document.querySelector('.vp-doc')?.textContent.replace(/\\s+/g, ' ').trim(),
-  })`);
-const DOC_READY = "document.querySelector('.vp-doc') !== null";
 const CONTROLLED = 'navigator.serviceWorker.controller !== null';
 /**
  * Chromium asks for `/favicon.ico` at the origin's root for a page that names no icon (this VitePress site

@@ -5,13 +5,14 @@
  * travels on its own) and show the same page as the fixture served plainly.
  */
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildResult } from './build.js';
 import type { RunningSite } from './discover/static-server.js';
 import { chromiumPath } from './discover/trace-pages.js';
 import type { CountingProxy } from './test-utils/counting-proxy.js';
 import { startRealChain, type RealChain } from './test-utils/real-chain.js';
+import { DOC_READY, visible } from './test-utils/vitepress-page.js';
 
 /**
  * objpack's own files that may still travel: the worker script (the browser's update check) and the build
@@ -23,15 +24,6 @@ const VITEPRESS = fileURLToPath(new URL('../../../fixtures/closure/gen-vitepress
 const chromium = chromiumPath();
 if (!chromium) console.warn('⚠ SKIPPING the real-site service-worker test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
 
-/** What the reader sees: title, headings and the article's text (VitePress renders it on the server). */
-// (Page code as strings: this package is compiled without the DOM's types.)
-const visible = (page: Page) =>
-  page.evaluate(`({
-    title: document.title,
-    h1: [...document.querySelectorAll('h1')].map((h) => h.textContent.trim()),
-    doc: document.querySelector('.vp-doc')?.textContent.replace(/\\s+/g, ' ').trim(),
-  })`);
-const DOC_READY = "document.querySelector('.vp-doc') !== null";
 
 describe.skipIf(!chromium)('real VitePress output through objpack build, objpack serve and the service worker', () => {
   let chain: RealChain | undefined;

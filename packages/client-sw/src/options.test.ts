@@ -22,25 +22,16 @@ describe('resolveOptions', () => {
 
 describe('a worker whose scope is a base path', () => {
   it('looks for the route table and the registration snippet in its scope, and names its caches by it', () => {
-    const root = resolveOptions({}, 'https://x.test', 'https://x.test/');
-    expect([root.scopePath, root.routesUrl, root.registerPath, root.cachePrefix]).toEqual([
-      '/',
-      'https://x.test/_objpack/routes.json',
-      '/objpack-register.js',
-      'objpack-v1',
-    ]);
-    const repo = resolveOptions({}, 'https://x.test', 'https://x.test/repo/');
-    expect([repo.scopePath, repo.routesUrl, repo.registerPath, repo.cachePrefix]).toEqual([
-      '/repo/',
-      'https://x.test/repo/_objpack/routes.json',
-      '/repo/objpack-register.js',
-      'objpack-v1/repo/',
-    ]);
-    const nested = resolveOptions({}, 'https://x.test', 'https://x.test/caf%C3%A9/b/');
-    expect([nested.routesUrl, nested.cachePrefix]).toEqual([
-      'https://x.test/caf%C3%A9/b/_objpack/routes.json',
-      'objpack-v1/caf%C3%A9/b/',
-    ]);
+    const at = (scope: string) => {
+      const o = resolveOptions({}, 'https://x.test', `https://x.test${scope}`);
+      return [o.scopePath, o.routesUrl, o.registerPath, o.cachePrefix];
+    };
+    const root = ['/', 'https://x.test/_objpack/routes.json', '/objpack-register.js', 'objpack-v1'];
+    expect(at('/')).toEqual(root);
+    const repo = ['/repo/', 'https://x.test/repo/_objpack/routes.json', '/repo/objpack-register.js'];
+    expect(at('/repo/').slice(0, 3)).toEqual(repo);
+    expect(at('/repo/')[3]).toBe('objpack-v1/repo/');
+    expect(at('/caf%C3%A9/b/')[3]).toBe('objpack-v1/caf%C3%A9/b/');
     // Explicit options win.
     expect(
       resolveOptions({ routesUrl: '/t.json', cachePrefix: 'mine' }, 'https://x.test', 'https://x.test/repo/'),

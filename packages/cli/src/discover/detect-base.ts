@@ -20,16 +20,18 @@ const RESOLVING = 0.9;
 export function detectBase(graph: SiteGraph): string | undefined {
   if (!graph.extracts || graph.pages.length === 0) return undefined;
   const refs: string[][] = [];
+  // A site served at `/` is told apart within a page or two: its references share no directory but `/`, or
+  // their first segment is a directory of the site.
+  let common: string | undefined;
   for (const page of graph.pages) {
     const own = rootAbsolute(graph.extracts.get(page.file)?.refs ?? []);
     if (own.length === 0) return undefined;
+    const first = common === undefined;
+    common = commonDirectory(common === undefined ? own : [common, ...own]);
+    if (common === '/' || (first && isSiteDirectory(graph, common.split('/')[1]!))) return undefined;
     refs.push(own);
   }
-  const all = refs.flat();
-  const common = commonDirectory(all);
-  const first = common.split('/')[1];
-  if (!first || graph.files.has(`/${first}`) || [...graph.files.keys()].some((p) => p.startsWith(`/${first}/`)))
-    return undefined;
+  if (common === undefined) return undefined;
   const segments = common.split('/').slice(1, -1);
   for (let n = 1; n <= segments.length; n++) {
     const base = `/${segments.slice(0, n).join('/')}/`;
@@ -60,6 +62,13 @@ function rootAbsolute(refs: readonly HtmlRef[]): string[] {
     }
   }
   return out;
+}
+
+/** Whether `/name` is a file or directory at the site's root. */
+function isSiteDirectory(graph: SiteGraph, name: string): boolean {
+  if (graph.files.has(`/${name}`)) return true;
+  for (const p of graph.files.keys()) if (p.startsWith(`/${name}/`)) return true;
+  return false;
 }
 
 /** The longest directory (`/repo/`, `/`) every path lies in. */
