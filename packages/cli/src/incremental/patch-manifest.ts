@@ -4,6 +4,8 @@
  * newline, so `\n` + indentation marks structure exactly — a package or object entry is the line
  * `\n    "<key>": {` up to the next `\n    }` inside its top-level section.
  */
+import { packageFile } from '../emit/generation.js';
+
 /**
  * What changes in one page package's entry; `buildId` undefined removes the field. `newUrl`: the package
  * was written under a new name (its generation's, emit/generation.ts); its page's `package` moves with it.
@@ -133,9 +135,9 @@ export function patchManifest(located: ManifestSpans, newId: string, edits: read
 /** Renames a package entry: its key line and its `"file"` line (a site-relative path, as emit writes it). */
 function rename(entry: string | undefined, from: string, to: string): string | undefined {
   const key = `\n    ${JSON.stringify(from)}: {`;
-  const file = `\n      "file": ${JSON.stringify(decodeURIComponent(from.slice(1)))},`;
+  const file = `\n      "file": ${JSON.stringify(packageFile(from))},`;
   if (entry === undefined || !entry.startsWith(key) || !entry.includes(file)) return undefined;
-  return `\n    ${JSON.stringify(to)}: {${entry.slice(key.length).replace(file, `\n      "file": ${JSON.stringify(decodeURIComponent(to.slice(1)))},`)}`;
+  return `\n    ${JSON.stringify(to)}: {${entry.slice(key.length).replace(file, `\n      "file": ${JSON.stringify(packageFile(to))},`)}`;
 }
 
 /** Replaces the `"bytes"` and `"digest"` lines of an entry (they follow each other in every entry kind). */
