@@ -139,14 +139,25 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const report = reportPath(options);
   // A report written into the site (`reportFile: 'dist/report.html'`) is never one of its pages.
   const reportRel = report === undefined ? undefined : insideDir(root, report);
-  const exclude = [...(options.exclude ?? []), ...OWN_FILES, ...(outInside ? [outRel.split(path.sep).join('/')] : []), ...(reportRel ? [reportRel] : [])];
+  const exclude = [
+    ...(options.exclude ?? []),
+    ...OWN_FILES,
+    ...(outInside ? [outRel.split(path.sep).join('/')] : []),
+    ...(reportRel ? [reportRel] : []),
+  ];
 
   const wantWorker = options.serviceWorker !== false;
   const workerAssets = wantWorker ? (options.workerAssets ? (await checkWorkerAssets(options.workerAssets), options.workerAssets) : await loadWorkerAssets()) : undefined;
   const inject = options.inject !== false && wantWorker;
   const workerFiles = workerAssets ? [workerAssets.workerFile, workerAssets.registerFile, workerAssets.unregisterWorkerFile] : [];
   // Where the report lies outside the site it changes no output: a build from another directory is the same.
-  const fingerprint = buildFingerprint({ options: { ...options, report: report !== undefined && (reportRel ?? true) }, exclude, inject, workerFiles, hostFiles: unwalkedHostConfigs(root) });
+  const fingerprint = buildFingerprint({
+    options: { ...options, report: report !== undefined && (reportRel ?? true) },
+    exclude,
+    inject,
+    workerFiles,
+    hostFiles: unwalkedHostConfigs(root),
+  });
   if (inPlace && options.cache !== false && !options.trace) {
     const patched = await patchBuild({
       root, fingerprint, origin: options.origin, base: options.base, exclude, inject, worker: wantWorker, report,
@@ -156,7 +167,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   // The pipeline's modules (parsers, thread pool, planner, emitter) load only when the patch cannot answer.
   const { fullBuild } = await import('./full-build.js');
-  return fullBuild({ options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint, report });
+  return fullBuild({
+    options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint, report,
+  });
 }
 
 async function resolveRoot(root: string): Promise<string> {

@@ -24,21 +24,30 @@ export default defineConfig({ out: 'deploy', targets, exclude: ['drafts/'] satis
 
 describe('typed config files', () => {
   // Node 20 has no type stripping: these load through jiti, on every Node the same way.
-  test.skipIf(!built).each(['objpack.config.ts', 'objpack.config.mts'])('%s with types and defineConfig from objpack is found and read', async (name) => {
-    const dir = await project();
-    await writeFile(path.join(dir, name), TYPED);
-    const { config, file } = await loadConfig(dir);
-    expect(file).toBe(path.join(dir, name));
-    expect(config).toEqual({ out: path.join(dir, 'deploy'), targets: ['nginx'], exclude: ['drafts/'] });
-  });
+  test.skipIf(!built).each(['objpack.config.ts', 'objpack.config.mts'])(
+    '%s with types and defineConfig from objpack is found and read',
+    async (name) => {
+      const dir = await project();
+      await writeFile(path.join(dir, name), TYPED);
+      const { config, file } = await loadConfig(dir);
+      expect(file).toBe(path.join(dir, name));
+      expect(config).toEqual({ out: path.join(dir, 'deploy'), targets: ['nginx'], exclude: ['drafts/'] });
+    },
+  );
 
-  test.skipIf(!built)('an .mjs config uses defineConfig too, with a function; a .ts config that does not compile is OBJPACK_E_CONFIG', async () => {
-    const dir = await project();
-    await writeFile(path.join(dir, 'objpack.config.mjs'), "import { defineConfig } from 'objpack';\nexport default defineConfig(async () => ({ cleanUrls: true }));\n");
-    expect((await loadConfig(dir)).config).toEqual({ cleanUrls: true });
-    await writeFile(path.join(dir, 'broken.ts'), 'export default { out: };\n');
-    await expect(loadConfig(dir, 'broken.ts')).rejects.toMatchObject({ code: 'OBJPACK_E_CONFIG' });
-  });
+  test.skipIf(!built)(
+    'an .mjs config uses defineConfig too, with a function; a .ts config that does not compile is OBJPACK_E_CONFIG',
+    async () => {
+      const dir = await project();
+      await writeFile(
+        path.join(dir, 'objpack.config.mjs'),
+        "import { defineConfig } from 'objpack';\nexport default defineConfig(async () => ({ cleanUrls: true }));\n",
+      );
+      expect((await loadConfig(dir)).config).toEqual({ cleanUrls: true });
+      await writeFile(path.join(dir, 'broken.ts'), 'export default { out: };\n');
+      await expect(loadConfig(dir, 'broken.ts')).rejects.toMatchObject({ code: 'OBJPACK_E_CONFIG' });
+    },
+  );
 
   test('defineConfig returns what it is given and checks its types', () => {
     const config = { targets: ['vercel' as const], reportFile: 'out/report.html' };

@@ -19,7 +19,7 @@ export function defineConfig<T extends ObjpackConfigExport>(config: T): T {
   return config;
 }
 
-export const CONFIG_FILES = ['objpack.config.js', 'objpack.config.mjs', 'objpack.config.ts', 'objpack.config.mts', 'objpack.config.json'];
+export const CONFIG_FILES = ['js', 'mjs', 'ts', 'mts', 'json'].map((ext) => `objpack.config.${ext}`);
 
 const KNOWN = new Set([
   'root', 'out', 'origin', 'base', 'exclude', 'trace', 'targets', 'inject', 'serviceWorker', 'unregister', 'report', 'reportFile',

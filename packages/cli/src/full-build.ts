@@ -53,7 +53,8 @@ export interface FullBuildInput {
  * digests, plan, and the atomic write of every output, manifest last.
  */
 export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
-  const { options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint, report } = input;
+  const { options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint } = input;
+  const { report } = input;
   let base = options.base ?? '/';
   let own = ownPaths(base);
   /** The base the pages say the site is built for, when no option said (detect-base.ts). */

@@ -17,11 +17,28 @@ export interface Ran {
 }
 
 /** Runs a command to completion; rejects with its output when it exits non-zero. */
-export function run(cmd: string, args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<Ran> {
+export function run(
+  cmd: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ASTRO_TELEMETRY_DISABLED: '1', ...options.env };
+    const env = {
+      ...process.env,
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+      CI: '1',
+      ASTRO_TELEMETRY_DISABLED: '1',
+      ...options.env,
+    };
     execFile(cmd, args, { cwd: options.cwd, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(Object.assign(new Error(`${cmd} ${args.join(' ')} failed in ${options.cwd}: ${err.message}\n${stdout}\n${stderr}`), { stdout, stderr, exitCode: err.code }));
+      if (err)
+        reject(
+          Object.assign(
+            new Error(`${cmd} ${args.join(' ')} failed in ${options.cwd}: ${err.message}\n${stdout}\n${stderr}`),
+            { stdout, stderr, exitCode: err.code },
+          ),
+        );
       else resolve({ stdout, stderr });
     });
   });
@@ -33,18 +50,25 @@ export function run(cmd: string, args: readonly string[], options: { cwd: string
  * node_modules (`links`: package name → directory) as a user's install would have them.
  */
 export async function installFixture(dir: string, links: Record<string, string>): Promise<void> {
-  const lock = createHash('sha256').update(readFileSync(path.join(dir, 'package-lock.json'))).digest('hex');
+  const lock = createHash('sha256')
+    .update(readFileSync(path.join(dir, 'package-lock.json')))
+    .digest('hex');
   const stamp = path.join(dir, 'node_modules', STAMP);
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
-    await run('npm', ['ci', '--cache', NPM_CACHE, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+    await run('npm', ['ci', '--cache', NPM_CACHE, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: dir,
+    });
     writeFileSync(stamp, lock);
   }
-  for (const [name, target] of Object.entries(links)) {
-    const at = path.join(dir, 'node_modules', name);
-    mkdirSync(path.dirname(at), { recursive: true });
-    rmSync(at, { recursive: true, force: true });
-    symlinkSync(target, at, 'dir');
-  }
+  for (const [name, target] of Object.entries(links)) linkPackage(dir, name, target);
+}
+
+/** Makes `node_modules/<name>` of the fixture `dir` a link to `target`, replacing what was there. */
+export function linkPackage(dir: string, name: string, target: string): void {
+  const at = path.join(dir, 'node_modules', name);
+  mkdirSync(path.dirname(at), { recursive: true });
+  rmSync(at, { recursive: true, force: true });
+  symlinkSync(target, at, 'dir');
 }
 
 /** `objpack build <site> …` run by hand, as a user would after the framework's build. */

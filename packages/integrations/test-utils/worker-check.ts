@@ -5,7 +5,15 @@ import { countingProxy } from '../../cli/src/test-utils/counting-proxy.js';
 
 /** Debian's Chromium (scripts/system-tools.mjs installs it), or $OBJPACK_CHROMIUM. */
 export const CHROMIUM = process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Serves `root` with `objpack serve` on port 0 (behind a request-counting proxy) and, in Chromium, opens

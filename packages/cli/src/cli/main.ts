@@ -67,10 +67,12 @@ ${EXIT_CODES}`);
     .option('--no-clean-urls', 'the worker answers a page at its own URL only')
     .option('--bare-dir-urls', 'the host serves /guide/index.html at /guide too, without redirecting: the worker answers /guide with that page (default: from vercel.json/firebase.json)')
     .option('--no-bare-dir-urls', 'the worker answers a directory\'s page at /guide/ only')
-    .option('--report-file <file>', 'where the build report goes (default .objpack/report.html in the working directory; a file in the output publishes it)')
+    .option('--report-file <file>', 'where the build report goes (default .objpack/report.html in the working ' +
+      'directory; a file in the output publishes it)')
     .option('--no-report', 'do not write the build report')
     .option('--no-cache', 'ignore the incremental-build cache')
-    .option('-c, --config <file>', 'config file (default: objpack.config.{js,mjs,ts,mts,json} in the working directory)')
+    .option('-c, --config <file>', 'config file (default: objpack.config.{js,mjs,ts,mts,json} in the working ' +
+      'directory)')
     .option('--json', 'print a machine-readable summary on stdout')
     .option('-q, --quiet', 'print errors and the summary line only')
     .addHelpText('after', `

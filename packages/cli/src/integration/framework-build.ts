@@ -51,14 +51,19 @@ export async function frameworkBuild(input: FrameworkBuildInput): Promise<BuildR
   for (const d of errors) input.logger.error(formatDiagnostic(d));
   const s = result.summary;
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const report = result.report === undefined ? '' : `; report: ${path.relative(input.projectDir, result.report) || result.report}`;
+  const report =
+    result.report === undefined ? '' : `; report: ${path.relative(input.projectDir, result.report) || result.report}`;
   input.logger.info(
-    `${count(s.pages, 'page')}, ${count(s.packages.page + s.packages.shared, 'package')} (${s.packages.shared} shared), ` +
+    `${count(s.pages, 'page')}, ${count(s.packages.page + s.packages.shared, 'package')} ` +
+      `(${s.packages.shared} shared), ` +
       `${count(warnings.length, 'warning')} → ${path.relative(input.projectDir, result.outDir) || '.'}${report}`,
   );
   if (errors.length > 0) {
     const first = formatDiagnostic(errors[0]!);
-    throw new ObjpackError(ErrorCode.BUILD_ERRORS, `${count(errors.length, 'error')} in the objpack build of ${result.outDir} (${first})`);
+    throw new ObjpackError(
+      ErrorCode.BUILD_ERRORS,
+      `${count(errors.length, 'error')} in the objpack build of ${result.outDir} (${first})`,
+    );
   }
   return result;
 }

@@ -10,7 +10,11 @@ import { listFiles } from '../test-utils/verify-output.js';
 const project = () => mkdtemp(path.join(tmpdir(), 'objpack-project-'));
 // One set of worker files: new ones would change the build's fingerprint, and no build would be patched.
 const assets = fakeWorkerAssets();
-const opts = async (root: string, extra: Partial<BuildOptions>): Promise<BuildOptions> => ({ root, workerAssets: await assets, ...extra });
+const opts = async (root: string, extra: Partial<BuildOptions>): Promise<BuildOptions> => ({
+  root,
+  workerAssets: await assets,
+  ...extra,
+});
 
 describe('the build report', () => {
   test('goes to .objpack/report.html in the project, not into the site it would be published with', async () => {
@@ -21,7 +25,11 @@ describe('the build report', () => {
     expect(await readFile(file, 'utf8')).toMatch(/<svg[^>]*>.*\/img\/missing\.png/s);
     // Not committed either.
     expect(await readFile(path.join(dir, '.objpack/.gitignore'), 'utf8')).toMatch(/^\*$/m);
-    expect((await listFiles(root)).filter((f) => f.endsWith('.html')).sort()).toEqual(['about/index.html', 'blog.html', 'index.html']);
+    expect((await listFiles(root)).filter((f) => f.endsWith('.html')).sort()).toEqual([
+      'about/index.html',
+      'blog.html',
+      'index.html',
+    ]);
     expect(r.written.some((f) => f.includes('report'))).toBe(false);
     // With --out too: nothing of the report in either directory.
     const out = path.join(await project(), 'deploy');
@@ -32,7 +40,10 @@ describe('the build report', () => {
   test('an incremental build writes it to the same place', async () => {
     const [root, dir] = [await makeSite(SMALL_SITE), await project()];
     await build(await opts(root, { projectDir: dir }));
-    await writeFile(path.join(root, 'blog.html'), (await readFile(path.join(root, 'blog.html'), 'utf8')).replace('Blog', 'Blog, edited'));
+    await writeFile(
+      path.join(root, 'blog.html'),
+      (await readFile(path.join(root, 'blog.html'), 'utf8')).replace('Blog', 'Blog, edited'),
+    );
     const before = await readFile(path.join(dir, '.objpack/report.html'), 'utf8');
     const r = await build(await opts(root, { projectDir: dir }));
     expect(r.patched).toBe(true);
@@ -41,10 +52,12 @@ describe('the build report', () => {
     expect(existsSync(path.join(root, 'objpack-report.html'))).toBe(false);
   });
 
-  test('an earlier build\'s report in the output is removed; a page of the user\'s by that name is not', async () => {
+  test("an earlier build's report in the output is removed; a page of the user's by that name is not", async () => {
     const [root, dir] = [await makeSite(SMALL_SITE), await project()];
     // Where the report went before: in the output, published with the site.
-    const inOutput = await build(await opts(root, { projectDir: dir, reportFile: path.join(root, 'objpack-report.html') }));
+    const inOutput = await build(
+      await opts(root, { projectDir: dir, reportFile: path.join(root, 'objpack-report.html') }),
+    );
     expect(inOutput.written).toContain('objpack-report.html');
     const r = await build(await opts(root, { projectDir: dir }));
     expect(r.removed).toContain('objpack-report.html');
@@ -62,7 +75,9 @@ describe('the build report', () => {
     const r = await build(await opts(root, { projectDir: dir, reportFile: path.join(site, reportFile) }));
     expect(r.report).toBe(path.join(root, reportFile));
     expect(r.written).toContain(reportFile);
-    const again = await build(await opts(root, { projectDir: dir, reportFile: path.join(site, reportFile), cache: false }));
+    const again = await build(
+      await opts(root, { projectDir: dir, reportFile: path.join(site, reportFile), cache: false }),
+    );
     expect(Object.keys(again.manifest.pages).sort()).toEqual(['/', '/about/', '/blog.html']);
   });
 

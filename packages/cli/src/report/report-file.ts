@@ -11,9 +11,12 @@ import { REPORT_HEAD } from './render-report.js';
  */
 export const DEFAULT_REPORT_FILE = '.objpack/report.html';
 
-
 /** The report's absolute path, or undefined with `report: false`. */
-export function reportPath(options: { report?: boolean; reportFile?: string; projectDir?: string }): string | undefined {
+export function reportPath(options: {
+  report?: boolean;
+  reportFile?: string;
+  projectDir?: string;
+}): string | undefined {
   if (options.report === false) return undefined;
   return path.resolve(options.projectDir ?? process.cwd(), options.reportFile ?? DEFAULT_REPORT_FILE);
 }
@@ -32,7 +35,10 @@ export async function writeReport(file: string, html: string): Promise<void> {
   const dir = path.dirname(file);
   const fresh = path.basename(dir) === '.objpack' && !existsSync(dir);
   await writeFileAtomic(file, html);
-  if (fresh) await writeFile(path.join(dir, '.gitignore'), '# objpack build reports\n*\n', { flag: 'wx' }).catch(() => undefined);
+  if (fresh)
+    await writeFile(path.join(dir, '.gitignore'), '# objpack build reports\n*\n', { flag: 'wx' }).catch(
+      () => undefined,
+    );
 }
 
 /**

@@ -24,7 +24,7 @@ export const NAME = '@objpack/astro';
 
 /**
  * Packages Astro's static output once the build is done (`astro:build:done`, with Astro's `dir`). Astro's
- * `site`, `trailingSlash` and `build.format` become objpack's origin and URL style; options are
+ * `base`, `site`, `trailingSlash` and `build.format` become objpack's base, origin and URL style; options are
  * objpack.config keys and win over both.
  */
 export function objpack(options: IntegrationOptions = {}): ObjpackAstroIntegration {
@@ -35,14 +35,23 @@ export function objpack(options: IntegrationOptions = {}): ObjpackAstroIntegrati
       'astro:config:done'({ config: resolved, logger }) {
         config = resolved;
         if (resolved.prefetch) {
-          logger.warn("Astro's prefetch is on: it fetches linked pages that the objpack worker fetches again as packages; set `prefetch: false`");
+          logger.warn(
+            "Astro's prefetch is on: it fetches linked pages that the objpack worker fetches again as packages; " +
+              'set `prefetch: false`',
+          );
         }
         // Integrations run their hooks in order: a later one's build:done sees (and may rewrite) the output
         // after objpack packaged it, and the packages would keep the pages as they were.
         const at = resolved.integrations.findIndex((i) => i.name === NAME);
-        const later = resolved.integrations.slice(at + 1).filter((i) => 'astro:build:done' in i.hooks).map((i) => i.name);
+        const later = resolved.integrations
+          .slice(at + 1)
+          .filter((i) => 'astro:build:done' in i.hooks)
+          .map((i) => i.name);
         if (at >= 0 && later.length > 0) {
-          logger.warn(`${later.join(', ')} run${later.length === 1 ? 's' : ''} after objpack at astro:build:done and may change the output it packaged: list ${NAME} last in \`integrations\``);
+          logger.warn(
+            `${later.join(', ')} run${later.length === 1 ? 's' : ''} after objpack at astro:build:done and may ` +
+              `change the output it packaged: list ${NAME} last in \`integrations\``,
+          );
         }
       },
       async 'astro:build:done'({ dir, logger }) {
@@ -50,7 +59,12 @@ export function objpack(options: IntegrationOptions = {}): ObjpackAstroIntegrati
         await frameworkBuild({
           integration: NAME,
           projectDir: fileURLToPath(config.root),
-          framework: { root: fileURLToPath(dir), ...(config.site ? { origin: new URL(config.site).origin } : {}), ...urlStyle(config) },
+          framework: {
+            root: fileURLToPath(dir),
+            base: config.base,
+            ...(config.site ? { origin: new URL(config.site).origin } : {}),
+            ...urlStyle(config),
+          },
           options,
           logger,
         });

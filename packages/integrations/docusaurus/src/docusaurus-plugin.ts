@@ -8,7 +8,12 @@ export interface PostBuildProps {
   outDir: string;
   baseUrl: string;
   siteConfig: { url: string; trailingSlash?: boolean };
-  i18n: { defaultLocale: string; locales: string[]; currentLocale: string; localeConfigs: Record<string, { baseUrl?: string }> };
+  i18n: {
+    defaultLocale: string;
+    locales: string[];
+    currentLocale: string;
+    localeConfigs: Record<string, { baseUrl?: string }>;
+  };
 }
 
 /** A Docusaurus plugin, as far as this one uses the interface. */
@@ -38,7 +43,10 @@ export function urlStyle(trailingSlash: boolean | undefined): Pick<ObjpackConfig
  * calls `postBuild` once per locale; objpack runs once, after the last, over the whole output (one worker,
  * one manifest for every locale). Options are objpack.config keys; they win over Docusaurus's config.
  */
-export default function objpackPlugin(_context: unknown, options: IntegrationOptions & { id?: string } = {}): ObjpackDocusaurusPlugin {
+export default function objpackPlugin(
+  _context: unknown,
+  options: IntegrationOptions & { id?: string } = {},
+): ObjpackDocusaurusPlugin {
   // Docusaurus adds the plugin instance's `id` to its options.
   const { id: _id, ...objpackOptions } = options;
   return {
@@ -52,9 +60,18 @@ export default function objpackPlugin(_context: unknown, options: IntegrationOpt
       await frameworkBuild({
         integration: NAME,
         projectDir: props.siteDir,
-        framework: { root: outputRoot(props.outDir, props.baseUrl, siteBase), origin: new URL(props.siteConfig.url).origin, ...urlStyle(props.siteConfig.trailingSlash) },
+        framework: {
+          root: outputRoot(props.outDir, props.baseUrl, siteBase),
+          base: siteBase,
+          origin: new URL(props.siteConfig.url).origin,
+          ...urlStyle(props.siteConfig.trailingSlash),
+        },
         options: objpackOptions,
-        logger: { info: (m) => logger.info(say(m)), warn: (m) => logger.warn(say(m)), error: (m) => logger.error(say(m)) },
+        logger: {
+          info: (m) => logger.info(say(m)),
+          warn: (m) => logger.warn(say(m)),
+          error: (m) => logger.error(say(m)),
+        },
       });
     },
   };

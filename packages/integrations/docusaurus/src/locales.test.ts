@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { localesToBuild, outputRoot } from './locales.js';
 
-const argv = (...args: string[]) => ['node', '/site/node_modules/@docusaurus/core/bin/docusaurus.mjs', 'build', ...args];
+const argv = (...args: string[]) => [
+  'node',
+  '/site/node_modules/@docusaurus/core/bin/docusaurus.mjs',
+  'build',
+  ...args,
+];
 
 describe('the locales docusaurus build builds, in order', () => {
   test('every configured one without --locale, the default first', () => {

@@ -6,7 +6,11 @@ import path from 'node:path';
  * `orderLocales`: building it last would erase the others' folders). A plugin is not told the CLI's
  * options, so they are read from `argv`; a build started from code passes none and builds them all.
  */
-export function localesToBuild(argv: readonly string[], configured: readonly string[], defaultLocale: string): string[] {
+export function localesToBuild(
+  argv: readonly string[],
+  configured: readonly string[],
+  defaultLocale: string,
+): string[] {
   const given: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { installFixture, integration, objpackBuild, run } from '../../test-utils/framework-fixture.js';
-import { expectSameBuild } from '../../test-utils/same-build.js';
+import { expectSameBuild, expectUnderBase } from '../../test-utils/same-build.js';
 import { expectWorkerControlsSecondPage } from '../../test-utils/worker-check.js';
 
 const SITE = fileURLToPath(new URL('../fixtures/eleventy-site', import.meta.url));
@@ -21,12 +21,22 @@ const out = (name: string) => path.join(SITE, name);
 describe('@objpack/eleventy in an Eleventy 3 build', () => {
   beforeAll(async () => {
     await installFixture(SITE, { '@objpack/eleventy': integration('eleventy') });
-    for (const d of ['_site-objpack', '_site-plain', '_site-watch', '_site-bad']) await rm(out(d), { recursive: true, force: true });
+    for (const d of [
+      '_site-objpack',
+      '_site-plain',
+      '_site-sub-objpack',
+      '_site-sub-plain',
+      '_site-watch',
+      '_site-bad',
+    ])
+      await rm(out(d), { recursive: true, force: true });
   });
 
-  test('root base: `eleventy` with the plugin writes what `objpack build` writes by hand; the worker controls the next page', async () => {
+  test('root base: `eleventy` with the plugin = `objpack build` by hand; the worker controls page 2', async () => {
     const built = await eleventy(['--output=_site-objpack']);
-    expect(built.stdout + built.stderr).toMatch(/\[objpack\] 3 pages, 3 packages \(0 shared\), 0 warnings → _site-objpack; report: \.objpack\/report\.html/);
+    expect(built.stdout + built.stderr).toMatch(
+      /\[objpack\] 3 pages, 3 packages \(0 shared\), 0 warnings → _site-objpack; report: \.objpack\/report\.html/,
+    );
     await eleventy(['--output=_site-plain'], { OBJPACK: 'off' });
     expect(existsSync(out('_site-plain/_objpack'))).toBe(false);
     await objpackBuild('_site-plain', [], SITE);
@@ -35,8 +45,19 @@ describe('@objpack/eleventy in an Eleventy 3 build', () => {
     await expectWorkerControlsSecondPage(out('_site-objpack'), '/', '/about/');
   });
 
+  test("sub-path base: Eleventy's pathPrefix reaches objpack, as `objpack build --base` by hand", async () => {
+    await eleventy(['--output=_site-sub-objpack', '--pathprefix=/sub/']);
+    await eleventy(['--output=_site-sub-plain', '--pathprefix=/sub/'], { OBJPACK: 'off' });
+    await objpackBuild('_site-sub-plain', ['--base', '/sub/'], SITE);
+    const manifest = await expectSameBuild(out('_site-sub-objpack'), out('_site-sub-plain'));
+    expect(expectUnderBase(manifest, '/sub/')).toEqual(['/sub/', '/sub/about/', '/sub/posts/first/']);
+  });
+
   test('a --watch build is left alone: the site is still changing', async () => {
-    const child = spawn(BIN, ['--watch', '--output=_site-watch'], { cwd: SITE, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(BIN, ['--watch', '--output=_site-watch'], {
+      cwd: SITE,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let log = '';
     try {
       await new Promise<void>((resolve, reject) => {
@@ -57,7 +78,11 @@ describe('@objpack/eleventy in an Eleventy 3 build', () => {
   });
 
   test("objpack's errors fail `eleventy` with their code", async () => {
-    const failed = eleventy(['--output=_site-bad'], { OBJPACK_OPTIONS: JSON.stringify({ exclude: 'drafts/', outDir: 'x' }) });
-    await expect(failed).rejects.toMatchObject({ stderr: expect.stringContaining('OBJPACK_E_CONFIG: @objpack/eleventy options: unknown option(s) outDir') });
+    const failed = eleventy(['--output=_site-bad'], {
+      OBJPACK_OPTIONS: JSON.stringify({ exclude: 'drafts/', outDir: 'x' }),
+    });
+    await expect(failed).rejects.toMatchObject({
+      stderr: expect.stringContaining('OBJPACK_E_CONFIG: @objpack/eleventy options: unknown option(s) outDir'),
+    });
   });
 });

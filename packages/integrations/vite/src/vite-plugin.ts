@@ -17,7 +17,11 @@ export interface ObjpackVitePlugin {
   apply: 'build';
   enforce: 'post';
   configResolved(config: ViteResolvedConfig): void;
-  closeBundle: { order: 'post'; sequential: true; handler(this: { environment?: { config: { consumer?: string } } }): Promise<void> };
+  closeBundle: {
+    order: 'post';
+    sequential: true;
+    handler(this: { environment?: { config: { consumer?: string } } }): Promise<void>;
+  };
 }
 
 /** Messages through Vite's logger, marked as objpack's (Vite's logger names no plugin). */
@@ -32,7 +36,8 @@ export function prefixed(logger: FrameworkLogger): FrameworkLogger {
 /**
  * Packages the client build's output once Vite has written it (`closeBundle`, after every other plugin).
  * Server builds (SSR, and Vite 6+ environments whose consumer is the server) are skipped: their output is
- * no site. Options are objpack.config keys; they win over the config file and over Vite's config.
+ * no site. Vite's `base`, when a path, is the site's base. Options are objpack.config keys; they win over
+ * the config file and over Vite's config.
  */
 export function objpack(options: IntegrationOptions = {}): ObjpackVitePlugin {
   let config: ViteResolvedConfig | undefined;
@@ -51,13 +56,20 @@ export function objpack(options: IntegrationOptions = {}): ObjpackVitePlugin {
         const logger = prefixed(config.logger);
         // VitePress renders its pages after Vite's bundle: this output has none yet.
         if (config.vitepress !== undefined) {
-          logger.warn('VitePress writes its pages after this hook: use withObjpack(config) from @objpack/vite in .vitepress/config instead');
+          logger.warn(
+            'VitePress writes its pages after this hook: ' +
+              'use withObjpack(config) from @objpack/vite in .vitepress/config instead',
+          );
           return;
         }
         await frameworkBuild({
           integration: '@objpack/vite',
           projectDir: config.root,
-          framework: { root: path.resolve(config.root, config.build.outDir) },
+          // A relative base (`./`) leaves the site's path open: objpack then takes it from the pages, or `/`.
+          framework: {
+            root: path.resolve(config.root, config.build.outDir),
+            ...(config.base.startsWith('/') ? { base: config.base } : {}),
+          },
           options,
           logger,
         });

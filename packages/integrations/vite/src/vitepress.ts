@@ -17,7 +17,8 @@ export interface VitePressConfigLike {
 
 /**
  * Wraps a `.vitepress/config` so objpack runs in `buildEnd`, once VitePress has written every page (the
- * user's own `buildEnd` runs first). VitePress's `outDir`, `cleanUrls` and root come from its site config.
+ * user's own `buildEnd` runs first). VitePress's `outDir`, `site.base`, `cleanUrls` and root come from its
+ * site config.
  */
 export function withObjpack<T extends VitePressConfigLike>(config: T, options: IntegrationOptions = {}): T {
   const own = config.buildEnd as ((siteConfig: VitePressSiteConfig) => unknown) | undefined;
@@ -28,7 +29,7 @@ export function withObjpack<T extends VitePressConfigLike>(config: T, options: I
       await frameworkBuild({
         integration: '@objpack/vite withObjpack',
         projectDir: siteConfig.root,
-        framework: { root: siteConfig.outDir, cleanUrls: siteConfig.cleanUrls },
+        framework: { root: siteConfig.outDir, base: siteConfig.site.base, cleanUrls: siteConfig.cleanUrls },
         options,
         logger: prefixed(siteConfig.logger),
       });

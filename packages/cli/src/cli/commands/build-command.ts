@@ -43,7 +43,8 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
   try {
     const { config, file } = await loadConfig(process.cwd(), opts.config as string | undefined);
     if (file) logger.info(`config: ${file}`);
-    result = await build({ ...config, ...fromFlags(opts, cmd), root: dir, projectDir: process.cwd(), onProgress: progressBar(logger) });
+    const onProgress = progressBar(logger);
+    result = await build({ ...config, ...fromFlags(opts, cmd), root: dir, projectDir: process.cwd(), onProgress });
   } catch (err) {
     logger.endProgress();
     return reportErrorJson(err, logger, opts.json === true);
@@ -97,7 +98,7 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
   ], ['objpack build', result.buildId]);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const line = `objpack: ${count(s.pages, 'page')}, ${count(s.packages.page + s.packages.shared, 'package')}, ${count(errors.length, 'error')}, ${count(warnings.length, 'warning')} → ${result.outDir}`;
-  const report = result.report === undefined ? '' : `\n  report: ${path.relative(process.cwd(), result.report) || result.report}`;
+  const report = !result.report ? '' : `\n  report: ${path.relative(process.cwd(), result.report) || result.report}`;
   logger.always(opts.quiet ? line : `${table}\n  output: ${result.outDir}${report}`);
   return exit;
 }
