@@ -176,24 +176,27 @@ describe.skipIf(!built)('objpack CLI', () => {
       critical: { objects: 3, bytes: expect.any(Number) },
       later: { objects: 3, bytes: 38 },
     });
-    const reportFile = path.join(await mkdtemp(path.join(tmpdir(), 'objpack-report-')), 'report.html');
-    const b = run('build', root, '--json', '--report-file', reportFile);
+    // Its own working directory: the report goes to .objpack/report.html there.
+    const b = runIn(await mkdtemp(path.join(tmpdir(), 'objpack-project-')), 'build', root, '--json');
     expect(b.code).toBe(0);
-    expect(JSON.parse(b.stdout).summary.later).toEqual({ objects: 3, bytes: 38 });
+    const built = JSON.parse(b.stdout) as { summary: { later: unknown }; report: string };
+    expect(built.summary.later).toEqual({ objects: 3, bytes: 38 });
     const manifest = JSON.parse(await readFile(path.join(root, 'objpack-manifest.json'), 'utf8'));
     expect(manifest.pages['/'].later).toEqual(later);
     const packed = Object.values(manifest.packages as Record<string, { objects: string[] }>).flatMap((p) => p.objects);
     expect(packed).toEqual(expect.arrayContaining(['/', '/m.js', '/a.png']));
     for (const url of later) expect(packed).not.toContain(url);
-    expect(await readFile(reportFile, 'utf8')).toContain('later tier (network)');
+    expect(await readFile(built.report, 'utf8')).toContain('later tier (network)');
   });
 
   test('inspect verifies a package; a corrupt or truncated one exits 3 with a clear code', async () => {
     const root = await makeSite(SMALL_SITE);
     expect(run('build', root, '--no-sw').code).toBe(0);
-    const pkg = path.join(root, '_objpack/pages/index.html.objp');
-    const ok = run('inspect', pkg, '--json');
+    // The page's slot names its current package file (whose name carries the build id).
+    const ok = run('inspect', path.join(root, '_objpack/pages/index.html.objp'), '--json');
     expect(ok.code).toBe(0);
+    const { file: pkg, buildId } = JSON.parse(ok.stdout) as { file: string; buildId: string };
+    expect(pkg).toBe(path.join(root, `_objpack/pages/index.html.${buildId}.objp`));
     expect(JSON.parse(ok.stdout).objects.every((o: { verified: boolean }) => o.verified)).toBe(true);
     expect(run('inspect', pkg).stdout).toContain('all digests verified');
     const bytes = await readFile(pkg);
