@@ -3,13 +3,28 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/integrations/*/fixtures/**', '**/.objpack/**', '.example-out/**', 'benchmarks/results/**', 'fixtures/**/site/**', 'fixtures/**/*.js', 'coverage/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'packages/integrations/*/fixtures/**',
+      '**/.objpack/**',
+      '.example-out/**',
+      'benchmarks/results/**',
+      'fixtures/**/site/**',
+      'fixtures/**/*.js',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -22,7 +37,12 @@ export default tseslint.config(
   {
     // The format core runs in a service worker: no Node built-ins outside its Node adapter.
     files: ['packages/format/src/**/*.ts', 'packages/client-sw/src/**/*.ts'],
-    ignores: ['**/*.test.ts', 'packages/format/src/node.ts', 'packages/client-sw/src/assets.ts', 'packages/*/src/test-utils/**'],
+    ignores: [
+      '**/*.test.ts',
+      'packages/format/src/node.ts',
+      'packages/client-sw/src/assets.ts',
+      'packages/*/src/test-utils/**',
+    ],
     rules: { 'no-restricted-imports': ['error', { patterns: ['node:*'] }] },
   },
 );

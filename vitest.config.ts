@@ -8,15 +8,28 @@ export default defineConfig({
     // Tests run against the TypeScript sources, so `vitest` works without a prior build.
     alias: [
       { find: /^@objpack\/format$/, replacement: src('format') },
-      { find: /^@objpack\/format\/node$/, replacement: fileURLToPath(new URL('./packages/format/src/node.ts', import.meta.url)) },
+      {
+        find: /^@objpack\/format\/node$/,
+        replacement: fileURLToPath(new URL('./packages/format/src/node.ts', import.meta.url)),
+      },
       { find: /^@objpack\/serve$/, replacement: src('serve') },
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/integrations/*/src/**/*.test.ts', 'benchmarks/**/*.test.ts', 'fixtures/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/integrations/*/src/**/*.test.ts',
+      'benchmarks/**/*.test.ts',
+      'fixtures/**/*.test.ts',
+    ],
     // Benchmarks unpack other commits' sources there (page-complete.mjs --baseline).
     // Real frameworks' builds run in `pnpm test:integrations` (vitest.integrations.config.ts).
-    exclude: ['**/node_modules/**', 'benchmarks/results/tmp/**', '**/*.framework.test.ts', 'packages/integrations/*/fixtures/**'],
+    exclude: [
+      '**/node_modules/**',
+      'benchmarks/results/tmp/**',
+      '**/*.framework.test.ts',
+      'packages/integrations/*/fixtures/**',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -15,9 +15,20 @@ import { updateReadme, writeExperiment } from './lib/report.mjs';
 import { TMP } from './lib/workspace.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-export const EXPERIMENTS = ['000-packaging', '001-busy-server', '002-surge', '003-prefetch-push', '004-persistent-mirrors'];
-const FILES = { '000-packaging': 'packaging-000.mjs', '001-busy-server': 'busy-server-001.mjs', '002-surge': 'surge-002.mjs',
-  '003-prefetch-push': 'prefetch-push-003.mjs', '004-persistent-mirrors': 'persistent-mirrors-004.mjs' };
+export const EXPERIMENTS = [
+  '000-packaging',
+  '001-busy-server',
+  '002-surge',
+  '003-prefetch-push',
+  '004-persistent-mirrors',
+];
+const FILES = {
+  '000-packaging': 'packaging-000.mjs',
+  '001-busy-server': 'busy-server-001.mjs',
+  '002-surge': 'surge-002.mjs',
+  '003-prefetch-push': 'prefetch-push-003.mjs',
+  '004-persistent-mirrors': 'persistent-mirrors-004.mjs',
+};
 
 const HELP = `Usage: node benchmarks/run.mjs [--quick | --full] [experiment…] [--json] [--results DIR] [--no-readme]
 
@@ -35,14 +46,30 @@ Examples:
  * @param {{ resultsDir?: string, readme?: string, override?: Record<string, unknown>, log?: (m: string) => void, pin?: boolean }} [opts]
  */
 export async function main(argv, opts = {}) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    quick: { type: 'boolean' }, full: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-    results: { type: 'string' }, 'no-readme': { type: 'boolean' },
-  } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      quick: { type: 'boolean' },
+      full: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      results: { type: 'string' },
+      'no-readme': { type: 'boolean' },
+    },
+  });
   const log = opts.log ?? ((/** @type {string} */ m) => process.stderr.write(`${m}\n`));
-  if (values.help) { process.stdout.write(HELP); return 0; }
-  const selected = positionals.length ? positionals.map((p) => EXPERIMENTS.find((e) => e === p || e.startsWith(p))) : EXPERIMENTS;
-  if (selected.some((s) => !s)) { process.stderr.write(`unknown experiment in: ${positionals.join(' ')}\n\n${HELP}`); return 2; }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const selected = positionals.length
+    ? positionals.map((p) => EXPERIMENTS.find((e) => e === p || e.startsWith(p)))
+    : EXPERIMENTS;
+  if (selected.some((s) => !s)) {
+    process.stderr.write(`unknown experiment in: ${positionals.join(' ')}\n\n${HELP}`);
+    return 2;
+  }
   const quick = !values.full;
   const resultsDir = opts.resultsDir ?? values.results ?? join(HERE, 'results');
   const summary = [];
@@ -55,7 +82,10 @@ export async function main(argv, opts = {}) {
   const proxyNote = `Delay proxy self-test at the start of this run: ${proxyCheck.map((c) => `RTT ${c.rttMs} ms → ping-pong median ${c.medianMs.toFixed(1)} ms (min ${c.minMs.toFixed(1)}, first with handshake ${c.connectMs.toFixed(1)}): ${c.verdict}`).join('; ')}.`;
   log(proxyNote);
   await mkdir(resultsDir, { recursive: true });
-  await writeFile(join(resultsDir, 'proxy-self-test.json'), `${JSON.stringify({ date, machine, checks: proxyCheck }, null, 1)}\n`);
+  await writeFile(
+    join(resultsDir, 'proxy-self-test.json'),
+    `${JSON.stringify({ date, machine, checks: proxyCheck }, null, 1)}\n`,
+  );
   if (proxyCheck.some((c) => c.verdict === 'FAILED')) {
     failed++;
     summary.push({ experiment: 'delay proxy self-test', status: 'FAILED: faster than the configured RTT', seconds: 0 });
@@ -65,21 +95,32 @@ export async function main(argv, opts = {}) {
     const loadStart = loadavg()[0] ?? NaN;
     log(`▶ ${id} (${quick ? 'quick' : 'full'})`);
     try {
-      const mod = await import(pathToFileURL(join(HERE, 'experiments', /** @type {Record<string,string>} */ (FILES)[id])).href);
+      const mod = await import(
+        pathToFileURL(join(HERE, 'experiments', /** @type {Record<string,string>} */ (FILES)[id])).href
+      );
       const ctx = await createContext({ quick, name: id, log, pin: opts.pin ?? true });
       const r = await mod.run(ctx, opts.override?.[id] ?? {});
       r.notes = [...ctx.notes, ...(r.notes ?? []), proxyNote];
       const ms = Date.now() - t0;
       // Other jobs share these machines: the load average tells a reader how noisy the run was.
       const load = `load average ${loadStart.toFixed(1)} → ${loadavg()[0]?.toFixed(1)}`;
-      const markdown = await writeExperiment(resultsDir, r, { mode: quick ? 'quick' : 'full', date, machine: `${machine}, ${load}`, ms });
+      const markdown = await writeExperiment(resultsDir, r, {
+        mode: quick ? 'quick' : 'full',
+        date,
+        machine: `${machine}, ${load}`,
+        ms,
+      });
       await writeExperimentMarkdown(resultsDir, id, markdown);
       outputs.push(r);
       summary.push({ experiment: id, status: 'ok', seconds: Math.round(ms / 1000) });
       await rm(join(TMP, id), { recursive: true, force: true });
     } catch (err) {
       failed++;
-      summary.push({ experiment: id, status: `FAILED: ${err instanceof Error ? err.message : String(err)}`, seconds: Math.round((Date.now() - t0) / 1000) });
+      summary.push({
+        experiment: id,
+        status: `FAILED: ${err instanceof Error ? err.message : String(err)}`,
+        seconds: Math.round((Date.now() - t0) / 1000),
+      });
       log(err instanceof Error ? (err.stack ?? err.message) : String(err));
     }
   }
@@ -104,5 +145,13 @@ async function allMarkdown(dir) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => { process.stderr.write(`${err?.stack ?? err}\n`); process.exitCode = 1; });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`${err?.stack ?? err}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

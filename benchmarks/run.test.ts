@@ -6,7 +6,9 @@ import { main } from './run.mjs';
 import { END, START } from './lib/report.mjs';
 
 const dirs: string[] = [];
-afterAll(async () => { await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))); });
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 describe('benchmarks/run.mjs', () => {
   it('runs experiment 004 end to end at tiny size: JSON, SVG and the README section', async () => {
@@ -15,23 +17,28 @@ describe('benchmarks/run.mjs', () => {
     const readme = join(dir, 'README.md');
     const logs: string[] = [];
     const code = await main(['--quick', '004'], {
-      resultsDir: join(dir, 'results'), readme, log: (m) => logs.push(m), pin: false,
+      resultsDir: join(dir, 'results'),
+      readme,
+      log: (m) => logs.push(m),
+      pin: false,
       override: { '004-persistent-mirrors': { runs: 1, rtts: [0], raceRuns: 1 } },
     });
     expect(code, logs.join('\n')).toBe(0);
     const result = JSON.parse(await readFile(join(dir, 'results', '004-persistent-mirrors.json'), 'utf8'));
     expect(result.mode).toBe('quick');
-    const persistent = result.raw.persistent as Array<{ perObjectMs: number, persistentMs: number }>;
+    const persistent = result.raw.persistent as Array<{ perObjectMs: number; persistentMs: number }>;
     expect(persistent.length).toBeGreaterThanOrEqual(1);
     for (const r of persistent) {
       expect(r.perObjectMs).toBeGreaterThan(0);
       expect(r.persistentMs).toBeGreaterThan(0);
     }
-    const mirrors = result.raw.mirrors as Array<{ scenario: string, source: string }>;
+    const mirrors = result.raw.mirrors as Array<{ scenario: string; source: string }>;
     expect(mirrors.map((m) => m.source)).toEqual(['origin', 'near mirror', 'slow mirror', 'origin']);
     const plots = await readdir(join(dir, 'results', 'plots'));
     expect(plots.some((p) => p.endsWith('.svg'))).toBe(true);
-    expect(await readFile(join(dir, 'results', 'plots', plots[0]!), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(await readFile(join(dir, 'results', 'plots', plots[0]!), 'utf8')).toMatch(
+      /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+    );
     const md = await readFile(readme, 'utf8');
     expect(md).toContain(START);
     expect(md).toContain(END);

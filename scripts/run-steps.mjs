@@ -19,7 +19,15 @@ export function step(cmd, args) {
 export function vitest(args) {
   const dir = mkdtempSync(join(tmpdir(), 'objpack-test-'));
   const report = join(dir, 'vitest.json');
-  const all = ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args];
+  const all = [
+    'exec',
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...args,
+  ];
   process.stdout.write(`\n$ pnpm ${all.join(' ')}\n`);
   const r = spawnSync('pnpm', all, { stdio: 'inherit' });
   let summary = '';

@@ -6,21 +6,29 @@ import { existsSync } from 'node:fs';
 
 const tools = [
   {
-    bin: '/usr/bin/chromium', pkg: 'chromium', env: 'OBJPACK_CHROMIUM',
+    bin: '/usr/bin/chromium',
+    pkg: 'chromium',
+    env: 'OBJPACK_CHROMIUM',
     why: 'service-worker and browser-oracle tests in Chromium',
   },
   { bin: '/usr/bin/firefox-esr', pkg: 'firefox-esr', env: 'OBJPACK_FIREFOX', why: 'service-worker tests in Firefox' },
   // WebKitGTK's driver drives its MiniBrowser (a dependency of webkit2gtk-driver), which needs an X display.
   {
-    bin: '/usr/bin/WebKitWebDriver', pkg: 'webkit2gtk-driver', env: 'OBJPACK_WEBKIT_DRIVER',
+    bin: '/usr/bin/WebKitWebDriver',
+    pkg: 'webkit2gtk-driver',
+    env: 'OBJPACK_WEBKIT_DRIVER',
     why: 'service-worker tests in WebKit',
   },
   {
-    bin: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', pkg: 'webkit2gtk-driver', env: 'OBJPACK_MINIBROWSER',
+    bin: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+    pkg: 'webkit2gtk-driver',
+    env: 'OBJPACK_MINIBROWSER',
     why: 'service-worker tests in WebKit',
   },
   {
-    bin: '/usr/bin/Xvfb', pkg: 'xvfb', env: 'OBJPACK_XVFB',
+    bin: '/usr/bin/Xvfb',
+    pkg: 'xvfb',
+    env: 'OBJPACK_XVFB',
     why: 'service-worker tests in WebKit (MiniBrowser needs a display)',
   },
   { bin: '/usr/sbin/nginx', pkg: 'nginx', env: 'OBJPACK_NGINX', why: 'nginx comparison tests' },
@@ -35,7 +43,10 @@ export function ensureSystemTools({ quiet = false } = {}) {
     process.stdout.write(`Installing ${missing.join(', ')} from Debian (apt-get)…\n`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     // apt's progress output would bury the test results; show it only when a step fails.
-    for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing]]) {
+    for (const args of [
+      ['update', '-qq'],
+      ['install', '-y', '-qq', '--no-install-recommends', ...missing],
+    ]) {
       const r = spawnSync('apt-get', args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       if (r.status !== 0) {
         process.stderr.write(`apt-get ${args[0]} failed (exit ${r.status}):\n${(r.stdout + r.stderr).slice(-4000)}\n`);
@@ -59,9 +70,16 @@ export function ensureSystemTools({ quiet = false } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   ensureSystemTools();
-  for (const [bin, ...args] of [['/usr/bin/chromium', '--version'], ['/usr/bin/firefox-esr', '--version'],
+  for (const [bin, ...args] of [
+    ['/usr/bin/chromium', '--version'],
+    ['/usr/bin/firefox-esr', '--version'],
     // MiniBrowser opens a window even for --version: the package says which WebKit it is.
-    ['dpkg-query', '-W', '-f', 'WebKitGTK ${Version}\\n', 'libwebkit2gtk-4.1-0']]) {
-    try { execFileSync(bin, args, { stdio: 'inherit' }); } catch { /* reported above */ }
+    ['dpkg-query', '-W', '-f', 'WebKitGTK ${Version}\\n', 'libwebkit2gtk-4.1-0'],
+  ]) {
+    try {
+      execFileSync(bin, args, { stdio: 'inherit' });
+    } catch {
+      /* reported above */
+    }
   }
 }

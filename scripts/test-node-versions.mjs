@@ -30,7 +30,8 @@ if (!existsSync(vitest)) {
 function nodeBinary(v) {
   const r = spawnSync('npx', ['-y', `node@${v}`, '-p', 'process.execPath'], { encoding: 'utf8', cwd: tmpdir() });
   const path = r.stdout.trim().split('\n').at(-1);
-  if (r.status !== 0 || !path || !existsSync(path)) throw new Error(`could not get node@${v} via npx: ${r.stderr.trim()}`);
+  if (r.status !== 0 || !path || !existsSync(path))
+    throw new Error(`could not get node@${v} via npx: ${r.stderr.trim()}`);
   return path;
 }
 
@@ -41,7 +42,16 @@ for (const v of versions) {
   try {
     node = nodeBinary(v);
   } catch (e) {
-    rows.push({ v, version: '?', passed: 0, failed: 0, skipped: 0, seconds: 0, status: 1, failures: [String(e.message)] });
+    rows.push({
+      v,
+      version: '?',
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      seconds: 0,
+      status: 1,
+      failures: [String(e.message)],
+    });
     continue;
   }
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
@@ -64,20 +74,33 @@ for (const v of versions) {
     failed = j.numFailedTests;
     skipped = j.numPendingTests + j.numTodoTests;
     for (const file of j.testResults) {
-      for (const t of file.assertionResults) if (t.status === 'failed') failures.push(`${file.name.slice(root.length)} › ${t.fullName}`);
-      if (file.status === 'failed' && file.assertionResults.length === 0) failures.push(`${file.name.slice(root.length)}: ${file.message}`);
+      for (const t of file.assertionResults)
+        if (t.status === 'failed') failures.push(`${file.name.slice(root.length)} › ${t.fullName}`);
+      if (file.status === 'failed' && file.assertionResults.length === 0)
+        failures.push(`${file.name.slice(root.length)}: ${file.message}`);
     }
   } catch {
     failures.push('no vitest report (the run crashed)');
   }
   rmSync(dir, { recursive: true, force: true });
-  rows.push({ v, version, passed, failed, skipped, seconds: Math.round((Date.now() - started) / 1000), status: r.status ?? 1, failures });
+  rows.push({
+    v,
+    version,
+    passed,
+    failed,
+    skipped,
+    seconds: Math.round((Date.now() - started) / 1000),
+    status: r.status ?? 1,
+    failures,
+  });
 }
 
 process.stdout.write('\nNode      passed  failed  skipped*  time\n');
 for (const row of rows) {
   const mark = row.status === 0 ? '✓' : '✗';
-  process.stdout.write(`${mark} ${row.version.padEnd(9)}${String(row.passed).padStart(6)}${String(row.failed).padStart(8)}${String(row.skipped).padStart(10)}  ${row.seconds} s\n`);
+  process.stdout.write(
+    `${mark} ${row.version.padEnd(9)}${String(row.passed).padStart(6)}${String(row.failed).padStart(8)}${String(row.skipped).padStart(10)}  ${row.seconds} s\n`,
+  );
   for (const f of row.failures) process.stdout.write(`    ✗ ${f}\n`);
 }
 process.stdout.write(`* includes the browser suites left out by name: ${BROWSER_SUITES.join(', ')}\n`);

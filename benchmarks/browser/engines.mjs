@@ -45,8 +45,16 @@ export async function launchEngine(engine, { spki }) {
   if (engine === 'chromium') {
     const browser = await chromium.launch({
       executablePath: BIN.chromium,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', `--ignore-certificate-errors-spki-list=${spki}`],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        `--ignore-certificate-errors-spki-list=${spki}`,
+      ],
     });
     return {
       version: () => `chromium ${browser.version()}`,
@@ -56,7 +64,10 @@ export async function launchEngine(engine, { spki }) {
   }
   if (engine === 'webkit') return launchWebKit();
   const browser = await puppeteer.launch({
-    browser: 'firefox', executablePath: BIN.firefox, headless: true, acceptInsecureCerts: true,
+    browser: 'firefox',
+    executablePath: BIN.firefox,
+    headless: true,
+    acceptInsecureCerts: true,
   });
   const version = await browser.version();
   return {
@@ -98,10 +109,14 @@ async function launchWebKit() {
     version: () => version,
     async newContext({ viewport }) {
       const server = await startDriver(BIN.webkit, xvfb.display);
-      const driver = await new Builder().usingServer(server.url).withCapabilities({
-        browserName: 'MiniBrowser', acceptInsecureCerts: true,
-        'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
-      }).build();
+      const driver = await new Builder()
+        .usingServer(server.url)
+        .withCapabilities({
+          browserName: 'MiniBrowser',
+          acceptInsecureCerts: true,
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+        })
+        .build();
       version = `webkit ${(await driver.getCapabilities()).get('browserVersion')}`;
       await driver.manage().setTimeouts({ script: 60_000, pageLoad: 60_000 });
       await driver.manage().window().setRect(viewport);

@@ -14,7 +14,8 @@ const svg = (color, size) => {
   const tail = '--></svg>';
   return Buffer.from(head + 'x'.repeat(Math.max(0, size - head.length - tail.length)) + tail);
 };
-const pad = (text, size, open = '/*', close = '*/') => Buffer.from(text + open + ' '.repeat(Math.max(0, size - text.length - 4)) + close);
+const pad = (text, size, open = '/*', close = '*/') =>
+  Buffer.from(text + open + ' '.repeat(Math.max(0, size - text.length - 4)) + close);
 const seeded = (n, seed) => {
   const out = Buffer.alloc(n);
   let x = seed;
@@ -39,13 +40,39 @@ function filesPage(kb) {
 function deepPage() {
   const files = new Map();
   const add = (p, type, body) => files.set(p, { type, body });
-  add('/deep/css/site.css', 'text/css', pad(`@import url("/deep/css/theme.css");\nbody{margin:0;font-family:Body,sans-serif}.hero{height:120px;background:url(/deep/img/hero.svg)}`, 40 * 1024));
-  add('/deep/css/theme.css', 'text/css', pad(`@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) format("woff2")}@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) format("woff2")}h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}footer{background:url(/deep/img/foot.svg)}`, 20 * 1024));
+  add(
+    '/deep/css/site.css',
+    'text/css',
+    pad(
+      `@import url("/deep/css/theme.css");\nbody{margin:0;font-family:Body,sans-serif}.hero{height:120px;background:url(/deep/img/hero.svg)}`,
+      40 * 1024,
+    ),
+  );
+  add(
+    '/deep/css/theme.css',
+    'text/css',
+    pad(
+      `@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) format("woff2")}@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) format("woff2")}h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}footer{background:url(/deep/img/foot.svg)}`,
+      20 * 1024,
+    ),
+  );
   add('/deep/fonts/body.woff2', 'font/woff2', seeded(30 * 1024, 1));
   add('/deep/fonts/head.woff2', 'font/woff2', seeded(24 * 1024, 2));
-  for (const [n, size] of [['hero', 60], ['card', 20], ['foot', 12]]) add(`/deep/img/${n}.svg`, 'image/svg+xml', svg('teal', size * 1024));
+  for (const [n, size] of [
+    ['hero', 60],
+    ['card', 20],
+    ['foot', 12],
+  ])
+    add(`/deep/img/${n}.svg`, 'image/svg+xml', svg('teal', size * 1024));
   add('/deep/js/app.js', 'text/javascript', pad(`import { ui } from '/deep/js/ui.js';\nui();\n`, 50 * 1024));
-  add('/deep/js/ui.js', 'text/javascript', pad(`import { util } from '/deep/js/util.js';\nexport function ui() { document.body.dataset.ui = util(); }\n`, 30 * 1024));
+  add(
+    '/deep/js/ui.js',
+    'text/javascript',
+    pad(
+      `import { util } from '/deep/js/util.js';\nexport function ui() { document.body.dataset.ui = util(); }\n`,
+      30 * 1024,
+    ),
+  );
   add('/deep/js/util.js', 'text/javascript', pad(`export function util() { return 'ready'; }\n`, 20 * 1024));
   const imgs = [];
   for (let i = 0; i < 10; i++) {
@@ -60,10 +87,19 @@ function deepPage() {
   // What \`objpack build\` lists for this page in routes.json's \`preload\` (packages/cli/src/emit/preload-hints.ts,
   // checked by its test on the same page): render-blocking CSS with its @imports, fonts of that CSS, the
   // page's module and its static imports, the page's own (not lazy) images, the CSS's images.
-  const preload = [['/deep/css/site.css', 'style'], ['/deep/css/theme.css', 'style'], ['/deep/fonts/body.woff2', 'font'],
-    ['/deep/fonts/head.woff2', 'font'], ['/deep/js/app.js', 'module'], ['/deep/js/ui.js', 'module'], ['/deep/js/util.js', 'module'],
+  const preload = [
+    ['/deep/css/site.css', 'style'],
+    ['/deep/css/theme.css', 'style'],
+    ['/deep/fonts/body.woff2', 'font'],
+    ['/deep/fonts/head.woff2', 'font'],
+    ['/deep/js/app.js', 'module'],
+    ['/deep/js/ui.js', 'module'],
+    ['/deep/js/util.js', 'module'],
     ...Array.from({ length: 10 }, (_, i) => [`/deep/img/c${i}.svg`, 'image']),
-    ['/deep/img/card.svg', 'image'], ['/deep/img/foot.svg', 'image'], ['/deep/img/hero.svg', 'image']];
+    ['/deep/img/card.svg', 'image'],
+    ['/deep/img/foot.svg', 'image'],
+    ['/deep/img/hero.svg', 'image'],
+  ];
   return { path: '/deep/', files, closure: [...files.keys()].filter((p) => p !== '/deep/'), preload };
 }
 
@@ -89,7 +125,11 @@ export async function writeSite(root, names, format, bundles) {
   for (const name of names) {
     const page = FIXTURES[name]();
     for (const [p, f] of page.files) await write(p, f.body);
-    const objects = [page.path, ...page.closure].map((p) => ({ name: p, contentType: page.files.get(p).type, body: page.files.get(p).body }));
+    const objects = [page.path, ...page.closure].map((p) => ({
+      name: p,
+      contentType: page.files.get(p).type,
+      body: page.files.get(p).body,
+    }));
     // What `objpack build` does to every page: a deferred registration script, in the file and the
     // package. The nginx variants stand for the site before objpack, so only the package has it here.
     objects[0].body = Buffer.from(objects[0].body.toString('utf8').replace('</head>', `${BENCH_REGISTER_TAG}</head>`));
@@ -98,11 +138,20 @@ export async function writeSite(root, names, format, bundles) {
     await write(pkgPath, pkg);
     packages.push(pkgPath);
     routePages[page.path] = [packages.length - 1];
-    if (page.preload) preload.pages[page.path] = [...page.preload, [BENCH_REGISTER, 'script']].map((h) => preload.urls.push(h) - 1);
-    pages[name] = { path: page.path, closure: page.closure, bytes: objects.reduce((n, o) => n + o.body.length, 0), packageBytes: pkg.length,
-      digest: createHash('sha256').update(pkg).digest('hex').slice(0, 12) };
+    if (page.preload)
+      preload.pages[page.path] = [...page.preload, [BENCH_REGISTER, 'script']].map((h) => preload.urls.push(h) - 1);
+    pages[name] = {
+      path: page.path,
+      closure: page.closure,
+      bytes: objects.reduce((n, o) => n + o.body.length, 0),
+      packageBytes: pkg.length,
+      digest: createHash('sha256').update(pkg).digest('hex').slice(0, 12),
+    };
   }
-  await write('/_objpack/routes.json', JSON.stringify({ version: 1, buildId: 'bench', packages, pages: routePages, preload }));
+  await write(
+    '/_objpack/routes.json',
+    JSON.stringify({ version: 1, buildId: 'bench', packages, pages: routePages, preload }),
+  );
   await write('/objpack-sw.js', bundles.worker);
   await write('/objpack-register.js', bundles.register);
   // Stands in for the registration snippet on measured pages (the real one would register /objpack-sw.js
@@ -115,11 +164,19 @@ export async function writeSite(root, names, format, bundles) {
   // behaviour before the worker kept its own copy).
   // With a baseline bundle (another commit's worker, page-complete.mjs --baseline), -baseline is that worker.
   if (bundles.baseline) await write('/objpack-sw-baseline.js', bundles.baseline);
-  const workers = [['sw-bench', ''], ['sw-bench-nopreload', ', preload: false'], ['sw-bench-late', ', earlyResponse: false'], ['sw-bench-noregcache', ", registerUrl: ''"]];
+  const workers = [
+    ['sw-bench', ''],
+    ['sw-bench-nopreload', ', preload: false'],
+    ['sw-bench-late', ', earlyResponse: false'],
+    ['sw-bench-noregcache', ", registerUrl: ''"],
+  ];
   if (bundles.baseline) workers.push(['sw-bench-baseline', '', '/objpack-sw-baseline.js']);
   for (const [name, extra, script] of workers) {
     await write(`/${name}.js`, benchWorker(extra, script));
-    await write(`/install${name.slice('sw-bench'.length)}.html`, `<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/${name}.js" data-prefetch="off"></script>`);
+    await write(
+      `/install${name.slice('sw-bench'.length)}.html`,
+      `<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/${name}.js" data-prefetch="off"></script>`,
+    );
   }
   await write('/warm.html', '<!doctype html><link rel="icon" href="data:,"><p>warm</p>');
   return pages;

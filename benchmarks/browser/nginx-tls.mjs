@@ -27,16 +27,39 @@ const AS = { 'image/svg+xml': 'image', 'text/css': 'style', 'text/javascript': '
  * responses in the HTTP cache (no reuse of a first page's files, no 103 Early Hints preload reused).
  */
 export function certificate(dir) {
-  const cert = join(dir, 'cert.pem'), key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const cert = join(dir, 'cert.pem'),
+    key = join(dir, 'key.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   const der = new X509Certificate(readFileSync(cert)).publicKey.export({ type: 'spki', format: 'der' });
   return { cert, key, spki: createHash('sha256').update(der).digest('base64') };
 }
 
-const TYPES = 'types { text/html html; text/css css; text/javascript js mjs; application/javascript cjs; image/svg+xml svg; '
-  + 'image/png png; image/jpeg jpg jpeg; image/webp webp; image/x-icon ico; font/woff2 woff2; font/woff woff; font/ttf ttf; '
-  + 'application/json json; application/manifest+json webmanifest; text/plain txt; application/vnd.objpack objp; }';
+const TYPES =
+  'types { text/html html; text/css css; text/javascript js mjs; application/javascript cjs; image/svg+xml svg; ' +
+  'image/png png; image/jpeg jpg jpeg; image/webp webp; image/x-icon ico; font/woff2 woff2; font/woff woff; font/ttf ttf; ' +
+  'application/json json; application/manifest+json webmanifest; text/plain txt; application/vnd.objpack objp; }';
 
 /** Runs nginx on `conf` (the `http` block's servers) until close(); resolves once `probe` accepts connections. */
 async function runNginx(nginx, dir, servers, probe, cert) {
@@ -52,7 +75,15 @@ http { access_log off; sendfile on; tcp_nodelay on; keepalive_timeout 60; keepal
   child.once('exit', () => (exited = true));
   for (let i = 0; i < 100; i++) {
     if (exited) throw new Error(`nginx exited; see ${join(dir, 'error.log')}`);
-    const up = await new Promise((r) => net.connect(probe, '127.0.0.1').on('connect', function () { this.destroy(); r(true); }).on('error', () => r(false)));
+    const up = await new Promise((r) =>
+      net
+        .connect(probe, '127.0.0.1')
+        .on('connect', function () {
+          this.destroy();
+          r(true);
+        })
+        .on('error', () => r(false)),
+    );
     if (up) break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -71,17 +102,20 @@ export async function startNginxPeers({ nginx, root, dir, pages, types }) {
   await mkdir(dir, { recursive: true });
   const cert = certificate(dir);
   const [h1, h2, h2p] = [await freePort(), await freePort(), await freePort()];
-  const preload = Object.values(pages).map((p) => {
-    const links = p.closure.map((u) => {
-      const as = AS[types(u)] ?? 'fetch';
-      if (as === 'script') return `<${u}>; rel=modulepreload`;
-      return `<${u}>; rel=preload; as=${as}${as === 'font' ? '; crossorigin' : ''}`;
-    });
-    // nginx caps one parameter's length: several Link headers of ten links each (same meaning).
-    const headers = [];
-    for (let i = 0; i < links.length; i += 10) headers.push(`add_header Link "${links.slice(i, i + 10).join(', ')}";`);
-    return `location = ${p.path} { ${headers.join(' ')} add_header Cache-Control no-cache; try_files ${p.path}index.html =404; }`;
-  }).join('\n    ');
+  const preload = Object.values(pages)
+    .map((p) => {
+      const links = p.closure.map((u) => {
+        const as = AS[types(u)] ?? 'fetch';
+        if (as === 'script') return `<${u}>; rel=modulepreload`;
+        return `<${u}>; rel=preload; as=${as}${as === 'font' ? '; crossorigin' : ''}`;
+      });
+      // nginx caps one parameter's length: several Link headers of ten links each (same meaning).
+      const headers = [];
+      for (let i = 0; i < links.length; i += 10)
+        headers.push(`add_header Link "${links.slice(i, i + 10).join(', ')}";`);
+      return `location = ${p.path} { ${headers.join(' ')} add_header Cache-Control no-cache; try_files ${p.path}index.html =404; }`;
+    })
+    .join('\n    ');
   const common = `root ${root}; location / { try_files $uri $uri/ =404; } ${TYPES}`;
   const servers = `add_header Cache-Control no-cache;
   server { listen 127.0.0.1:${h1}; ${common} }
@@ -106,11 +140,15 @@ export async function startNginxSites({ nginx, dir, roots, cert }) {
   for (let i = 0; i < roots.length; i++) ports.push(await freePort());
   const revalidate = 'add_header Cache-Control no-cache;';
   const servers = `gzip on; gzip_types text/css text/javascript application/javascript image/svg+xml application/json application/manifest+json text/plain;
-  ${roots.map((root, i) => `server { listen 127.0.0.1:${ports[i]} ssl http2; root ${root}; ${TYPES}
+  ${roots
+    .map(
+      (root, i) => `server { listen 127.0.0.1:${ports[i]} ssl http2; root ${root}; ${TYPES}
     location / { add_header Cache-Control "public, max-age=3600"; try_files $uri $uri/ =404; }
     location ~ (\\.html|/)$ { ${revalidate} try_files $uri $uri/ =404; }
     location ~ ^/(_objpack/pages/|_objpack/routes|objpack-sw|objpack-register|sw-bench) { ${revalidate} }
-    location /_objpack/shared/ { add_header Cache-Control "public, max-age=31536000, immutable"; } }`).join('\n  ')}`;
+    location /_objpack/shared/ { add_header Cache-Control "public, max-age=31536000, immutable"; } }`,
+    )
+    .join('\n  ')}`;
   const close = await runNginx(nginx, dir, servers, ports[0], cert);
   return { ports, close };
 }

@@ -25,7 +25,18 @@ import { measure } from './measure.mjs';
 import { FIXTURES, writeSite } from './fixtures.mjs';
 import { startNginxPeers } from './nginx-tls.mjs';
 
-const ALL_VARIANTS = ['nginx-h1', 'nginx-h2-tls', 'nginx-h2-preload', 'objpack-cold', 'objpack-cold-nopreload', 'objpack-cold-late', 'objpack-cold-stopped', 'objpack-cold-noregcache', 'objpack-repeat', 'objpack-cold-baseline'];
+const ALL_VARIANTS = [
+  'nginx-h1',
+  'nginx-h2-tls',
+  'nginx-h2-preload',
+  'objpack-cold',
+  'objpack-cold-nopreload',
+  'objpack-cold-late',
+  'objpack-cold-stopped',
+  'objpack-cold-noregcache',
+  'objpack-repeat',
+  'objpack-cold-baseline',
+];
 const HELP = `Usage: node benchmarks/browser/page-complete.mjs [--quick] [--runs N] [--rtt LIST] [--fixtures LIST] [--json]
   --quick        3 runs per cell (default 15)
   --rtt          round-trip times in ms (default 0,20,50,100,200)
@@ -40,23 +51,50 @@ Examples:
   node benchmarks/browser/page-complete.mjs --rtt 100 --fixtures deep --variants objpack-cold,objpack-cold-baseline --baseline HEAD~1
 `;
 
-const { values } = parseArgs({ options: {
-  quick: { type: 'boolean' }, runs: { type: 'string' }, rtt: { type: 'string' }, fixtures: { type: 'string' }, variants: { type: 'string' },
-  json: { type: 'boolean' }, out: { type: 'string' }, baseline: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-} });
-if (values.help) { process.stdout.write(HELP); process.exit(0); }
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean' },
+    runs: { type: 'string' },
+    rtt: { type: 'string' },
+    fixtures: { type: 'string' },
+    variants: { type: 'string' },
+    json: { type: 'boolean' },
+    out: { type: 'string' },
+    baseline: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
 const log = (m) => process.stderr.write(`${m}\n`);
 const out = values.out ?? 'browser-page-complete';
 const runs = Number(values.runs ?? (values.quick ? 3 : 15));
 const rtts = (values.rtt ?? '0,20,50,100,200').split(',').map(Number);
 const fixtures = (values.fixtures ?? Object.keys(FIXTURES).join(',')).split(',');
-const VARIANTS = (values.variants ?? ALL_VARIANTS.filter((v) => values.baseline || v !== 'objpack-cold-baseline').join(',')).split(',');
-for (const v of VARIANTS) if (!ALL_VARIANTS.includes(v)) { log(`unknown variant ${v}`); process.exit(2); }
-if (VARIANTS.includes('objpack-cold-baseline') && !values.baseline) { log('objpack-cold-baseline needs --baseline REV'); process.exit(2); }
+const VARIANTS = (
+  values.variants ?? ALL_VARIANTS.filter((v) => values.baseline || v !== 'objpack-cold-baseline').join(',')
+).split(',');
+for (const v of VARIANTS)
+  if (!ALL_VARIANTS.includes(v)) {
+    log(`unknown variant ${v}`);
+    process.exit(2);
+  }
+if (VARIANTS.includes('objpack-cold-baseline') && !values.baseline) {
+  log('objpack-cold-baseline needs --baseline REV');
+  process.exit(2);
+}
 const chromiumPath = process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium';
 const nginx = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
-for (const [what, p] of [['chromium', chromiumPath], ['nginx', nginx]]) {
-  if (!existsSync(p)) { log(`!!! ${p} missing: cannot run the browser benchmark (node scripts/system-tools.mjs installs ${what}).`); process.exit(2); }
+for (const [what, p] of [
+  ['chromium', chromiumPath],
+  ['nginx', nginx],
+]) {
+  if (!existsSync(p)) {
+    log(`!!! ${p} missing: cannot run the browser benchmark (node scripts/system-tools.mjs installs ${what}).`);
+    process.exit(2);
+  }
 }
 
 const dir = join(TMP, 'browser');
@@ -66,7 +104,9 @@ const format = await loadWorkspace('format');
 const files = await bundle({ outdir: join(dir, 'bundles') });
 const baseline = values.baseline ? await baselineWorker(values.baseline) : undefined;
 const pages = await writeSite(root, fixtures, format, {
-  worker: readFileSync(files['objpack-sw.js']), register: readFileSync(files['objpack-register.js']), baseline,
+  worker: readFileSync(files['objpack-sw.js']),
+  register: readFileSync(files['objpack-register.js']),
+  baseline,
 });
 
 /** The worker bundle of commit `rev` (its client-sw and format sources, from git, bundled as ours is). */
@@ -74,7 +114,17 @@ async function baselineWorker(rev) {
   const src = join(dir, 'baseline');
   await mkdir(src, { recursive: true });
   try {
-    execFileSync('sh', ['-c', `git -C "$0" archive "$1" packages/client-sw/src packages/format/src ':(exclude,glob)**/*.test.ts' ':(exclude)packages/client-sw/src/test-utils' | tar -x -C "$2"`, REPO, rev, src], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        `git -C "$0" archive "$1" packages/client-sw/src packages/format/src ':(exclude,glob)**/*.test.ts' ':(exclude)packages/client-sw/src/test-utils' | tar -x -C "$2"`,
+        REPO,
+        rev,
+        src,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
   } catch (err) {
     log(`--baseline ${rev}: ${String(err.stderr ?? err.message).trim()}`);
     process.exit(2);
@@ -82,7 +132,10 @@ async function baselineWorker(rev) {
   // That commit's entry for the worker, not today's: the file may have moved since.
   let entry = 'src/sw.ts';
   try {
-    const script = execFileSync('git', ['-C', REPO, 'show', `${rev}:packages/client-sw/scripts/bundle.mjs`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const script = execFileSync('git', ['-C', REPO, 'show', `${rev}:packages/client-sw/scripts/bundle.mjs`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     entry = /'objpack-sw\.js':\s*'([^']+)'/.exec(script)?.[1] ?? entry;
   } catch {
     // No bundle script in that commit: the worker's entry was src/sw.ts from the start.
@@ -92,13 +145,28 @@ async function baselineWorker(rev) {
     process.exit(2);
   }
   const built = await bundle({ outdir: join(dir, 'baseline-bundles'), root: src, entries: { 'objpack-sw.js': entry } });
-  log(`baseline worker: ${rev} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', rev], { encoding: 'utf8' }).trim()})`);
+  log(
+    `baseline worker: ${rev} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', rev], { encoding: 'utf8' }).trim()})`,
+  );
   return readFileSync(built['objpack-sw.js']);
 }
-const typeOf = (p) => ({ svg: 'image/svg+xml', css: 'text/css', js: 'text/javascript', woff2: 'font/woff2' })[p.split('.').pop()] ?? 'text/html';
+const typeOf = (p) =>
+  ({ svg: 'image/svg+xml', css: 'text/css', js: 'text/javascript', woff2: 'font/woff2' })[p.split('.').pop()] ??
+  'text/html';
 const peers = await startNginxPeers({ nginx, root, dir: join(dir, 'nginx'), pages, types: typeOf });
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
-  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'] });
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--ignore-certificate-errors',
+  ],
+});
 
 /** @type {Record<string, any>} */
 const cells = {};
@@ -139,7 +207,14 @@ try {
             const cell = (cells[key] ??= { fixture: fx, rtt, variant, samples: [], costs: [], pageCosts: [] });
             try {
               const m = await measure(browser, { origin: origins[variant], path: pages[fx].path, variant });
-              cell.samples.push({ complete: m.complete, lcp: m.lcp, load: m.load, objects: m.objects, duplicates: m.duplicates, phases: m.phases });
+              cell.samples.push({
+                complete: m.complete,
+                lcp: m.lcp,
+                load: m.load,
+                objects: m.objects,
+                duplicates: m.duplicates,
+                phases: m.phases,
+              });
               cell.costs.push(...m.costs);
               cell.pageCosts.push(...m.pageCosts);
             } catch (err) {
@@ -151,7 +226,11 @@ try {
         log(`rtt ${rtt} ms: round ${run + 1}/${runs} (${Math.round((Date.now() - t0) / 1000)} s)`);
       }
       if (rtt > 0) {
-        lateness[rtt] = Object.fromEntries(await Promise.all(Object.entries(proxies).map(async ([k, p]) => [k, await p.lateness().catch(() => undefined)])));
+        lateness[rtt] = Object.fromEntries(
+          await Promise.all(
+            Object.entries(proxies).map(async ([k, p]) => [k, await p.lateness().catch(() => undefined)]),
+          ),
+        );
       }
     } finally {
       await Promise.all(Object.values(proxies).map((p) => p.close()));
@@ -168,78 +247,175 @@ const phasesOf = (ps) => {
   const lasts = new Map();
   for (const p of ps) lasts.set(p.last, (lasts.get(p.last) ?? 0) + 1);
   const [last, n] = [...lasts].sort((a, b) => b[1] - a[1])[0];
-  return { htmlStart: round(median(ps.map((p) => p.htmlStart))), htmlEnd: round(median(ps.map((p) => p.htmlEnd))),
-    firstRequest: round(median(ps.map((p) => p.firstRequest))), last: `${last} (${n}/${ps.length})` };
+  return {
+    htmlStart: round(median(ps.map((p) => p.htmlStart))),
+    htmlEnd: round(median(ps.map((p) => p.htmlEnd))),
+    firstRequest: round(median(ps.map((p) => p.firstRequest))),
+    last: `${last} (${n}/${ps.length})`,
+  };
 };
-const summarize = (xs) => ({ median: round(median(xs)), q1: round(quantile(xs, 0.25)), q3: round(quantile(xs, 0.75)), iqr: round(quantile(xs, 0.75) - quantile(xs, 0.25)) });
+const summarize = (xs) => ({
+  median: round(median(xs)),
+  q1: round(quantile(xs, 0.25)),
+  q3: round(quantile(xs, 0.75)),
+  iqr: round(quantile(xs, 0.75) - quantile(xs, 0.25)),
+});
 const rows = Object.values(cells).map((c) => ({
-  fixture: c.fixture, rtt: c.rtt, variant: c.variant, n: c.samples.length, errors: c.errors ?? 0,
-  complete: summarize(c.samples.map((s) => s.complete)), lcp: summarize(c.samples.map((s) => s.lcp)), load: summarize(c.samples.map((s) => s.load)),
+  fixture: c.fixture,
+  rtt: c.rtt,
+  variant: c.variant,
+  n: c.samples.length,
+  errors: c.errors ?? 0,
+  complete: summarize(c.samples.map((s) => s.complete)),
+  lcp: summarize(c.samples.map((s) => s.lcp)),
+  load: summarize(c.samples.map((s) => s.load)),
   objects: median(c.samples.map((s) => s.objects)),
   // Objects the worker served twice to one page, summed over samples (0 when every preload was used).
   duplicateServes: c.samples.reduce((n, s) => n + (s.duplicates ?? 0), 0),
-  workerCostMs: c.costs.length ? { n: c.costs.length, ...summarize(c.costs), p90: round(quantile(c.costs, 0.9)) } : undefined,
-  objectCostMs: c.pageCosts.length ? { n: c.pageCosts.length, ...summarize(c.pageCosts), p90: round(quantile(c.pageCosts, 0.9)) } : undefined,
+  workerCostMs: c.costs.length
+    ? { n: c.costs.length, ...summarize(c.costs), p90: round(quantile(c.costs, 0.9)) }
+    : undefined,
+  objectCostMs: c.pageCosts.length
+    ? { n: c.pageCosts.length, ...summarize(c.pageCosts), p90: round(quantile(c.pageCosts, 0.9)) }
+    : undefined,
   phases: phasesOf(c.samples.map((s) => s.phases).filter(Boolean)),
 }));
 const cellOf = (fx, rtt, v) => rows.find((r) => r.fixture === fx && r.rtt === rtt && r.variant === v);
-const headline = cellOf('deep', 100, 'objpack-cold') && cellOf('deep', 100, 'nginx-h2-tls') ? (() => {
-  const o = cellOf('deep', 100, 'objpack-cold')?.complete.median, h2 = cellOf('deep', 100, 'nginx-h2-tls')?.complete.median;
-  // The issue's floor for this link: one round trip for the request plus the transfer of the page's bytes.
-  // The proxy's bandwidth is unlimited (loopback), so transfer ≈ 0; every variant starts with a warm
-  // connection (measure.mjs), so no method has to pay a TCP/TLS handshake on the critical path.
-  const floorMs = 100;
-  // What the browser itself needs for this page when the network costs nothing (fastest variant at RTT 0,
-  // same run): a one-round-trip method cannot finish before RTT + this.
-  const local = rtts.includes(0) ? Math.min(...VARIANTS.map((v) => cellOf('deep', 0, v)?.complete.median ?? Infinity)) : undefined;
-  return {
-    objpackColdMs: o, nginxH2Ms: h2, ratioToH2: round(o / h2), floorMs, ratioToFloor: round(o / floorMs),
-    objpackColdNoPreloadMs: cellOf('deep', 100, 'objpack-cold-nopreload')?.complete.median,
-    objpackColdLateMs: cellOf('deep', 100, 'objpack-cold-late')?.complete.median,
-    browserAtRtt0Ms: local, floorPlusBrowserMs: local === undefined ? undefined : round(floorMs + local),
-    ratioToFloorPlusBrowser: local === undefined ? undefined : round(o / (floorMs + local)),
-    target: 'objpack ≤ 0.5× nginx h2; ≤ 1.25× floor (1 RTT + transfer)',
-  };
-})() : undefined;
+const headline =
+  cellOf('deep', 100, 'objpack-cold') && cellOf('deep', 100, 'nginx-h2-tls')
+    ? (() => {
+        const o = cellOf('deep', 100, 'objpack-cold')?.complete.median,
+          h2 = cellOf('deep', 100, 'nginx-h2-tls')?.complete.median;
+        // The issue's floor for this link: one round trip for the request plus the transfer of the page's bytes.
+        // The proxy's bandwidth is unlimited (loopback), so transfer ≈ 0; every variant starts with a warm
+        // connection (measure.mjs), so no method has to pay a TCP/TLS handshake on the critical path.
+        const floorMs = 100;
+        // What the browser itself needs for this page when the network costs nothing (fastest variant at RTT 0,
+        // same run): a one-round-trip method cannot finish before RTT + this.
+        const local = rtts.includes(0)
+          ? Math.min(...VARIANTS.map((v) => cellOf('deep', 0, v)?.complete.median ?? Infinity))
+          : undefined;
+        return {
+          objpackColdMs: o,
+          nginxH2Ms: h2,
+          ratioToH2: round(o / h2),
+          floorMs,
+          ratioToFloor: round(o / floorMs),
+          objpackColdNoPreloadMs: cellOf('deep', 100, 'objpack-cold-nopreload')?.complete.median,
+          objpackColdLateMs: cellOf('deep', 100, 'objpack-cold-late')?.complete.median,
+          browserAtRtt0Ms: local,
+          floorPlusBrowserMs: local === undefined ? undefined : round(floorMs + local),
+          ratioToFloorPlusBrowser: local === undefined ? undefined : round(o / (floorMs + local)),
+          target: 'objpack ≤ 0.5× nginx h2; ≤ 1.25× floor (1 RTT + transfer)',
+        };
+      })()
+    : undefined;
 
 const result = {
-  id: out, date: new Date().toISOString(), machine: `${cpus().length}× ${cpus()[0]?.model.trim()}, Node ${process.version}`,
-  chromium: browser.version?.() ?? '', runsPerCell: runs, rtts, fixtures: Object.fromEntries(fixtures.map((f) => [f, { bytes: pages[f].bytes, packageBytes: pages[f].packageBytes, objects: pages[f].closure.length + 1 }])),
+  id: out,
+  date: new Date().toISOString(),
+  machine: `${cpus().length}× ${cpus()[0]?.model.trim()}, Node ${process.version}`,
+  chromium: browser.version?.() ?? '',
+  runsPerCell: runs,
+  rtts,
+  fixtures: Object.fromEntries(
+    fixtures.map((f) => [
+      f,
+      { bytes: pages[f].bytes, packageBytes: pages[f].packageBytes, objects: pages[f].closure.length + 1 },
+    ]),
+  ),
   notes: [
     'page-complete = navigation start → last same-origin responseEnd (PerformanceResourceTiming), median of runs; IQR = q3 − q1',
     'each sample: new browser context, one warm connection (install page for objpack, an empty page for nginx), empty HTTP cache',
-    'objpack-cold announces the page\'s preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false); objpack-cold answers the navigation before the package arrives (earlyResponse, the default); objpack-cold-late waits for the package index (earlyResponse: false)',
-    'objpack pages carry the deferred registration script objpack build injects (a stand-in at /bench-register.js): objpack variants answer it from the worker\'s copy; objpack-cold-noregcache fetches it from the host on every page (registerUrl: \'\', the behaviour before)',
-    ...(values.baseline ? [`objpack-cold-baseline is objpack-cold with the worker of ${values.baseline} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', values.baseline], { encoding: 'utf8' }).trim()}), bundled from its sources: the A/B of the worker change`] : []),
+    "objpack-cold announces the page's preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false); objpack-cold answers the navigation before the package arrives (earlyResponse, the default); objpack-cold-late waits for the package index (earlyResponse: false)",
+    "objpack pages carry the deferred registration script objpack build injects (a stand-in at /bench-register.js): objpack variants answer it from the worker's copy; objpack-cold-noregcache fetches it from the host on every page (registerUrl: '', the behaviour before)",
+    ...(values.baseline
+      ? [
+          `objpack-cold-baseline is objpack-cold with the worker of ${values.baseline} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', values.baseline], { encoding: 'utf8' }).trim()}), bundled from its sources: the A/B of the worker change`,
+        ]
+      : []),
     'objpack runs on the nginx HTTP/1.1 static host (no server support); nginx 1.22 cannot send 103 Early Hints, so the preload variant sends Link: rel=preload on the 200',
     'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or 2 (TLS) before its first bytes; each proxy runs in its own process (at raised priority when permitted) and reports how late its timers were',
-    'workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the worker) to the Response handed back (worker-side clock; excludes the browser\'s IPC)',
-    'objectCostMs: per object, ms from max(its last byte reaching the worker, the page asking for it) to the page\'s responseEnd (epoch clocks of worker and page): verification, fetch-event hop and IPC included',
+    "workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the worker) to the Response handed back (worker-side clock; excludes the browser's IPC)",
+    "objectCostMs: per object, ms from max(its last byte reaching the worker, the page asking for it) to the page's responseEnd (epoch clocks of worker and page): verification, fetch-event hop and IPC included",
   ],
-  headline, rows, proxyLateness: lateness, seconds: Math.round((Date.now() - t0) / 1000),
+  headline,
+  rows,
+  proxyLateness: lateness,
+  seconds: Math.round((Date.now() - t0) / 1000),
 };
 
 const resultsDir = join(REPO, 'benchmarks/results');
 await mkdir(join(resultsDir, 'plots'), { recursive: true });
 await writeFile(join(resultsDir, `${out}.json`), `${JSON.stringify(result, null, 2)}\n`);
-const md = [`# Browser page-complete (${result.date.slice(0, 16)}, ${runs} runs/cell, ${result.machine})`, '',
-  ...result.notes.map((n) => `- ${n}`), '',
-  '| fixture | RTT ms | ' + VARIANTS.join(' | ') + ' |', '|---|---:|' + VARIANTS.map(() => '---:').join('|') + '|',
-  ...fixtures.flatMap((fx) => rtts.map((rtt) => `| ${fx} | ${rtt} | ${VARIANTS.map((v) => { const c = cellOf(fx, rtt, v); return c ? `${c.complete.median} (IQR ${c.complete.iqr})` : '–'; }).join(' | ')} |`)),
-  '', headline ? `Headline (deep page, 100 ms RTT): objpack cold ${headline.objpackColdMs} ms vs nginx HTTP/2 ${headline.nginxH2Ms} ms = ${headline.ratioToH2}×; ${headline.ratioToFloor}× the 1-RTT floor` +
-    (headline.floorPlusBrowserMs ? `; ${headline.ratioToFloorPlusBrowser}× (1 RTT + the ${headline.browserAtRtt0Ms} ms this browser needs for the page at RTT 0).` : '.') : '',
-  '', 'Worker cost per object in the worker (ms, median / p90): ' +
-    fixtures.map((fx) => { const all = rows.filter((r) => r.fixture === fx && r.workerCostMs); return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.workerCostMs.median}/${r.workerCostMs.p90}`).join(', ')}`; }).join('; '),
-  '', 'Cost per object, last byte in the worker → page has it (ms, median / p90): ' +
-    fixtures.map((fx) => { const all = rows.filter((r) => r.fixture === fx && r.objectCostMs); return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.objectCostMs.median}/${r.objectCostMs.p90}`).join(', ')}`; }).join('; '), '',
+const md = [
+  `# Browser page-complete (${result.date.slice(0, 16)}, ${runs} runs/cell, ${result.machine})`,
+  '',
+  ...result.notes.map((n) => `- ${n}`),
+  '',
+  '| fixture | RTT ms | ' + VARIANTS.join(' | ') + ' |',
+  '|---|---:|' + VARIANTS.map(() => '---:').join('|') + '|',
+  ...fixtures.flatMap((fx) =>
+    rtts.map(
+      (rtt) =>
+        `| ${fx} | ${rtt} | ${VARIANTS.map((v) => {
+          const c = cellOf(fx, rtt, v);
+          return c ? `${c.complete.median} (IQR ${c.complete.iqr})` : '–';
+        }).join(' | ')} |`,
+    ),
+  ),
+  '',
+  headline
+    ? `Headline (deep page, 100 ms RTT): objpack cold ${headline.objpackColdMs} ms vs nginx HTTP/2 ${headline.nginxH2Ms} ms = ${headline.ratioToH2}×; ${headline.ratioToFloor}× the 1-RTT floor` +
+      (headline.floorPlusBrowserMs
+        ? `; ${headline.ratioToFloorPlusBrowser}× (1 RTT + the ${headline.browserAtRtt0Ms} ms this browser needs for the page at RTT 0).`
+        : '.')
+    : '',
+  '',
+  'Worker cost per object in the worker (ms, median / p90): ' +
+    fixtures
+      .map((fx) => {
+        const all = rows.filter((r) => r.fixture === fx && r.workerCostMs);
+        return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.workerCostMs.median}/${r.workerCostMs.p90}`).join(', ')}`;
+      })
+      .join('; '),
+  '',
+  'Cost per object, last byte in the worker → page has it (ms, median / p90): ' +
+    fixtures
+      .map((fx) => {
+        const all = rows.filter((r) => r.fixture === fx && r.objectCostMs);
+        return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.objectCostMs.median}/${r.objectCostMs.p90}`).join(', ')}`;
+      })
+      .join('; '),
+  '',
   'Delay proxy lateness (chunks delivered after their due time, ms p50 / p90 / max, per RTT and server: h1 serves nginx-h1 and objpack): ' +
-    Object.entries(lateness).map(([rtt, ps]) => `${rtt} ms: ${Object.entries(ps).map(([k, l]) => (l ? `${k} ${l.p50Ms}/${l.p90Ms}/${l.maxMs}` : `${k} –`)).join(', ')}`).join('; '), '',
-  'Phases (median ms from navigation start: response headers / HTML complete / first object request; most frequent last object):', '',
-  ...rows.filter((r) => r.phases).map((r) => `- ${r.fixture} ${r.rtt} ms ${r.variant}: ${r.phases.htmlStart} / ${r.phases.htmlEnd} / ${r.phases.firstRequest}; last ${r.phases.last}`), ''];
+    Object.entries(lateness)
+      .map(
+        ([rtt, ps]) =>
+          `${rtt} ms: ${Object.entries(ps)
+            .map(([k, l]) => (l ? `${k} ${l.p50Ms}/${l.p90Ms}/${l.maxMs}` : `${k} –`))
+            .join(', ')}`,
+      )
+      .join('; '),
+  '',
+  'Phases (median ms from navigation start: response headers / HTML complete / first object request; most frequent last object):',
+  '',
+  ...rows
+    .filter((r) => r.phases)
+    .map(
+      (r) =>
+        `- ${r.fixture} ${r.rtt} ms ${r.variant}: ${r.phases.htmlStart} / ${r.phases.htmlEnd} / ${r.phases.firstRequest}; last ${r.phases.last}`,
+    ),
+  '',
+];
 await writeFile(join(resultsDir, `${out}.md`), md.join('\n'));
 for (const fx of fixtures) {
-  const svg = barChart({ title: `Page-complete, ${fx} (median ms, ${runs} runs)`, groups: rtts.map((r) => `${r} ms RTT`), unit: ' ms',
-    series: VARIANTS.map((v) => ({ label: v, values: rtts.map((r) => cellOf(fx, r, v)?.complete.median ?? NaN) })) });
+  const svg = barChart({
+    title: `Page-complete, ${fx} (median ms, ${runs} runs)`,
+    groups: rtts.map((r) => `${r} ms RTT`),
+    unit: ' ms',
+    series: VARIANTS.map((v) => ({ label: v, values: rtts.map((r) => cellOf(fx, r, v)?.complete.median ?? NaN) })),
+  });
   await writeFile(join(resultsDir, 'plots', `${out}-${fx}.svg`), svg);
 }
 process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${md.join('\n')}\n`);

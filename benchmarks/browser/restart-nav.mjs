@@ -17,14 +17,19 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { serve } from '@objpack/serve';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { site: { type: 'string' }, runs: { type: 'string', default: '8' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { site: { type: 'string' }, runs: { type: 'string', default: '8' } },
+});
 if (!values.site || positionals.length === 0) {
   console.error('usage: node benchmarks/browser/restart-nav.mjs --site DIR [--runs N] BUNDLE.js [BUNDLE.js…]');
   process.exit(2);
 }
 const site = values.site;
 const pages = JSON.parse(readFileSync(`${site}/_objpack/routes.json`, 'utf8')).pages;
-const paths = Object.keys(pages).filter((p) => p.endsWith('.html') || p.endsWith('/')).sort();
+const paths = Object.keys(pages)
+  .filter((p) => p.endsWith('.html') || p.endsWith('/'))
+  .sort();
 if (paths.length < 100) throw new Error(`${site}: ${paths.length} pages; a large site is the point`);
 const original = readFileSync(`${site}/objpack-sw.js`);
 const REAL = 'objpack-sw-under-test.js';
@@ -35,7 +40,15 @@ self.addEventListener('message', (e) => { if (e.data === 'bench:log') e.ports[0]
 importScripts('/${REAL}');`;
 const browser = await chromium.launch({
   executablePath: process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const out = new Map(positionals.map((b) => [b, []]));
 try {
@@ -56,7 +69,12 @@ try {
         await page.waitForTimeout(2500);
         const cdp = await ctx.newCDPSession(page);
         await cdp.send('ServiceWorker.enable');
-        const stopped = new Promise((res) => cdp.on('ServiceWorker.workerVersionUpdated', (e) => e.versions.some((v) => v.runningStatus === 'stopped') && res()));
+        const stopped = new Promise((res) =>
+          cdp.on(
+            'ServiceWorker.workerVersionUpdated',
+            (e) => e.versions.some((v) => v.runningStatus === 'stopped') && res(),
+          ),
+        );
         await cdp.send('ServiceWorker.stopAllWorkers');
         await stopped;
         await cdp.detach();
@@ -66,13 +84,22 @@ try {
         const m = await page.evaluate(() => {
           const n = performance.getEntriesByType('navigation')[0];
           const res = performance.getEntriesByType('resource').filter((e) => e.name.startsWith(new URL(n.name).origin));
-          return { timeOrigin: performance.timeOrigin, workerStart: n.workerStart, responseStart: n.responseStart, last: Math.max(n.responseEnd, ...res.map((e) => e.responseEnd)), load: n.loadEventEnd };
+          return {
+            timeOrigin: performance.timeOrigin,
+            workerStart: n.workerStart,
+            responseStart: n.responseStart,
+            last: Math.max(n.responseEnd, ...res.map((e) => e.responseEnd)),
+            load: n.loadEventEnd,
+          };
         });
-        const log = await page.evaluate(() => new Promise((res) => {
-          const ch = new MessageChannel();
-          ch.port1.onmessage = (e) => res(e.data);
-          navigator.serviceWorker.controller.postMessage('bench:log', [ch.port2]);
-        }));
+        const log = await page.evaluate(
+          () =>
+            new Promise((res) => {
+              const ch = new MessageChannel();
+              ch.port1.onmessage = (e) => res(e.data);
+              navigator.serviceWorker.controller.postMessage('bench:log', [ch.port2]);
+            }),
+        );
         const at = (type) => log.find((l) => l[1] === type)?.[0];
         const nav = at('navigate');
         const start = at('package-start');
@@ -89,8 +116,12 @@ try {
   if (existsSync(`${site}/${REAL}`)) rmSync(`${site}/${REAL}`);
 }
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-console.log(`site ${site} (${paths.length} pages, routes.json ${readFileSync(`${site}/_objpack/routes.json`).length} bytes), ${values.runs} runs each, ms from navigation start (median):`);
+console.log(
+  `site ${site} (${paths.length} pages, routes.json ${readFileSync(`${site}/_objpack/routes.json`).length} bytes), ${values.runs} runs each, ms from navigation start (median):`,
+);
 for (const [bundle, runs] of out) {
   const col = (k) => Math.round(median(runs.map((x) => x[k])));
-  console.log(`${bundle}: fetch event ${col('fetchEvent')}, package response ${col('packageStart')}, HTML response ${col('responseStart')}, page complete ${col('last')} [${runs.map((x) => Math.round(x.last)).join(' ')}], load ${col('load')}`);
+  console.log(
+    `${bundle}: fetch event ${col('fetchEvent')}, package response ${col('packageStart')}, HTML response ${col('responseStart')}, page complete ${col('last')} [${runs.map((x) => Math.round(x.last)).join(' ')}], load ${col('load')}`,
+  );
 }

@@ -14,7 +14,9 @@ import { REPO } from '../lib/workspace.mjs';
  * @returns {Promise<{ port: number, close: () => Promise<void> }>}
  */
 export async function startServeProcess(options, repo = REPO) {
-  const child = fork(fileURLToPath(import.meta.url), [JSON.stringify(options), repo], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), [JSON.stringify(options), repo], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const port = await new Promise((resolve, reject) => {
     child.once('message', (/** @type {any} */ m) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`objpack serve exited with ${code}`)));
@@ -33,6 +35,8 @@ export async function startServeProcess(options, repo = REPO) {
 if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   const { serve } = await import(pathToFileURL(join(process.argv[3] ?? REPO, 'packages/serve/dist/index.js')).href);
   const server = await serve({ host: '127.0.0.1', port: 0, ...JSON.parse(process.argv[2] ?? '{}') });
-  process.on('SIGTERM', () => { void server.close({ timeoutMs: 500 }).then(() => process.exit(0)); });
+  process.on('SIGTERM', () => {
+    void server.close({ timeoutMs: 500 }).then(() => process.exit(0));
+  });
   process.send({ port: server.port });
 }

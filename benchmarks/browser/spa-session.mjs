@@ -37,40 +37,52 @@ const FIXTURE_DIR = join(REPO, 'fixtures/closure');
  */
 /** Both Next.js fixtures are the same app (Turbopack and webpack builds). */
 const NEXT_APP = {
-  build: { cleanUrls: true }, client: true,
+  build: { cleanUrls: true },
+  client: true,
   home: { h1: 'Home' },
   steps: [
-    { href: '/about', h1: 'About' }, { href: '/posts/second', h1: 'Second post' },
-    { href: '/posts/first', h1: 'First post' }, { href: '/', h1: 'Home' },
+    { href: '/about', h1: 'About' },
+    { href: '/posts/second', h1: 'Second post' },
+    { href: '/posts/first', h1: 'First post' },
+    { href: '/', h1: 'Home' },
   ],
 };
 const SITES = {
   'gen-nextjs': NEXT_APP,
   'gen-nextjs-webpack': NEXT_APP,
   'gen-vitepress': {
-    build: {}, client: true,
+    build: {},
+    client: true,
     home: { title: 'Widgets' },
     steps: [
       { href: '/guide/getting-started.html', title: 'Getting started | Widgets' },
       { href: '/guide/configuration.html', title: 'Configuration | Widgets' },
-      { href: '/api.html', title: 'API | Widgets' }, { href: '/', title: 'Widgets' },
+      { href: '/api.html', title: 'API | Widgets' },
+      { href: '/', title: 'Widgets' },
     ],
   },
   'gen-docusaurus': {
-    build: { bareDirUrls: true }, client: true,
+    build: { bareDirUrls: true },
+    client: true,
     home: { title: 'Hello from My Site | My Site' },
     steps: [
       { href: '/docs/intro', title: 'Tutorial Intro | My Site' },
       { href: '/docs/tutorial-basics/markdown-features', title: 'Markdown Features | My Site' },
-      { href: '/blog', title: 'Blog | My Site' }, { href: '/blog/welcome', title: 'Welcome | My Site' },
+      { href: '/blog', title: 'Blog | My Site' },
+      { href: '/blog/welcome', title: 'Welcome | My Site' },
       { href: '/', title: 'Hello from My Site | My Site' },
     ],
   },
   // Astro 5 without <ClientRouter /> (no view transitions in the fixture): every click is a document.
   'gen-astro': {
-    build: {}, client: false,
+    build: {},
+    client: false,
     home: { title: 'Home' },
-    steps: [{ href: '/about/', title: 'About' }, { href: '/blog/first-post/', title: 'First post' }, { href: '/', title: 'Home' }],
+    steps: [
+      { href: '/about/', title: 'About' },
+      { href: '/blog/first-post/', title: 'First post' },
+      { href: '/', title: 'Home' },
+    ],
   },
 };
 const STYLES = ['hover', 'click', 'keyboard'];
@@ -85,24 +97,54 @@ const HELP = `Usage: node benchmarks/browser/spa-session.mjs [options]
   --render FILE    write FILE's .md again from the results JSON FILE (no run)
 Needs the built packages (pnpm build) and Chromium (/usr/bin/chromium or $OBJPACK_CHROMIUM).
 `;
-const { values } = parseArgs({ options: {
-  fixtures: { type: 'string' }, styles: { type: 'string' }, back: { type: 'string' }, dwell: { type: 'string' },
-  out: { type: 'string' }, trace: { type: 'boolean' }, rtt: { type: 'string' }, render: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-} });
-if (values.help) { process.stdout.write(HELP); process.exit(0); }
+const { values } = parseArgs({
+  options: {
+    fixtures: { type: 'string' },
+    styles: { type: 'string' },
+    back: { type: 'string' },
+    dwell: { type: 'string' },
+    out: { type: 'string' },
+    trace: { type: 'boolean' },
+    rtt: { type: 'string' },
+    render: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
 const log = (m) => process.stderr.write(`${m}\n`);
 const fixtures = (values.fixtures ?? Object.keys(SITES).join(',')).split(',');
 const styles = (values.styles ?? STYLES.join(',')).split(',');
-for (const f of fixtures) if (!SITES[f]) { log(`unknown fixture ${f}`); process.exit(2); }
-for (const s of styles) if (!STYLES.includes(s)) { log(`unknown style ${s}`); process.exit(2); }
+for (const f of fixtures)
+  if (!SITES[f]) {
+    log(`unknown fixture ${f}`);
+    process.exit(2);
+  }
+for (const s of styles)
+  if (!STYLES.includes(s)) {
+    log(`unknown style ${s}`);
+    process.exit(2);
+  }
 const backSteps = Number(values.back ?? 3);
 const dwell = Number(values.dwell ?? 1500);
 const rtt = Number(values.rtt ?? 0);
 const out = values.out ?? 'browser-spa-session';
 const chromiumPath = process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) { log(`!!! ${chromiumPath} missing (node scripts/system-tools.mjs installs chromium)`); process.exit(2); }
-for (const f of ['packages/cli/dist/build.js', 'packages/serve/dist/index.js', 'packages/client-sw/dist/objpack-sw.js']) {
-  if (!existsSync(join(REPO, f))) { log(`!!! ${f} missing: run pnpm build first`); process.exit(2); }
+if (!existsSync(chromiumPath)) {
+  log(`!!! ${chromiumPath} missing (node scripts/system-tools.mjs installs chromium)`);
+  process.exit(2);
+}
+for (const f of [
+  'packages/cli/dist/build.js',
+  'packages/serve/dist/index.js',
+  'packages/client-sw/dist/objpack-sw.js',
+]) {
+  if (!existsSync(join(REPO, f))) {
+    log(`!!! ${f} missing: run pnpm build first`);
+    process.exit(2);
+  }
 }
 const { build } = await import(join(REPO, 'packages/cli/dist/build.js'));
 const { serve } = await import(join(REPO, 'packages/serve/dist/index.js'));
@@ -114,15 +156,24 @@ async function recordingProxy(port, rttMs = 0) {
   let t0 = performance.now();
   const server = http.createServer((req, res) => {
     total++;
-    const rec = { url: req.url ?? '', t: Math.round(performance.now() - t0), dest: req.headers['sec-fetch-dest'] ?? '', mode: req.headers['sec-fetch-mode'] ?? '',
-      rsc: req.headers.rsc === '1', status: 0 };
+    const rec = {
+      url: req.url ?? '',
+      t: Math.round(performance.now() - t0),
+      dest: req.headers['sec-fetch-dest'] ?? '',
+      mode: req.headers['sec-fetch-mode'] ?? '',
+      rsc: req.headers.rsc === '1',
+      status: 0,
+    };
     seen.push(rec);
     const forward = () => {
-      const up = http.request({ port, host: '127.0.0.1', path: req.url, method: req.method, headers: req.headers }, (r) => {
-        rec.status = r.statusCode ?? 0;
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
+      const up = http.request(
+        { port, host: '127.0.0.1', path: req.url, method: req.method, headers: req.headers },
+        (r) => {
+          rec.status = r.statusCode ?? 0;
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
       up.on('error', () => res.destroy());
       req.pipe(up);
     };
@@ -134,9 +185,17 @@ async function recordingProxy(port, rttMs = 0) {
   return {
     origin: `http://127.0.0.1:${server.address().port}`,
     /** The requests since the last call; times count from now on. */
-    take: () => { const r = seen; seen = []; t0 = performance.now(); return r; },
+    take: () => {
+      const r = seen;
+      seen = [];
+      t0 = performance.now();
+      return r;
+    },
     async quiet(ms) {
-      for (let last = -1; last !== total; ) { last = total; await new Promise((r) => setTimeout(r, ms)); }
+      for (let last = -1; last !== total;) {
+        last = total;
+        await new Promise((r) => setTimeout(r, ms));
+      }
     },
     close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
@@ -194,7 +253,17 @@ async function shown(page, step, path, doc, start) {
 /** Sorts one step's requests. `closures`: page URL path → its package closure; `packaged`: every object in some package. */
 function classify(reqs, ctx, targetPath) {
   const target = ctx.closureOf(targetPath);
-  const c = { packages: 0, objects: 0, objectsInTarget: 0, objectsInSomePackage: 0, objectsInNoPackage: 0, data: 0, documents: 0, own: 0, notModified: 0 };
+  const c = {
+    packages: 0,
+    objects: 0,
+    objectsInTarget: 0,
+    objectsInSomePackage: 0,
+    objectsInNoPackage: 0,
+    data: 0,
+    documents: 0,
+    own: 0,
+    notModified: 0,
+  };
   const lists = { packages: [], objects: [], data: [], documents: [], own: [] };
   for (const r of reqs) {
     const path = r.url.split('?')[0];
@@ -209,7 +278,13 @@ function classify(reqs, ctx, targetPath) {
     const item = { url: r.url, t: r.t, status: r.status, dest: r.dest };
     if (kind === 'objects') {
       item.where = target?.has(r.url) ? 'target' : ctx.packaged?.has(r.url) ? 'some-package' : 'no-package';
-      c[item.where === 'target' ? 'objectsInTarget' : item.where === 'some-package' ? 'objectsInSomePackage' : 'objectsInNoPackage']++;
+      c[
+        item.where === 'target'
+          ? 'objectsInTarget'
+          : item.where === 'some-package'
+            ? 'objectsInSomePackage'
+            : 'objectsInNoPackage'
+      ]++;
     }
     lists[kind].push(item);
   }
@@ -240,10 +315,13 @@ async function session(browser, origin, proxy, site, style, ctx) {
     const fresh = links.filter((l) => !l.atLoad);
     const unique = (arr) => [...new Set(arr)];
     steps.push({
-      name, path, ...extra,
+      name,
+      path,
+      ...extra,
       server: classify(proxy.take(), ctx, path),
       // The registration snippet's hints (none without a worker: the plain site has no snippet).
-      hintedThisStep, hintsSoFar: hinted.size,
+      hintedThisStep,
+      hintsSoFar: hinted.size,
       // Links that appeared with this client navigation and are in the viewport: hinted by now or not.
       newVisibleLinks: unique(fresh.map((l) => l.path)),
       newVisibleNotHinted: ctx.objpack ? unique(fresh.filter((l) => !hinted.has(l.path)).map((l) => l.path)) : [],
@@ -252,11 +330,17 @@ async function session(browser, origin, proxy, site, style, ctx) {
   try {
     proxy.take();
     await page.goto(`${origin}/`, { waitUntil: 'load' });
-    if (ctx.objpack) await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+    if (ctx.objpack)
+      await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
     await record(ctx.objpack ? 'install' : 'first load', { style: '-' });
     await page.goto(`${origin}/`, { waitUntil: 'load' });
     await page.waitForFunction(shownExpr(site.home, '/'), undefined, { timeout: 15_000 });
-    await record('home', { style: '-', controlled: await page.evaluate('navigator.serviceWorker?.controller !== null && navigator.serviceWorker?.controller !== undefined') });
+    await record('home', {
+      style: '-',
+      controlled: await page.evaluate(
+        'navigator.serviceWorker?.controller !== null && navigator.serviceWorker?.controller !== undefined',
+      ),
+    });
     const visited = ['/'];
     for (const step of site.steps) {
       const doc = await page.evaluate('window.__doc');
@@ -310,7 +394,12 @@ async function probeCap(page, proxy) {
   await proxy.quiet(300);
   proxy.take();
   const after = await hintedPaths(page);
-  return { hintedBefore: before, probeLinks: 40, probeHinted: after.filter((u) => u.startsWith('/__cap-probe/')).length, hintedTotal: after.length };
+  return {
+    hintedBefore: before,
+    probeLinks: 40,
+    probeHinted: after.filter((u) => u.startsWith('/__cap-probe/')).length,
+    hintedTotal: after.length,
+  };
 }
 
 if (values.render) {
@@ -321,8 +410,18 @@ if (values.render) {
   process.exit(0);
 }
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
 const started = new Date();
 const load = loadavg().map((l) => Math.round(l * 100) / 100);
 log(`spa-session: ${fixtures.join(', ')}; styles ${styles.join(', ')}; load average ${load.join(' ')}`);
@@ -340,7 +439,12 @@ try {
       const built = await build({ ...site.build, root: packedRoot, cache: false, trace: values.trace === true });
       const closures = new Map(built.plan.pages.map((p) => [p.url, new Set(p.closure.map((o) => o.url))]));
       const packaged = new Set([...closures.values()].flatMap((s) => [...s]));
-      const closureOf = (path) => closures.get(path) ?? closures.get(`${path}index.html`) ?? closures.get(`${path}.html`) ?? closures.get(`${path}/`) ?? closures.get(`${path}/index.html`);
+      const closureOf = (path) =>
+        closures.get(path) ??
+        closures.get(`${path}index.html`) ??
+        closures.get(`${path}.html`) ??
+        closures.get(`${path}/`) ??
+        closures.get(`${path}/index.html`);
       const packedServer = await serve({ root: packedRoot, port: 0 });
       stop.push(() => packedServer.close({ timeoutMs: 100 }));
       const plainServer = await serve({ root: plainRoot, port: 0 });
@@ -354,11 +458,22 @@ try {
         for (const objpack of [true, false]) {
           const proxy = objpack ? packedProxy : plainProxy;
           log(`${fixture} ${objpack ? 'objpack' : 'plain'} ${style}`);
-          const s = await session(browser, proxy.origin, proxy, site, style, { objpack, closureOf, packaged, probeCap: objpack && i === 0 });
+          const s = await session(browser, proxy.origin, proxy, site, style, {
+            objpack,
+            closureOf,
+            packaged,
+            probeCap: objpack && i === 0,
+          });
           sessions.push({ variant: objpack ? 'objpack' : 'plain', ...s });
         }
       }
-      results.push({ fixture, clientRouter: site.client, build: { ...site.build, trace: values.trace === true }, pages: built.plan.pages.length, sessions });
+      results.push({
+        fixture,
+        clientRouter: site.client,
+        build: { ...site.build, trace: values.trace === true },
+        pages: built.plan.pages.length,
+        sessions,
+      });
     } finally {
       for (const f of stop.reverse()) await f().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
@@ -370,10 +485,21 @@ try {
 const finished = new Date();
 const loadEnd = loadavg().map((l) => Math.round(l * 100) / 100);
 
-const data = { started, finished, loadAverage: { start: load, end: loadEnd }, dwellMs: dwell, rttMs: rtt, trace: values.trace === true, results };
+const data = {
+  started,
+  finished,
+  loadAverage: { start: load, end: loadEnd },
+  dwellMs: dwell,
+  rttMs: rtt,
+  trace: values.trace === true,
+  results,
+};
 const { md, totals, probes } = render(data);
 await mkdir(join(REPO, 'benchmarks/results'), { recursive: true });
-await writeFile(join(REPO, 'benchmarks/results', `${out}.json`), `${JSON.stringify({ ...data, totals, probes }, null, 2)}\n`);
+await writeFile(
+  join(REPO, 'benchmarks/results', `${out}.json`),
+  `${JSON.stringify({ ...data, totals, probes }, null, 2)}\n`,
+);
 await writeFile(join(REPO, 'benchmarks/results', `${out}.md`), `${md.join('\n')}\n`);
 process.stdout.write(`${md.join('\n')}\n`);
 log(`wrote benchmarks/results/${out}.json and .md (${Math.round((finished - started) / 1000)} s)`);

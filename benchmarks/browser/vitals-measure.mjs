@@ -16,7 +16,8 @@
 function pageVitals() {
   return new Promise((resolve) => {
     const nav = performance.getEntriesByType('navigation')[0];
-    const before = performance.getEntriesByType('resource')
+    const before = performance
+      .getEntriesByType('resource')
       .filter((r) => new URL(r.name).origin === location.origin && r.startTime <= nav.loadEventStart);
     let lcp = NaN;
     try {
@@ -24,30 +25,44 @@ function pageVitals() {
         const e = list.getEntries();
         lcp = e[e.length - 1].startTime;
       }).observe({ type: 'largest-contentful-paint', buffered: true });
-    } catch { /* no LCP in this engine */ }
+    } catch {
+      /* no LCP in this engine */
+    }
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
     const last = before.reduce((a, r) => (!a || r.responseEnd > a.responseEnd ? r : a), undefined);
-    setTimeout(() => resolve({
-      lcp, fcp, dcl: nav.domContentLoadedEventStart, load: nav.loadEventStart,
-      complete: Math.max(nav.responseEnd, ...before.map((r) => r.responseEnd)),
-      htmlStart: nav.responseStart, htmlEnd: nav.responseEnd, objects: before.length,
-      last: last ? new URL(last.name).pathname : '',
-    }), 50);
+    setTimeout(
+      () =>
+        resolve({
+          lcp,
+          fcp,
+          dcl: nav.domContentLoadedEventStart,
+          load: nav.loadEventStart,
+          complete: Math.max(nav.responseEnd, ...before.map((r) => r.responseEnd)),
+          htmlStart: nav.responseStart,
+          htmlEnd: nav.responseEnd,
+          objects: before.length,
+          last: last ? new URL(last.name).pathname : '',
+        }),
+      50,
+    );
   });
 }
 
 /** Resolves once the page has had two idle periods and 300 ms more: the snippet's idle-time hints are out. */
-const pageIdle = () => new Promise((resolve) => {
-  const idle = (fn) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200));
-  idle(() => idle(() => setTimeout(resolve, 300)));
-});
+const pageIdle = () =>
+  new Promise((resolve) => {
+    const idle = (fn) =>
+      'requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200);
+    idle(() => idle(() => setTimeout(resolve, 300)));
+  });
 
 /** Asks the bench worker (vitals-sites.mjs) something over a MessageChannel. */
-const askWorker = (what) => new Promise((resolve) => {
-  const c = new MessageChannel();
-  c.port1.onmessage = (e) => resolve(e.data);
-  navigator.serviceWorker.controller.postMessage(what, [c.port2]);
-});
+const askWorker = (what) =>
+  new Promise((resolve) => {
+    const c = new MessageChannel();
+    c.port1.onmessage = (e) => resolve(e.data);
+    navigator.serviceWorker.controller.postMessage(what, [c.port2]);
+  });
 
 /**
  * @param {Awaited<ReturnType<typeof import('./engines.mjs').launchEngine>>} browser
@@ -62,12 +77,15 @@ export async function measureVisit(browser, { origin, scenario, first, measured,
     let prefetched = [];
     if (scenario === 'session') {
       await page.goto(`${origin}${first}`, { waitUntil: 'load', timeout: 60_000 });
-      if (objpack) await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+      if (objpack)
+        await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
       if (dwellMs !== undefined) await page.waitForTimeout(dwellMs);
       else await page.evaluate(pageIdle);
       if (objpack && dwellMs === undefined) {
         await page.evaluate(askWorker, 'bench:settled');
-        prefetched = (await page.evaluate(askWorker, 'bench:events')).filter((e) => e.type === 'prefetch').map((e) => e.url);
+        prefetched = (await page.evaluate(askWorker, 'bench:events'))
+          .filter((e) => e.type === 'prefetch')
+          .map((e) => e.url);
       }
     }
     await page.goto(`${origin}${measured}`, { waitUntil: 'load', timeout: 60_000 });

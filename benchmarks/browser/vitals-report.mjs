@@ -9,7 +9,12 @@ const METRICS = ['lcp', 'fcp', 'dcl', 'load', 'complete'];
 const summarize = (xs) => {
   const ok = xs.filter((x) => Number.isFinite(x));
   if (ok.length === 0) return undefined;
-  return { median: round(median(ok)), q1: round(quantile(ok, 0.25)), q3: round(quantile(ok, 0.75)), iqr: round(quantile(ok, 0.75) - quantile(ok, 0.25)) };
+  return {
+    median: round(median(ok)),
+    q1: round(quantile(ok, 0.25)),
+    q3: round(quantile(ok, 0.75)),
+    iqr: round(quantile(ok, 0.75) - quantile(ok, 0.25)),
+  };
 };
 
 /** One row per cell: each metric's median and IQR, objects, how often the page was controlled, the usual last object. */
@@ -19,7 +24,13 @@ export function summarizeCells(cells) {
     for (const s of c.samples) lasts.set(s.last, (lasts.get(s.last) ?? 0) + 1);
     const [last, n] = [...lasts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
     return {
-      scenario: c.scenario, site: c.site, rtt: c.rtt, mbps: c.mbps, variant: c.variant, n: c.samples.length, errors: c.errors,
+      scenario: c.scenario,
+      site: c.site,
+      rtt: c.rtt,
+      mbps: c.mbps,
+      variant: c.variant,
+      n: c.samples.length,
+      errors: c.errors,
       ...Object.fromEntries(METRICS.map((m) => [m, summarize(c.samples.map((s) => s[m]))])),
       htmlEnd: summarize(c.samples.map((s) => s.htmlEnd)),
       objects: median(c.samples.map((s) => s.objects)),
@@ -32,8 +43,16 @@ export function summarizeCells(cells) {
 
 /** Median of `metric` in `row` over the same cell's nginx-h2 median. */
 export function ratio(rows, row, metric) {
-  const peer = rows.find((r) => r.variant === 'nginx-h2' && r.scenario === row.scenario && r.site === row.site && r.rtt === row.rtt && r.mbps === row.mbps);
-  const a = row[metric]?.median, b = peer?.[metric]?.median;
+  const peer = rows.find(
+    (r) =>
+      r.variant === 'nginx-h2' &&
+      r.scenario === row.scenario &&
+      r.site === row.site &&
+      r.rtt === row.rtt &&
+      r.mbps === row.mbps,
+  );
+  const a = row[metric]?.median,
+    b = peer?.[metric]?.median;
   return a !== undefined && b ? round(a / b) : undefined;
 }
 
@@ -42,22 +61,40 @@ const cellText = (s) => (s ? `${s.median} (${s.iqr})` : '–');
 /** The results page: one table per scenario, a row per site/RTT/bandwidth/variant. */
 export function renderVitals(result) {
   const { rows } = result;
-  const lines = [`# Browser vitals (${result.date.slice(0, 16)}, ${result.runsPerCell} runs/cell, ${result.browser}, ${result.machine})`, '',
+  const lines = [
+    `# Browser vitals (${result.date.slice(0, 16)}, ${result.runsPerCell} runs/cell, ${result.browser}, ${result.machine})`,
+    '',
     '- median ms from navigation start (IQR = q3 − q1); ratios are medians over the nginx-h2 median of the same cell',
     '- page-complete = last same-origin responseEnd among what the page requested before its load event',
-    '- session: the first page loaded unmeasured in the same context (nginx-h2 keeps what it fetched in the HTTP cache; objpack\'s worker installs and fetches what the snippet hints), then the measured page; first: a fresh context (empty cache, no worker, cold TLS connection)',
+    "- session: the first page loaded unmeasured in the same context (nginx-h2 keeps what it fetched in the HTTP cache; objpack's worker installs and fetches what the snippet hints), then the measured page; first: a fresh context (empty cache, no worker, cold TLS connection)",
     '- nginx-h2: the site as built by its generator on nginx HTTP/2 + TLS; objpack-static: after objpack build, same nginx; objpack-serve: objpack serve over HTTP/2 + TLS with 103 Early Hints',
-    ...(result.dwellMs !== undefined ? [`- session: the measured page opened ${result.dwellMs} ms after the first page's load event (prefetches may be in flight)`] : []),
-    `- load average per condition: ${result.loads.map((l) => `RTT ${l.rtt}${l.mbps ? `/${l.mbps} Mbit/s` : ''}: ${l.loadavg[0]} → ${l.endLoadavg?.[0] ?? '?'}`).join('; ')}`, ''];
+    ...(result.dwellMs !== undefined
+      ? [
+          `- session: the measured page opened ${result.dwellMs} ms after the first page's load event (prefetches may be in flight)`,
+        ]
+      : []),
+    `- load average per condition: ${result.loads.map((l) => `RTT ${l.rtt}${l.mbps ? `/${l.mbps} Mbit/s` : ''}: ${l.loadavg[0]} → ${l.endLoadavg?.[0] ?? '?'}`).join('; ')}`,
+    '',
+  ];
   for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
-    lines.push(`## ${scenario}`, '', '| site | RTT ms | Mbit/s | variant | LCP | FCP | DCL | load | complete | LCP × | complete × | objects | controlled | measured page prefetched | usual last object |',
-      '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    lines.push(
+      `## ${scenario}`,
+      '',
+      '| site | RTT ms | Mbit/s | variant | LCP | FCP | DCL | load | complete | LCP × | complete × | objects | controlled | measured page prefetched | usual last object |',
+      '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    );
     for (const r of rows.filter((x) => x.scenario === scenario)) {
-      lines.push(`| ${r.site} | ${r.rtt} | ${r.mbps || '∞'} | ${r.variant} | ${METRICS.map((m) => cellText(r[m])).join(' | ')} | ${ratio(rows, r, 'lcp') ?? '–'} | ${ratio(rows, r, 'complete') ?? '–'} | ${r.objects} | ${r.controlled}/${r.n} | ${r.prefetchedMeasured}/${r.n} | ${r.last} |`);
+      lines.push(
+        `| ${r.site} | ${r.rtt} | ${r.mbps || '∞'} | ${r.variant} | ${METRICS.map((m) => cellText(r[m])).join(' | ')} | ${ratio(rows, r, 'lcp') ?? '–'} | ${ratio(rows, r, 'complete') ?? '–'} | ${r.objects} | ${r.controlled}/${r.n} | ${r.prefetchedMeasured}/${r.n} | ${r.last} |`,
+      );
     }
     lines.push('');
   }
   const errors = rows.filter((r) => r.errors > 0);
-  if (errors.length) lines.push(`Errors: ${errors.map((r) => `${r.scenario} ${r.site} ${r.rtt} ${r.variant}: ${r.errors}`).join('; ')}`, '');
+  if (errors.length)
+    lines.push(
+      `Errors: ${errors.map((r) => `${r.scenario} ${r.site} ${r.rtt} ${r.variant}: ${r.errors}`).join('; ')}`,
+      '',
+    );
   return lines.join('\n');
 }

@@ -25,9 +25,12 @@ function writeDeep(root) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, f.body);
   }
-  writeFileSync(join(root, 'index.html'), `<!doctype html><html><head><meta charset="utf-8"><title>home</title><link rel="icon" href="data:,">
+  writeFileSync(
+    join(root, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><title>home</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/deep/css/site.css"><script type="module" src="/deep/js/app.js"></script></head>
-<body><h1>Home</h1><div class="hero"></div><p><a href="/deep/">A realistic page</a></p><p>${'Home text. '.repeat(40)}</p><footer>end</footer></body></html>`);
+<body><h1>Home</h1><div class="hero"></div><p><a href="/deep/">A realistic page</a></p><p>${'Home text. '.repeat(40)}</p><footer>end</footer></body></html>`,
+  );
 }
 
 /**
@@ -58,7 +61,8 @@ export async function prepareSites(dir, names, log) {
   const out = {};
   for (const name of names) {
     const site = SITES[name];
-    const plain = join(dir, name, 'plain'), built = join(dir, name, 'built');
+    const plain = join(dir, name, 'plain'),
+      built = join(dir, name, 'built');
     mkdirSync(plain, { recursive: true });
     if (site.write) site.write(plain);
     else cpSync(join(REPO, 'fixtures/closure', site.fixture, 'site'), plain, { recursive: true });
@@ -68,8 +72,12 @@ export async function prepareSites(dir, names, log) {
     writeFileSync(join(built, 'objpack-sw.js'), BENCH_WORKER);
     // What a first navigation to the measured page downloads with objpack: its page package and shared ones.
     const mp = result.manifest.pages[site.measured];
-    const packageBytes = mp ? [mp.package, ...mp.shared].reduce((n, p) => n + (result.manifest.packages[p]?.bytes ?? 0), 0) : undefined;
-    log(`${name}: built ${Object.keys(result.manifest.pages).length} pages; measured ${site.measured}: ${packageBytes} package bytes`);
+    const packageBytes = mp
+      ? [mp.package, ...mp.shared].reduce((n, p) => n + (result.manifest.packages[p]?.bytes ?? 0), 0)
+      : undefined;
+    log(
+      `${name}: built ${Object.keys(result.manifest.pages).length} pages; measured ${site.measured}: ${packageBytes} package bytes`,
+    );
     out[name] = { plain, built, first: site.first, measured: site.measured, packageBytes };
   }
   return out;

@@ -49,31 +49,64 @@ Examples:
   flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session --sites vitepress,docusaurus --rtt 100 --bandwidth 10
   flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session,first --sites deep --rtt 100 --browser firefox
 `;
-const { values } = parseArgs({ options: {
-  scenarios: { type: 'string' }, sites: { type: 'string' }, rtt: { type: 'string' }, bandwidth: { type: 'string' },
-  variants: { type: 'string' }, runs: { type: 'string' }, browser: { type: 'string' }, out: { type: 'string' }, dwell: { type: 'string' },
-  'serve-baseline': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-} });
-if (values.help) { process.stdout.write(HELP); process.exit(0); }
+const { values } = parseArgs({
+  options: {
+    scenarios: { type: 'string' },
+    sites: { type: 'string' },
+    rtt: { type: 'string' },
+    bandwidth: { type: 'string' },
+    variants: { type: 'string' },
+    runs: { type: 'string' },
+    browser: { type: 'string' },
+    out: { type: 'string' },
+    dwell: { type: 'string' },
+    'serve-baseline': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
 const log = (m) => process.stderr.write(`${m}\n`);
 const list = (v, all) => (v ?? all.join(',')).split(',').filter(Boolean);
 const scenarios = list(values.scenarios, SCENARIOS);
 const sites = list(values.sites, Object.keys(SITES));
-const variants = list(values.variants, VARIANTS.filter((v) => values['serve-baseline'] || v !== 'objpack-serve-baseline'));
-if (variants.includes('objpack-serve-baseline') && !values['serve-baseline']) { log('objpack-serve-baseline needs --serve-baseline DIR'); process.exit(2); }
+const variants = list(
+  values.variants,
+  VARIANTS.filter((v) => values['serve-baseline'] || v !== 'objpack-serve-baseline'),
+);
+if (variants.includes('objpack-serve-baseline') && !values['serve-baseline']) {
+  log('objpack-serve-baseline needs --serve-baseline DIR');
+  process.exit(2);
+}
 const rtts = list(values.rtt, ['0', '20', '100']).map(Number);
 const bandwidths = list(values.bandwidth, ['0']).map(Number);
 const runs = Number(values.runs ?? 15);
 const engine = values.browser ?? 'chromium';
 const out = values.out ?? 'browser-vitals';
 const dwellMs = values.dwell === undefined ? undefined : Number(values.dwell);
-for (const [what, got, all] of [['scenario', scenarios, SCENARIOS], ['site', sites, Object.keys(SITES)], ['variant', variants, VARIANTS]]) {
-  for (const x of got) if (!all.includes(x)) { log(`unknown ${what} ${x}`); process.exit(2); }
+for (const [what, got, all] of [
+  ['scenario', scenarios, SCENARIOS],
+  ['site', sites, Object.keys(SITES)],
+  ['variant', variants, VARIANTS],
+]) {
+  for (const x of got)
+    if (!all.includes(x)) {
+      log(`unknown ${what} ${x}`);
+      process.exit(2);
+    }
 }
-if (!ENGINES.includes(engine)) { log(`unknown browser ${engine} (${ENGINES.join(', ')})`); process.exit(2); }
+if (!ENGINES.includes(engine)) {
+  log(`unknown browser ${engine} (${ENGINES.join(', ')})`);
+  process.exit(2);
+}
 const nginx = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
 for (const p of [nginx, engineBinary(engine) ?? engine]) {
-  if (!existsSync(p)) { log(`!!! ${p} missing (node scripts/system-tools.mjs installs it)`); process.exit(2); }
+  if (!existsSync(p)) {
+    log(`!!! ${p} missing (node scripts/system-tools.mjs installs it)`);
+    process.exit(2);
+  }
 }
 
 const dir = join(TMP, 'vitals');
@@ -91,11 +124,15 @@ const baselineProcs = {};
 for (const s of sites) {
   const o = { root: prepared[s].built, cert: tls.cert, key: tls.key };
   if (variants.includes('objpack-serve')) serveProcs[s] = await startServeProcess(o);
-  if (variants.includes('objpack-serve-baseline')) baselineProcs[s] = await startServeProcess(o, values['serve-baseline']);
+  if (variants.includes('objpack-serve-baseline'))
+    baselineProcs[s] = await startServeProcess(o, values['serve-baseline']);
 }
-const upstream = (site, variant) => (variant === 'objpack-serve' ? serveProcs[site].port
-  : variant === 'objpack-serve-baseline' ? baselineProcs[site].port
-  : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)]);
+const upstream = (site, variant) =>
+  variant === 'objpack-serve'
+    ? serveProcs[site].port
+    : variant === 'objpack-serve-baseline'
+      ? baselineProcs[site].port
+      : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)];
 const browser = await launchEngine(engine, { spki: tls.spki });
 
 /** @type {Record<string, { scenario: string, site: string, rtt: number, mbps: number, variant: string, samples: any[], errors: number }>} */
@@ -109,8 +146,12 @@ try {
       const proxies = {};
       for (const s of sites) {
         for (const v of variants) {
-          proxies[`${s}|${v}`] = await startProxyProcess({ targetPort: upstream(s, v), rttMs: rtt, handshakeRtts: rtt > 0 ? 2 : 0,
-            ...(mbps > 0 ? { bandwidthBps: mbps * 1e6, sharedLink: true } : {}) });
+          proxies[`${s}|${v}`] = await startProxyProcess({
+            targetPort: upstream(s, v),
+            rttMs: rtt,
+            handshakeRtts: rtt > 0 ? 2 : 0,
+            ...(mbps > 0 ? { bandwidthBps: mbps * 1e6, sharedLink: true } : {}),
+          });
         }
       }
       try {
@@ -121,8 +162,16 @@ try {
                 const key = `${scenario}|${s}|${rtt}|${mbps}|${variant}`;
                 const cell = (cells[key] ??= { scenario, site: s, rtt, mbps, variant, samples: [], errors: 0 });
                 try {
-                  cell.samples.push(await measureVisit(browser, { origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`, scenario, dwellMs,
-                    first: prepared[s].first, measured: prepared[s].measured, objpack: variant !== 'nginx-h2' }));
+                  cell.samples.push(
+                    await measureVisit(browser, {
+                      origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`,
+                      scenario,
+                      dwellMs,
+                      first: prepared[s].first,
+                      measured: prepared[s].measured,
+                      objpack: variant !== 'nginx-h2',
+                    }),
+                  );
                 } catch (err) {
                   cell.errors++;
                   log(`  ${key}: ${String(err.message).split('\n')[0]}`);
@@ -130,7 +179,9 @@ try {
               }
             }
           }
-          log(`rtt ${rtt} ms, ${mbps || '∞'} Mbit/s: round ${run + 1}/${runs} (${Math.round((Date.now() - t0) / 1000)} s)`);
+          log(
+            `rtt ${rtt} ms, ${mbps || '∞'} Mbit/s: round ${run + 1}/${runs} (${Math.round((Date.now() - t0) / 1000)} s)`,
+          );
         }
       } finally {
         await Promise.all(Object.values(proxies).map((p) => p.close()));
@@ -145,11 +196,31 @@ try {
 }
 
 const result = {
-  id: out, date: new Date().toISOString(), machine: `${cpus().length}× ${cpus()[0]?.model.trim()}, Node ${process.version}`,
-  browser: browser.version(), runsPerCell: runs, dwellMs, serveBaseline: values['serve-baseline'], seconds: Math.round((Date.now() - t0) / 1000), loads,
-  sites: Object.fromEntries(sites.map((s) => [s, { first: prepared[s].first, measured: prepared[s].measured, packageBytes: prepared[s].packageBytes }])),
-  rows: summarizeCells(Object.values(cells).sort((a, b) => scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario)
-    || sites.indexOf(a.site) - sites.indexOf(b.site) || a.rtt - b.rtt || a.mbps - b.mbps || variants.indexOf(a.variant) - variants.indexOf(b.variant))),
+  id: out,
+  date: new Date().toISOString(),
+  machine: `${cpus().length}× ${cpus()[0]?.model.trim()}, Node ${process.version}`,
+  browser: browser.version(),
+  runsPerCell: runs,
+  dwellMs,
+  serveBaseline: values['serve-baseline'],
+  seconds: Math.round((Date.now() - t0) / 1000),
+  loads,
+  sites: Object.fromEntries(
+    sites.map((s) => [
+      s,
+      { first: prepared[s].first, measured: prepared[s].measured, packageBytes: prepared[s].packageBytes },
+    ]),
+  ),
+  rows: summarizeCells(
+    Object.values(cells).sort(
+      (a, b) =>
+        scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario) ||
+        sites.indexOf(a.site) - sites.indexOf(b.site) ||
+        a.rtt - b.rtt ||
+        a.mbps - b.mbps ||
+        variants.indexOf(a.variant) - variants.indexOf(b.variant),
+    ),
+  ),
 };
 const resultsDir = join(REPO, 'benchmarks/results');
 await mkdir(resultsDir, { recursive: true });

@@ -63,13 +63,15 @@ const measure = (body) => `
   const cpu = process.cpuUsage();
   console.log(JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024, load1: [loadBefore, loadavg()[0]], extra: typeof extra === 'undefined' ? null : extra }));`;
 
-const objpackRun = (root, cache, concurrency) => measure(`
+const objpackRun = (root, cache, concurrency) =>
+  measure(`
   const { build } = await import('objpack');
   const r = await build({ root: ${JSON.stringify(root)}, cache: ${cache}, report: true${concurrency ? `, concurrency: ${concurrency}` : ''} });
   const extra = { pages: r.summary.pages, objects: r.summary.objects, written: r.written.length, reused: r.reused, patched: r.patched,
     packageMB: r.summary.packageBytes / 1e6, timingsMs: r.timings, shared: r.summary.packages.shared };`);
 
-const workboxRun = (root) => measure(`
+const workboxRun = (root) =>
+  measure(`
   const { generateSW } = await import('workbox-build');
   const r = await generateSW({ globDirectory: ${JSON.stringify(root)}, globPatterns: ['**/*.{html,css,js,png,woff2}'],
     swDest: ${JSON.stringify(path.join(root, 'sw.js'))}, maximumFileSizeToCacheInBytes: 8 << 20, mode: 'production' });
@@ -81,7 +83,14 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, base = tmpdir(), concurrency = undefined, log = (m) => process.stderr.write(`${m}\n`) } = {}) {
+export async function runBuildBench({
+  pages = 10_000,
+  runs = 2,
+  keep = false,
+  base = tmpdir(),
+  concurrency = undefined,
+  log = (m) => process.stderr.write(`${m}\n`),
+} = {}) {
   // `--dir /dev/shm/objpack-bench` (the README's example) need not exist yet.
   await mkdir(base, { recursive: true });
   const dir = await mkdtemp(path.join(base, 'objpack-buildbench-'));
@@ -93,13 +102,22 @@ export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, ba
     const workbox = [];
     for (let i = 0; i < runs; i++) {
       // Alternate the order so neither tool always gets the warmer page cache.
-      const pair = i % 2 === 0
-        ? [['objpack', () => child(objpackRun(site(i), false, concurrency))], ['workbox', () => child(workboxRun(site(runs)))]]
-        : [['workbox', () => child(workboxRun(site(runs)))], ['objpack', () => child(objpackRun(site(i), false, concurrency))]];
+      const pair =
+        i % 2 === 0
+          ? [
+              ['objpack', () => child(objpackRun(site(i), false, concurrency))],
+              ['workbox', () => child(workboxRun(site(runs)))],
+            ]
+          : [
+              ['workbox', () => child(workboxRun(site(runs)))],
+              ['objpack', () => child(objpackRun(site(i), false, concurrency))],
+            ];
       for (const [name, fn] of pair) {
         const r = await fn();
         (name === 'objpack' ? objpack : workbox).push(r);
-        log(`  ${name}: ${(r.wallMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s), peak RSS ${r.maxRssMB.toFixed(0)} MB, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`);
+        log(
+          `  ${name}: ${(r.wallMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s), peak RSS ${r.maxRssMB.toFixed(0)} MB, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`,
+        );
       }
     }
     // Incremental: edit one page of each built copy and rebuild with the cache (one sample per full build:
@@ -109,7 +127,10 @@ export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, ba
       const edited = path.join(site(i), 'pages', 'p00042.html');
       await writeFile(edited, (await readFile(edited, 'utf8')).replace('<main>\n', `<main>\n${text}`));
     };
-    const logIncremental = (what, r) => log(`  objpack incremental (${what}): ${(r.wallMs / 1000).toFixed(2)} s, ${r.extra.written} files written${r.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`);
+    const logIncremental = (what, r) =>
+      log(
+        `  objpack incremental (${what}): ${(r.wallMs / 1000).toFixed(2)} s, ${r.extra.written} files written${r.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`,
+      );
     const incremental = [];
     for (let i = 0; i < runs; i++) {
       await edit(i, '<p>edited,\nover two lines</p>\n');
@@ -132,11 +153,26 @@ export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, ba
       machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavgAtEnd: loadavg(), node: process.version },
       site: { generator: 'generateSurgeSite', pages, seed: 'objpack-surge', dir: base },
       options: { concurrency: concurrency ?? 'default' },
-      objpack: { runs: objpack, medianWallMs: full, pagesPerSecond: pages / (full / 1000), peakRssMB: Math.max(...objpack.map((r) => r.maxRssMB)) },
+      objpack: {
+        runs: objpack,
+        medianWallMs: full,
+        pagesPerSecond: pages / (full / 1000),
+        peakRssMB: Math.max(...objpack.map((r) => r.maxRssMB)),
+      },
       workbox: { runs: workbox, medianWallMs: wb, peakRssMB: Math.max(...workbox.map((r) => r.maxRssMB)) },
       ratioToWorkbox: full / wb,
-      incremental: { runs: incremental, medianWallMs: median(incremental.map((r) => r.wallMs)), fractionOfFull: median(incremental.map((r) => r.wallMs)) / full, allPatched: incremental.every((r) => r.extra.patched) },
-      incrementalAgain: { runs: again, medianWallMs: median(again.map((r) => r.wallMs)), fractionOfFull: median(again.map((r) => r.wallMs)) / full, allPatched: again.every((r) => r.extra.patched) },
+      incremental: {
+        runs: incremental,
+        medianWallMs: median(incremental.map((r) => r.wallMs)),
+        fractionOfFull: median(incremental.map((r) => r.wallMs)) / full,
+        allPatched: incremental.every((r) => r.extra.patched),
+      },
+      incrementalAgain: {
+        runs: again,
+        medianWallMs: median(again.map((r) => r.wallMs)),
+        fractionOfFull: median(again.map((r) => r.wallMs)) / full,
+        allPatched: again.every((r) => r.extra.patched),
+      },
       targets: { pagesPerSecond: 1000, peakRssMB: 512, ratioToWorkbox: 2, incrementalFraction: 0.05 },
     };
   } finally {
@@ -145,9 +181,19 @@ export async function runBuildBench({ pages = 10_000, runs = 2, keep = false, ba
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const { values } = parseArgs({ options: { pages: { type: 'string' }, runs: { type: 'string' }, dir: { type: 'string' }, concurrency: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string' },
+      runs: { type: 'string' },
+      dir: { type: 'string' },
+      concurrency: { type: 'string' },
+      keep: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) {
-    process.stdout.write(`Usage: node benchmarks/build/build-bench.mjs [--pages N] [--runs N] [--dir DIR] [--concurrency N] [--keep]
+    process.stdout
+      .write(`Usage: node benchmarks/build/build-bench.mjs [--pages N] [--runs N] [--dir DIR] [--concurrency N] [--keep]
   --pages N        generated SURGE-like site size (default 10000)
   --runs N         full builds of each tool, alternating order; the median is reported (default 2)
   --dir DIR        where the sites are generated and built (default the OS temp dir; /dev/shm is tmpfs)
@@ -159,26 +205,42 @@ Examples:
 `);
     process.exit(0);
   }
-  const result = await runBuildBench({ pages: Number(values.pages ?? 10_000), runs: Number(values.runs ?? 2), keep: values.keep, ...(values.dir ? { base: path.resolve(values.dir) } : {}), ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}) });
+  const result = await runBuildBench({
+    pages: Number(values.pages ?? 10_000),
+    runs: Number(values.runs ?? 2),
+    keep: values.keep,
+    ...(values.dir ? { base: path.resolve(values.dir) } : {}),
+    ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+  });
   await mkdir(RESULTS, { recursive: true });
   const fs = `${values.dir?.startsWith('/dev/shm') ? '-tmpfs' : ''}${values.concurrency ? `-c${values.concurrency}` : ''}`;
   // Date and time (UTC, to the minute): runs on one day each keep their own file.
   const stamp = `${result.date.slice(0, 10)}T${result.date.slice(11, 16).replace(':', '')}`;
   const file = path.join(RESULTS, `build-${result.site.pages}${fs}-${stamp}.json`);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
-  process.stdout.write(`${JSON.stringify({ file, pagesPerSecond: result.objpack.pagesPerSecond, peakRssMB: result.objpack.peakRssMB, ratioToWorkbox: result.ratioToWorkbox, incrementalFraction: result.incremental.fractionOfFull, incrementalAgainFraction: result.incrementalAgain.fractionOfFull }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ file, pagesPerSecond: result.objpack.pagesPerSecond, peakRssMB: result.objpack.peakRssMB, ratioToWorkbox: result.ratioToWorkbox, incrementalFraction: result.incremental.fractionOfFull, incrementalAgainFraction: result.incrementalAgain.fractionOfFull }, null, 2)}\n`,
+  );
   // One line per target, met or not, with the load it was measured under (the machines are shared).
   const t = result.targets;
   const rows = [
     ['pages/s', result.objpack.pagesPerSecond, '≥', t.pagesPerSecond, (v) => v.toFixed(0)],
     ['peak RSS (MB)', result.objpack.peakRssMB, '≤', t.peakRssMB, (v) => v.toFixed(0)],
     ['time / workbox', result.ratioToWorkbox, '≤', t.ratioToWorkbox, (v) => `${v.toFixed(2)}×`],
-    ['incremental / full', result.incremental.fractionOfFull, '≤', t.incrementalFraction, (v) => `${(v * 100).toFixed(1)} %`],
+    [
+      'incremental / full',
+      result.incremental.fractionOfFull,
+      '≤',
+      t.incrementalFraction,
+      (v) => `${(v * 100).toFixed(1)} %`,
+    ],
   ];
   const loads = result.objpack.runs.flatMap((r) => r.load1);
   process.stderr.write(`targets (1-min load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}):\n`);
   for (const [name, v, op, goal, fmt] of rows) {
     const met = op === '≥' ? v >= goal : v <= goal;
-    process.stderr.write(`  ${met ? 'met   ' : 'MISSED'} ${name.padEnd(20)} ${fmt(v).padStart(9)}  (${op} ${fmt(goal)})\n`);
+    process.stderr.write(
+      `  ${met ? 'met   ' : 'MISSED'} ${name.padEnd(20)} ${fmt(v).padStart(9)}  (${op} ${fmt(goal)})\n`,
+    );
   }
 }

@@ -99,7 +99,15 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 export function renderTable(results) {
   const rows = results.map((r) => {
     const worst = `${r.worst.ratio.toFixed(3)} (${r.worst.page})`;
-    const cells = [r.name, r.pages.length, kb(r.chromiumBytes), kb(r.packageBytes), r.ratio.toFixed(3), worst, r.missing.length];
+    const cells = [
+      r.name,
+      r.pages.length,
+      kb(r.chromiumBytes),
+      kb(r.packageBytes),
+      r.ratio.toFixed(3),
+      worst,
+      r.missing.length,
+    ];
     return `| ${cells.join(' | ')} |`;
   });
   return [

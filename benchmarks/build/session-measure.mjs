@@ -10,12 +10,27 @@ import path from 'node:path';
 import { build, sessionCost } from 'objpack';
 import { generateSurgeSite, surgeSessions } from '../../fixtures/generators/index.mjs';
 
-export async function measureSessions({ pages = 1000, sessions = 300, length = 10, seed = 'objpack-surge', plan = {} } = {}) {
+export async function measureSessions({
+  pages = 1000,
+  sessions = 300,
+  length = 10,
+  seed = 'objpack-surge',
+  plan = {},
+} = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), 'objpack-session-'));
   try {
     const site = await generateSurgeSite({ pages, seed, outDir: path.join(dir, 'site') });
-    const result = await build({ root: path.join(dir, 'site'), out: path.join(dir, 'out'), serviceWorker: false, report: false, cache: false, ...plan });
-    const runs = surgeSessions(site, { count: sessions, length, seed: `${seed}-sessions` }).map((s) => sessionCost(result, s.pages));
+    const result = await build({
+      root: path.join(dir, 'site'),
+      out: path.join(dir, 'out'),
+      serviceWorker: false,
+      report: false,
+      cache: false,
+      ...plan,
+    });
+    const runs = surgeSessions(site, { count: sessions, length, seed: `${seed}-sessions` }).map((s) =>
+      sessionCost(result, s.pages),
+    );
     const sum = (f) => runs.reduce((a, r) => a + f(r), 0);
     const ratios = runs.map((r) => r.ratio).sort((a, b) => a - b);
     const q = (p) => ratios[Math.min(ratios.length - 1, Math.floor(p * ratios.length))];
@@ -41,6 +56,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 ? Number(process.argv[i + 1]) : def;
   };
-  const r = await measureSessions({ pages: arg('pages', 1000), sessions: arg('sessions', 300), length: arg('length', 10) });
+  const r = await measureSessions({
+    pages: arg('pages', 1000),
+    sessions: arg('sessions', 300),
+    length: arg('length', 10),
+  });
   process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
 }

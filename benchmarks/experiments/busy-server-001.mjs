@@ -45,30 +45,59 @@ export async function run(ctx, o = {}) {
   const f = createFiller('001');
   const imgs = Array.from({ length: 10 }, (_, i) => `/img/i${i}.png`);
   for (const p of imgs) await writeFile(join(site, p), pngOfSize(f, 45_000, p));
-  await writeFile(join(site, 'index.html'), padTo(`<!doctype html><title>001</title>\n${imgs.map((p) => `<img src="${p}">`).join('\n')}\n`, '', 2000, paragraphPad(f, 'html')));
+  await writeFile(
+    join(site, 'index.html'),
+    padTo(
+      `<!doctype html><title>001</title>\n${imgs.map((p) => `<img src="${p}">`).join('\n')}\n`,
+      '',
+      2000,
+      paragraphPad(f, 'html'),
+    ),
+  );
   const paths = ['/index.html', ...imgs];
   await writeBenchManifest(site, [{ url: '/index.html', closure: imgs }]);
   const rows = [];
   for (const kind of servers) {
     for (const [name, policy] of Object.entries(POLICIES)) {
       if ('serverClosure' in policy && kind !== 'objpack') continue;
-      const srv = await startServer(/** @type {any} */ (kind), { root: site, dir: ctx.tmp, cpu: ctx.serverCpu,
-        options: { holdMs, closureHoldMs: 'serverClosure' in policy ? closureHoldMs : holdMs } });
-      if ('serverClosure' in policy && srv.kind !== 'objpack') { await srv.close(); continue; }
+      const srv = await startServer(/** @type {any} */ (kind), {
+        root: site,
+        dir: ctx.tmp,
+        cpu: ctx.serverCpu,
+        options: { holdMs, closureHoldMs: 'serverClosure' in policy ? closureHoldMs : holdMs },
+      });
+      if ('serverClosure' in policy && srv.kind !== 'objpack') {
+        await srv.close();
+        continue;
+      }
       try {
         for (const clients of clientsList) {
           const proxy = await startProxyProcess({ targetPort: srv.port, rttMs, maxConnections: 20 });
           const rng = createRng(`001/${name}/${clients}`);
           await srv.reset();
           const r = await closedLoop({
-            origin: `http://127.0.0.1:${proxy.port}`, clients, durationMs, policy: /** @type {any} */ (policy),
+            origin: `http://127.0.0.1:${proxy.port}`,
+            clients,
+            durationMs,
+            policy: /** @type {any} */ (policy),
             nextPage: () => ({ paths, thinkMs: offTime(rng) * 1000 * thinkScale }),
           });
           const st = await srv.stats();
           await proxy.close();
-          const row = { server: srv.kind, policy: name, clients, pages: r.latencies.length, errors: r.errors, retries: r.retries, firstError: r.firstError,
-            meanMs: mean(r.latencies), p95Ms: quantile(r.latencies, 0.95), cpuMsPerPage: st.cpuMs / Math.max(1, r.latencies.length),
-            pagesPerSec: r.latencies.length / r.seconds, connSeconds: st.connSeconds };
+          const row = {
+            server: srv.kind,
+            policy: name,
+            clients,
+            pages: r.latencies.length,
+            errors: r.errors,
+            retries: r.retries,
+            firstError: r.firstError,
+            meanMs: mean(r.latencies),
+            p95Ms: quantile(r.latencies, 0.95),
+            cpuMsPerPage: st.cpuMs / Math.max(1, r.latencies.length),
+            pagesPerSec: r.latencies.length / r.seconds,
+            connSeconds: st.connSeconds,
+          };
           rows.push(row);
           ctx.log(`  ${srv.kind} ${name} clients=${clients}: mean ${round(row.meanMs)} ms, ${row.pages} pages`);
         }
@@ -84,15 +113,45 @@ export async function run(ctx, o = {}) {
     const base = (/** @type {number} */ c) => mine.find((r) => r.clients === c && r.policy === 'holding time');
     tables.push({
       title: `${server}: pages of 10 × 45 KB, cap 20, holding time ${holdMs} ms (closure hold ${closureHoldMs} ms), RTT ${rttMs} ms, ${durationMs / 1000} s per point`,
-      columns: ['Policy', 'Clients', 'Pages', 'Mean latency ms', 'p95 ms', 'vs holding time', 'Server CPU ms/page', 'Conn-s', 'Retries / errors'],
-      rows: mine.map((r) => [r.policy, r.clients, r.pages, round(r.meanMs), round(r.p95Ms),
-        `${Math.round((100 * r.meanMs) / (base(r.clients)?.meanMs ?? NaN))}%`, round(r.cpuMsPerPage), Number.isFinite(r.connSeconds) ? round(r.connSeconds) : 'n/a', `${r.retries} / ${r.errors}`]),
+      columns: [
+        'Policy',
+        'Clients',
+        'Pages',
+        'Mean latency ms',
+        'p95 ms',
+        'vs holding time',
+        'Server CPU ms/page',
+        'Conn-s',
+        'Retries / errors',
+      ],
+      rows: mine.map((r) => [
+        r.policy,
+        r.clients,
+        r.pages,
+        round(r.meanMs),
+        round(r.p95Ms),
+        `${Math.round((100 * r.meanMs) / (base(r.clients)?.meanMs ?? NaN))}%`,
+        round(r.cpuMsPerPage),
+        Number.isFinite(r.connSeconds) ? round(r.connSeconds) : 'n/a',
+        `${r.retries} / ${r.errors}`,
+      ]),
     });
-    plots.push({ name: `${server}-latency`, title: `001 on ${server}: mean page latency (ms) by clients`, unit: ' ms',
+    plots.push({
+      name: `${server}-latency`,
+      title: `001 on ${server}: mean page latency (ms) by clients`,
+      unit: ' ms',
       groups: clientsList.map((c) => `${c} clients`),
-      series: Object.keys(POLICIES).filter((p) => mine.some((r) => r.policy === p)).map((p) => ({ label: p, values: clientsList.map((c) => mine.find((r) => r.clients === c && r.policy === p)?.meanMs ?? NaN) })) });
+      series: Object.keys(POLICIES)
+        .filter((p) => mine.some((r) => r.policy === p))
+        .map((p) => ({
+          label: p,
+          values: clientsList.map((c) => mine.find((r) => r.clients === c && r.policy === p)?.meanMs ?? NaN),
+        })),
+    });
   }
-  const notes = ['Paper 001: CHCM lowers latency by about 5–20% and server CPU by 5–15% once clients exceed the pool of 20; below 20 clients holding time is slightly faster.'];
+  const notes = [
+    'Paper 001: CHCM lowers latency by about 5–20% and server CPU by 5–15% once clients exceed the pool of 20; below 20 clients holding time is slightly faster.',
+  ];
   if (!ctx.objpackReal) notes.push('The server-side closure-aware policy needs @objpack/serve and was not measured.');
   return { id, title, raw: rows, tables, plots, notes };
 }

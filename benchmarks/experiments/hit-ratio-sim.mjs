@@ -15,28 +15,45 @@ export function simulateHitRatio({ sessions, byUrl, objects, cacheBytes }) {
   const once = (/** @type {boolean} */ prefetch) => {
     /** @type {Map<string, number>} */
     const lru = new Map();
-    let bytes = 0, hits = 0, requests = 0, hitBytes = 0, reqBytes = 0;
+    let bytes = 0,
+      hits = 0,
+      requests = 0,
+      hitBytes = 0,
+      reqBytes = 0;
     const put = (/** @type {string} */ u) => {
       const s = size.get(u) ?? 0;
       if (s > cacheBytes) return;
-      if (lru.has(u)) { lru.delete(u); lru.set(u, s); return; }
+      if (lru.has(u)) {
+        lru.delete(u);
+        lru.set(u, s);
+        return;
+      }
       lru.set(u, s);
       bytes += s;
-      for (const [k, v] of lru) { if (bytes <= cacheBytes) break; lru.delete(k); bytes -= v; }
+      for (const [k, v] of lru) {
+        if (bytes <= cacheBytes) break;
+        lru.delete(k);
+        bytes -= v;
+      }
     };
     const get = (/** @type {string} */ u) => {
       const s = size.get(u) ?? 0;
-      requests++; reqBytes += s;
-      if (lru.has(u)) { hits++; hitBytes += s; }
+      requests++;
+      reqBytes += s;
+      if (lru.has(u)) {
+        hits++;
+        hitBytes += s;
+      }
       put(u);
     };
-    for (const s of sessions) for (const url of s.pages) {
-      const p = byUrl.get(url);
-      if (!p) continue;
-      get(p.url);
-      if (prefetch) for (const u of p.closure) put(u);
-      for (const u of p.closure) get(u);
-    }
+    for (const s of sessions)
+      for (const url of s.pages) {
+        const p = byUrl.get(url);
+        if (!p) continue;
+        get(p.url);
+        if (prefetch) for (const u of p.closure) put(u);
+        for (const u of p.closure) get(u);
+      }
     return { requests, hits, hitRatio: hits / requests, byteHitRatio: hitBytes / reqBytes };
   };
   return { without: once(false), with: once(true) };

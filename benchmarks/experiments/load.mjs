@@ -21,7 +21,10 @@ import { fetchPage } from '../lib/page-client.mjs';
  */
 export async function closedLoop({ origin, clients, durationMs, minPages = 0, policy, Decoder, nextPage }) {
   const latencies = /** @type {number[]} */ ([]);
-  let errors = 0, retries = 0, objects = 0, bytes = 0;
+  let errors = 0,
+    retries = 0,
+    objects = 0,
+    bytes = 0;
   /** @type {string | undefined} */
   let firstError;
   const t0 = performance.now();
@@ -34,8 +37,17 @@ export async function closedLoop({ origin, clients, durationMs, minPages = 0, po
     for (let step = 0; performance.now() < deadline || step < minPages; step++) {
       const page = nextPage(u, step);
       const start = performance.now();
-      const once = () => fetchPage({ origin, paths: page.paths, packagePath: page.packagePath, mode: policy.mode, Decoder,
-        closeWhenDone: !policy.keepAcrossPages || Boolean(page.endSession), dispatcher, htmlFirst: true });
+      const once = () =>
+        fetchPage({
+          origin,
+          paths: page.paths,
+          packagePath: page.packagePath,
+          mode: policy.mode,
+          Decoder,
+          closeWhenDone: !policy.keepAcrossPages || Boolean(page.endSession),
+          dispatcher,
+          htmlFirst: true,
+        });
       try {
         let r;
         try {
@@ -53,7 +65,9 @@ export async function closedLoop({ origin, clients, durationMs, minPages = 0, po
         dispatcher = r.dispatcher;
         // Pages started before the deadline all count, however long they wait: dropping the slow ones
         // would hide exactly the queueing the experiments measure.
-        latencies.push(performance.now() - start); objects += r.objects; bytes += r.bytes;
+        latencies.push(performance.now() - start);
+        objects += r.objects;
+        bytes += r.bytes;
       } catch (err) {
         errors++;
         firstError ??= err instanceof Error ? err.message : String(err);

@@ -23,7 +23,12 @@ export const PAPER_TABLE7 = {
   clientCpu: { keepalive: [7, 14, 18], package: [3, 8, 7] },
   clientMs: { keepalive: [18, 34, 50], package: [9, 17, 28] },
 };
-const METRIC_LABEL = { serverCpu: 'Server CPU', serverMs: 'Server response time', clientCpu: 'Client CPU', clientMs: 'Client response time' };
+const METRIC_LABEL = {
+  serverCpu: 'Server CPU',
+  serverMs: 'Server response time',
+  clientCpu: 'Client CPU',
+  clientMs: 'Client response time',
+};
 
 /**
  * @param {import('../lib/context.mjs').BenchContext} ctx
@@ -44,7 +49,13 @@ export async function run(ctx, override = {}) {
     for (let s = 0; s < g.sets.length; s++) {
       const set = /** @type {import('../../fixtures/generators/file-groups.mjs').FileSet} */ (g.sets[s]);
       const paths = set.files.map((f) => `/${g.name}/set-${String(s).padStart(2, '0')}/${f.name}`);
-      const objects = await Promise.all(paths.map(async (p) => ({ name: p, contentType: 'text/plain; charset=utf-8', body: new Uint8Array(await readFile(join(site, p))) })));
+      const objects = await Promise.all(
+        paths.map(async (p) => ({
+          name: p,
+          contentType: 'text/plain; charset=utf-8',
+          body: new Uint8Array(await readFile(join(site, p))),
+        })),
+      );
       const pkg = `/${g.name}/set-${String(s).padStart(2, '0')}.objp`;
       await writeFile(join(site, pkg), ctx.format.encodePackageSync({ objects }));
       setInfo.set(`${g.name}/${s}`, { paths, pkg });
@@ -68,7 +79,13 @@ export async function run(ctx, override = {}) {
             for (const method of METHODS) {
               const fetchSet = (/** @type {number} */ s) => {
                 const info = /** @type {{ paths: string[], pkg: string }} */ (setInfo.get(`${g.name}/${s}`));
-                return fetchPage({ origin, paths: info.paths, mode: method, packagePath: info.pkg, Decoder: ctx.format.Decoder });
+                return fetchPage({
+                  origin,
+                  paths: info.paths,
+                  mode: method,
+                  packagePath: info.pkg,
+                  Decoder: ctx.format.Decoder,
+                });
               };
               if (!rtt) await fetchSet(0); // warm the server's and the OS's caches
               const perSet = [];
@@ -79,7 +96,8 @@ export async function run(ctx, override = {}) {
                 perSet.push({ serverMs: st.responseMs, clientMs: r.readMs, totalMs: r.ms, connections: r.connections });
               }
               // 000 measured CPU over several sets requested back to back (accumulated CPU).
-              let serverCpu = NaN, clientCpu = NaN;
+              let serverCpu = NaN,
+                clientCpu = NaN;
               if (!rtt) {
                 await srv.reset();
                 let c = 0;
@@ -88,9 +106,17 @@ export async function run(ctx, override = {}) {
                 clientCpu = c / (cpuReps * sets);
               }
               runs.push({
-                server: srv.kind, rtt, size: g.size, method, sets: nSets,
-                serverMs: mean(perSet.map((x) => x.serverMs)), clientMs: mean(perSet.map((x) => x.clientMs)),
-                totalMs: mean(perSet.map((x) => x.totalMs)), connections: perSet[0]?.connections, serverCpu, clientCpu,
+                server: srv.kind,
+                rtt,
+                size: g.size,
+                method,
+                sets: nSets,
+                serverMs: mean(perSet.map((x) => x.serverMs)),
+                clientMs: mean(perSet.map((x) => x.clientMs)),
+                totalMs: mean(perSet.map((x) => x.totalMs)),
+                connections: perSet[0]?.connections,
+                serverCpu,
+                clientCpu,
               });
               ctx.log(`  ${srv.kind} rtt=${rtt} ${g.name} ${method}: total ${round(runs.at(-1).totalMs)} ms`);
             }
@@ -117,39 +143,74 @@ function report(runs, sizes) {
   const sizeCols = sizes.map((s) => `${s / 1024} KB`);
   const find = (/** @type {any} */ q) => runs.find((r) => Object.entries(q).every(([k, v]) => r[k] === v));
   // nginx logs times in whole milliseconds: a package served in under 1 ms reads as 0.
-  const pct = (/** @type {number} */ a, /** @type {number} */ b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a === 0 ? '<1 ms' : `${Math.round((100 * a) / b)}%`) : 'n/a');
+  const pct = (/** @type {number} */ a, /** @type {number} */ b) =>
+    Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a === 0 ? '<1 ms' : `${Math.round((100 * a) / b)}%`) : 'n/a';
   for (const server of servers) {
     const rtts = [...new Set(runs.filter((r) => r.server === server).map((r) => r.rtt))];
     const rows = [];
     for (const metric of /** @type {const} */ (['serverCpu', 'serverMs', 'clientCpu', 'clientMs'])) {
       for (const method of /** @type {const} */ (['keepalive', 'package'])) {
-        const ours = sizes.map((size) => pct(find({ server, rtt: 0, size, method })?.[metric], find({ server, rtt: 0, size, method: 'http10' })?.[metric]));
+        const ours = sizes.map((size) =>
+          pct(
+            find({ server, rtt: 0, size, method })?.[metric],
+            find({ server, rtt: 0, size, method: 'http10' })?.[metric],
+          ),
+        );
         const theirs = PAPER_TABLE7[metric][method].map((v) => `${v}%`);
         rows.push([METRIC_LABEL[metric], LABEL[method], ...ours.map((o, i) => `${o} (${theirs[i]})`)]);
       }
     }
-    tables.push({ title: `Table 7 on ${server}, loopback: % of HTTP/1.0 — ours (paper)`, columns: ['Metric', 'Method', ...sizeCols], rows });
+    tables.push({
+      title: `Table 7 on ${server}, loopback: % of HTTP/1.0 — ours (paper)`,
+      columns: ['Metric', 'Method', ...sizeCols],
+      rows,
+    });
     const abs = [];
-    for (const rtt of rtts) for (const method of METHODS) {
-      const cells = sizes.map((size) => {
-        const r = find({ server, rtt, size, method });
-        return r ? `${round(r.serverMs)} / ${round(r.clientMs)} / ${round(r.totalMs)}` : '';
-      });
-      abs.push([`${rtt} ms`, LABEL[method], ...cells]);
-    }
-    tables.push({ title: `Tables 4/6 on ${server}: server response / client response (000's definition) / total page time, ms`, columns: ['RTT', 'Method', ...sizeCols], rows: abs });
+    for (const rtt of rtts)
+      for (const method of METHODS) {
+        const cells = sizes.map((size) => {
+          const r = find({ server, rtt, size, method });
+          return r ? `${round(r.serverMs)} / ${round(r.clientMs)} / ${round(r.totalMs)}` : '';
+        });
+        abs.push([`${rtt} ms`, LABEL[method], ...cells]);
+      }
+    tables.push({
+      title: `Tables 4/6 on ${server}: server response / client response (000's definition) / total page time, ms`,
+      columns: ['RTT', 'Method', ...sizeCols],
+      rows: abs,
+    });
     if (rtts.length > 1) {
       const rttRows = [];
-      for (const rtt of rtts.filter((r) => r > 0)) for (const method of /** @type {const} */ (['keepalive', 'package'])) {
-        rttRows.push([`${rtt} ms`, LABEL[method], ...sizes.map((size) => pct(find({ server, rtt, size, method })?.totalMs, find({ server, rtt, size, method: 'http10' })?.totalMs))]);
-      }
-      tables.push({ title: `Total page time through the delay proxy on ${server}: % of HTTP/1.0`, columns: ['RTT', 'Method', ...sizeCols], rows: rttRows });
+      for (const rtt of rtts.filter((r) => r > 0))
+        for (const method of /** @type {const} */ (['keepalive', 'package'])) {
+          rttRows.push([
+            `${rtt} ms`,
+            LABEL[method],
+            ...sizes.map((size) =>
+              pct(find({ server, rtt, size, method })?.totalMs, find({ server, rtt, size, method: 'http10' })?.totalMs),
+            ),
+          ]);
+        }
+      tables.push({
+        title: `Total page time through the delay proxy on ${server}: % of HTTP/1.0`,
+        columns: ['RTT', 'Method', ...sizeCols],
+        rows: rttRows,
+      });
     }
     plots.push({
-      name: `${server}-client-time`, title: `000 on ${server}: client response time, % of HTTP/1.0 (paper hatched)`,
+      name: `${server}-client-time`,
+      title: `000 on ${server}: client response time, % of HTTP/1.0 (paper hatched)`,
       groups: sizeCols,
-      series: (/** @type {const} */ (['keepalive', 'package'])).flatMap((method) => [
-        { label: `${LABEL[method]} (ours)`, values: sizes.map((size) => ratio(find({ server, rtt: 0, size, method })?.clientMs, find({ server, rtt: 0, size, method: 'http10' })?.clientMs)) },
+      series: /** @type {const} */ (['keepalive', 'package']).flatMap((method) => [
+        {
+          label: `${LABEL[method]} (ours)`,
+          values: sizes.map((size) =>
+            ratio(
+              find({ server, rtt: 0, size, method })?.clientMs,
+              find({ server, rtt: 0, size, method: 'http10' })?.clientMs,
+            ),
+          ),
+        },
         { label: `${LABEL[method]} (paper)`, values: PAPER_TABLE7.clientMs[method], paper: true },
       ]),
       unit: '%',
@@ -158,4 +219,5 @@ function report(runs, sizes) {
   return { tables, plots };
 }
 
-const ratio = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) => (a !== undefined && b ? (100 * a) / b : NaN);
+const ratio = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) =>
+  a !== undefined && b ? (100 * a) / b : NaN;

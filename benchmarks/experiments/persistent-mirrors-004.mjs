@@ -28,7 +28,15 @@ export async function run(ctx, o = {}) {
   const f = createFiller('004');
   const imgs = Array.from({ length: 10 }, (_, i) => `/img/o${i}.png`);
   for (const u of imgs) await writeFile(join(root, u), pngOfSize(f, 2800, u));
-  await writeFile(join(root, 'index.html'), padTo(`<!doctype html><title>004</title>\n${imgs.map((u) => `<img src="${u}">`).join('\n')}\n`, '', 2800, paragraphPad(f, '004')));
+  await writeFile(
+    join(root, 'index.html'),
+    padTo(
+      `<!doctype html><title>004</title>\n${imgs.map((u) => `<img src="${u}">`).join('\n')}\n`,
+      '',
+      2800,
+      paragraphPad(f, '004'),
+    ),
+  );
   const paths = ['/index.html', ...imgs];
   const rows = [];
   for (const kind of ctx.servers) {
@@ -54,25 +62,63 @@ export async function run(ctx, o = {}) {
       await srv.close();
     }
   }
-  const tables = [{
-    title: 'Page of 10 objects of 2.8 KB: per-object connections vs one persistent connection, median ms (paper: ≈55% less latency)',
-    columns: ['Server', 'RTT ms', 'Per-object', 'Persistent', 'Persistent saves'],
-    rows: rows.map((r) => [r.server, r.rtt, round(r.perObjectMs), round(r.persistentMs), `${Math.round(100 - (100 * r.persistentMs) / r.perObjectMs)}%`]),
-  }];
-  const plots = [{ name: 'persistent', title: '004: page of 10 × 2.8 KB, median ms', unit: ' ms',
-    groups: rows.map((r) => `${r.server} ${r.rtt} ms`),
-    series: [{ label: 'per-object connections', values: rows.map((r) => r.perObjectMs) }, { label: 'persistent', values: rows.map((r) => r.persistentMs) }] }];
+  const tables = [
+    {
+      title:
+        'Page of 10 objects of 2.8 KB: per-object connections vs one persistent connection, median ms (paper: ≈55% less latency)',
+      columns: ['Server', 'RTT ms', 'Per-object', 'Persistent', 'Persistent saves'],
+      rows: rows.map((r) => [
+        r.server,
+        r.rtt,
+        round(r.perObjectMs),
+        round(r.persistentMs),
+        `${Math.round(100 - (100 * r.persistentMs) / r.perObjectMs)}%`,
+      ]),
+    },
+  ];
+  const plots = [
+    {
+      name: 'persistent',
+      title: '004: page of 10 × 2.8 KB, median ms',
+      unit: ' ms',
+      groups: rows.map((r) => `${r.server} ${r.rtt} ms`),
+      series: [
+        { label: 'per-object connections', values: rows.map((r) => r.perObjectMs) },
+        { label: 'persistent', values: rows.map((r) => r.persistentMs) },
+      ],
+    },
+  ];
 
   // (b) Mirror racing.
   const raceRows = await mirrorRace(ctx, o.raceRuns ?? (ctx.quick ? 5 : 20));
   tables.push({
-    title: 'Mirror racing: time to first byte of a 2.8 KB object, median ms (origin RTT 80 ms; near mirror 5 ms, slow mirror 150 ms, third mirror down: accepts and never answers; race timeout 400 ms)',
+    title:
+      'Mirror racing: time to first byte of a 2.8 KB object, median ms (origin RTT 80 ms; near mirror 5 ms, slow mirror 150 ms, third mirror down: accepts and never answers; race timeout 400 ms)',
     columns: ['Scenario', 'TTFB ms', 'vs origin only', 'Served by'],
-    rows: raceRows.map((r) => [r.scenario, round(r.ttfbMs), `${Math.round((100 * r.ttfbMs) / (raceRows[0]?.ttfbMs ?? NaN))}%`, r.source]),
+    rows: raceRows.map((r) => [
+      r.scenario,
+      round(r.ttfbMs),
+      `${Math.round((100 * r.ttfbMs) / (raceRows[0]?.ttfbMs ?? NaN))}%`,
+      r.source,
+    ]),
   });
-  plots.push({ name: 'mirrors', title: '004: mirror racing, TTFB (ms)', unit: ' ms', groups: raceRows.map((r) => r.scenario), series: [{ label: 'TTFB', values: raceRows.map((r) => r.ttfbMs) }] });
-  return { id, title, raw: { persistent: rows, mirrors: raceRows }, tables, plots,
-    notes: ['Paper 004 measured about 55% less latency with persistent connections over a WAN between Taichung and Taipei; the proxy query protocol used UDP queries to caches with a timer, falling back to the origin.'] };
+  plots.push({
+    name: 'mirrors',
+    title: '004: mirror racing, TTFB (ms)',
+    unit: ' ms',
+    groups: raceRows.map((r) => r.scenario),
+    series: [{ label: 'TTFB', values: raceRows.map((r) => r.ttfbMs) }],
+  });
+  return {
+    id,
+    title,
+    raw: { persistent: rows, mirrors: raceRows },
+    tables,
+    plots,
+    notes: [
+      'Paper 004 measured about 55% less latency with persistent connections over a WAN between Taichung and Taipei; the proxy query protocol used UDP queries to caches with a timer, falling back to the origin.',
+    ],
+  };
 }
 
 /**
@@ -80,10 +126,12 @@ export async function run(ctx, o = {}) {
  * @param {number} runs
  */
 async function mirrorRace(ctx, runs) {
-  const full = join(ctx.tmp, 'mirror-full'), partial = join(ctx.tmp, 'mirror-partial');
+  const full = join(ctx.tmp, 'mirror-full'),
+    partial = join(ctx.tmp, 'mirror-partial');
   const f = createFiller('004-mirrors');
   for (const d of [full, partial]) await mkdir(join(d, 'o'), { recursive: true });
-  const common = pngOfSize(f, 2800, 'common'), rare = pngOfSize(f, 2800, 'rare');
+  const common = pngOfSize(f, 2800, 'common'),
+    rare = pngOfSize(f, 2800, 'rare');
   await writeFile(join(full, 'o/common.png'), common);
   await writeFile(join(full, 'o/rare.png'), rare);
   await writeFile(join(partial, 'o/common.png'), common);
@@ -94,7 +142,11 @@ async function mirrorRace(ctx, runs) {
   // "Down": accepts connections and never answers (worse than a refused connection: only a timer helps).
   /** @type {Set<net.Socket>} */
   const held = new Set();
-  const blackhole = net.createServer((sock) => { held.add(sock); sock.on('error', () => {}); sock.resume(); });
+  const blackhole = net.createServer((sock) => {
+    held.add(sock);
+    sock.on('error', () => {});
+    sock.resume();
+  });
   await new Promise((r) => blackhole.listen(0, '127.0.0.1', () => r(undefined)));
   const down = `http://127.0.0.1:${/** @type {net.AddressInfo} */ (blackhole.address()).port}`;
   const proxies = await Promise.all([
@@ -103,21 +155,52 @@ async function mirrorRace(ctx, runs) {
     startProxyProcess({ targetPort: slowSrv.port, rttMs: 150 }),
   ]);
   const [origin, near, slow] = proxies.map((p) => `http://127.0.0.1:${p.port}`);
-  const name = new Map([[origin, 'origin'], [near, 'near mirror'], [slow, 'slow mirror'], [down, 'down mirror']]);
+  const name = new Map([
+    [origin, 'origin'],
+    [near, 'near mirror'],
+    [slow, 'slow mirror'],
+    [down, 'down mirror'],
+  ]);
   const timeoutMs = 400;
   /** @type {{ scenario: string, ttfbMs: number, source: string }[]} */
   const rows = [];
   try {
-    const scenario = async (/** @type {string} */ label, /** @type {() => Promise<{ ttfbMs: number, source: string }>} */ once) => {
+    const scenario = async (
+      /** @type {string} */ label,
+      /** @type {() => Promise<{ ttfbMs: number, source: string }>} */ once,
+    ) => {
       const xs = [];
       let source = '';
-      for (let i = 0; i < runs; i++) { const r = await once(); xs.push(r.ttfbMs); source = r.source; }
+      for (let i = 0; i < runs; i++) {
+        const r = await once();
+        xs.push(r.ttfbMs);
+        source = r.source;
+      }
       rows.push({ scenario: label, ttfbMs: median(xs), source: name.get(source) ?? source });
     };
-    await scenario('origin only', async () => ({ ttfbMs: await directTtfb(/** @type {string} */ (origin), '/o/common.png'), source: /** @type {string} */ (origin) }));
-    await scenario('race 3 mirrors (near has it)', () => raceMirrors({ mirrors: [/** @type {string} */ (near), /** @type {string} */ (slow), down], origin: /** @type {string} */ (origin), path: '/o/common.png', timeoutMs }));
-    await scenario('race 3 mirrors (near lacks it)', () => raceMirrors({ mirrors: [/** @type {string} */ (near), /** @type {string} */ (slow), down], origin: /** @type {string} */ (origin), path: '/o/rare.png', timeoutMs }));
-    await scenario('race, only the down mirror', () => raceMirrors({ mirrors: [down], origin: /** @type {string} */ (origin), path: '/o/common.png', timeoutMs }));
+    await scenario('origin only', async () => ({
+      ttfbMs: await directTtfb(/** @type {string} */ (origin), '/o/common.png'),
+      source: /** @type {string} */ (origin),
+    }));
+    await scenario('race 3 mirrors (near has it)', () =>
+      raceMirrors({
+        mirrors: [/** @type {string} */ (near), /** @type {string} */ (slow), down],
+        origin: /** @type {string} */ (origin),
+        path: '/o/common.png',
+        timeoutMs,
+      }),
+    );
+    await scenario('race 3 mirrors (near lacks it)', () =>
+      raceMirrors({
+        mirrors: [/** @type {string} */ (near), /** @type {string} */ (slow), down],
+        origin: /** @type {string} */ (origin),
+        path: '/o/rare.png',
+        timeoutMs,
+      }),
+    );
+    await scenario('race, only the down mirror', () =>
+      raceMirrors({ mirrors: [down], origin: /** @type {string} */ (origin), path: '/o/common.png', timeoutMs }),
+    );
   } finally {
     await Promise.all(proxies.map((p) => p.close()));
     await Promise.all([originSrv, nearSrv, slowSrv].map((s) => s.close()));

@@ -87,7 +87,14 @@ export async function run(ctx, o = {}) {
   const types = { css: 'text/css', js: 'text/javascript', png: 'image/png', woff2: 'font/woff2', html: 'text/html' };
   let packageBytes = 0;
   for (const p of site.pages) {
-    const objects = await Promise.all([p.url, ...p.closure].map(async (u) => ({ name: u, contentType: /** @type {Record<string,string>} */ (types)[u.split('.').pop() ?? ''] ?? 'application/octet-stream', body: new Uint8Array(await readFile(join(root, u))) })));
+    const objects = await Promise.all(
+      [p.url, ...p.closure].map(async (u) => ({
+        name: u,
+        contentType:
+          /** @type {Record<string,string>} */ (types)[u.split('.').pop() ?? ''] ?? 'application/octet-stream',
+        body: new Uint8Array(await readFile(join(root, u))),
+      })),
+    );
     const file = join(root, packageOf(p.url));
     await mkdir(dirname(file), { recursive: true });
     const bytes = ctx.format.encodePackageSync({ objects });
@@ -105,40 +112,87 @@ export async function run(ctx, o = {}) {
   for (const setup of setups.filter((s) => wanted.includes(s.name))) {
     const sessions = surgeSessions(site, { count: 4000, seed: 'bench-002', offTimeScale: setup.scale });
     for (const kind of setup.servers) {
-      const srv = await startServer(/** @type {any} */ (kind), { root, dir: ctx.tmp, cpu: ctx.serverCpu, options: { holdMs: setup.holdMs, ...setup.options }, memoryModel: setup.memoryModel });
+      const srv = await startServer(/** @type {any} */ (kind), {
+        root,
+        dir: ctx.tmp,
+        cpu: ctx.serverCpu,
+        options: { holdMs: setup.holdMs, ...setup.options },
+        memoryModel: setup.memoryModel,
+      });
       try {
         for (const name of policyNames) {
-          const policy = /** @type {import('./load.mjs').LoadPolicy} */ (POLICIES[/** @type {keyof typeof POLICIES} */ (name)]);
+          const policy = /** @type {import('./load.mjs').LoadPolicy} */ (
+            POLICIES[/** @type {keyof typeof POLICIES} */ (name)]
+          );
           for (const users of setup.users) {
             // The memory-bound setup runs on the bare LAN of the paper (no proxy: its process would compete
             // for the 2 cores and make the client side, not the server's memory, the bottleneck).
-            const proxy = setup.rttMs ? await startProxyProcess({ targetPort: srv.port, rttMs: setup.rttMs }) : { port: srv.port, close: async () => {} };
+            const proxy = setup.rttMs
+              ? await startProxyProcess({ targetPort: srv.port, rttMs: setup.rttMs })
+              : { port: srv.port, close: async () => {} };
             /** @type {{ s: number, i: number }[]} */
             const cursor = Array.from({ length: users }, (_, u) => ({ s: u, i: 0 }));
             await srv.reset(setup.memoryModel ? (policy.mode === 'package' ? warmPackages : warmFiles) : undefined);
             const r = await closedLoop({
-              origin: `http://127.0.0.1:${proxy.port}`, clients: users, durationMs, policy, Decoder: ctx.format.Decoder,
+              origin: `http://127.0.0.1:${proxy.port}`,
+              clients: users,
+              durationMs,
+              policy,
+              Decoder: ctx.format.Decoder,
               nextPage: (u) => {
                 const c = /** @type {{ s: number, i: number }} */ (cursor[u]);
-                const sess = /** @type {import('../../fixtures/generators/surge-sessions.mjs').Session} */ (sessions[c.s % sessions.length]);
-                const page = /** @type {import('../../fixtures/generators/surge-site.mjs').SurgePage} */ (byUrl.get(/** @type {string} */ (sess.pages[c.i])));
+                const sess = /** @type {import('../../fixtures/generators/surge-sessions.mjs').Session} */ (
+                  sessions[c.s % sessions.length]
+                );
+                const page = /** @type {import('../../fixtures/generators/surge-site.mjs').SurgePage} */ (
+                  byUrl.get(/** @type {string} */ (sess.pages[c.i]))
+                );
                 const last = c.i === sess.pages.length - 1;
                 // Between sessions the user thinks for the shortest OFF time, then starts a new session.
                 const thinkMs = last ? 1000 * setup.scale : /** @type {number} */ (sess.offTimesMs[c.i]);
-                if (last) { c.s += users; c.i = 0; } else c.i++;
-                return { paths: [page.url, ...page.closure], packagePath: packageOf(page.url), thinkMs, endSession: last };
+                if (last) {
+                  c.s += users;
+                  c.i = 0;
+                } else c.i++;
+                return {
+                  paths: [page.url, ...page.closure],
+                  packagePath: packageOf(page.url),
+                  thinkMs,
+                  endSession: last,
+                };
               },
             });
             const st = await srv.stats();
             await proxy.close();
             const n = Math.max(1, r.latencies.length);
             /** @type {Row} */
-            const row = { setup: setup.name, server: srv.kind, policy: name, users, pages: r.latencies.length, requests: st.requests,
-              pagesPerSec: r.latencies.length / r.seconds, requestsPerSec: st.requests / r.seconds, meanMs: mean(r.latencies), p95Ms: quantile(r.latencies, 0.95),
-              connSecondsPerPage: st.connSeconds / n, openConnections: st.connSeconds / r.seconds, connections: st.connections, cpuMsPerPage: st.cpuMs / n, errors: r.errors, retries: r.retries, firstError: r.firstError };
-            if (st.memory) { row.memory = st.memory; row.diskBusy = st.memory.diskBusyMs / (1000 * r.seconds); }
+            const row = {
+              setup: setup.name,
+              server: srv.kind,
+              policy: name,
+              users,
+              pages: r.latencies.length,
+              requests: st.requests,
+              pagesPerSec: r.latencies.length / r.seconds,
+              requestsPerSec: st.requests / r.seconds,
+              meanMs: mean(r.latencies),
+              p95Ms: quantile(r.latencies, 0.95),
+              connSecondsPerPage: st.connSeconds / n,
+              openConnections: st.connSeconds / r.seconds,
+              connections: st.connections,
+              cpuMsPerPage: st.cpuMs / n,
+              errors: r.errors,
+              retries: r.retries,
+              firstError: r.firstError,
+            };
+            if (st.memory) {
+              row.memory = st.memory;
+              row.diskBusy = st.memory.diskBusyMs / (1000 * r.seconds);
+            }
             rows.push(row);
-            ctx.log(`  ${setup.name} ${srv.kind} ${name} users=${users}: ${round(row.pagesPerSec)} pages/s, ${round(row.meanMs)} ms${row.memory ? `, hit ${pct(hitRatio(row))}, disk ${pct(row.diskBusy ?? NaN)}` : ''}`);
+            ctx.log(
+              `  ${setup.name} ${srv.kind} ${name} users=${users}: ${round(row.pagesPerSec)} pages/s, ${round(row.meanMs)} ms${row.memory ? `, hit ${pct(hitRatio(row))}, disk ${pct(row.diskBusy ?? NaN)}` : ''}`,
+            );
           }
         }
       } finally {
@@ -147,8 +201,18 @@ export async function run(ctx, o = {}) {
     }
   }
   const meta = { pages, totalBytes: site.totalBytes, packageBytes, durationMs };
-  return { id, title, raw: { rows, site: { pages, files: site.objects.length + pages, totalBytes: site.totalBytes, packageBytes }, setups },
-    tables: tables(rows, setups, meta), plots: plots(rows), notes: notes(ctx) };
+  return {
+    id,
+    title,
+    raw: {
+      rows,
+      site: { pages, files: site.objects.length + pages, totalBytes: site.totalBytes, packageBytes },
+      setups,
+    },
+    tables: tables(rows, setups, meta),
+    plots: plots(rows),
+    notes: notes(ctx),
+  };
 }
 
 /**
@@ -175,17 +239,37 @@ export async function run(ctx, o = {}) {
 export function planSetups(ctx, o, corpusBytes) {
   const cpuScale = o.offTimeScale ?? 0.05;
   /** @type {Setup[]} */
-  const setups = [{ name: 'CPU-bound', servers: ctx.servers, users: o.users ?? (ctx.quick ? [32] : [16, 64, 160]), scale: cpuScale,
-    rttMs: o.rttMs ?? 2, holdMs: holdFor(cpuScale), options: {} }];
+  const setups = [
+    {
+      name: 'CPU-bound',
+      servers: ctx.servers,
+      users: o.users ?? (ctx.quick ? [32] : [16, 64, 160]),
+      scale: cpuScale,
+      rttMs: o.rttMs ?? 2,
+      holdMs: holdFor(cpuScale),
+      options: {},
+    },
+  ];
   if (!ctx.objpackReal) return setups;
   const scale = o.memOffTimeScale ?? 0.5;
   const mem = corpusBytes / PAPER_002.corpusBytes;
-  setups.push({ name: 'memory-bound', servers: ['objpack'], users: o.memUsers ?? (ctx.quick ? [64] : [32, 64, 128]), scale,
-    rttMs: o.memRttMs ?? 0, holdMs: holdFor(scale),
+  setups.push({
+    name: 'memory-bound',
+    servers: ['objpack'],
+    users: o.memUsers ?? (ctx.quick ? [64] : [32, 64, 128]),
+    scale,
+    rttMs: o.memRttMs ?? 0,
+    holdMs: holdFor(scale),
     // objpack's own caches off: every file goes through the emulated buffer cache and is read per request.
     options: { memoryBytes: 0, prefetch: false },
-    memoryModel: { memoryBytes: Math.round((o.cacheShare ?? PAPER_002.cacheShare) * corpusBytes), idleConnBytes: PAPER_002.idleConnBytes * mem,
-      activeConnBytes: PAPER_002.activeConnBytes * mem, seekMs: PAPER_002.diskSeekMs * scale, bytesPerMs: PAPER_002.diskBytesPerMs / scale } });
+    memoryModel: {
+      memoryBytes: Math.round((o.cacheShare ?? PAPER_002.cacheShare) * corpusBytes),
+      idleConnBytes: PAPER_002.idleConnBytes * mem,
+      activeConnBytes: PAPER_002.activeConnBytes * mem,
+      seekMs: PAPER_002.diskSeekMs * scale,
+      bytesPerMs: PAPER_002.diskBytesPerMs / scale,
+    },
+  });
   return setups;
 }
 
@@ -197,7 +281,8 @@ export function planSetups(ctx, o, corpusBytes) {
 export const holdFor = (scale) => Math.max(1000, Math.round(PAPER_002.keepAliveTimeoutMs * scale));
 
 const pct = (/** @type {number} */ x) => (Number.isFinite(x) ? `${Math.round(100 * x)}%` : 'n/a');
-const hitRatio = (/** @type {Row} */ r) => (r.memory ? r.memory.hits / Math.max(1, r.memory.hits + r.memory.misses) : NaN);
+const hitRatio = (/** @type {Row} */ r) =>
+  r.memory ? r.memory.hits / Math.max(1, r.memory.hits + r.memory.misses) : NaN;
 
 /**
  * The paper's value at our load level: our lowest / middle / highest UE count stand for its 40 / 280 / 520
@@ -226,28 +311,87 @@ function tables(rows, setups, m) {
     if (!mm) {
       out.push({
         title: `${setupName} on ${server}: ${where}. Ratios: % of HTTP/1.0 at the same load — ours (paper, Tables 6–7, Apache at 40/280/520 UEs)`,
-        columns: ['Policy', 'UEs', 'Pages/s', 'Pages/s vs HTTP/1.0', 'Mean page latency ms', 'Latency vs HTTP/1.0', 'p95 ms', 'Conn-s per page', 'Conn-s vs HTTP/1.0', 'Connections vs HTTP/1.0', 'Server CPU ms/page', 'Retries / errors'],
+        columns: [
+          'Policy',
+          'UEs',
+          'Pages/s',
+          'Pages/s vs HTTP/1.0',
+          'Mean page latency ms',
+          'Latency vs HTTP/1.0',
+          'p95 ms',
+          'Conn-s per page',
+          'Conn-s vs HTTP/1.0',
+          'Connections vs HTTP/1.0',
+          'Server CPU ms/page',
+          'Retries / errors',
+        ],
         rows: mine.map((r) => {
           const b = base(r);
-          const p11 = r.policy === 'HTTP/1.1 pipelined', pec = r.policy === 'HTTP/1.1 early close';
+          const p11 = r.policy === 'HTTP/1.1 pipelined',
+            pec = r.policy === 'HTTP/1.1 early close';
           const paperCs = p11 ? ` (${pct(paperAt(PAPER_002.connSecondsRatio, setup.users, r.users))})` : '';
-          const paperConn = p11 ? ` (${pct(paperAt(PAPER_002.connectsRatio11, setup.users, r.users))})` : pec ? ` (${pct(paperAt(PAPER_002.connectsRatioEarlyClose, setup.users, r.users))})` : '';
+          const paperConn = p11
+            ? ` (${pct(paperAt(PAPER_002.connectsRatio11, setup.users, r.users))})`
+            : pec
+              ? ` (${pct(paperAt(PAPER_002.connectsRatioEarlyClose, setup.users, r.users))})`
+              : '';
           const cs = Number.isFinite(r.connSecondsPerPage);
-          return [r.policy, r.users, round(r.pagesPerSec), vs(r.pagesPerSec, b?.pagesPerSec), round(r.meanMs), vs(r.meanMs, b?.meanMs), round(r.p95Ms),
-            cs ? round(r.connSecondsPerPage) : 'n/a', cs ? `${vs(r.connSecondsPerPage, b?.connSecondsPerPage)}${paperCs}` : 'n/a',
-            Number.isFinite(r.connections) ? `${vs(r.connections, b?.connections)}${paperConn}` : 'n/a', round(r.cpuMsPerPage), `${r.retries} / ${r.errors}`];
+          return [
+            r.policy,
+            r.users,
+            round(r.pagesPerSec),
+            vs(r.pagesPerSec, b?.pagesPerSec),
+            round(r.meanMs),
+            vs(r.meanMs, b?.meanMs),
+            round(r.p95Ms),
+            cs ? round(r.connSecondsPerPage) : 'n/a',
+            cs ? `${vs(r.connSecondsPerPage, b?.connSecondsPerPage)}${paperCs}` : 'n/a',
+            Number.isFinite(r.connections) ? `${vs(r.connections, b?.connections)}${paperConn}` : 'n/a',
+            round(r.cpuMsPerPage),
+            `${r.retries} / ${r.errors}`,
+          ];
         }),
       });
       continue;
     }
     out.push({
       title: `${setupName} on ${server} (emulated): RAM ${(mm.memoryBytes / 1e6).toFixed(2)} MB = ${Math.round(100 * PAPER_002.cacheShare)} % of the files, ${(mm.idleConnBytes / 1e3).toFixed(1)} KB per idle and ${(mm.activeConnBytes / 1e3).toFixed(1)} KB per active connection, disk ${round(mm.seekMs)} ms + size at ${round(mm.bytesPerMs / 1e3)} MB/s per miss; ${where}`,
-      columns: ['Policy', 'UEs', 'Pages/s', 'Pages/s vs HTTP/1.0', 'Mean page latency ms', 'Latency vs HTTP/1.0', 'p95 ms', 'Conn-s per page', 'Conn-s vs HTTP/1.0', 'Mean open connections', 'Cache hit ratio', 'Smallest cache (% of RAM)', 'Disk busy', 'Server CPU ms/page', 'Retries / errors'],
+      columns: [
+        'Policy',
+        'UEs',
+        'Pages/s',
+        'Pages/s vs HTTP/1.0',
+        'Mean page latency ms',
+        'Latency vs HTTP/1.0',
+        'p95 ms',
+        'Conn-s per page',
+        'Conn-s vs HTTP/1.0',
+        'Mean open connections',
+        'Cache hit ratio',
+        'Smallest cache (% of RAM)',
+        'Disk busy',
+        'Server CPU ms/page',
+        'Retries / errors',
+      ],
       rows: mine.map((r) => {
         const b = base(r);
-        return [r.policy, r.users, round(r.pagesPerSec), vs(r.pagesPerSec, b?.pagesPerSec), round(r.meanMs), vs(r.meanMs, b?.meanMs), round(r.p95Ms),
-          round(r.connSecondsPerPage), vs(r.connSecondsPerPage, b?.connSecondsPerPage), round(r.openConnections), pct(hitRatio(r)), pct((r.memory?.minCacheBytes ?? NaN) / mm.memoryBytes),
-          pct(r.diskBusy ?? NaN), round(r.cpuMsPerPage), `${r.retries} / ${r.errors}`];
+        return [
+          r.policy,
+          r.users,
+          round(r.pagesPerSec),
+          vs(r.pagesPerSec, b?.pagesPerSec),
+          round(r.meanMs),
+          vs(r.meanMs, b?.meanMs),
+          round(r.p95Ms),
+          round(r.connSecondsPerPage),
+          vs(r.connSecondsPerPage, b?.connSecondsPerPage),
+          round(r.openConnections),
+          pct(hitRatio(r)),
+          pct((r.memory?.minCacheBytes ?? NaN) / mm.memoryBytes),
+          pct(r.diskBusy ?? NaN),
+          round(r.cpuMsPerPage),
+          `${r.retries} / ${r.errors}`,
+        ];
       }),
     });
   }
@@ -262,20 +406,41 @@ function plots(rows) {
     const mine = rows.filter((r) => r.setup === setupName && r.server === server);
     const users = [...new Set(mine.map((r) => r.users))];
     const policies = [...new Set(mine.map((r) => r.policy))];
-    const series = (/** @type {(r: Row) => number} */ f) => policies.map((p) => ({ label: p, values: users.map((u) => { const r = mine.find((x) => x.users === u && x.policy === p); return r ? f(r) : NaN; }) }));
+    const series = (/** @type {(r: Row) => number} */ f) =>
+      policies.map((p) => ({
+        label: p,
+        values: users.map((u) => {
+          const r = mine.find((x) => x.users === u && x.policy === p);
+          return r ? f(r) : NaN;
+        }),
+      }));
     const slug = `${setupName}-${server}`.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     const groups = users.map((u) => `${u} UEs`);
-    out.push({ name: `${slug}-latency`, title: `002 ${setupName} on ${server}: mean page latency (ms)`, unit: ' ms', groups, series: series((r) => r.meanMs) });
-    out.push({ name: `${slug}-throughput`, title: `002 ${setupName} on ${server}: throughput (pages/s)`, unit: '', groups, series: series((r) => r.pagesPerSec) });
+    out.push({
+      name: `${slug}-latency`,
+      title: `002 ${setupName} on ${server}: mean page latency (ms)`,
+      unit: ' ms',
+      groups,
+      series: series((r) => r.meanMs),
+    });
+    out.push({
+      name: `${slug}-throughput`,
+      title: `002 ${setupName} on ${server}: throughput (pages/s)`,
+      unit: '',
+      groups,
+      series: series((r) => r.pagesPerSec),
+    });
   }
   return out;
 }
 
 /** @param {import('../lib/context.mjs').BenchContext} ctx */
 function notes(ctx) {
-  const n = ['Paper 002 (Figures 3–12; no numeric tables for throughput or latency): CPU-bound, HTTP/1.0 and HTTP/1.1 perform about the same; memory-bound, HTTP/1.1 is much worse than HTTP/1.0 because idle persistent connections take memory from the file cache; early close performs as well as HTTP/1.0 in throughput, with 17 % more packets than HTTP/1.1.',
-    'Memory-bound is emulated (benchmarks/lib/memory-model.mjs): RAM = 30 % of the corpus, shared by an LRU file cache and the connections (002 Fig. 9: 81 KB per idle, 378 KB per active connection, scaled by corpus / 50 MB); a 1998 disk (10 ms + 10 MB/s per miss, times scaled like the OFF times); the cache starts filled with the most popular pages. This is Apache 1.3\'s process-per-connection memory, not objpack serve\'s (a few KB per connection).',
-    'Conn-s (connection-seconds) come from the server process; nginx does not report them (n/a).'];
+  const n = [
+    'Paper 002 (Figures 3–12; no numeric tables for throughput or latency): CPU-bound, HTTP/1.0 and HTTP/1.1 perform about the same; memory-bound, HTTP/1.1 is much worse than HTTP/1.0 because idle persistent connections take memory from the file cache; early close performs as well as HTTP/1.0 in throughput, with 17 % more packets than HTTP/1.1.',
+    "Memory-bound is emulated (benchmarks/lib/memory-model.mjs): RAM = 30 % of the corpus, shared by an LRU file cache and the connections (002 Fig. 9: 81 KB per idle, 378 KB per active connection, scaled by corpus / 50 MB); a 1998 disk (10 ms + 10 MB/s per miss, times scaled like the OFF times); the cache starts filled with the most popular pages. This is Apache 1.3's process-per-connection memory, not objpack serve's (a few KB per connection).",
+    'Conn-s (connection-seconds) come from the server process; nginx does not report them (n/a).',
+  ];
   if (!ctx.objpackReal) n.push('Memory-bound setup not run: it needs @objpack/serve.');
   return n;
 }

@@ -28,7 +28,13 @@ const CASES = [
   { label: '1000 × 0 B', count: 1000, size: 0 },
 ];
 
-const TYPES = ['text/html; charset=utf-8', 'text/css; charset=utf-8', 'text/javascript; charset=utf-8', 'image/webp', 'font/woff2'];
+const TYPES = [
+  'text/html; charset=utf-8',
+  'text/css; charset=utf-8',
+  'text/javascript; charset=utf-8',
+  'image/webp',
+  'font/woff2',
+];
 
 /** Realistic names (~30 bytes), a few content types, a cache header on every fourth object. */
 function makeInput({ count, size }) {
@@ -37,7 +43,10 @@ function makeInput({ count, size }) {
   return {
     buildId: 'bench-0001',
     objects: Array.from({ length: count }, (_, i) => ({
-      name: i === 0 ? '/index.html' : `/assets/chunk-${String(i).padStart(6, '0')}.${['css', 'js', 'webp', 'woff2'][i % 4]}`,
+      name:
+        i === 0
+          ? '/index.html'
+          : `/assets/chunk-${String(i).padStart(6, '0')}.${['css', 'js', 'webp', 'woff2'][i % 4]}`,
       contentType: TYPES[i === 0 ? 0 : 1 + (i % 4)],
       headers: i % 4 === 1 ? [['cache-control', 'public, max-age=31536000, immutable']] : [],
       body: Uint8Array.from({ length: size }, rand),
@@ -110,7 +119,11 @@ for (const c of CASES) {
   if (!Buffer.from(encodePackageSync(withDigests)).equals(pkg)) throw new Error('encoder is not deterministic');
   decode(chunks, { hash: nodeSha256 });
 
-  const { median: t, best, runs } = await measureAll({
+  const {
+    median: t,
+    best,
+    runs,
+  } = await measureAll({
     copy: () => void (sink += Buffer.concat(chunks).length),
     decodeNoVerify: () => decode(chunks, { verify: false }),
     decodePortable: () => decode(chunks),
@@ -120,7 +133,7 @@ for (const c of CASES) {
     encodeSyncNode: () => void (sink += encodePackageSync(input, { hash: nodeSha256 }).length),
     encodeAsyncGiven: () => drain(encodePackage(withDigests)),
   });
-  const mbps = (ms) => (c.count * c.size === 0 ? null : +((pkg.length / 1e6) / (ms / 1e3)).toFixed(1));
+  const mbps = (ms) => (c.count * c.size === 0 ? null : +(pkg.length / 1e6 / (ms / 1e3)).toFixed(1));
   const perObject = (ms) => +((ms * 1000) / c.count).toFixed(3);
   const row = {
     case: c.label,
@@ -132,7 +145,8 @@ for (const c of CASES) {
     ms: Object.fromEntries(Object.entries(t).map(([k, v]) => [k, +v.toFixed(4)])),
     mbPerSec: Object.fromEntries(Object.entries(t).map(([k, v]) => [k, mbps(v)])),
     // Median over repetitions of the ratio within each repetition (both ran under the same load).
-    decodeNoVerifyVsCopy: c.size === 0 ? null : +median(runs.copy.map((cp, i) => cp / runs.decodeNoVerify[i])).toFixed(2),
+    decodeNoVerifyVsCopy:
+      c.size === 0 ? null : +median(runs.copy.map((cp, i) => cp / runs.decodeNoVerify[i])).toFixed(2),
     // Whole decode (no verification) or encode (digests given) time spread over the objects; for the
     // index-only case this is the pure per-object overhead.
     decodeUsPerObject: perObject(t.decodeNoVerify),
@@ -183,14 +197,20 @@ const report = {
   chunkBytes: CHUNK,
   targets: { decodeNoVerifyVsCopy: 0.5, perObjectOverheadUs: 2 },
   results,
-  perObjectOverheadUs: { decode: indexOnly.decodeUsPerObject, encode: indexOnly.encodeUsPerObject, encodeAsync: indexOnly.encodeAsyncUsPerObject },
+  perObjectOverheadUs: {
+    decode: indexOnly.decodeUsPerObject,
+    encode: indexOnly.encodeUsPerObject,
+    encodeAsync: indexOnly.encodeAsyncUsPerObject,
+  },
   oneBytePushes: { bytes: tiny.length, ms: +oneByteMs.toFixed(2) },
   table,
   sink: sink > 0,
 };
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(`${table}\n\nload average ${report.loadAverage1m.before} → ${report.loadAverage1m.after} on ${report.cpus} CPUs; written ${out}\n`);
+process.stdout.write(
+  `${table}\n\nload average ${report.loadAverage1m.before} → ${report.loadAverage1m.after} on ${report.cpus} CPUs; written ${out}\n`,
+);
 // The results section of README.md is regenerated from this run (only for the default output).
 const readme = fileURLToPath(new URL('./README.md', import.meta.url));
 if (outArg < 0 && existsSync(readme)) {
@@ -211,4 +231,5 @@ if (outArg < 0 && existsSync(readme)) {
   }
 }
 // Not a correctness check: a quick look that node:crypto and the package agree on one digest.
-if (createHash('sha256').update('').digest('hex') !== Buffer.from(sha256(new Uint8Array(0))).toString('hex')) throw new Error('sha256 mismatch');
+if (createHash('sha256').update('').digest('hex') !== Buffer.from(sha256(new Uint8Array(0))).toString('hex'))
+  throw new Error('sha256 mismatch');

@@ -17,8 +17,18 @@ export async function writeBenchManifest(root, pages) {
   const packages = {};
   for (const p of pages) {
     const pkg = p.packagePath ?? `/_objpack/pages${p.url}.objp`;
-    mPages[p.url] = { file: p.url.slice(1), package: pkg, shared: [], closure: [p.url, ...p.closure], critical: [], preconnect: [] };
+    mPages[p.url] = {
+      file: p.url.slice(1),
+      package: pkg,
+      shared: [],
+      closure: [p.url, ...p.closure],
+      critical: [],
+      preconnect: [],
+    };
     packages[pkg] = { kind: 'page', file: pkg.slice(1), bytes: 0, digest: '', objects: [p.url, ...p.closure] };
   }
-  await writeFile(join(root, 'objpack-manifest.json'), JSON.stringify({ version: 1, buildId: 'benchmark', pages: mPages, packages, objects: {} }));
+  await writeFile(
+    join(root, 'objpack-manifest.json'),
+    JSON.stringify({ version: 1, buildId: 'benchmark', pages: mPages, packages, objects: {} }),
+  );
 }

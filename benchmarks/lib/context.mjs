@@ -33,13 +33,22 @@ export async function createContext({ quick, name, servers, log = (m) => process
   await mkdir(tmp, { recursive: true });
   const notes = [];
   const objpackReal = Boolean(await objpackServeBundle());
-  if (!objpackReal) notes.push('@objpack/serve was not available: "objpack" rows were measured with the node:http STAND-IN server (benchmarks/lib/standin-server.mjs).');
+  if (!objpackReal)
+    notes.push(
+      '@objpack/serve was not available: "objpack" rows were measured with the node:http STAND-IN server (benchmarks/lib/standin-server.mjs).',
+    );
   const wanted = servers ?? ['objpack', 'nginx'];
   const have = wanted.filter((s) => s !== 'nginx' || nginxBinary());
-  if (have.length < wanted.length) notes.push('nginx not found (run `node scripts/system-tools.mjs`): nginx rows skipped.');
+  if (have.length < wanted.length)
+    notes.push('nginx not found (run `node scripts/system-tools.mjs`): nginx rows skipped.');
   let serverCpu;
   if (pin && canPin() && availableParallelism() >= 2) {
-    try { execFileSync('taskset', ['-pc', '0', String(process.pid)], { stdio: 'ignore' }); serverCpu = 1; } catch { /* unpinned */ }
+    try {
+      execFileSync('taskset', ['-pc', '0', String(process.pid)], { stdio: 'ignore' });
+      serverCpu = 1;
+    } catch {
+      /* unpinned */
+    }
   }
   return { quick, tmp, format: await loadWorkspace('format'), servers: have, objpackReal, serverCpu, log, notes };
 }

@@ -60,7 +60,10 @@ function createLink(dest, oneWayMs, bytesPerMs, notBefore, late, wire = { freeAt
       queue.push({ at, chunk });
       if (!timer) timer = setTimeout(pump, Math.max(0, at - now));
     },
-    clear() { if (timer) clearTimeout(timer); queue.length = 0; },
+    clear() {
+      if (timer) clearTimeout(timer);
+      queue.length = 0;
+    },
   };
 }
 
@@ -77,16 +80,22 @@ export async function startDelayProxy(options) {
   const sockets = new Set();
   /** The two directions of the shared link (`sharedLink`), else undefined: each connection has its own. */
   const wires = options.sharedLink ? { up: { freeAt: 0 }, down: { freeAt: 0 } } : undefined;
-  let total = 0, active = 0, maxQueued = 0;
+  let total = 0,
+    active = 0,
+    maxQueued = 0;
   /** Lateness of every delayed chunk, ms (kept as counts per 1 ms bucket: bounded memory). */
   const lateHist = new Map();
-  let lateN = 0, lateMax = 0;
-  const late = rttMs > 0 || bandwidthBps > 0 ? (/** @type {number} */ ms) => {
-    lateN++;
-    lateMax = Math.max(lateMax, ms);
-    const b = Math.floor(ms);
-    lateHist.set(b, (lateHist.get(b) ?? 0) + 1);
-  } : undefined;
+  let lateN = 0,
+    lateMax = 0;
+  const late =
+    rttMs > 0 || bandwidthBps > 0
+      ? (/** @type {number} */ ms) => {
+          lateN++;
+          lateMax = Math.max(lateMax, ms);
+          const b = Math.floor(ms);
+          lateHist.set(b, (lateHist.get(b) ?? 0) + 1);
+        }
+      : undefined;
   /** The q-quantile of lateness (bucket upper bound, ms). */
   const lateQ = (/** @type {number} */ q) => {
     let seen = 0;
@@ -109,7 +118,10 @@ export async function startDelayProxy(options) {
     if (options.maxConnections && active >= options.maxConnections) {
       waiting.push(client);
       maxQueued = Math.max(maxQueued, waiting.length);
-      client.once('close', () => { const i = waiting.indexOf(client); if (i >= 0) waiting.splice(i, 1); });
+      client.once('close', () => {
+        const i = waiting.indexOf(client);
+        if (i >= 0) waiting.splice(i, 1);
+      });
       return;
     }
     forward(client);
@@ -118,11 +130,18 @@ export async function startDelayProxy(options) {
   function forward(client) {
     active++;
     let released = false;
-    const done = () => { if (!released) { released = true; release(); } };
+    const done = () => {
+      if (!released) {
+        released = true;
+        release();
+      }
+    };
     const accepted = performance.now();
     const upstream = net.connect({ host: targetHost, port: targetPort, allowHalfOpen: true });
-    sockets.add(client); sockets.add(upstream);
-    client.setNoDelay(true); upstream.setNoDelay(true);
+    sockets.add(client);
+    sockets.add(upstream);
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
     const up = createLink(upstream, oneWay, bytesPerMs, accepted + handshakeRtts * rttMs + oneWay, late, wires?.up);
     const down = createLink(client, oneWay, bytesPerMs, 0, late, wires?.down);
     client.on('data', (c) => up.push(c));
@@ -130,12 +149,19 @@ export async function startDelayProxy(options) {
     upstream.on('data', (c) => down.push(c));
     upstream.on('end', () => down.push(null));
     const kill = () => {
-      up.clear(); down.clear();
-      client.destroy(); upstream.destroy();
-      sockets.delete(client); sockets.delete(upstream);
+      up.clear();
+      down.clear();
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
     };
-    client.on('error', kill); upstream.on('error', kill);
-    client.on('close', () => { sockets.delete(client); done(); });
+    client.on('error', kill);
+    upstream.on('error', kill);
+    client.on('close', () => {
+      sockets.delete(client);
+      done();
+    });
     upstream.on('close', () => sockets.delete(upstream));
     client.resume();
   }
@@ -147,9 +173,10 @@ export async function startDelayProxy(options) {
     maxQueued: () => maxQueued,
     /** How late the proxy's timers delivered chunks (ms): p50/p90 are 1 ms bucket bounds. */
     lateness: () => ({ chunks: lateN, p50Ms: lateQ(0.5), p90Ms: lateQ(0.9), maxMs: Math.round(lateMax * 10) / 10 }),
-    close: () => new Promise((resolve) => {
-      for (const s of [...sockets, ...waiting]) /** @type {net.Socket} */ (s).destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of [...sockets, ...waiting]) /** @type {net.Socket} */ (s).destroy();
+        server.close(() => resolve());
+      }),
   };
 }

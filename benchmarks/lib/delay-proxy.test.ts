@@ -5,13 +5,20 @@ import { proxySelfTest, proxyVerdict } from './proxy-check.mjs';
 import { startProxyProcess } from './proxy-process.mjs';
 
 const closers: Array<() => Promise<void>> = [];
-afterEach(async () => { while (closers.length) await closers.pop()!(); });
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
 
 /** An echo server on port 0. */
 async function echoServer() {
   const server = net.createServer((s) => s.pipe(s));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  closers.push(() => new Promise<void>((r) => { server.close(() => r()); }));
+  closers.push(
+    () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+      }),
+  );
   return (server.address() as net.AddressInfo).port;
 }
 
@@ -26,7 +33,13 @@ async function pingPong(port: number, rounds: number, size = 1) {
     sock.write(Buffer.alloc(size, 120));
     let got = 0;
     await new Promise<void>((r) => {
-      const on = (c: Buffer) => { got += c.length; if (got >= size) { sock.off('data', on); r(); } };
+      const on = (c: Buffer) => {
+        got += c.length;
+        if (got >= size) {
+          sock.off('data', on);
+          r();
+        }
+      };
       sock.on('data', on);
     });
     times.push(performance.now() - t0);
@@ -60,7 +73,9 @@ describe('delay proxy', () => {
     sock.write('x');
     await new Promise((r) => setTimeout(r, 30));
     const until = performance.now() + 400;
-    while (performance.now() < until) { /* busy: the proxy's 200 ms timer cannot fire */ }
+    while (performance.now() < until) {
+      /* busy: the proxy's 200 ms timer cannot fire */
+    }
     await new Promise<void>((r) => sock.once('data', () => r()));
     sock.destroy();
     expect(slow.lateness().maxMs).toBeGreaterThanOrEqual(100);
@@ -101,22 +116,31 @@ describe('delay proxy', () => {
       s.write('x');
       return { s, echoed };
     };
-    const a = open(), b = open();
+    const a = open(),
+      b = open();
     await Promise.all([a.echoed, b.echoed]);
     const c = open();
     let cEchoed = false;
-    void c.echoed.then(() => { cEchoed = true; });
+    void c.echoed.then(() => {
+      cEchoed = true;
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(cEchoed).toBe(false);
     expect(proxy.maxQueued()).toBe(1);
     a.s.destroy();
     await c.echoed;
-    b.s.destroy(); c.s.destroy();
+    b.s.destroy();
+    c.s.destroy();
   });
 
   it('limits bandwidth per connection', async () => {
     // 8 Mbit/s = 1 byte/µs: 50 000 bytes each way need ≥ 50 ms of serialisation on top of the RTT.
-    const proxy = await startDelayProxy({ targetPort: await echoServer(), rttMs: 2, bandwidthBps: 8_000_000, handshakeRtts: 0 });
+    const proxy = await startDelayProxy({
+      targetPort: await echoServer(),
+      rttMs: 2,
+      bandwidthBps: 8_000_000,
+      handshakeRtts: 0,
+    });
     closers.push(proxy.close);
     const { rest } = await pingPong(proxy.port, 1, 50_000);
     expect(rest[0]).toBeGreaterThanOrEqual(50);
@@ -126,7 +150,13 @@ describe('delay proxy', () => {
     // 8 Mbit/s = 1 byte/µs. Two connections echo 50 000 bytes each at the same time: on one link the later
     // request is through at ≥ 100 ms and its echo then waits for the other's, so it is back at ≥ 150 ms; on
     // a link of its own each would be back after 100 ms (50 up, 50 down).
-    const proxy = await startDelayProxy({ targetPort: await echoServer(), rttMs: 2, bandwidthBps: 8_000_000, sharedLink: true, handshakeRtts: 0 });
+    const proxy = await startDelayProxy({
+      targetPort: await echoServer(),
+      rttMs: 2,
+      bandwidthBps: 8_000_000,
+      sharedLink: true,
+      handshakeRtts: 0,
+    });
     closers.push(proxy.close);
     const t0 = performance.now();
     const [a, b] = await Promise.all([pingPong(proxy.port, 0, 50_000), pingPong(proxy.port, 0, 50_000)]);

@@ -31,7 +31,10 @@ export function fileSizes(root) {
 export function attachMemoryModel(server, root, options) {
   const sizes = fileSizes(root);
   const model = new MemoryModel(options);
-  const listeners = /** @type {Array<(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void>} */ (server.listeners('request'));
+  const listeners =
+    /** @type {Array<(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void>} */ (
+      server.listeners('request')
+    );
   server.removeAllListeners('request');
   server.on('connection', (/** @type {import('node:net').Socket} */ socket) => {
     model.connectionOpened();
@@ -40,27 +43,44 @@ export function attachMemoryModel(server, root, options) {
   server.on('request', (req, res) => {
     model.requestStarted();
     let done = false;
-    const finished = () => { if (!done) { done = true; model.requestFinished(); } };
+    const finished = () => {
+      if (!done) {
+        done = true;
+        model.requestFinished();
+      }
+    };
     res.once('finish', finished);
     res.once('close', finished);
     const path = urlPath(req.url ?? '/');
     const size = path === null ? undefined : sizes.get(path);
     const wait = size === undefined ? 0 : model.read(/** @type {string} */ (path), size);
-    const handle = () => { for (const l of listeners) l.call(server, req, res); };
+    const handle = () => {
+      for (const l of listeners) l.call(server, req, res);
+    };
     // Node's timers have 1 ms resolution: shorter disk waits cost up to 1 ms (documented in the README).
-    if (wait > 0) setTimeout(handle, wait); else handle();
+    if (wait > 0) setTimeout(handle, wait);
+    else handle();
   });
   return {
     model,
     /** Cold cache, idle disk, then the `warm` paths (most popular first) while they fit. @param {string[]} warm */
     reset(warm) {
       model.clear();
-      model.warm(warm.flatMap((p) => { const s = sizes.get(p); return s === undefined ? [] : [/** @type {[string, number]} */ ([p, s])]; }));
+      model.warm(
+        warm.flatMap((p) => {
+          const s = sizes.get(p);
+          return s === undefined ? [] : [/** @type {[string, number]} */ ([p, s])];
+        }),
+      );
     },
   };
 }
 
 /** @param {string} url */
 function urlPath(url) {
-  try { return decodeURIComponent(new URL(url, 'http://x').pathname); } catch { return null; }
+  try {
+    return decodeURIComponent(new URL(url, 'http://x').pathname);
+  } catch {
+    return null;
+  }
 }

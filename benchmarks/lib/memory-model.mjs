@@ -40,7 +40,16 @@ export class MemoryModel {
 
   /** @returns {MemoryModelStats} */
   #zero() {
-    return { hits: 0, misses: 0, hitBytes: 0, missBytes: 0, evictions: 0, diskBusyMs: 0, waitMs: 0, minCacheBytes: this.capacity() };
+    return {
+      hits: 0,
+      misses: 0,
+      hitBytes: 0,
+      missBytes: 0,
+      evictions: 0,
+      diskBusyMs: 0,
+      waitMs: 0,
+      minCacheBytes: this.capacity(),
+    };
   }
 
   /** Bytes left for the file cache after the connections took theirs. */
@@ -49,10 +58,20 @@ export class MemoryModel {
     return Math.max(0, this.o.memoryBytes - idle * this.o.idleConnBytes - this.active * this.o.activeConnBytes);
   }
 
-  connectionOpened() { this.open++; this.#shrink(); }
-  connectionClosed() { this.open = Math.max(0, this.open - 1); }
-  requestStarted() { this.active++; this.#shrink(); }
-  requestFinished() { this.active = Math.max(0, this.active - 1); }
+  connectionOpened() {
+    this.open++;
+    this.#shrink();
+  }
+  connectionClosed() {
+    this.open = Math.max(0, this.open - 1);
+  }
+  requestStarted() {
+    this.active++;
+    this.#shrink();
+  }
+  requestFinished() {
+    this.active = Math.max(0, this.active - 1);
+  }
 
   /**
    * A request for `key` (`size` bytes): how long it waits for the disk, in ms (0 on a hit).
@@ -65,13 +84,17 @@ export class MemoryModel {
       this.cache.delete(key);
       this.cache.set(key, hit);
       const wait = Math.max(0, hit.readyAt - now);
-      this.stats.hits++; this.stats.hitBytes += size; this.stats.waitMs += wait;
+      this.stats.hits++;
+      this.stats.hitBytes += size;
+      this.stats.waitMs += wait;
       return wait;
     }
     const service = this.o.seekMs + size / this.o.bytesPerMs;
     const start = Math.max(now, this.diskFreeAt);
     this.diskFreeAt = start + service;
-    this.stats.misses++; this.stats.missBytes += size; this.stats.diskBusyMs += service;
+    this.stats.misses++;
+    this.stats.missBytes += size;
+    this.stats.diskBusyMs += service;
     const wait = this.diskFreeAt - now;
     this.stats.waitMs += wait;
     if (size <= this.capacity()) {
@@ -105,7 +128,9 @@ export class MemoryModel {
     this.resetStats();
   }
 
-  resetStats() { this.stats = this.#zero(); }
+  resetStats() {
+    this.stats = this.#zero();
+  }
 
   /** Evict least recently used files until the cache fits its share of memory. */
   #shrink() {

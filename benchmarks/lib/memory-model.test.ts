@@ -10,7 +10,12 @@ import { attachMemoryModel, fileSizes } from './memory-bound.mjs';
 
 const fake = () => {
   let t = 0;
-  return { now: () => t, advance: (ms: number) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 };
 const base = { memoryBytes: 1000, idleConnBytes: 100, activeConnBytes: 300, seekMs: 10, bytesPerMs: 10 };
 
@@ -29,7 +34,8 @@ describe('MemoryModel (002 memory-bound emulation)', () => {
 
   it('evicts the least recently used file when full', () => {
     const m = new MemoryModel({ ...base, now: () => 0 });
-    m.read('/a', 400); m.read('/b', 400);
+    m.read('/a', 400);
+    m.read('/b', 400);
     m.read('/a', 400); // /a is now the most recent
     m.read('/c', 400); // evicts /b
     expect([...m.cache.keys()]).toEqual(['/a', '/c']);
@@ -40,10 +46,16 @@ describe('MemoryModel (002 memory-bound emulation)', () => {
 
   it('open connections take their memory from the cache: idle ones 81 KB-like, active ones more', () => {
     const m = new MemoryModel({ ...base, now: () => 0 });
-    m.warm([['/a', 300], ['/b', 300], ['/c', 300], ['/d', 300]]); // /d does not fit
+    m.warm([
+      ['/a', 300],
+      ['/b', 300],
+      ['/c', 300],
+      ['/d', 300],
+    ]); // /d does not fit
     expect([...m.cache.keys()]).toEqual(['/a', '/b', '/c']);
     expect(m.stats.misses).toBe(0);
-    m.connectionOpened(); m.connectionOpened(); // 2 idle: 200 B
+    m.connectionOpened();
+    m.connectionOpened(); // 2 idle: 200 B
     expect(m.capacity()).toBe(800);
     expect([...m.cache.keys()]).toEqual(['/b', '/c']);
     m.requestStarted(); // one becomes active: 100 + 300
@@ -53,7 +65,10 @@ describe('MemoryModel (002 memory-bound emulation)', () => {
     expect(m.capacity()).toBe(400);
     expect([...m.cache.keys()]).toEqual(['/c']);
     expect(m.stats.minCacheBytes).toBe(400);
-    m.requestFinished(); m.requestFinished(); m.connectionClosed(); m.connectionClosed();
+    m.requestFinished();
+    m.requestFinished();
+    m.connectionClosed();
+    m.connectionClosed();
     expect(m.capacity()).toBe(1000);
     for (let i = 0; i < 20; i++) m.connectionOpened();
     expect(m.capacity()).toBe(0); // never negative
@@ -73,7 +88,9 @@ describe('MemoryModel (002 memory-bound emulation)', () => {
 
 describe('attachMemoryModel on a real node:http server', () => {
   const dirs: string[] = [];
-  afterAll(async () => { await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))); });
+  afterAll(async () => {
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
 
   it('counts hits, misses and connections of the requests the server gets, then runs its own handler', async () => {
     const root = await mkdtemp(join(tmpdir(), 'objpack-mem-'));
@@ -81,9 +98,20 @@ describe('attachMemoryModel on a real node:http server', () => {
     await mkdir(join(root, 'd'));
     await writeFile(join(root, 'd', 'a b.txt'), 'x'.repeat(1000));
     await writeFile(join(root, 'c.txt'), 'y'.repeat(10));
-    expect(fileSizes(root)).toEqual(new Map([['/c.txt', 10], ['/d/a b.txt', 1000]]));
+    expect(fileSizes(root)).toEqual(
+      new Map([
+        ['/c.txt', 10],
+        ['/d/a b.txt', 1000],
+      ]),
+    );
     const server = http.createServer((req, res) => res.end(req.url));
-    const { model, reset } = attachMemoryModel(server, root, { memoryBytes: 100_000, idleConnBytes: 1000, activeConnBytes: 2000, seekMs: 0, bytesPerMs: 1e9 });
+    const { model, reset } = attachMemoryModel(server, root, {
+      memoryBytes: 100_000,
+      idleConnBytes: 1000,
+      activeConnBytes: 2000,
+      seekMs: 0,
+      bytesPerMs: 1e9,
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const agent = new Agent({ connections: 1 });

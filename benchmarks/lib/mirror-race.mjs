@@ -20,10 +20,16 @@ export async function raceMirrors({ mirrors, origin, path, timeoutMs }) {
   try {
     winner = await new Promise((resolve) => {
       let pending = clients.length;
-      const lose = () => { if (--pending === 0) resolve(-1); };
+      const lose = () => {
+        if (--pending === 0) resolve(-1);
+      };
       clients.forEach((c, i) => {
         c.request({ path, method: 'HEAD', signal: ac.signal })
-          .then(async (res) => { await res.body.dump(); if (res.statusCode === 200) resolve(i); else lose(); })
+          .then(async (res) => {
+            await res.body.dump();
+            if (res.statusCode === 200) resolve(i);
+            else lose();
+          })
           .catch(lose);
       });
       ac.signal.addEventListener('abort', () => resolve(-1));
@@ -36,8 +42,12 @@ export async function raceMirrors({ mirrors, origin, path, timeoutMs }) {
   const c = winner >= 0 ? /** @type {Client} */ (clients[winner]) : new Client(origin);
   try {
     const res = await c.request({ path, method: 'GET' });
-    let ttfb = 0, bytes = 0;
-    for await (const chunk of res.body) { if (!ttfb) ttfb = performance.now() - t0; bytes += chunk.length; }
+    let ttfb = 0,
+      bytes = 0;
+    for await (const chunk of res.body) {
+      if (!ttfb) ttfb = performance.now() - t0;
+      bytes += chunk.length;
+    }
     if (res.statusCode !== 200) throw new Error(`GET ${source}${path}: ${res.statusCode}`);
     return { ttfbMs: ttfb, totalMs: performance.now() - t0, source, bytes };
   } finally {
@@ -56,7 +66,9 @@ export async function directTtfb(origin, path) {
   try {
     const res = await c.request({ path, method: 'GET' });
     let ttfb = 0;
-    for await (const _chunk of res.body) { if (!ttfb) ttfb = performance.now() - t0; }
+    for await (const _chunk of res.body) {
+      if (!ttfb) ttfb = performance.now() - t0;
+    }
     return ttfb;
   } finally {
     await c.destroy();

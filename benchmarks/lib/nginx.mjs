@@ -69,30 +69,52 @@ http {
   const child = spawn(cmd, rest, { stdio: 'ignore' });
   const pid = /** @type {number} */ (child.pid);
   for (let i = 0; ; i++) {
-    const ok = await new Promise((r) => { const s = net.connect(port, '127.0.0.1', () => { s.destroy(); r(true); }); s.on('error', () => r(false)); });
+    const ok = await new Promise((r) => {
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.destroy();
+        r(true);
+      });
+      s.on('error', () => r(false));
+    });
     if (ok) break;
-    if (i > 100 || child.exitCode !== null) throw new Error(`nginx did not start: ${await readFile(join(dir, 'error.log'), 'utf8').catch(() => '')}`);
+    if (i > 100 || child.exitCode !== null)
+      throw new Error(`nginx did not start: ${await readFile(join(dir, 'error.log'), 'utf8').catch(() => '')}`);
     await new Promise((r) => setTimeout(r, 20));
   }
   let cpuBase = procTreeCpuMs(pid);
   let logOffset = 0;
   return {
-    kind: 'nginx', port, pid, url: `http://127.0.0.1:${port}`,
+    kind: 'nginx',
+    port,
+    pid,
+    url: `http://127.0.0.1:${port}`,
     async reset() {
       cpuBase = procTreeCpuMs(pid);
       logOffset = (await readFile(log)).length;
     },
     async stats() {
       const lines = (await readFile(log)).subarray(logOffset).toString('latin1').trim().split('\n').filter(Boolean);
-      let first = Infinity, last = 0;
+      let first = Infinity,
+        last = 0;
       for (const l of lines) {
         const [msec, rt] = l.split(' ').map(Number);
         first = Math.min(first, msec - rt);
         last = Math.max(last, msec);
       }
       // nginx logs with millisecond resolution: response times below ~1 ms read as 0 or 1.
-      return { cpuMs: procTreeCpuMs(pid) - cpuBase, requests: lines.length, responseMs: lines.length ? (last - first) * 1000 : 0, connections: NaN, connSeconds: NaN };
+      return {
+        cpuMs: procTreeCpuMs(pid) - cpuBase,
+        requests: lines.length,
+        responseMs: lines.length ? (last - first) * 1000 : 0,
+        connections: NaN,
+        connSeconds: NaN,
+      };
     },
-    close: () => new Promise((r) => { child.once('exit', () => r(undefined)); child.kill('SIGQUIT'); setTimeout(() => child.kill('SIGKILL'), 3000).unref(); }),
+    close: () =>
+      new Promise((r) => {
+        child.once('exit', () => r(undefined));
+        child.kill('SIGQUIT');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
   };
 }

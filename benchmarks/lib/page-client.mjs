@@ -48,20 +48,39 @@ export async function fetchPage(f) {
   const { origin, paths, mode, closeWhenDone = true, headers = {} } = f;
   const cpu0 = selfCpuMs();
   const t0 = performance.now();
-  let firstByte = 0, lastByte = 0, bytes = 0, objects = 0, connections = 0;
+  let firstByte = 0,
+    lastByte = 0,
+    bytes = 0,
+    objects = 0,
+    connections = 0;
   /** @type {import('undici').Dispatcher | null} */
   let dispatcher = null;
-  const mark = () => { const now = performance.now(); if (!firstByte) firstByte = now; lastByte = now; };
+  const mark = () => {
+    const now = performance.now();
+    if (!firstByte) firstByte = now;
+    lastByte = now;
+  };
   /** @param {import('undici').Dispatcher} d @param {string} path @param {boolean} [reset] */
   const get = async (d, path, reset = false) => {
     // undici treats every GET as `blocking` (no further requests until its headers arrive) unless told
     // otherwise, which would quietly turn `pipelined` into one-at-a-time keep-alive.
     const res = await d.request({ path, method: 'GET', headers, reset, blocking: mode !== 'pipelined' });
-    if (res.statusCode !== 200) { await res.body.dump(); throw new Error(`GET ${path}: ${res.statusCode}`); }
-    for await (const chunk of res.body) { bytes += chunk.length; mark(); }
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw new Error(`GET ${path}: ${res.statusCode}`);
+    }
+    for await (const chunk of res.body) {
+      bytes += chunk.length;
+      mark();
+    }
     objects++;
   };
-  const track = (/** @type {import('undici').Dispatcher} */ d) => { d.on('connect', () => { connections++; }); return d; };
+  const track = (/** @type {import('undici').Dispatcher} */ d) => {
+    d.on('connect', () => {
+      connections++;
+    });
+    return d;
+  };
 
   if (mode === 'http10') {
     const queue = paths.slice();
@@ -70,30 +89,57 @@ export async function fetchPage(f) {
     };
     const one = async (/** @type {string} */ p) => {
       const c = track(new Client(origin, { pipelining: 1 }));
-      try { await get(c, p, true); } finally { await c.destroy(); }
+      try {
+        await get(c, p, true);
+      } finally {
+        await c.destroy();
+      }
     };
     if (f.htmlFirst && queue.length) await one(/** @type {string} */ (queue.shift()));
     await Promise.all(Array.from({ length: Math.max(1, f.parallel ?? 1) }, worker));
   } else if (mode === 'keepalive' || mode === 'pipelined') {
     const n = mode === 'pipelined' ? 1 : Math.max(1, f.connections ?? 1);
-    dispatcher = f.dispatcher ?? track(n === 1
-      ? new Client(origin, { pipelining: mode === 'pipelined' ? Math.max(64, paths.length) : 1, ...HOLD })
-      : new Pool(origin, { connections: n, pipelining: 1, ...HOLD }));
+    dispatcher =
+      f.dispatcher ??
+      track(
+        n === 1
+          ? new Client(origin, { pipelining: mode === 'pipelined' ? Math.max(64, paths.length) : 1, ...HOLD })
+          : new Pool(origin, { connections: n, pipelining: 1, ...HOLD }),
+      );
     const d = dispatcher;
     if (n === 1 && mode === 'keepalive') for (const p of paths) await get(d, p);
-    else if (f.htmlFirst && paths.length) { await get(d, /** @type {string} */ (paths[0])); await Promise.all(paths.slice(1).map((p) => get(d, p))); }
-    else await Promise.all(paths.map((p) => get(d, p)));
+    else if (f.htmlFirst && paths.length) {
+      await get(d, /** @type {string} */ (paths[0]));
+      await Promise.all(paths.slice(1).map((p) => get(d, p)));
+    } else await Promise.all(paths.map((p) => get(d, p)));
   } else if (mode === 'package') {
     if (!f.packagePath || !f.Decoder) throw new Error('package mode needs packagePath and Decoder');
     dispatcher = f.dispatcher ?? track(new Client(origin, { pipelining: 1, ...HOLD }));
     let delivered = 0;
-    const decoder = new f.Decoder({
-      onObjectData: (/** @type {unknown} */ _e, /** @type {Uint8Array} */ b) => { delivered += b.length; },
-      onObjectEnd: () => { objects++; },
-    }, { verify: false });
-    const res = await dispatcher.request({ path: f.packagePath, method: 'GET', headers: { accept: 'application/vnd.objpack', ...headers } });
-    if (res.statusCode !== 200) { await res.body.dump(); throw new Error(`GET ${f.packagePath}: ${res.statusCode}`); }
-    for await (const chunk of res.body) { mark(); decoder.push(chunk); }
+    const decoder = new f.Decoder(
+      {
+        onObjectData: (/** @type {unknown} */ _e, /** @type {Uint8Array} */ b) => {
+          delivered += b.length;
+        },
+        onObjectEnd: () => {
+          objects++;
+        },
+      },
+      { verify: false },
+    );
+    const res = await dispatcher.request({
+      path: f.packagePath,
+      method: 'GET',
+      headers: { accept: 'application/vnd.objpack', ...headers },
+    });
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw new Error(`GET ${f.packagePath}: ${res.statusCode}`);
+    }
+    for await (const chunk of res.body) {
+      mark();
+      decoder.push(chunk);
+    }
     decoder.end();
     bytes = delivered;
     if (objects !== paths.length) throw new Error(`package delivered ${objects} objects, expected ${paths.length}`);
@@ -101,6 +147,18 @@ export async function fetchPage(f) {
     throw new Error(`unknown mode ${mode}`);
   }
   const end = performance.now();
-  if (closeWhenDone && dispatcher) { await dispatcher.destroy(); dispatcher = null; }
-  return { ms: end - t0, firstByteMs: firstByte - t0, readMs: lastByte - firstByte, bytes, objects, connections, cpuMs: selfCpuMs() - cpu0, dispatcher };
+  if (closeWhenDone && dispatcher) {
+    await dispatcher.destroy();
+    dispatcher = null;
+  }
+  return {
+    ms: end - t0,
+    firstByteMs: firstByte - t0,
+    readMs: lastByte - firstByte,
+    bytes,
+    objects,
+    connections,
+    cpuMs: selfCpuMs() - cpu0,
+    dispatcher,
+  };
 }

@@ -12,13 +12,20 @@ import { startDelayProxy } from './delay-proxy.mjs';
 let root: string;
 let server: Awaited<ReturnType<typeof serveStandin>>;
 let paths: string[];
-const SIZE = 4096, FILES = 12;
+const SIZE = 4096,
+  FILES = 12;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'objpack-client-'));
   const { groups } = await paperFileGroups({ sizes: [SIZE], sets: 1, files: FILES }, root);
   paths = groups[0]!.sets[0]!.files.map((f) => `/4k/set-00/${f.name}`);
-  const objects = await Promise.all(paths.map(async (p) => ({ name: p, contentType: 'text/plain', body: new Uint8Array(await readFile(join(root, p))) })));
+  const objects = await Promise.all(
+    paths.map(async (p) => ({
+      name: p,
+      contentType: 'text/plain',
+      body: new Uint8Array(await readFile(join(root, p))),
+    })),
+  );
   await writeFile(join(root, 'set-00.objp'), encodePackageSync({ objects }));
   server = await serveStandin({ root });
 });
@@ -29,7 +36,11 @@ afterAll(async () => {
 
 describe('fetchPage', () => {
   for (const [mode, connections, expected] of [
-    ['http10', undefined, FILES], ['keepalive', 1, 1], ['keepalive', 6, 6], ['pipelined', undefined, 1], ['package', undefined, 1],
+    ['http10', undefined, FILES],
+    ['keepalive', 1, 1],
+    ['keepalive', 6, 6],
+    ['pipelined', undefined, 1],
+    ['package', undefined, 1],
   ] as const) {
     it(`${mode}${connections ? ` ×${connections}` : ''}: every object arrives over ${expected} connection(s)`, async () => {
       const r = await fetchPage({ origin: server.url, paths, mode, connections, packagePath: '/set-00.objp', Decoder });
@@ -44,8 +55,15 @@ describe('fetchPage', () => {
   }
 
   it('package mode rejects a package that lacks objects', async () => {
-    await expect(fetchPage({ origin: server.url, paths: [...paths, '/missing'], mode: 'package', packagePath: '/set-00.objp', Decoder }))
-      .rejects.toThrow(/expected 13/);
+    await expect(
+      fetchPage({
+        origin: server.url,
+        paths: [...paths, '/missing'],
+        mode: 'package',
+        packagePath: '/set-00.objp',
+        Decoder,
+      }),
+    ).rejects.toThrow(/expected 13/);
   });
 
   it('reports HTTP errors', async () => {
@@ -53,7 +71,12 @@ describe('fetchPage', () => {
   });
 
   it('keeps the connection when closeWhenDone is false', async () => {
-    const r = await fetchPage({ origin: server.url, paths: paths.slice(0, 2), mode: 'keepalive', closeWhenDone: false });
+    const r = await fetchPage({
+      origin: server.url,
+      paths: paths.slice(0, 2),
+      mode: 'keepalive',
+      closeWhenDone: false,
+    });
     expect(r.dispatcher).not.toBeNull();
     await r.dispatcher!.destroy();
   });
@@ -89,7 +112,11 @@ describe('fetchPage', () => {
     await new Promise<void>((r) => raw.listen(0, '127.0.0.1', () => r()));
     try {
       const port = (raw.address() as net.AddressInfo).port;
-      const r = await fetchPage({ origin: `http://127.0.0.1:${port}`, paths: Array.from({ length: N }, (_, i) => `/o${i}`), mode: 'pipelined' });
+      const r = await fetchPage({
+        origin: `http://127.0.0.1:${port}`,
+        paths: Array.from({ length: N }, (_, i) => `/o${i}`),
+        mode: 'pipelined',
+      });
       expect(r.objects).toBe(N);
       expect(r.connections).toBe(1);
       expect(maxUnanswered).toBe(N);
@@ -98,7 +125,7 @@ describe('fetchPage', () => {
     }
   }, 10_000);
 
-  it('closes its connection as soon as the page\'s last object has arrived (001), whatever the server\'s holding time', async () => {
+  it("closes its connection as soon as the page's last object has arrived (001), whatever the server's holding time", async () => {
     const { default: http } = await import('node:http');
     const srv = http.createServer((req, res) => res.end('x'));
     srv.keepAliveTimeout = 600_000; // the server would hold the connection for 10 minutes

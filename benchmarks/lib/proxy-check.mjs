@@ -29,7 +29,10 @@ export async function proxySelfTest({ rtts = [20, 100], rounds = 7 } = {}) {
   const out = [];
   try {
     for (const rttMs of rtts) {
-      const proxy = await startProxyProcess({ targetPort: /** @type {net.AddressInfo} */ (echo.address()).port, rttMs });
+      const proxy = await startProxyProcess({
+        targetPort: /** @type {net.AddressInfo} */ (echo.address()).port,
+        rttMs,
+      });
       try {
         // The first exchange is timed from connect(): the proxy holds it back from when it accepted the
         // connection, and on a busy machine the 'connect' callback can run several ms after that.
@@ -47,8 +50,16 @@ export async function proxySelfTest({ rtts = [20, 100], rounds = 7 } = {}) {
         sock.destroy();
         // The first exchange also pays the emulated handshake (one more RTT).
         const [connectMs = NaN, ...rest] = times;
-        const minMs = Math.min(...rest), medianMs = median(rest);
-        out.push({ rttMs, connectMs, minMs, medianMs, maxMs: Math.max(...rest), verdict: proxyVerdict(rttMs, minMs, medianMs) });
+        const minMs = Math.min(...rest),
+          medianMs = median(rest);
+        out.push({
+          rttMs,
+          connectMs,
+          minMs,
+          medianMs,
+          maxMs: Math.max(...rest),
+          verdict: proxyVerdict(rttMs, minMs, medianMs),
+        });
       } finally {
         await proxy.close();
       }

@@ -12,7 +12,9 @@ import { startDelayProxy } from './delay-proxy.mjs';
  * @returns {Promise<{ port: number, lateness: () => Promise<{ chunks: number, p50Ms: number, p90Ms: number, maxMs: number }>, close: () => Promise<void> }>}
  */
 export async function startProxyProcess(options) {
-  const child = fork(fileURLToPath(import.meta.url), [JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), [JSON.stringify(options)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const port = await new Promise((resolve, reject) => {
     child.once('message', (/** @type {any} */ m) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`delay proxy exited with ${code}`)));
@@ -26,11 +28,12 @@ export async function startProxyProcess(options) {
   return {
     port: /** @type {number} */ (port),
     /** @returns {Promise<{ chunks: number, p50Ms: number, p90Ms: number, maxMs: number }>} */
-    lateness: () => new Promise((resolve, reject) => {
-      if (child.exitCode !== null) return reject(new Error('delay proxy exited'));
-      child.once('message', (/** @type {any} */ m) => resolve(m.lateness));
-      child.send('lateness');
-    }),
+    lateness: () =>
+      new Promise((resolve, reject) => {
+        if (child.exitCode !== null) return reject(new Error('delay proxy exited'));
+        child.once('message', (/** @type {any} */ m) => resolve(m.lateness));
+        child.send('lateness');
+      }),
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -42,7 +45,11 @@ export async function startProxyProcess(options) {
 
 if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   const proxy = await startDelayProxy(JSON.parse(process.argv[2] ?? '{}'));
-  process.on('SIGTERM', () => { void proxy.close().then(() => process.exit(0)); });
-  process.on('message', (m) => { if (m === 'lateness') process.send?.({ lateness: proxy.lateness() }); });
+  process.on('SIGTERM', () => {
+    void proxy.close().then(() => process.exit(0));
+  });
+  process.on('message', (m) => {
+    if (m === 'lateness') process.send?.({ lateness: proxy.lateness() });
+  });
   process.send({ port: proxy.port });
 }

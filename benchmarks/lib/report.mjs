@@ -21,8 +21,14 @@ export const END = '<!-- bench:results:end -->';
 /** @param {{ title: string, columns: string[], rows: (string | number)[][] }} t */
 export function markdownTable(t) {
   const cell = (/** @type {unknown} */ v) => String(v ?? '').replace(/\|/g, '\\|');
-  return [`**${t.title}**`, '', `| ${t.columns.map(cell).join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`,
-    ...t.rows.map((r) => `| ${r.map(cell).join(' | ')} |`), ''].join('\n');
+  return [
+    `**${t.title}**`,
+    '',
+    `| ${t.columns.map(cell).join(' | ')} |`,
+    `|${t.columns.map(() => '---').join('|')}|`,
+    ...t.rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+    '',
+  ].join('\n');
 }
 
 /**
@@ -34,7 +40,12 @@ export function markdownTable(t) {
 export async function writeExperiment(resultsDir, r, meta) {
   await mkdir(join(resultsDir, 'plots'), { recursive: true });
   await writeFile(join(resultsDir, `${r.id}.json`), `${JSON.stringify({ ...meta, ...r }, null, 1)}\n`);
-  const md = [`### ${r.title}`, '', `_${meta.mode} run, ${meta.date}, ${meta.machine}, ${(meta.ms / 1000).toFixed(0)} s._`, ''];
+  const md = [
+    `### ${r.title}`,
+    '',
+    `_${meta.mode} run, ${meta.date}, ${meta.machine}, ${(meta.ms / 1000).toFixed(0)} s._`,
+    '',
+  ];
   for (const n of r.notes ?? []) md.push(`> ${n}`, '');
   for (const t of r.tables) md.push(markdownTable(t));
   for (const p of r.plots) {
@@ -52,9 +63,14 @@ export async function writeExperiment(resultsDir, r, meta) {
  */
 export async function updateReadme(readme, body) {
   let text = '';
-  try { text = await readFile(readme, 'utf8'); } catch { text = '# benchmarks\n'; }
+  try {
+    text = await readFile(readme, 'utf8');
+  } catch {
+    text = '# benchmarks\n';
+  }
   const block = `${START}\n${body.trim()}\n${END}`;
-  const i = text.indexOf(START), j = text.indexOf(END);
+  const i = text.indexOf(START),
+    j = text.indexOf(END);
   text = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + END.length) : `${text.trimEnd()}\n\n${block}\n`;
   await writeFile(readme, text);
 }

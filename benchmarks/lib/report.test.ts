@@ -7,7 +7,9 @@ import { barChart } from './svg.mjs';
 import { median, quantile, round } from './stats.mjs';
 
 const dirs: string[] = [];
-afterAll(async () => { await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))); });
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 describe('report', () => {
   it('renders a Markdown table, escaping pipes', () => {
@@ -26,7 +28,14 @@ describe('report', () => {
     expect(await readFile(f, 'utf8')).toBe(`# bare\n\n${START}\nx\n${END}\n`);
   });
   it('draws one bar per finite value, hatching paper values, escaping text', () => {
-    const svg = barChart({ title: 'a < b', groups: ['g1', 'g2'], series: [{ label: 'ours', values: [10, NaN] }, { label: 'paper', values: [20, 30], paper: true }] });
+    const svg = barChart({
+      title: 'a < b',
+      groups: ['g1', 'g2'],
+      series: [
+        { label: 'ours', values: [10, NaN] },
+        { label: 'paper', values: [20, 30], paper: true },
+      ],
+    });
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('a &lt; b');
     expect(svg.match(/<rect [^>]*><title>/g)).toHaveLength(3);

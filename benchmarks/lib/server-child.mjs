@@ -67,12 +67,20 @@ async function start() {
   if (kind === 'sirv') {
     const sirv = (await import('sirv')).default;
     const handler = sirv(root, { dev: false, etag: true });
-    const server = http.createServer((req, res) => handler(req, res, () => { res.statusCode = 404; res.end(); }));
+    const server = http.createServer((req, res) =>
+      handler(req, res, () => {
+        res.statusCode = 404;
+        res.end();
+      }),
+    );
     if (config.memoryModel) model = attachMemoryModel(server, root, config.memoryModel);
     server.keepAliveTimeout = options.holdMs ?? 5000;
     if (options.maxConnections) server.maxConnections = options.maxConnections;
     await new Promise((r) => server.listen(0, '127.0.0.1', () => r(undefined)));
-    return { port: /** @type {import('node:net').AddressInfo} */ (server.address()).port, close: () => new Promise((r) => server.close(() => r(undefined))) };
+    return {
+      port: /** @type {import('node:net').AddressInfo} */ (server.address()).port,
+      close: () => new Promise((r) => server.close(() => r(undefined))),
+    };
   }
   const { serveStandin } = await import('./standin-server.mjs');
   return serveStandin({ root, ...options });
@@ -81,7 +89,15 @@ async function start() {
 const server = /** @type {{ port: number, close: () => Promise<unknown>, stats?: () => unknown }} */ (await start());
 process.on('message', async (/** @type {any} */ msg) => {
   if (msg.cmd === 'reset') {
-    Object.assign(stats, { requests: 0, finished: 0, firstStart: 0, lastFinish: 0, connections: 0, closedConnMs: 0, maxOpen: open.size });
+    Object.assign(stats, {
+      requests: 0,
+      finished: 0,
+      firstStart: 0,
+      lastFinish: 0,
+      connections: 0,
+      closedConnMs: 0,
+      maxOpen: open.size,
+    });
     for (const s of open.keys()) open.set(s, performance.now());
     cpuBase = process.cpuUsage();
     ownBase = server.stats?.() ?? null;
@@ -98,9 +114,14 @@ process.on('message', async (/** @type {any} */ msg) => {
     let openMs = 0;
     for (const t of open.values()) openMs += now - t;
     process.send?.({
-      id: msg.id, cpuMs: (cpu.user + cpu.system) / 1000, requests: stats.requests, connections: stats.connections,
+      id: msg.id,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      requests: stats.requests,
+      connections: stats.connections,
       responseMs: stats.firstStart && stats.lastFinish ? stats.lastFinish - stats.firstStart : 0,
-      connSeconds: (stats.closedConnMs + openMs) / 1000, openConnections: open.size, maxOpen: stats.maxOpen,
+      connSeconds: (stats.closedConnMs + openMs) / 1000,
+      openConnections: open.size,
+      maxOpen: stats.maxOpen,
       rssBytes: process.memoryUsage().rss,
       own: server.stats ? diff(server.stats(), ownBase) : undefined,
       memory: model ? { ...model.model.stats, capacityNow: model.model.capacity() } : undefined,

@@ -41,12 +41,20 @@ export async function startNodeServer(kind, { root, options = {}, cpu, memoryMod
   let label = kind === 'standin' ? 'node-standin' : kind;
   if (kind === 'objpack') {
     bundle = await objpackServeBundle();
-    if (!bundle) { kind = 'standin'; label = 'node-standin'; }
+    if (!bundle) {
+      kind = 'standin';
+      label = 'node-standin';
+    }
   }
   const arg = JSON.stringify({ kind, root, options, bundle, memoryModel });
-  const child = cpu === undefined
-    ? fork(CHILD, [arg], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
-    : fork(CHILD, [arg], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execPath: 'taskset', execArgv: ['-c', String(cpu), process.execPath] });
+  const child =
+    cpu === undefined
+      ? fork(CHILD, [arg], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+      : fork(CHILD, [arg], {
+          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+          execPath: 'taskset',
+          execArgv: ['-c', String(cpu), process.execPath],
+        });
   let nextId = 1;
   /** @type {Map<number, (v: any) => void>} */
   const waiting = new Map();
@@ -61,14 +69,19 @@ export async function startNodeServer(kind, { root, options = {}, cpu, memoryMod
     });
   });
   const port = /** @type {number} */ (await ready);
-  const call = (/** @type {string} */ cmd, /** @type {Record<string, unknown>} */ extra = {}) => new Promise((resolve) => {
-    const id = nextId++;
-    waiting.set(id, resolve);
-    child.send({ ...extra, cmd, id });
-  });
+  const call = (/** @type {string} */ cmd, /** @type {Record<string, unknown>} */ extra = {}) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      child.send({ ...extra, cmd, id });
+    });
   return {
-    kind: label, port, url: `http://127.0.0.1:${port}`,
-    reset: async (warm) => { await call('reset', warm ? { warm } : {}); },
+    kind: label,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    reset: async (warm) => {
+      await call('reset', warm ? { warm } : {});
+    },
     stats: /** @type {any} */ (() => call('stats')),
     close: async () => {
       if (child.exitCode !== null) return;
@@ -88,7 +101,13 @@ export async function startNodeServer(kind, { root, options = {}, cpu, memoryMod
  * @returns {Promise<BenchServer>}
  */
 export async function startServer(kind, config) {
-  if (kind === 'nginx') return startNginx({ root: config.root, dir: join(config.dir, 'nginx'), ...(config.options ?? {}), cpu: config.cpu });
+  if (kind === 'nginx')
+    return startNginx({
+      root: config.root,
+      dir: join(config.dir, 'nginx'),
+      ...(config.options ?? {}),
+      cpu: config.cpu,
+    });
   return startNodeServer(kind, config);
 }
 

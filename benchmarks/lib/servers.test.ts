@@ -12,7 +12,9 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'objpack-servers-'));
   for (const p of paths) await writeFile(join(root, p), 'x'.repeat(4096));
 });
-afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 const hasNginx = Boolean(nginxBinary());
 if (!hasNginx) console.warn('SKIPPED nginx server test: nginx not found (run `node scripts/system-tools.mjs`)');
@@ -35,7 +37,9 @@ describe('bench servers report their own request count, response time and CPU', 
         // CPU is the server process's own: a busy client (this process) adds nothing to it.
         await srv.reset();
         const until = performance.now() + 300;
-        while (performance.now() < until) { /* spin */ }
+        while (performance.now() < until) {
+          /* spin */
+        }
         expect((await srv.stats()).cpuMs).toBeLessThan(150);
       } finally {
         await srv.close();
@@ -43,8 +47,12 @@ describe('bench servers report their own request count, response time and CPU', 
     });
   }
   it('objpack behind the memory-bound emulation (002): misses, hits and warm-up come back over IPC', async () => {
-    const srv = await startServer('objpack', { root, dir: root, options: { memoryBytes: 0, prefetch: false },
-      memoryModel: { memoryBytes: 3 * 4096, idleConnBytes: 100, activeConnBytes: 100, seekMs: 0, bytesPerMs: 1e9 } });
+    const srv = await startServer('objpack', {
+      root,
+      dir: root,
+      options: { memoryBytes: 0, prefetch: false },
+      memoryModel: { memoryBytes: 3 * 4096, idleConnBytes: 100, activeConnBytes: 100, seekMs: 0, bytesPerMs: 1e9 },
+    });
     try {
       await srv.reset(['/f0.txt']);
       await fetchPage({ origin: srv.url, paths, mode: 'keepalive' });

@@ -8,7 +8,8 @@ export function quantile(xs, q) {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   const pos = (s.length - 1) * q;
-  const lo = Math.floor(pos), hi = Math.ceil(pos);
+  const lo = Math.floor(pos),
+    hi = Math.ceil(pos);
   return s[lo] + (s[hi] - s[lo]) * (pos - lo);
 }
 

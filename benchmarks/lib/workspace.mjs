@@ -23,10 +23,19 @@ export async function bundleWorkspace(name, entry = 'index') {
   await mkdir(dirname(out), { recursive: true });
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [src], outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'node20',
-    logLevel: 'silent', absWorkingDir: join(REPO, 'packages', name),
+    entryPoints: [src],
+    outfile: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+    absWorkingDir: join(REPO, 'packages', name),
     // The format package from source too, so the server under test uses the codec in the tree.
-    alias: { '@objpack/format/node': join(REPO, 'packages/format/src/node.ts'), '@objpack/format': join(REPO, 'packages/format/src/index.ts') },
+    alias: {
+      '@objpack/format/node': join(REPO, 'packages/format/src/node.ts'),
+      '@objpack/format': join(REPO, 'packages/format/src/index.ts'),
+    },
     // CommonJS dependencies inside an ESM bundle need a require().
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });

@@ -31,8 +31,12 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const REPO = join(HERE, '..', '..');
 const { values } = parseArgs({
   options: {
-    only: { type: 'string' }, quick: { type: 'boolean' }, duration: { type: 'string' }, rounds: { type: 'string' },
-    out: { type: 'string' }, nice: { type: 'string' },
+    only: { type: 'string' },
+    quick: { type: 'boolean' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    out: { type: 'string' },
+    nice: { type: 'string' },
   },
 });
 const DURATION = Number(values.duration ?? (values.quick ? 2 : 5));
@@ -53,33 +57,74 @@ if (pinned) spawnSync('taskset', ['-p', '-c', String(CLIENT_CPU), String(process
 if (NICE) spawnSync('renice', ['-n', String(NICE), '-p', String(process.pid)], { stdio: 'ignore' });
 const WRK = [process.env.OBJPACK_WRK, '/usr/bin/wrk'].find((b) => b && existsSync(b));
 const NGINX = nginxBinary();
-if (!WRK) log('!! wrk not found: wrk runs (packages, dynamic, small files) are skipped — `node scripts/system-tools.mjs` installs it');
+if (!WRK)
+  log(
+    '!! wrk not found: wrk runs (packages, dynamic, small files) are skipped — `node scripts/system-tools.mjs` installs it',
+  );
 if (!NGINX) log('!! nginx not found: nginx runs are skipped — `node scripts/system-tools.mjs` installs it');
 
 /** Prefix that pins a command to `cpu` (and applies --nice). */
-const onCore = (cpu, argv) => [...(NICE ? ['nice', '-n', String(NICE)] : []), ...(pinned ? ['taskset', '-c', String(cpu)] : []), ...argv];
+const onCore = (cpu, argv) => [
+  ...(NICE ? ['nice', '-n', String(NICE)] : []),
+  ...(pinned ? ['taskset', '-c', String(cpu)] : []),
+  ...argv,
+];
 
 /** Starts a Node server child (objpack or sirv) pinned to the server core. */
 async function startNode(kind, root, options = {}) {
-  const [cmd, ...args] = onCore(SERVER_CPU, [process.execPath, join(HERE, 'server-process.mjs'), JSON.stringify({ kind, root, options })]);
+  const [cmd, ...args] = onCore(SERVER_CPU, [
+    process.execPath,
+    join(HERE, 'server-process.mjs'),
+    JSON.stringify({ kind, root, options }),
+  ]);
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = [];
   let waiter;
   let buf = '';
   child.stdout.on('data', (c) => {
     buf += c;
-    for (let i = buf.indexOf('\n'); i !== -1; i = buf.indexOf('\n')) { lines.push(JSON.parse(buf.slice(0, i))); buf = buf.slice(i + 1); waiter?.(); }
+    for (let i = buf.indexOf('\n'); i !== -1; i = buf.indexOf('\n')) {
+      lines.push(JSON.parse(buf.slice(0, i)));
+      buf = buf.slice(i + 1);
+      waiter?.();
+    }
   });
-  const next = () => new Promise((r) => { if (lines.length) r(lines.shift()); else waiter = () => { waiter = undefined; r(lines.shift()); }; });
+  const next = () =>
+    new Promise((r) => {
+      if (lines.length) r(lines.shift());
+      else
+        waiter = () => {
+          waiter = undefined;
+          r(lines.shift());
+        };
+    });
   const { port } = await next();
-  return { kind, port, pid: child.pid, async stop() { const statsLine = next(); child.kill('SIGTERM'); return (await statsLine).stats; } };
+  return {
+    kind,
+    port,
+    pid: child.pid,
+    async stop() {
+      const statsLine = next();
+      child.kill('SIGTERM');
+      return (await statsLine).stats;
+    },
+  };
 }
 
 async function startAny(kind, root, options) {
   if (kind === 'nginx') {
     const dir = mkdtempSync(join(tmpdir(), 'objpack-bench-nginx-'));
     const n = await startNginx({ root, dir, cpu: SERVER_CPU, nice: NICE, throughput: true });
-    return { kind, port: n.port, pid: n.pid, async stop() { await n.close(); rmSync(dir, { recursive: true, force: true }); return null; } };
+    return {
+      kind,
+      port: n.port,
+      pid: n.pid,
+      async stop() {
+        await n.close();
+        rmSync(dir, { recursive: true, force: true });
+        return null;
+      },
+    };
   }
   return startNode(kind, root, options);
 }
@@ -88,13 +133,21 @@ async function startAny(kind, root, options) {
 async function autocannonRun(port, paths, duration = DURATION) {
   const before = process.cpuUsage();
   const r = await autocannon({
-    url: `http://127.0.0.1:${port}`, connections: 32, duration, pipelining: 1,
+    url: `http://127.0.0.1:${port}`,
+    connections: 32,
+    duration,
+    pipelining: 1,
     requests: paths.map((path) => ({ method: 'GET', path })),
   });
   const used = process.cpuUsage(before);
   return {
-    reqPerSec: r.requests.average, mbPerSec: r.throughput.average / 1e6, p50ms: r.latency.p50, p99ms: r.latency.p99,
-    errors: r.errors + r.timeouts, non2xx: r.non2xx, clientCpuPct: ((used.user + used.system) / 1e4) / duration,
+    reqPerSec: r.requests.average,
+    mbPerSec: r.throughput.average / 1e6,
+    p50ms: r.latency.p50,
+    p99ms: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    clientCpuPct: (used.user + used.system) / 1e4 / duration,
   };
 }
 
@@ -104,19 +157,38 @@ async function autocannonRun(port, paths, duration = DURATION) {
  */
 function wrkRun(port, path, { headers = {}, script, conns = 8, duration = DURATION } = {}) {
   const hs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
-  const args = ['-t1', `-c${conns}`, `-d${duration}s`, '--latency', ...hs, ...(script ? ['-s', script] : []), `http://127.0.0.1:${port}${path}`];
-  const r = spawnSync('sh', ['-c', '"$@"; read -r s < /proc/$$/stat; echo "SHSTAT $s"', 'sh', ...onCore(CLIENT_CPU, [WRK, ...args])], { encoding: 'utf8' });
+  const args = [
+    '-t1',
+    `-c${conns}`,
+    `-d${duration}s`,
+    '--latency',
+    ...hs,
+    ...(script ? ['-s', script] : []),
+    `http://127.0.0.1:${port}${path}`,
+  ];
+  const r = spawnSync(
+    'sh',
+    ['-c', '"$@"; read -r s < /proc/$$/stat; echo "SHSTAT $s"', 'sh', ...onCore(CLIENT_CPU, [WRK, ...args])],
+    { encoding: 'utf8' },
+  );
   const out = r.stdout;
   const num = (re) => Number(re.exec(out)?.[1] ?? NaN);
-  const unit = (re) => { const m = re.exec(out); if (!m) return NaN; return Number(m[1]) * ({ KB: 1e-3, MB: 1, GB: 1e3, us: 1e-3, ms: 1, s: 1e3 }[m[2]] ?? 1e-6); };
+  const unit = (re) => {
+    const m = re.exec(out);
+    if (!m) return NaN;
+    return Number(m[1]) * ({ KB: 1e-3, MB: 1, GB: 1e3, us: 1e-3, ms: 1, s: 1e3 }[m[2]] ?? 1e-6);
+  };
   const sh = /SHSTAT .*?\) (.*)/.exec(out)?.[1].split(' ') ?? [];
   const clientMs = (Number(sh[13]) + Number(sh[14])) * 10; // cutime + cstime, USER_HZ 100
   const non2xx = num(/Non-2xx or 3xx responses: (\d+)/);
   const socketErrors = /Socket errors: (.*)/.exec(out)?.[1];
   return {
-    reqPerSec: num(/Requests\/sec:\s+([\d.]+)/), mbPerSec: unit(/Transfer\/sec:\s+([\d.]+)(KB|MB|GB|B)/),
-    p50ms: unit(/50%\s+([\d.]+)(us|ms|s)\b/), p99ms: unit(/99%\s+([\d.]+)(us|ms|s)\b/),
-    non2xx: Number.isNaN(non2xx) ? 0 : non2xx, ...(socketErrors ? { socketErrors } : {}),
+    reqPerSec: num(/Requests\/sec:\s+([\d.]+)/),
+    mbPerSec: unit(/Transfer\/sec:\s+([\d.]+)(KB|MB|GB|B)/),
+    p50ms: unit(/50%\s+([\d.]+)(us|ms|s)\b/),
+    p99ms: unit(/99%\s+([\d.]+)(us|ms|s)\b/),
+    non2xx: Number.isNaN(non2xx) ? 0 : non2xx,
+    ...(socketErrors ? { socketErrors } : {}),
     clientCpuPct: clientMs / 10 / duration,
   };
 }
@@ -127,10 +199,16 @@ function cpuMs(pid) {
     try {
       const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
       return [Number(f[11]) * 10, Number(f[12]) * 10]; // clock ticks of 10 ms (USER_HZ 100)
-    } catch { return [0, 0]; }
+    } catch {
+      return [0, 0];
+    }
   };
   let kids = [];
-  try { kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean); } catch { /* gone */ }
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    /* gone */
+  }
   return [pid, ...kids].map(one).reduce((a, b) => [a[0] + b[0], a[1] + b[1]], [0, 0]);
 }
 
@@ -145,14 +223,27 @@ async function measured(server, fn, duration = DURATION) {
   const user = after[0] - before[0];
   const sys = after[1] - before[1];
   return {
-    ...r, serverCpuUsPerRequest: per(user + sys), serverUserUsPerRequest: per(user), serverSysUsPerRequest: per(sys),
-    serverCpuPct: (user + sys) / 10 / duration, clientBound: r.clientCpuPct >= CLIENT_BOUND_PCT, loadavg1: load,
+    ...r,
+    serverCpuUsPerRequest: per(user + sys),
+    serverUserUsPerRequest: per(user),
+    serverSysUsPerRequest: per(sys),
+    serverCpuPct: (user + sys) / 10 / duration,
+    clientBound: r.clientCpuPct >= CLIENT_BOUND_PCT,
+    loadavg1: load,
   };
 }
 
 /** Median and spread of every number the runs of one cell share. */
 function summarize(runs) {
-  const keys = ['reqPerSec', 'mbPerSec', 'serverCpuUsPerRequest', 'serverUserUsPerRequest', 'serverSysUsPerRequest', 'serverCpuPct', 'clientCpuPct'];
+  const keys = [
+    'reqPerSec',
+    'mbPerSec',
+    'serverCpuUsPerRequest',
+    'serverUserUsPerRequest',
+    'serverSysUsPerRequest',
+    'serverCpuPct',
+    'clientCpuPct',
+  ];
   const out = {};
   for (const k of keys) if (runs.some((r) => Number.isFinite(r[k]))) out[k] = spread(runs.map((r) => r[k]));
   out.clientBoundRuns = runs.filter((r) => r.clientBound).length;
@@ -172,7 +263,10 @@ async function smallFilesSection(root, paths, results) {
   const ac = Object.fromEntries(kinds.map((k) => [k, []]));
   const wk = Object.fromEntries(kinds.map((k) => [k, []]));
   try {
-    for (const s of servers) { await autocannonRun(s.port, paths, 1); if (WRK) wrkRun(s.port, '/', { script: join(HERE, 'small-files.lua'), conns: 32, duration: 1 }); }
+    for (const s of servers) {
+      await autocannonRun(s.port, paths, 1);
+      if (WRK) wrkRun(s.port, '/', { script: join(HERE, 'small-files.lua'), conns: 32, duration: 1 });
+    }
     for (let round = 0; round < ROUNDS; round++) {
       for (const s of rotate(servers, round)) {
         const a = await measured(s, () => autocannonRun(s.port, paths));
@@ -220,7 +314,9 @@ async function packageSection(root, results) {
       for (const [k, s, path, headers] of rotate(cells, round)) {
         const r = await measured(s, () => wrkRun(s.port, path, { headers }));
         runs[k].push(r);
-        log(`package      ${k.padEnd(18)} round ${round + 1}: ${Math.round(r.reqPerSec)} req/s (${Math.round(r.mbPerSec)} MB/s), CPU/req ${r.serverCpuUsPerRequest.toFixed(0)} µs (user ${r.serverUserUsPerRequest.toFixed(0)}, sys ${r.serverSysUsPerRequest.toFixed(0)}), server core ${r.serverCpuPct.toFixed(0)} %, client ${r.clientCpuPct.toFixed(0)} %${r.non2xx ? `, non2xx ${r.non2xx}` : ''}`);
+        log(
+          `package      ${k.padEnd(18)} round ${round + 1}: ${Math.round(r.reqPerSec)} req/s (${Math.round(r.mbPerSec)} MB/s), CPU/req ${r.serverCpuUsPerRequest.toFixed(0)} µs (user ${r.serverUserUsPerRequest.toFixed(0)}, sys ${r.serverSysUsPerRequest.toFixed(0)}), server core ${r.serverCpuPct.toFixed(0)} %, client ${r.clientCpuPct.toFixed(0)} %${r.non2xx ? `, non2xx ${r.non2xx}` : ''}`,
+        );
       }
     }
   } finally {
@@ -234,7 +330,11 @@ async function packageSection(root, results) {
     results.package.negotiatedRatioVsNginx = pairedRatio(runs.objpackNegotiated, runs.nginx);
     results.package.cpuPerRequestObjpackOverNginx = pairedRatio(runs.objpack, runs.nginx, 'serverCpuUsPerRequest');
   }
-  results.package.cpuPerRequestObjpackOverNodeFloor = pairedRatio(runs.objpack, runs.nodeFloor, 'serverCpuUsPerRequest');
+  results.package.cpuPerRequestObjpackOverNodeFloor = pairedRatio(
+    runs.objpack,
+    runs.nodeFloor,
+    'serverCpuUsPerRequest',
+  );
 }
 
 async function dynamicSection(root, site, results) {
@@ -255,7 +355,9 @@ async function dynamicSection(root, site, results) {
       for (const [k, s, headers] of rotate(cells, round)) {
         const r = await measured(s, () => wrkRun(s.port, PACKAGE_PATH, { headers }));
         runs[k].push(r);
-        log(`dynamic      ${k.padEnd(20)} round ${round + 1}: ${Math.round(r.reqPerSec)} req/s, CPU/req ${r.serverCpuUsPerRequest.toFixed(0)} µs, client ${r.clientCpuPct.toFixed(0)} %`);
+        log(
+          `dynamic      ${k.padEnd(20)} round ${round + 1}: ${Math.round(r.reqPerSec)} req/s, CPU/req ${r.serverCpuUsPerRequest.toFixed(0)} µs, client ${r.clientCpuPct.toFixed(0)} %`,
+        );
       }
     }
   } finally {
@@ -276,11 +378,20 @@ async function main() {
   const root = join(base, 'site');
   const site = writeSite(root);
   const results = {
-    date: new Date().toISOString(), machine: `${cpus().length}× ${cpus()[0]?.model.trim()}`, node: process.version,
+    date: new Date().toISOString(),
+    machine: `${cpus().length}× ${cpus()[0]?.model.trim()}`,
+    node: process.version,
     command: `node benchmarks/serve/bench.mjs ${process.argv.slice(2).join(' ')}`.trim(),
-    pinned, nice: NICE, durationSec: DURATION, rounds: ROUNDS, clientBoundPct: CLIENT_BOUND_PCT,
-    loadavgAtStart: loadavg(), site: { files: site.paths.length, fileBytes: 4096, packageBytes: site.packageBytes },
-    smallFiles: {}, package: {}, dynamic: {},
+    pinned,
+    nice: NICE,
+    durationSec: DURATION,
+    rounds: ROUNDS,
+    clientBoundPct: CLIENT_BOUND_PCT,
+    loadavgAtStart: loadavg(),
+    site: { files: site.paths.length, fileBytes: 4096, packageBytes: site.packageBytes },
+    smallFiles: {},
+    package: {},
+    dynamic: {},
   };
   try {
     if (want('small')) await smallFilesSection(root, site.paths, results);
@@ -295,11 +406,20 @@ async function main() {
   for (const tool of ['autocannon', 'wrk']) {
     const t = results.smallFiles[tool];
     if (!t?.objpack) continue;
-    log(`small files (${tool}): req/s objpack ${fmt(t.objpack.reqPerSec)}, sirv ${fmt(t.sirv.reqPerSec)}, nginx ${fmt(t.nginx?.reqPerSec)}; objpack÷sirv ${fmt(t.ratioVsSirv, 2)}, objpack÷nginx ${fmt(t.ratioVsNginx, 2)}; CPU µs/req objpack ${fmt(t.objpack.serverCpuUsPerRequest, 1)}, sirv ${fmt(t.sirv.serverCpuUsPerRequest, 1)}, nginx ${fmt(t.nginx?.serverCpuUsPerRequest, 1)}; client-bound runs ${t.objpack.clientBoundRuns}/${t.sirv.clientBoundRuns}/${t.nginx?.clientBoundRuns ?? '–'}`);
+    log(
+      `small files (${tool}): req/s objpack ${fmt(t.objpack.reqPerSec)}, sirv ${fmt(t.sirv.reqPerSec)}, nginx ${fmt(t.nginx?.reqPerSec)}; objpack÷sirv ${fmt(t.ratioVsSirv, 2)}, objpack÷nginx ${fmt(t.ratioVsNginx, 2)}; CPU µs/req objpack ${fmt(t.objpack.serverCpuUsPerRequest, 1)}, sirv ${fmt(t.sirv.serverCpuUsPerRequest, 1)}, nginx ${fmt(t.nginx?.serverCpuUsPerRequest, 1)}; client-bound runs ${t.objpack.clientBoundRuns}/${t.sirv.clientBoundRuns}/${t.nginx?.clientBoundRuns ?? '–'}`,
+    );
   }
   const pk = results.package;
-  if (pk.objpack) log(`package: req/s objpack ${fmt(pk.objpack.reqPerSec)}, negotiated ${fmt(pk.objpackNegotiated.reqPerSec)}, nginx ${fmt(pk.nginx?.reqPerSec)}; objpack÷nginx ${fmt(pk.ratioVsNginx, 2)}; CPU µs/req objpack ${fmt(pk.objpack.serverCpuUsPerRequest)}, nginx ${fmt(pk.nginx?.serverCpuUsPerRequest)}; client-bound runs ${pk.objpack.clientBoundRuns}/${pk.nginx?.clientBoundRuns ?? '–'}`);
-  for (const [k, v] of Object.entries(results.dynamic)) if (v.reqPerSec) log(`dynamic ${k}: ${fmt(v.reqPerSec)} req/s, ${fmt(v.serverCpuUsPerRequest)} µs CPU/req, ×${fmt(v.cpuCostVsPrebuilt, 2)} CPU vs prebuilt`);
+  if (pk.objpack)
+    log(
+      `package: req/s objpack ${fmt(pk.objpack.reqPerSec)}, negotiated ${fmt(pk.objpackNegotiated.reqPerSec)}, nginx ${fmt(pk.nginx?.reqPerSec)}; objpack÷nginx ${fmt(pk.ratioVsNginx, 2)}; CPU µs/req objpack ${fmt(pk.objpack.serverCpuUsPerRequest)}, nginx ${fmt(pk.nginx?.serverCpuUsPerRequest)}; client-bound runs ${pk.objpack.clientBoundRuns}/${pk.nginx?.clientBoundRuns ?? '–'}`,
+    );
+  for (const [k, v] of Object.entries(results.dynamic))
+    if (v.reqPerSec)
+      log(
+        `dynamic ${k}: ${fmt(v.reqPerSec)} req/s, ${fmt(v.serverCpuUsPerRequest)} µs CPU/req, ×${fmt(v.cpuCostVsPrebuilt, 2)} CPU vs prebuilt`,
+      );
 }
 
 await main();

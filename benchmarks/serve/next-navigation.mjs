@@ -24,7 +24,15 @@ import { startDelayProxy } from '../lib/delay-proxy.mjs';
 import { spread } from './stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const { values } = parseArgs({ options: { rtt: { type: 'string', default: '50' }, runs: { type: 'string', default: '5' }, think: { type: 'string', default: '200,1500,4000' }, worker: { type: 'boolean' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    rtt: { type: 'string', default: '50' },
+    runs: { type: 'string', default: '5' },
+    think: { type: 'string', default: '200,1500,4000' },
+    worker: { type: 'boolean' },
+    out: { type: 'string' },
+  },
+});
 const RTT = Number(values.rtt);
 const THINK = values.think.split(',').map(Number);
 const OUT = values.out ?? join(REPO, 'benchmarks', 'results', 'serve-next-navigation.json');
@@ -35,9 +43,29 @@ const { build } = await import(join(REPO, 'packages', 'cli', 'dist', 'build.js')
 const { generateSurgeSite } = await import(join(REPO, 'fixtures', 'generators', 'index.mjs'));
 
 const dir = mkdtempSync(join(tmpdir(), 'objpack-next-nav-'));
-const browser = await chromium.launch({ executablePath: process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-const peers = { 'closure-aware': { holdMs: 5000, closureHoldMs: 500 }, 'fixed hold': { holdMs: 5000, closureHoldMs: 5000 } };
-const results = { date: new Date().toISOString(), worker: values.worker === true, rttMs: RTT, chromium: browser.version(), cells: {} };
+const browser = await chromium.launch({
+  executablePath: process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+const peers = {
+  'closure-aware': { holdMs: 5000, closureHoldMs: 500 },
+  'fixed hold': { holdMs: 5000, closureHoldMs: 5000 },
+};
+const results = {
+  date: new Date().toISOString(),
+  worker: values.worker === true,
+  rttMs: RTT,
+  chromium: browser.version(),
+  cells: {},
+};
 try {
   await generateSurgeSite({ pages: 20, outDir: dir, seed: 'next-nav' });
   await build({ root: dir, serviceWorker: values.worker === true, cache: false, report: false });
@@ -68,9 +96,18 @@ try {
         const controlled = await page.evaluate(() => !!navigator.serviceWorker?.controller);
         await context.close();
         const cell = (results.cells[`${name} ${think}`] ??= { name, thinkMs: think, runs: [] });
-        cell.runs.push({ newConnection: nav.connectEnd > nav.connectStart, connectMs: nav.connectEnd - nav.connectStart, ttfbMs: nav.responseStart - nav.startTime,
-          loadMs: nav.loadEventStart - nav.startTime, shortHoldCloses: after.shortHoldCloses - before.shortHoldCloses, connections: after.total - before.total,
-          closedBeforeB: thought.shortHoldCloses - beforeB.shortHoldCloses, connectionsForB: after.total - thought.total, controlled, loadavg1: loadavg()[0] });
+        cell.runs.push({
+          newConnection: nav.connectEnd > nav.connectStart,
+          connectMs: nav.connectEnd - nav.connectStart,
+          ttfbMs: nav.responseStart - nav.startTime,
+          loadMs: nav.loadEventStart - nav.startTime,
+          shortHoldCloses: after.shortHoldCloses - before.shortHoldCloses,
+          connections: after.total - before.total,
+          closedBeforeB: thought.shortHoldCloses - beforeB.shortHoldCloses,
+          connectionsForB: after.total - thought.total,
+          controlled,
+          loadavg1: loadavg()[0],
+        });
       }
     }
     log(`run ${run + 1} done`);
@@ -79,7 +116,9 @@ try {
     await proxy.close();
     await server.close();
   }
-  log(`| peer${values.worker ? ' (worker)' : ''} | think | new connection for B (navigation timing) | connections the server accepted during B | B: first byte, ms | B: load, ms | closed by the short hold before B |`);
+  log(
+    `| peer${values.worker ? ' (worker)' : ''} | think | new connection for B (navigation timing) | connections the server accepted during B | B: first byte, ms | B: load, ms | closed by the short hold before B |`,
+  );
   log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const c of Object.values(results.cells)) {
     c.ttfbMs = spread(c.runs.map((r) => r.ttfbMs));
@@ -87,7 +126,9 @@ try {
     const fresh = c.runs.filter((r) => r.newConnection).length;
     const fmt = (s) => `${s.median.toFixed(0)} [${s.min.toFixed(0)}–${s.max.toFixed(0)}]`;
     const sum = (k) => c.runs.reduce((n, r) => n + r[k], 0);
-    log(`| ${c.name} | ${c.thinkMs} ms | ${fresh}/${c.runs.length} | ${sum('connectionsForB')} | ${fmt(c.ttfbMs)} | ${fmt(c.loadMs)} | ${sum('closedBeforeB')} |`);
+    log(
+      `| ${c.name} | ${c.thinkMs} ms | ${fresh}/${c.runs.length} | ${sum('connectionsForB')} | ${fmt(c.ttfbMs)} | ${fmt(c.loadMs)} | ${sum('closedBeforeB')} |`,
+    );
   }
   writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
 } finally {

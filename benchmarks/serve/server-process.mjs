@@ -20,9 +20,18 @@ if (kind === 'objpack') {
   const { default: sirv } = await import('sirv');
   // Production mode: sirv scans the directory once at start-up and precomputes headers.
   const handler = sirv(root, { dev: false, etag: true });
-  const server = http.createServer((req, res) => handler(req, res, () => { res.statusCode = 404; res.end(); }));
+  const server = http.createServer((req, res) =>
+    handler(req, res, () => {
+      res.statusCode = 404;
+      res.end();
+    }),
+  );
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  close = () => new Promise((r) => { server.close(r); server.closeAllConnections(); });
+  close = () =>
+    new Promise((r) => {
+      server.close(r);
+      server.closeAllConnections();
+    });
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
 } else if (kind === 'node-floor') {
   // The least a Node HTTP server can do per package: one preallocated Buffer, two headers, res.end().
@@ -30,9 +39,16 @@ if (kind === 'objpack') {
   const { readFileSync } = await import('node:fs');
   const body = readFileSync(`${root}${options.path}`);
   const head = ['content-type', 'application/vnd.objpack', 'content-length', String(body.length)];
-  const server = http.createServer((req, res) => { res.writeHead(200, head); res.end(body); });
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, head);
+    res.end(body);
+  });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  close = () => new Promise((r) => { server.close(r); server.closeAllConnections(); });
+  close = () =>
+    new Promise((r) => {
+      server.close(r);
+      server.closeAllConnections();
+    });
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
 } else {
   throw new Error(`unknown server kind ${kind}`);

@@ -29,18 +29,52 @@ export function writeSite(root) {
     paths.push(p);
     digests.push(createHash('sha256').update(b).digest('base64'));
   }
-  const html = Buffer.from(`<!doctype html><title>bench</title>${paths.map((p) => `<link rel=stylesheet href="${p}">`).join('')}`);
+  const html = Buffer.from(
+    `<!doctype html><title>bench</title>${paths.map((p) => `<link rel=stylesheet href="${p}">`).join('')}`,
+  );
   files.set('/index.html', html);
   const names = ['/index.html', ...paths];
-  const pkg = encodePackageSync({ buildId: 'bench', objects: names.map((n) => ({ name: n, contentType: n.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/html; charset=utf-8', body: files.get(n) })) });
+  const pkg = encodePackageSync({
+    buildId: 'bench',
+    objects: names.map((n) => ({
+      name: n,
+      contentType: n.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/html; charset=utf-8',
+      body: files.get(n),
+    })),
+  });
   files.set(PACKAGE_PATH, Buffer.from(pkg));
   const sri = (b) => `sha256-${createHash('sha256').update(b).digest('base64')}`;
   const objects = {};
-  for (const n of names) objects[n] = { file: n.slice(1), bytes: files.get(n).length, digest: sri(files.get(n)), contentType: 'text/css; charset=utf-8', as: 'style' };
+  for (const n of names)
+    objects[n] = {
+      file: n.slice(1),
+      bytes: files.get(n).length,
+      digest: sri(files.get(n)),
+      contentType: 'text/css; charset=utf-8',
+      as: 'style',
+    };
   const manifest = {
-    version: 1, buildId: 'bench',
-    pages: { '/': { file: 'index.html', package: PACKAGE_PATH, shared: [], closure: names, critical: paths.slice(0, 3).map((p) => ({ path: p, as: 'style' })), preconnect: [] } },
-    packages: { [PACKAGE_PATH]: { kind: 'page', file: PACKAGE_PATH.slice(1), bytes: pkg.length, digest: sri(pkg), objects: names } },
+    version: 1,
+    buildId: 'bench',
+    pages: {
+      '/': {
+        file: 'index.html',
+        package: PACKAGE_PATH,
+        shared: [],
+        closure: names,
+        critical: paths.slice(0, 3).map((p) => ({ path: p, as: 'style' })),
+        preconnect: [],
+      },
+    },
+    packages: {
+      [PACKAGE_PATH]: {
+        kind: 'page',
+        file: PACKAGE_PATH.slice(1),
+        bytes: pkg.length,
+        digest: sri(pkg),
+        objects: names,
+      },
+    },
     objects,
   };
   files.set('/objpack-manifest.json', Buffer.from(JSON.stringify(manifest)));

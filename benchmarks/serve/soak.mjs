@@ -15,7 +15,16 @@
  * was wrong. Writes benchmarks/results/serve-soak.json (`--out`).
  */
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -27,9 +36,15 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const REPO = join(HERE, '..', '..');
 const { values } = parseArgs({
   options: {
-    pages: { type: 'string', default: '500' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '20' },
-    connections: { type: 'string', default: '64' }, depth: { type: 'string', default: '6' }, 'memory-bytes': { type: 'string', default: String(4 << 20) },
-    'serve-module': { type: 'string' }, 'heap-slack-mb': { type: 'string', default: '8' }, out: { type: 'string' },
+    pages: { type: 'string', default: '500' },
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '64' },
+    depth: { type: 'string', default: '6' },
+    'memory-bytes': { type: 'string', default: String(4 << 20) },
+    'serve-module': { type: 'string' },
+    'heap-slack-mb': { type: 'string', default: '8' },
+    out: { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -58,15 +73,26 @@ async function makeSite(dir) {
 /** The server child (--expose-gc) and a way to sample it. */
 async function startServer(root) {
   const options = { memoryBytes: Number(values['memory-bytes']) };
-  const child = fork(join(HERE, 'soak-server.mjs'), [JSON.stringify({ root, options, serveModule: values['serve-module'] })], { execArgv: ['--expose-gc'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const next = () => new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-  });
+  const child = fork(
+    join(HERE, 'soak-server.mjs'),
+    [JSON.stringify({ root, options, serveModule: values['serve-module'] })],
+    { execArgv: ['--expose-gc'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+  );
+  const next = () =>
+    new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+    });
   const { port } = await next();
   const fds = () => {
     const names = readdirSync(`/proc/${child.pid}/fd`);
-    const files = names.filter((n) => { try { return readlinkSync(`/proc/${child.pid}/fd/${n}`).endsWith('.objp'); } catch { return false; } });
+    const files = names.filter((n) => {
+      try {
+        return readlinkSync(`/proc/${child.pid}/fd/${n}`).endsWith('.objp');
+      } catch {
+        return false;
+      }
+    });
     return { all: names.length, packages: files.length };
   };
   return {
@@ -76,19 +102,31 @@ async function startServer(root) {
       const m = await next();
       return { fds: fds(), heapMB: m.heapUsed / 2 ** 20, rssMB: m.rss / 2 ** 20, connections: m.stats.connections };
     },
-    close: () => new Promise((r) => { child.once('exit', r); child.send('close'); }),
+    close: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.send('close');
+      }),
   };
 }
 
 /** One wrk run of the mix (a child: the aborting clients run meanwhile); wrk drops its connections mid-response when it stops. */
 async function wrkRound(port, pathsFile, seconds) {
   const env = { ...process.env, SOAK_PATHS: pathsFile, SOAK_DEPTH: values.depth };
-  const child = spawn(WRK, ['-t2', `-c${values.connections}`, `-d${seconds}s`, '-s', join(HERE, 'soak-mix.lua'), `http://127.0.0.1:${port}/`], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    WRK,
+    ['-t2', `-c${values.connections}`, `-d${seconds}s`, '-s', join(HERE, 'soak-mix.lua'), `http://127.0.0.1:${port}/`],
+    { env, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   await new Promise((r) => child.on('close', r));
   const num = (re) => Number(re.exec(out)?.[1] ?? 0);
-  return { reqPerSec: num(/Requests\/sec:\s+([\d.]+)/), non2xx: num(/Non-2xx or 3xx responses: (\d+)/), socketErrors: /Socket errors: (.*)/.exec(out)?.[1] ?? 'none' };
+  return {
+    reqPerSec: num(/Requests\/sec:\s+([\d.]+)/),
+    non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
+    socketErrors: /Socket errors: (.*)/.exec(out)?.[1] ?? 'none',
+  };
 }
 
 /**
@@ -97,34 +135,44 @@ async function wrkRound(port, pathsFile, seconds) {
  */
 function aborters(port, site, untilMs) {
   let count = 0;
-  const one = (i) => new Promise((resolve) => {
-    const p = site.pages[(i * 31) % site.pages.length];
-    const get = (extra = '') => `GET ${p.pkg} HTTP/1.1\r\nHost: soak\r\n${extra}\r\n`;
-    const s = connect(port, '127.0.0.1', () => {
-      s.write(i % 2 ? get() + get('Range: bytes=10-50000\r\n') + get() : get());
-      if (i % 3 === 0) setTimeout(() => s.destroy(), i % 5);
+  const one = (i) =>
+    new Promise((resolve) => {
+      const p = site.pages[(i * 31) % site.pages.length];
+      const get = (extra = '') => `GET ${p.pkg} HTTP/1.1\r\nHost: soak\r\n${extra}\r\n`;
+      const s = connect(port, '127.0.0.1', () => {
+        s.write(i % 2 ? get() + get('Range: bytes=10-50000\r\n') + get() : get());
+        if (i % 3 === 0) setTimeout(() => s.destroy(), i % 5);
+      });
+      s.once('data', () => s.destroy());
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        count++;
+        resolve();
+      });
     });
-    s.once('data', () => s.destroy());
-    s.on('error', () => undefined);
-    s.on('close', () => { count++; resolve(); });
-  });
   return (async () => {
-    for (let i = 0; Date.now() < untilMs; i++) await Promise.all([one(4 * i), one(4 * i + 1), one(4 * i + 2), one(4 * i + 3)]);
+    for (let i = 0; Date.now() < untilMs; i++)
+      await Promise.all([one(4 * i), one(4 * i + 1), one(4 * i + 2), one(4 * i + 3)]);
     return count;
   })();
 }
 
 /** The server still answers every kind of request with the right bytes. */
 async function checkAnswers(port, root, site) {
-  const get = (path, headers = {}) => new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
-  });
+  const get = (path, headers = {}) =>
+    new Promise((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
+      })
+        .on('error', reject)
+        .end();
+    });
   const problems = [];
-  const expect = (what, ok) => { if (!ok) problems.push(what); };
+  const expect = (what, ok) => {
+    if (!ok) problems.push(what);
+  };
   for (const p of site.pages.slice(0, 20)) {
     const pkg = readFileSync(join(root, decodeURIComponent(p.pkg.slice(1))));
     const html = await get(p.url);
@@ -146,13 +194,20 @@ try {
   log(`soak: building a ${values.pages}-page site…`);
   const site = await makeSite(dir);
   const pathsFile = join(dir, '.soak-paths');
-  writeFileSync(pathsFile, [...site.pages.map((p) => `page ${p.url} ${p.pkg}`), ...site.shared.map((u) => `shared ${u}`)].join('\n'));
+  writeFileSync(
+    pathsFile,
+    [...site.pages.map((p) => `page ${p.url} ${p.pkg}`), ...site.shared.map((u) => `shared ${u}`)].join('\n'),
+  );
   server = await startServer(dir);
-  log(`soak: ${site.pages.length} pages, packages ${(site.packageBytes / 2 ** 20).toFixed(1)} MiB, memory budget ${(Number(values['memory-bytes']) / 2 ** 20).toFixed(1)} MiB`);
+  log(
+    `soak: ${site.pages.length} pages, packages ${(site.packageBytes / 2 ** 20).toFixed(1)} MiB, memory budget ${(Number(values['memory-bytes']) / 2 ** 20).toFixed(1)} MiB`,
+  );
   await wrkRound(server.port, pathsFile, 2); // warm-up: lazily made state exists before the baseline
   await new Promise((r) => setTimeout(r, 2000));
   const baseline = await server.sample();
-  log(`baseline: ${baseline.fds.all} fds (${baseline.fds.packages} package files), heap ${baseline.heapMB.toFixed(1)} MB, RSS ${baseline.rssMB.toFixed(0)} MB`);
+  log(
+    `baseline: ${baseline.fds.all} fds (${baseline.fds.packages} package files), heap ${baseline.heapMB.toFixed(1)} MB, RSS ${baseline.rssMB.toFixed(0)} MB`,
+  );
   const rounds = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const load = loadavg()[0];
@@ -162,19 +217,38 @@ try {
     await new Promise((r) => setTimeout(r, 2000));
     const s = await server.sample();
     rounds.push({ round, ...w, aborted: abortedCount, ...s, loadavg1: load });
-    log(`round ${round}: ${Math.round(w.reqPerSec)} req/s (wrk; non-2xx ${w.non2xx}, socket errors ${w.socketErrors}), ${abortedCount} aborted clients; ` +
-      `then ${s.fds.all} fds (${s.fds.packages} package files), heap ${s.heapMB.toFixed(1)} MB, RSS ${s.rssMB.toFixed(0)} MB (load ${load.toFixed(1)})`);
+    log(
+      `round ${round}: ${Math.round(w.reqPerSec)} req/s (wrk; non-2xx ${w.non2xx}, socket errors ${w.socketErrors}), ${abortedCount} aborted clients; ` +
+        `then ${s.fds.all} fds (${s.fds.packages} package files), heap ${s.heapMB.toFixed(1)} MB, RSS ${s.rssMB.toFixed(0)} MB (load ${load.toFixed(1)})`,
+    );
   }
   const problems = await checkAnswers(server.port, dir, site);
   const last = rounds.at(-1);
   const leakedFds = last.fds.all - baseline.fds.all;
   const heapGrowthMB = last.heapMB - baseline.heapMB;
-  const ok = last.fds.packages === 0 && leakedFds <= 0 && heapGrowthMB <= Number(values['heap-slack-mb']) && problems.length === 0;
-  const result = { date: new Date().toISOString(), node: process.version, serveModule: values['serve-module'] ?? 'workspace', options: values, baseline, rounds, answers: problems.length === 0 ? 'correct' : problems, leakedFds, heapGrowthMB, ok };
+  const ok =
+    last.fds.packages === 0 &&
+    leakedFds <= 0 &&
+    heapGrowthMB <= Number(values['heap-slack-mb']) &&
+    problems.length === 0;
+  const result = {
+    date: new Date().toISOString(),
+    node: process.version,
+    serveModule: values['serve-module'] ?? 'workspace',
+    options: values,
+    baseline,
+    rounds,
+    answers: problems.length === 0 ? 'correct' : problems,
+    leakedFds,
+    heapGrowthMB,
+    ok,
+  };
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
-  log(`${ok ? 'OK' : 'FAILED'}: descriptors ${baseline.fds.all} → ${last.fds.all} (package files ${last.fds.packages}), heap ${baseline.heapMB.toFixed(1)} → ${last.heapMB.toFixed(1)} MB, ` +
-    `RSS ${baseline.rssMB.toFixed(0)} → ${last.rssMB.toFixed(0)} MB, answers ${problems.length === 0 ? 'correct' : problems.join('; ')} (${OUT})`);
+  log(
+    `${ok ? 'OK' : 'FAILED'}: descriptors ${baseline.fds.all} → ${last.fds.all} (package files ${last.fds.packages}), heap ${baseline.heapMB.toFixed(1)} → ${last.heapMB.toFixed(1)} MB, ` +
+      `RSS ${baseline.rssMB.toFixed(0)} → ${last.rssMB.toFixed(0)} MB, answers ${problems.length === 0 ? 'correct' : problems.join('; ')} (${OUT})`,
+  );
   process.exitCode = ok ? 0 : 1;
 } finally {
   await server?.close();

@@ -8,5 +8,13 @@ export function spread(values) {
     return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
   };
   const median = at(0.5);
-  return { median, min: s[0], max: s.at(-1), q1: at(0.25), q3: at(0.75), n: s.length, spreadPct: median ? ((s.at(-1) - s[0]) / median) * 100 : NaN };
+  return {
+    median,
+    min: s[0],
+    max: s.at(-1),
+    q1: at(0.25),
+    q3: at(0.75),
+    n: s.length,
+    spreadPct: median ? ((s.at(-1) - s[0]) / median) * 100 : NaN,
+  };
 }

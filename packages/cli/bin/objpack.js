@@ -9,6 +9,11 @@ process.stdout.on('error', (err) => {
 });
 
 main(process.argv).then(
-  (code) => { process.exitCode = code; },
-  (err) => { process.stderr.write(`objpack: internal error: ${err?.stack ?? err}\n`); process.exitCode = 70; },
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.stderr.write(`objpack: internal error: ${err?.stack ?? err}\n`);
+    process.exitCode = 70;
+  },
 );

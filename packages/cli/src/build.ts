@@ -112,7 +112,15 @@ export interface BuildResult {
 export const DEFAULT_PARTIAL_THRESHOLD = 256 * 1024;
 
 /** Files the build writes; never crawled, never packaged. */
-export const OWN_FILES = [PACKAGE_DIR, MANIFEST_FILE, REPORT_FILE, PUSH_MANIFEST_FILE, NGINX_FILE, WORKER_PATH.slice(1), REGISTER_PATH.slice(1)];
+export const OWN_FILES = [
+  PACKAGE_DIR,
+  MANIFEST_FILE,
+  REPORT_FILE,
+  PUSH_MANIFEST_FILE,
+  NGINX_FILE,
+  WORKER_PATH.slice(1),
+  REGISTER_PATH.slice(1),
+];
 
 /**
  * Crawls the site at `options.root`, computes each page's closure, plans page and shared packages and
@@ -131,8 +139,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     throw new ObjpackError(ErrorCode.OUT_CONTAINS_INPUT, `--out ${outDir} contains the site directory ${root}`);
   }
   // A file at or above --out: a usage error here, not ENOTDIR from deep in the writer.
-  if (!inPlace && !(await stat(outDir).then((st) => st.isDirectory(), (e: NodeJS.ErrnoException) => e.code !== 'ENOTDIR'))) {
-    throw new ObjpackError(ErrorCode.USAGE, `--out ${outDir} is a file or lies under one; give a directory (it is created if missing)`, outDir);
+  if (
+    !inPlace &&
+    !(await stat(outDir).then(
+      (st) => st.isDirectory(),
+      (e: NodeJS.ErrnoException) => e.code !== 'ENOTDIR',
+    ))
+  ) {
+    throw new ObjpackError(
+      ErrorCode.USAGE,
+      `--out ${outDir} is a file or lies under one; give a directory (it is created if missing)`,
+      outDir,
+    );
   }
   const outRel = path.relative(root, outDir);
   const outInside = !inPlace && !outRel.startsWith('..') && !path.isAbsolute(outRel);
@@ -147,9 +165,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   ];
 
   const wantWorker = options.serviceWorker !== false;
-  const workerAssets = wantWorker ? (options.workerAssets ? (await checkWorkerAssets(options.workerAssets), options.workerAssets) : await loadWorkerAssets()) : undefined;
+  const workerAssets = wantWorker
+    ? options.workerAssets
+      ? (await checkWorkerAssets(options.workerAssets), options.workerAssets)
+      : await loadWorkerAssets()
+    : undefined;
   const inject = options.inject !== false && wantWorker;
-  const workerFiles = workerAssets ? [workerAssets.workerFile, workerAssets.registerFile, workerAssets.unregisterWorkerFile] : [];
+  const workerFiles = workerAssets
+    ? [workerAssets.workerFile, workerAssets.registerFile, workerAssets.unregisterWorkerFile]
+    : [];
   // Where the report lies outside the site it changes no output: a build from another directory is the same.
   const fingerprint = buildFingerprint({
     options: { ...options, report: report !== undefined && (reportRel ?? true) },
@@ -160,15 +184,34 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   });
   if (inPlace && options.cache !== false && !options.trace) {
     const patched = await patchBuild({
-      root, fingerprint, origin: options.origin, base: options.base, exclude, inject, worker: wantWorker, report,
-      progress, t0,
+      root,
+      fingerprint,
+      origin: options.origin,
+      base: options.base,
+      exclude,
+      inject,
+      worker: wantWorker,
+      report,
+      progress,
+      t0,
     });
     if (patched) return patched;
   }
   // The pipeline's modules (parsers, thread pool, planner, emitter) load only when the patch cannot answer.
   const { fullBuild } = await import('./full-build.js');
   return fullBuild({
-    options, t0, timings, progress, root, outDir, inPlace, exclude, workerAssets, inject, fingerprint, report,
+    options,
+    t0,
+    timings,
+    progress,
+    root,
+    outDir,
+    inPlace,
+    exclude,
+    workerAssets,
+    inject,
+    fingerprint,
+    report,
   });
 }
 

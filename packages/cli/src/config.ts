@@ -22,8 +22,28 @@ export function defineConfig<T extends ObjpackConfigExport>(config: T): T {
 export const CONFIG_FILES = ['js', 'mjs', 'ts', 'mts', 'json'].map((ext) => `objpack.config.${ext}`);
 
 const KNOWN = new Set([
-  'root', 'out', 'origin', 'base', 'exclude', 'trace', 'targets', 'inject', 'serviceWorker', 'unregister', 'report', 'reportFile',
-  'partialThreshold', 'cleanUrls', 'bareDirUrls', 'cache', 'concurrency', 'sessionPages', 'requestCostBytes', 'minSharedBytes', 'mergeCoverage', 'maxInlinePages',
+  'root',
+  'out',
+  'origin',
+  'base',
+  'exclude',
+  'trace',
+  'targets',
+  'inject',
+  'serviceWorker',
+  'unregister',
+  'report',
+  'reportFile',
+  'partialThreshold',
+  'cleanUrls',
+  'bareDirUrls',
+  'cache',
+  'concurrency',
+  'sessionPages',
+  'requestCostBytes',
+  'minSharedBytes',
+  'mergeCoverage',
+  'maxInlinePages',
 ]);
 
 /**
@@ -36,7 +56,12 @@ export async function loadConfig(cwd: string, file?: string): Promise<{ config: 
   if (!found) {
     for (const name of CONFIG_FILES) {
       const candidate = path.join(cwd, name);
-      if (await access(candidate).then(() => true, () => false)) {
+      if (
+        await access(candidate).then(
+          () => true,
+          () => false,
+        )
+      ) {
         found = candidate;
         break;
       }
@@ -52,7 +77,9 @@ export async function loadConfig(cwd: string, file?: string): Promise<{ config: 
       value = typeof mod.default === 'function' ? await (mod.default as () => unknown)() : mod.default;
     }
   } catch (cause) {
-    throw new ObjpackError(ErrorCode.CONFIG, `cannot load ${found}: ${(cause as Error)?.message ?? cause}`, found, { cause });
+    throw new ObjpackError(ErrorCode.CONFIG, `cannot load ${found}: ${(cause as Error)?.message ?? cause}`, found, {
+      cause,
+    });
   }
   const config = checkConfig(value, found);
   // Relative paths in a config file are relative to the file, as users expect.
@@ -83,12 +110,20 @@ export function checkConfig(value: unknown, where: string): ObjpackConfig {
     throw new ObjpackError(ErrorCode.CONFIG, `${where} must give an object of options`, where);
   }
   const unknown = Object.keys(value).filter((k) => !KNOWN.has(k));
-  if (unknown.length) throw new ObjpackError(ErrorCode.CONFIG, `${where}: unknown option(s) ${unknown.join(', ')}`, where);
+  if (unknown.length)
+    throw new ObjpackError(ErrorCode.CONFIG, `${where}: unknown option(s) ${unknown.join(', ')}`, where);
   const config = { ...value } as ObjpackConfig;
   // As the CLI's --target choices: a misspelt target would otherwise be a build without it.
   const targets: unknown = config.targets;
-  if (targets !== undefined && (!Array.isArray(targets) || targets.some((t) => !(HOST_TARGETS as readonly unknown[]).includes(t)))) {
-    throw new ObjpackError(ErrorCode.CONFIG, `${where}: targets must be a list of ${HOST_TARGETS.join(', ')} (got ${JSON.stringify(targets)})`, where);
+  if (
+    targets !== undefined &&
+    (!Array.isArray(targets) || targets.some((t) => !(HOST_TARGETS as readonly unknown[]).includes(t)))
+  ) {
+    throw new ObjpackError(
+      ErrorCode.CONFIG,
+      `${where}: targets must be a list of ${HOST_TARGETS.join(', ')} (got ${JSON.stringify(targets)})`,
+      where,
+    );
   }
   return config;
 }

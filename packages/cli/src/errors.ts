@@ -73,23 +73,36 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 const CATALOG: Record<ErrorCode, { hint: string; exit: ExitCode }> = {
   OBJPACK_E_USAGE: { hint: 'run the command with --help for its options and examples', exit: 2 },
-  OBJPACK_E_CONFIG: { hint: "fix objpack.config.* or the integration's options; options are listed in the README", exit: 2 },
-  OBJPACK_E_INPUT_NOT_FOUND: { hint: 'check the path: build and serve take the directory your site generator writes (dist/, _site/, public/…), inspect and unpack a .objp file', exit: 2 },
+  OBJPACK_E_CONFIG: {
+    hint: "fix objpack.config.* or the integration's options; options are listed in the README",
+    exit: 2,
+  },
+  OBJPACK_E_INPUT_NOT_FOUND: {
+    hint: 'check the path: build and serve take the directory your site generator writes (dist/, _site/, public/…), inspect and unpack a .objp file',
+    exit: 2,
+  },
   OBJPACK_E_INPUT_NOT_DIRECTORY: { hint: 'build and serve take the site directory, not a file', exit: 2 },
   OBJPACK_E_NO_PAGES: { hint: 'the directory holds no .html page; did the site build run first?', exit: 1 },
   OBJPACK_E_OUT_CONTAINS_INPUT: { hint: '--out must not be a parent of the site directory', exit: 2 },
   OBJPACK_E_PAGE_NOT_FOUND: { hint: 'give the page as a URL path (/guide/) or a file (guide/index.html)', exit: 2 },
   OBJPACK_E_SW_ASSETS_MISSING: { hint: 'build @objpack/client-sw first (pnpm run build), or pass --no-sw', exit: 1 },
-  OBJPACK_E_SOURCE_CHANGED: { hint: 'a site file changed while objpack read it; run the build again when the site generator is done', exit: 1 },
+  OBJPACK_E_SOURCE_CHANGED: {
+    hint: 'a site file changed while objpack read it; run the build again when the site generator is done',
+    exit: 1,
+  },
   OBJPACK_E_WRITE: { hint: 'check free disk space and permissions of the output directory', exit: 1 },
   OBJPACK_E_BUILD_ERRORS: { hint: 'see the errors above, each with file and line', exit: 1 },
   OBJPACK_E_CORRUPT_PACKAGE: { hint: 'the file is not a complete objpack package; rebuild it', exit: 3 },
-  OBJPACK_E_UNSAFE_PATH: { hint: 'the package names a path outside the target directory; it was not extracted', exit: 3 },
+  OBJPACK_E_UNSAFE_PATH: {
+    hint: 'the package names a path outside the target directory; it was not extracted',
+    exit: 3,
+  },
   OBJPACK_E_SERVE: { hint: 'check the port, certificate and key options', exit: 1 },
   OBJPACK_E_ABORTED: { hint: 'the build was cancelled; the previous output is intact', exit: 1 },
   OBJPACK_E_TARGET_EXISTS: { hint: 'pass --force to overwrite the files, or extract into an empty directory', exit: 2 },
   OBJPACK_E_BAD_BASE: {
-    hint: 'give the URL path the site is served under, with a leading slash (--base /repo/); ' +
+    hint:
+      'give the URL path the site is served under, with a leading slash (--base /repo/); ' +
       'a path in --origin must be the same one',
     exit: 2,
   },

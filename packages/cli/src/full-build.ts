@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { MANIFEST_FILE, ROUTES_FILE, type FirebaseUrls, type HostHeaderRule, type HostRedirectRule, type HostRoute } from '@objpack/format';
+import {
+  MANIFEST_FILE,
+  ROUTES_FILE,
+  type FirebaseUrls,
+  type HostHeaderRule,
+  type HostRedirectRule,
+  type HostRoute,
+} from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
 import { baseDetected, detectBase } from './discover/detect-base.js';
@@ -29,7 +36,6 @@ import { aboutSite, ownPaths, preparePages, rememberRewrittenPages } from './pre
 import { renderReport } from './report/render-report.js';
 import { insideDir } from './report/report-file.js';
 import { summarize, type BuildSummary } from './report/summary.js';
-
 
 /** What build() settled before choosing the pipeline. */
 export interface FullBuildInput {
@@ -66,7 +72,9 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
 
   let graph: SiteGraph;
   const partialThreshold = options.partialThreshold ?? DEFAULT_PARTIAL_THRESHOLD;
-  const pool = await ThreadPool.create(options.concurrency === undefined ? undefined : Math.min(4, options.concurrency));
+  const pool = await ThreadPool.create(
+    options.concurrency === undefined ? undefined : Math.min(4, options.concurrency),
+  );
   // Files the cache cannot vouch for are hashed on the pool's threads while discovery runs (behind the
   // page parses), so the hash phase mostly finds its digests done.
   const hashing = new Map<string, Promise<FileDigest>>();
@@ -78,7 +86,11 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
       if (isPage(f) || own.has(f.path)) continue;
       const send = /^(video|audio)\//.test(f.contentType) && f.bytes > partialThreshold ? partialThreshold : f.bytes;
       if (cache.digest(f.file, f, send)) continue;
-      const p = pool.digest(f.file, send, { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}) });
+      const p = pool.digest(f.file, send, {
+        size: f.bytes,
+        mtimeMs: f.mtimeMs,
+        ...(f.ino !== undefined ? { ino: f.ino } : {}),
+      });
       p.catch(() => undefined); // a file that vanished is reported when a page needs it
       hashing.set(f.file, p);
     }
@@ -99,7 +111,11 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   try {
     try {
       const discover = {
-        origin: options.origin, base: options.base, exclude, cache: cache.discover, hashIgnore: registerTag(base),
+        origin: options.origin,
+        base: options.base,
+        exclude,
+        cache: cache.discover,
+        hashIgnore: registerTag(base),
         finalHtml: inject ? ('inject' as const) : ('plain' as const),
         onProgress: (done: number, total: number) => progress({ phase: 'discover', done, total }),
       };
@@ -126,12 +142,20 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     t = performance.now();
     if (options.trace) {
       progress({ phase: 'trace', done: 0, total: graph.pages.length });
-      diagnostics.push(...(await traceClosures(root, graph, typeof options.trace === 'number' ? options.trace : undefined)).filter(aboutSite));
+      diagnostics.push(
+        ...(await traceClosures(root, graph, typeof options.trace === 'number' ? options.trace : undefined)).filter(
+          aboutSite,
+        ),
+      );
     }
     timings.trace = performance.now() - t;
 
     t = performance.now();
-    const siteHeaders = await loadSiteHeaders(root, { cleanUrls: options.cleanUrls, bareDirUrls: options.bareDirUrls, targets: options.targets });
+    const siteHeaders = await loadSiteHeaders(root, {
+      cleanUrls: options.cleanUrls,
+      bareDirUrls: options.bareDirUrls,
+      targets: options.targets,
+    });
     diagnostics.push(...siteHeaders.diagnostics);
     hostHeaders = siteHeaders.rules;
     projectConfigs = siteHeaders.projectConfigs;
@@ -145,23 +169,54 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
     // A host config with clean URLs at `/about/` decided it too: there `/about` is redirected.
     if (options.cleanUrls === undefined && !cleanUrls && !cleanSlashUrls) {
-      linkWarning(diagnostics, graph.pages, 'cleanLinks', WarningCode.CLEAN_URL_LINKS, (file, target, links) =>
-        `${links} name pages without .html (${file} links to ${target.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`);
+      linkWarning(
+        diagnostics,
+        graph.pages,
+        'cleanLinks',
+        WarningCode.CLEAN_URL_LINKS,
+        (file, target, links) =>
+          `${links} name pages without .html (${file} links to ${target.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`,
+      );
     }
     if (options.bareDirUrls === undefined && !siteHeaders.bareDirKnown) {
-      linkWarning(diagnostics, graph.pages, 'bareDirLinks', WarningCode.BARE_DIR_LINKS, (file, target, links) =>
-        `${links} name directory pages without their trailing slash (${file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`);
+      linkWarning(
+        diagnostics,
+        graph.pages,
+        'bareDirLinks',
+        WarningCode.BARE_DIR_LINKS,
+        (file, target, links) =>
+          `${links} name directory pages without their trailing slash (${file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`,
+      );
     }
-    const { redirected, rules: takers } = applyRedirects(graph.pages.map((p) => p.url), siteHeaders.redirects, { cleanUrls, bareDirUrls, cleanSlashUrls }, options.origin ? new URL(options.origin).host : undefined);
+    const { redirected, rules: takers } = applyRedirects(
+      graph.pages.map((p) => p.url),
+      siteHeaders.redirects,
+      { cleanUrls, bareDirUrls, cleanSlashUrls },
+      options.origin ? new URL(options.origin).host : undefined,
+    );
     if (redirected.length > 0) {
       const { url, rule } = redirected[0]!;
       const n = redirected.length;
       const message = `${n} page${n === 1 ? '' : 's'} ${n === 1 ? 'is' : 'are'} redirected by the host before it serves files (${url} by ${rule.file} \`${rule.for}\`): the worker leaves ${n === 1 ? 'its URL' : 'their URLs'} to the host`;
       diagnostics.push({ code: WarningCode.PAGES_REDIRECTED, severity: 'warning', message, file: rule.file });
     }
-    hostRedirects = takers.map((r) => ({ file: r.file, for: r.for, match: r.re.source, flags: r.re.flags, ...(r.host !== undefined ? { host: r.host } : {}), ...(r.cleanOnly ? { cleanOnly: true as const } : {}) }));
+    hostRedirects = takers.map((r) => ({
+      file: r.file,
+      for: r.for,
+      match: r.re.source,
+      flags: r.re.flags,
+      ...(r.host !== undefined ? { host: r.host } : {}),
+      ...(r.cleanOnly ? { cleanOnly: true as const } : {}),
+    }));
     pages = await preparePages(graph, {
-      cache, inject, base, partialThreshold, concurrency: options.concurrency ?? 16, diagnostics, progress, hashing,
+      cache,
+      inject,
+      base,
+      partialThreshold,
+      concurrency: options.concurrency ?? 16,
+      diagnostics,
+      progress,
+      hashing,
       pageHeaders: siteHeaders.forPage,
     });
     timings.hash = performance.now() - t;
@@ -224,12 +279,25 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   timings.write = performance.now() - t;
   if (inPlace) rememberRewrittenPages(root, graph, new Set(result.written), cache, inject, base);
   await cache.save(outDir);
-  const limits = (options.targets ?? []).includes('cloudflare') ? "8 KB and Cloudflare's 2,000-character lines" : '8 KB';
+  const limits = (options.targets ?? []).includes('cloudflare')
+    ? "8 KB and Cloudflare's 2,000-character lines"
+    : '8 KB';
   for (const w of result.linkTruncated) {
-    diagnostics.push({ code: WarningCode.LINK_HEADER_TRUNCATED, severity: 'warning', message: `Link header of ${w.page} cut to stay under ${limits} (${w.dropped} preloads dropped)`, ref: w.page });
+    diagnostics.push({
+      code: WarningCode.LINK_HEADER_TRUNCATED,
+      severity: 'warning',
+      message: `Link header of ${w.page} cut to stay under ${limits} (${w.dropped} preloads dropped)`,
+      ref: w.page,
+    });
   }
-  const hostCode = { kept: WarningCode.HOST_CONFIG_KEPT, limit: WarningCode.HOST_CONFIG_LIMIT, cloudflare: WarningCode.CLOUDFLARE_HEADERS_LIMIT, pattern: WarningCode.LINK_RULE_PATTERN } as const;
-  for (const { kind, ...w } of result.hostWarnings) diagnostics.push({ code: hostCode[kind], severity: 'warning', ...w });
+  const hostCode = {
+    kept: WarningCode.HOST_CONFIG_KEPT,
+    limit: WarningCode.HOST_CONFIG_LIMIT,
+    cloudflare: WarningCode.CLOUDFLARE_HEADERS_LIMIT,
+    pattern: WarningCode.LINK_RULE_PATTERN,
+  } as const;
+  for (const { kind, ...w } of result.hostWarnings)
+    diagnostics.push({ code: hostCode[kind], severity: 'warning', ...w });
   // Vercel and firebase-tools read the project's config, not one inside the built site.
   for (const project of projectConfigs) {
     const name = path.basename(project) as 'vercel.json' | 'firebase.json';
@@ -245,13 +313,31 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   if (inPlace && detected === undefined) {
     const reportRel = report === undefined ? undefined : insideDir(root, report);
     const outputs = outputSignatures(root, [
-      MANIFEST_FILE, ROUTES_FILE, ...(reportRel ? [reportRel] : []), PUSH_MANIFEST_FILE, NGINX_FILE, '_headers',
-      'vercel.json', 'firebase.json', WORKER_PATH.slice(1), REGISTER_PATH.slice(1),
+      MANIFEST_FILE,
+      ROUTES_FILE,
+      ...(reportRel ? [reportRel] : []),
+      PUSH_MANIFEST_FILE,
+      NGINX_FILE,
+      '_headers',
+      'vercel.json',
+      'firebase.json',
+      WORKER_PATH.slice(1),
+      REGISTER_PATH.slice(1),
     ]);
     const { basePath } = parseOrigin(options.origin, base);
     const state = captureState({
-      outDir: root, basePath, base, fingerprint, graph, plan, manifest: result.manifest, summary, diagnostics,
-      written: result.written, superseded: result.superseded, outputs,
+      outDir: root,
+      basePath,
+      base,
+      fingerprint,
+      graph,
+      plan,
+      manifest: result.manifest,
+      summary,
+      diagnostics,
+      written: result.written,
+      superseded: result.superseded,
+      outputs,
     });
     if (state) await saveState(root, state.state, state.rows);
   }
@@ -275,7 +361,6 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   };
 }
 
-
 function fromDiscoverError(err: unknown): unknown {
   if (!(err instanceof DiscoverError)) return err;
   const map: Partial<Record<string, ErrorCode>> = {
@@ -286,7 +371,9 @@ function fromDiscoverError(err: unknown): unknown {
   };
   const code = map[err.code] ?? ErrorCode.BUILD_ERRORS;
   // The discovery code says more than USAGE, but once: not `OBJPACK_E_USAGE: OBJPACK_E_BAD_ORIGIN: …`.
-  return new ObjpackError(code, code === ErrorCode.USAGE ? err.message : `${err.code}: ${err.message}`, undefined, { cause: err });
+  return new ObjpackError(code, code === ErrorCode.USAGE ? err.message : `${err.code}: ${err.message}`, undefined, {
+    cause: err,
+  });
 }
 
 /** One warning for the pages' `cleanLinks`/`bareDirLinks`, counting them and naming the first page and link. */
@@ -302,5 +389,10 @@ function linkWarning(
   const first = linking[0]!;
   const count = linking.reduce((n, p) => n + p[kind]!.length, 0);
   const links = `${count} link${count === 1 ? '' : 's'} on ${linking.length} page${linking.length === 1 ? '' : 's'}`;
-  diagnostics.push({ code, severity: 'warning', message: message(first.file, first[kind]![0]!, links), file: first.file });
+  diagnostics.push({
+    code,
+    severity: 'warning',
+    message: message(first.file, first[kind]![0]!, links),
+    file: first.file,
+  });
 }

@@ -4,7 +4,12 @@
  */
 export { build, DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 export { defineConfig, loadConfig, type ObjpackConfig, type ObjpackConfigExport } from './config.js';
-export { frameworkBuild, type FrameworkBuildInput, type FrameworkLogger, type IntegrationOptions } from './integration/framework-build.js';
+export {
+  frameworkBuild,
+  type FrameworkBuildInput,
+  type FrameworkLogger,
+  type IntegrationOptions,
+} from './integration/framework-build.js';
 export { ErrorCode, ExitCode, ObjpackError, WarningCode, isObjpackError, DiscoverCodes } from './errors.js';
 export { discoverSite } from './discover/on-demand.js';
 export { pageClosure } from './discover/page-closure.js';

@@ -27,7 +27,8 @@ const OWN_REF = /(^|\/)objpack-(register|sw)\.js$/;
  */
 export const aboutSite = (d: Diagnostic): boolean => !(d.ref && OWN_REF.test(d.ref.split(/[?#]/)[0]!));
 
-const isMedia = (item: ClosureItem, f: SiteFile) => item.as === 'video' || item.as === 'audio' || /^(video|audio)\//.test(f.contentType);
+const isMedia = (item: ClosureItem, f: SiteFile) =>
+  item.as === 'video' || item.as === 'audio' || /^(video|audio)\//.test(f.contentType);
 
 /** Turns closures into plan input: final HTML, digests (cached by size+mtime), partial media prefixes. */
 export async function preparePages(
@@ -67,7 +68,14 @@ export async function preparePages(
           try {
             const pending = ctx.hashing.get(f.file);
             const early = pending && (await pending.catch(() => undefined));
-            d = early && early.sendBytes === Math.min(send, early.size) ? early : await digestFile(f.file, send, { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}) });
+            d =
+              early && early.sendBytes === Math.min(send, early.size)
+                ? early
+                : await digestFile(f.file, send, {
+                    size: f.bytes,
+                    mtimeMs: f.mtimeMs,
+                    ...(f.ino !== undefined ? { ino: f.ino } : {}),
+                  });
           } catch (err) {
             ctx.diagnostics.push({
               code: WarningCode.OBJECT_VANISHED,
@@ -104,9 +112,24 @@ export async function preparePages(
           return undefined;
         }
         const r = finalHtml(source, ctx.inject, ctx.base);
-        final = { sha256: r.sha256, bytes: r.body.length, source: source.length, changed: r.changed, type: r.contentType };
+        final = {
+          sha256: r.sha256,
+          bytes: r.body.length,
+          source: source.length,
+          changed: r.changed,
+          type: r.contentType,
+        };
       }
-      d = { size: f.bytes, mtimeMs: f.mtimeMs, ...(f.ino !== undefined ? { ino: f.ino } : {}), whole: final.sha256, sendBytes: final.bytes, send: final.sha256, changed: final.changed, type: final.type };
+      d = {
+        size: f.bytes,
+        mtimeMs: f.mtimeMs,
+        ...(f.ino !== undefined ? { ino: f.ino } : {}),
+        whole: final.sha256,
+        sendBytes: final.bytes,
+        send: final.sha256,
+        changed: final.changed,
+        type: final.type,
+      };
     }
     cache.setDigest(key, d);
     const o = planObject(item, f, d);
@@ -185,7 +208,15 @@ export function rememberRewrittenPages(
     }
     const now = { bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
     if (now.bytes !== before.sendBytes) continue; // changed under us: let the next build look at it
-    cache.setDigest(key, { size: now.bytes, mtimeMs: now.mtimeMs, ino: now.ino, whole: before.send, sendBytes: now.bytes, send: before.send, ...(before.type !== undefined ? { type: before.type } : {}) });
+    cache.setDigest(key, {
+      size: now.bytes,
+      mtimeMs: now.mtimeMs,
+      ino: now.ino,
+      whole: before.send,
+      sendBytes: now.bytes,
+      send: before.send,
+      ...(before.type !== undefined ? { type: before.type } : {}),
+    });
     if (hash !== undefined) discover.set(statKey(page.file, now), hash);
   }
 }

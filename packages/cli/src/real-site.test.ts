@@ -22,8 +22,10 @@ import { DOC_READY, visible } from './test-utils/vitepress-page.js';
 const OWN = new Set(['/objpack-sw.js', '/objpack-manifest.json']);
 const VITEPRESS = fileURLToPath(new URL('../../../fixtures/closure/gen-vitepress/site', import.meta.url));
 const chromium = chromiumPath();
-if (!chromium) console.warn('⚠ SKIPPING the real-site service-worker test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
-
+if (!chromium)
+  console.warn(
+    '⚠ SKIPPING the real-site service-worker test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)',
+  );
 
 describe.skipIf(!chromium)('real VitePress output through objpack build, objpack serve and the service worker', () => {
   let chain: RealChain | undefined;
@@ -50,7 +52,8 @@ describe.skipIf(!chromium)('real VitePress output through objpack build, objpack
       const fromNetwork: string[] = [];
       page.on('response', (r) => {
         const url = new URL(r.url());
-        if (url.origin === proxy.origin && r.request().resourceType() !== 'document' && !r.fromServiceWorker()) fromNetwork.push(url.pathname);
+        if (url.origin === proxy.origin && r.request().resourceType() !== 'document' && !r.fromServiceWorker())
+          fromNetwork.push(url.pathname);
       });
       await page.goto(`${proxy.origin}/guide/getting-started.html`, { waitUntil: 'load' });
       await page.waitForFunction(DOC_READY);
@@ -60,7 +63,9 @@ describe.skipIf(!chromium)('real VitePress output through objpack build, objpack
       // The page's package at most once (the first page may already have had the worker prefetch it, as a
       // link in view), the shared ones, the packages of pages it links to, and OWN: nothing of the page's
       // closure on its own.
-      expect(requests.filter((p) => p === '/_objpack/pages/guide/getting-started.html.objp').length).toBeLessThanOrEqual(1);
+      expect(
+        requests.filter((p) => p === '/_objpack/pages/guide/getting-started.html.objp').length,
+      ).toBeLessThanOrEqual(1);
       expect(requests.filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([]);
       expect(fromNetwork.filter((p) => !OWN.has(p))).toEqual([]);
       const closure = built.plan.pages.find((p) => p.url === '/guide/getting-started.html')!.closure.map((o) => o.url);

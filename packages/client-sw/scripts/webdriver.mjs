@@ -44,7 +44,10 @@ export async function startDriver(bin, display) {
   const url = `http://127.0.0.1:${port}`;
   const end = Date.now() + 10_000;
   for (;;) {
-    const ok = await fetch(`${url}/status`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/status`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (child.exitCode !== null || Date.now() > end) throw new Error(`WebKitWebDriver did not start on port ${port}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -3,8 +3,18 @@ import { cachePrefixFor } from './cache-scope.js';
 /** Something the worker did or gave up on; for logging, tests and the benchmark's per-object cost. */
 export interface ObjpackEvent {
   type:
-    | 'fallback' | 'package-start' | 'package-index' | 'package-end' | 'object-served' | 'object-cached' | 'cache-error'
-    | 'routes-updated' | 'caches-deleted' | 'mirror' | 'prefetch' | 'delta';
+    | 'fallback'
+    | 'package-start'
+    | 'package-index'
+    | 'package-end'
+    | 'object-served'
+    | 'object-cached'
+    | 'cache-error'
+    | 'routes-updated'
+    | 'caches-deleted'
+    | 'mirror'
+    | 'prefetch'
+    | 'delta';
   url: string;
   code?: string;
   /** For `object-served`: ms from the object being verified (or asked for, if later) to the Response being handed over. */

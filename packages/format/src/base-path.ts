@@ -46,7 +46,8 @@ export function checkBasePath(input: unknown): BasePathCheck {
     if (d === '.' || d === '..') return { ok: false, reason: `it has a "${s}" segment` };
     if (/[/\\]/.test(d)) return { ok: false, reason: `its segment "${s}" decodes to a path separator` };
     // objpack's own directory lies under the base: a base never holds its name (emit/generation.ts packageFile).
-    if (d === '_objpack') return { ok: false, reason: 'it has a _objpack segment, the name of objpack\'s own directory' };
+    if (d === '_objpack')
+      return { ok: false, reason: "it has a _objpack segment, the name of objpack's own directory" };
     decoded.push(d);
   }
   const encoded = `/${decoded.map(encodeURIComponent).join('/')}/`;

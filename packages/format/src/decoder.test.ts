@@ -66,7 +66,9 @@ describe('Decoder', () => {
   it('gives identical events and body bytes for every chunk size from 1 byte to the whole package', () => {
     // The recorder's transcript folds each body (base64) and its digest into the object's end line.
     const reference = decodeChunks(pkg).transcript;
-    expect(reference.join('\n')).toContain(Buffer.from(samplePackageInput().objects[4]!.body as Uint8Array).toString('base64'));
+    expect(reference.join('\n')).toContain(
+      Buffer.from(samplePackageInput().objects[4]!.body as Uint8Array).toString('base64'),
+    );
     for (let size = 1; size <= pkg.length; size++) {
       expect(decodeChunks(pkg, evenChunks(pkg.length, size)).transcript, `${size}-byte chunks`).toEqual(reference);
     }
@@ -84,7 +86,10 @@ describe('Decoder', () => {
       for (const bit of [0, 3, 7]) {
         const bad = pkg.slice();
         bad[i]! ^= 1 << bit;
-        expect(codeOf(() => transcript(bad, [])), `byte ${i} bit ${bit}`).toMatch(/^OBJP_/);
+        expect(
+          codeOf(() => transcript(bad, [])),
+          `byte ${i} bit ${bit}`,
+        ).toMatch(/^OBJP_/);
       }
     }
   });
@@ -100,7 +105,12 @@ describe('Decoder', () => {
   });
 
   it('reports partial entries and headers', () => {
-    let entries: readonly { name: string; partial: boolean; totalSize: number; headers: readonly (readonly [string, string])[] }[] = [];
+    let entries: readonly {
+      name: string;
+      partial: boolean;
+      totalSize: number;
+      headers: readonly (readonly [string, string])[];
+    }[] = [];
     const d = new Decoder({ onIndex: (ix) => (entries = ix.entries) });
     d.push(pkg);
     d.end();

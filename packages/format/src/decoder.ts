@@ -5,9 +5,23 @@ import { FormatError } from './errors.js';
 import { decodeHeader, type FixedHeader } from './header.js';
 import { decodeObjectInfo, minInfoLength } from './object-info.js';
 import { createSha256, digestEquals } from './sha256.js';
-import type { DecoderHandlers, DecoderLimits, DecoderOptions, HashFactory, IncrementalHash, ObjectEntry, PackageIndex } from './types.js';
+import type {
+  DecoderHandlers,
+  DecoderLimits,
+  DecoderOptions,
+  HashFactory,
+  IncrementalHash,
+  ObjectEntry,
+  PackageIndex,
+} from './types.js';
 
-const enum State { Header, Index, Body, Done, Failed }
+const enum State {
+  Header,
+  Index,
+  Body,
+  Done,
+  Failed,
+}
 
 /**
  * Streaming OBJP decoder with no I/O: `push(chunk)` as bytes arrive, `end()` when the input ends.
@@ -30,7 +44,10 @@ export class Decoder {
   private received = 0;
   private ended = false;
 
-  constructor(private readonly handlers: DecoderHandlers = {}, options: DecoderOptions = {}) {
+  constructor(
+    private readonly handlers: DecoderHandlers = {},
+    options: DecoderOptions = {},
+  ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.verify = options.verify ?? true;
     this.hashFactory = options.hash ?? createSha256;
@@ -95,7 +112,8 @@ export class Decoder {
           const h = this.header!;
           const bytes = this.queue.take(h.indexLength);
           if (!bytes) return;
-          if (crc32(bytes) !== h.indexCrc) throw new FormatError('OBJP_INDEX_CHECK', 'object information field CRC-32 mismatch');
+          if (crc32(bytes) !== h.indexCrc)
+            throw new FormatError('OBJP_INDEX_CHECK', 'object information field CRC-32 mismatch');
           const info = decodeObjectInfo(bytes, h.count, h.dataLength, this.limits);
           this.index = {
             version: { major: h.major, minor: h.minor },
@@ -118,7 +136,8 @@ export class Decoder {
           this.handlers.onObjectData?.(entry, view);
           if (this.lfp === entry.size) this.finishEntry(entry);
         } else {
-          if (this.queue.length > 0) throw new FormatError('OBJP_TRAILING_DATA', `${this.queue.length} bytes after the data field`);
+          if (this.queue.length > 0)
+            throw new FormatError('OBJP_TRAILING_DATA', `${this.queue.length} bytes after the data field`);
           return;
         }
       }

@@ -23,9 +23,21 @@ function counted() {
 
 describe('encoder', () => {
   it('reads a streamed body once when size and digest are given, twice otherwise', async () => {
-    for (const [given, passes] of [[true, 1], [false, 2]] as const) {
+    for (const [given, passes] of [
+      [true, 1],
+      [false, 2],
+    ] as const) {
       const { log, source } = counted();
-      const input: EncoderInput = { objects: [{ name: '/s', contentType: 'x/y', body: source, ...(given ? { size: body.length, digest: sha256(body) } : {}) }] };
+      const input: EncoderInput = {
+        objects: [
+          {
+            name: '/s',
+            contentType: 'x/y',
+            body: source,
+            ...(given ? { size: body.length, digest: sha256(body) } : {}),
+          },
+        ],
+      };
       const chunks: Uint8Array[] = [];
       for await (const c of encodePackage(input)) chunks.push(c);
       expect(log.passes).toBe(passes);
@@ -35,7 +47,9 @@ describe('encoder', () => {
 
   it('yields the whole index first and streams bodies without buffering them', async () => {
     const { log, source } = counted();
-    const gen = encodePackage({ objects: [{ name: '/s', contentType: 'x/y', body: source, size: body.length, digest: sha256(body) }] });
+    const gen = encodePackage({
+      objects: [{ name: '/s', contentType: 'x/y', body: source, size: body.length, digest: sha256(body) }],
+    });
     const first = (await gen.next()).value as Uint8Array;
     expect(log.passes).toBe(0); // nothing read before the index went out
     const { index } = decodeChunks(concat([first, body]));

@@ -22,7 +22,15 @@ class Columns {
   readonly digests: Uint8Array[] = [];
   readonly bodies: BodySource[] = [];
 
-  add(name: string, contentType: string, headers: Headers, size: number, totalSize: number | undefined, digest: Uint8Array, body: BodySource): void {
+  add(
+    name: string,
+    contentType: string,
+    headers: Headers,
+    size: number,
+    totalSize: number | undefined,
+    digest: Uint8Array,
+    body: BodySource,
+  ): void {
     this.names.push(name);
     this.contentTypes.push(contentType);
     this.headers.push(headers);
@@ -33,7 +41,10 @@ class Columns {
   }
 
   /** Header and object information field, in a buffer with room for the data field when asked. */
-  index(input: { buildId?: string; sharedRefs?: readonly string[] }, withData = false): { bytes: Uint8Array; at: number } {
+  index(
+    input: { buildId?: string; sharedRefs?: readonly string[] },
+    withData = false,
+  ): { bytes: Uint8Array; at: number } {
     const plan = planIndex({ buildId: input.buildId ?? '', sharedRefs: input.sharedRefs ?? [], ...this });
     const bytes = new Uint8Array(HEADER_SIZE + plan.infoLength + (withData ? plan.dataLength : 0));
     writeIndex(plan, bytes, 0);
@@ -42,9 +53,14 @@ class Columns {
 }
 
 /** Header plus object information field for objects whose sizes and digests are known. */
-export function encodeIndex(input: { buildId?: string; sharedRefs?: readonly string[]; objects: readonly ObjectInfo[] }): Uint8Array {
+export function encodeIndex(input: {
+  buildId?: string;
+  sharedRefs?: readonly string[];
+  objects: readonly ObjectInfo[];
+}): Uint8Array {
   const c = new Columns();
-  for (const o of input.objects) c.add(o.name, o.contentType, o.headers, o.size, o.totalSize, o.digest, new Uint8Array(0));
+  for (const o of input.objects)
+    c.add(o.name, o.contentType, o.headers, o.size, o.totalSize, o.digest, new Uint8Array(0));
   return c.index(input).bytes;
 }
 
@@ -59,7 +75,12 @@ type Chunks = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 const isSync = (c: Chunks): c is Iterable<Uint8Array> => !(Symbol.asyncIterator in c) && Symbol.iterator in c;
 
 /** Size and digest of a streamed body, reading it once. */
-async function measure(name: string, source: () => Chunks, expected: number | undefined, hash: HashFactory): Promise<{ size: number; digest: Uint8Array }> {
+async function measure(
+  name: string,
+  source: () => Chunks,
+  expected: number | undefined,
+  hash: HashFactory,
+): Promise<{ size: number; digest: Uint8Array }> {
   const h = hash();
   let n = 0;
   const chunks = source();
@@ -74,7 +95,8 @@ async function measure(name: string, source: () => Chunks, expected: number | un
       n += chunk.length;
     }
   }
-  if (expected !== undefined && expected !== n) throw new FormatError('OBJP_SOURCE_CHANGED', `${name} yielded ${n} bytes, expected ${expected}`, name);
+  if (expected !== undefined && expected !== n)
+    throw new FormatError('OBJP_SOURCE_CHANGED', `${name} yielded ${n} bytes, expected ${expected}`, name);
   return { size: n, digest: h.digest() };
 }
 
@@ -86,7 +108,8 @@ async function columnsOf(input: EncoderInput, hash: HashFactory): Promise<Column
   const c = new Columns();
   for (const { name, contentType, headers, body, size, totalSize, digest } of input.objects) {
     if (body instanceof Uint8Array) {
-      if (size !== undefined && size !== body.length) throw new FormatError('OBJP_INVALID_INPUT', `size of ${name} does not match its body`, name);
+      if (size !== undefined && size !== body.length)
+        throw new FormatError('OBJP_INVALID_INPUT', `size of ${name} does not match its body`, name);
       c.add(name, contentType, headers, body.length, totalSize, digest ?? hashOf(body, hash), body);
     } else if (digest && size !== undefined) {
       c.add(name, contentType, headers, size, totalSize, digest, body);
@@ -148,8 +171,10 @@ export function encodePackageSync(input: EncoderInput, options: EncoderOptions =
   const hash = options.hash ?? createSha256;
   const c = new Columns();
   for (const { name, contentType, headers, body, size, totalSize, digest } of input.objects) {
-    if (!(body instanceof Uint8Array)) throw new FormatError('OBJP_INVALID_INPUT', `${name}: encodePackageSync needs Uint8Array bodies`, name);
-    if (size !== undefined && size !== body.length) throw new FormatError('OBJP_INVALID_INPUT', `size of ${name} does not match its body`, name);
+    if (!(body instanceof Uint8Array))
+      throw new FormatError('OBJP_INVALID_INPUT', `${name}: encodePackageSync needs Uint8Array bodies`, name);
+    if (size !== undefined && size !== body.length)
+      throw new FormatError('OBJP_INVALID_INPUT', `size of ${name} does not match its body`, name);
     c.add(name, contentType, headers, body.length, totalSize, digest ?? hashOf(body, hash), body);
   }
   const { bytes, at: dataStart } = c.index(input, true);

@@ -29,9 +29,21 @@ describe('error codes', () => {
   it('has a test below for every code in errors.ts', () => {
     // Keep this list in step with the describe blocks below: a new code needs a new test.
     expect(Object.values(FormatErrorCode).sort()).toEqual([
-      'OBJP_BAD_LAYOUT', 'OBJP_BAD_MAGIC', 'OBJP_DECODER_STATE', 'OBJP_DIGEST_MISMATCH', 'OBJP_DUPLICATE_NAME',
-      'OBJP_HEADER_CHECK', 'OBJP_INDEX_CHECK', 'OBJP_INVALID_HEADER', 'OBJP_INVALID_INPUT', 'OBJP_INVALID_NAME',
-      'OBJP_LIMIT', 'OBJP_SOURCE_CHANGED', 'OBJP_TRAILING_DATA', 'OBJP_TRUNCATED', 'OBJP_UNSUPPORTED_VERSION',
+      'OBJP_BAD_LAYOUT',
+      'OBJP_BAD_MAGIC',
+      'OBJP_DECODER_STATE',
+      'OBJP_DIGEST_MISMATCH',
+      'OBJP_DUPLICATE_NAME',
+      'OBJP_HEADER_CHECK',
+      'OBJP_INDEX_CHECK',
+      'OBJP_INVALID_HEADER',
+      'OBJP_INVALID_INPUT',
+      'OBJP_INVALID_NAME',
+      'OBJP_LIMIT',
+      'OBJP_SOURCE_CHANGED',
+      'OBJP_TRAILING_DATA',
+      'OBJP_TRUNCATED',
+      'OBJP_UNSUPPORTED_VERSION',
     ]);
   });
 
@@ -43,7 +55,17 @@ describe('error codes', () => {
   });
 
   it('OBJP_BAD_MAGIC also for input shorter than the 32-byte header, when its first bytes are not "OBJP"', () => {
-    for (const text of ['Not Found', 'GIF89a', '{}', 'X', 'OBJQ', 'OBX', 'OBJp', '<!doctype html><title>404</title>'.slice(0, 31), 'PK\x03\x04']) {
+    for (const text of [
+      'Not Found',
+      'GIF89a',
+      '{}',
+      'X',
+      'OBJQ',
+      'OBX',
+      'OBJp',
+      '<!doctype html><title>404</title>'.slice(0, 31),
+      'PK\x03\x04',
+    ]) {
       expect(decodeCode(utf8.encode(text)), text).toBe('OBJP_BAD_MAGIC');
     }
     // A prefix of a real package (also a prefix of the magic itself) is a truncated package.
@@ -55,7 +77,10 @@ describe('error codes', () => {
     for (const text of ['N', 'OBx', 'OBJ!']) {
       const d = new Decoder();
       for (let i = 0; i < text.length - 1; i++) d.push(utf8.encode(text[i]!));
-      expect(codeOf(() => d.push(utf8.encode(text.at(-1)!))), text).toBe('OBJP_BAD_MAGIC');
+      expect(
+        codeOf(() => d.push(utf8.encode(text.at(-1)!))),
+        text,
+      ).toBe('OBJP_BAD_MAGIC');
       // The decoder stays failed.
       expect(codeOf(() => d.end())).toBe('OBJP_BAD_MAGIC');
     }
@@ -65,7 +90,8 @@ describe('error codes', () => {
   });
 
   it('OBJP_UNSUPPORTED_VERSION: another major version, or a must-understand attribute flag', () => {
-    for (const major of [0, 2, 255]) expect(decodeCode(rawPackage({ objects: [] }, undefined, { major }))).toBe('OBJP_UNSUPPORTED_VERSION');
+    for (const major of [0, 2, 255])
+      expect(decodeCode(rawPackage({ objects: [] }, undefined, { major }))).toBe('OBJP_UNSUPPORTED_VERSION');
     expect(decodeCode(rawPackage({ objects: [] }, undefined, { minor: 9 }))).toBe('no error');
     expect(decodeCode(singleObjectPackage({ flags: 0x0002 }))).toBe('OBJP_UNSUPPORTED_VERSION');
     expect(decodeCode(singleObjectPackage({ flags: 0x0080 }))).toBe('OBJP_UNSUPPORTED_VERSION');
@@ -86,7 +112,8 @@ describe('error codes', () => {
   });
 
   it('OBJP_TRUNCATED: input ending in the header, the index or a body', () => {
-    for (const n of [0, 1, 4, 31, 32, 40, pkg.length - 1]) expect(decodeCode(pkg.subarray(0, n)), `${n} bytes`).toBe('OBJP_TRUNCATED');
+    for (const n of [0, 1, 4, 31, 32, 40, pkg.length - 1])
+      expect(decodeCode(pkg.subarray(0, n)), `${n} bytes`).toBe('OBJP_TRUNCATED');
     const d = new Decoder();
     d.push(pkg.subarray(0, pkg.length - 5));
     const err = (() => {
@@ -112,7 +139,11 @@ describe('error codes', () => {
 
     it('declared lengths within the limits allocate nothing until their bytes arrive', () => {
       // 65,535 objects, a 16 MiB index and a 2^53-1 byte data field, in 100 bytes.
-      const bytes = rawPackage(new Uint8Array(68), undefined, { count: 65_535, indexLength: 16 * 1024 * 1024, dataLength: 2 ** 53 - 1 });
+      const bytes = rawPackage(new Uint8Array(68), undefined, {
+        count: 65_535,
+        indexLength: 16 * 1024 * 1024,
+        dataLength: 2 ** 53 - 1,
+      });
       const before = process.memoryUsage().arrayBuffers;
       const d = new Decoder();
       d.push(bytes);
@@ -122,7 +153,9 @@ describe('error codes', () => {
 
     it('counts and lengths over the format limits or the caller limits', () => {
       const empty = rawObjectInfo({ objects: [] });
-      expect(decodeCode(rawPackage(empty, undefined, { count: 65_536, indexLength: 4 + 58 * 65_536 }))).toBe('OBJP_LIMIT');
+      expect(decodeCode(rawPackage(empty, undefined, { count: 65_536, indexLength: 4 + 58 * 65_536 }))).toBe(
+        'OBJP_LIMIT',
+      );
       expect(decodeCode(rawPackage(empty, undefined, { indexLength: 16 * 1024 * 1024 + 1 }))).toBe('OBJP_LIMIT');
       expect(decodeCode(rawPackage(empty, undefined, { dataLength: 2 ** 53 }))).toBe('OBJP_LIMIT');
       expect(decodeCode(pkg, { limits: { maxObjects: 4 } })).toBe('OBJP_LIMIT');
@@ -130,7 +163,11 @@ describe('error codes', () => {
       expect(decodeCode(pkg, { limits: { maxDataBytes: 1000 } })).toBe('OBJP_LIMIT');
       expect(decodeCode(pkg, { limits: { maxNameBytes: 10 } })).toBe('OBJP_LIMIT');
       expect(decodeCode(pkg, { limits: { maxHeaderBytes: 5 } })).toBe('OBJP_LIMIT');
-      expect(decodeCode(pkg, { limits: { maxObjects: 5, maxIndexBytes: 2000, maxDataBytes: 2000, maxNameBytes: 64, maxHeaderBytes: 20 } })).toBe('no error');
+      expect(
+        decodeCode(pkg, {
+          limits: { maxObjects: 5, maxIndexBytes: 2000, maxDataBytes: 2000, maxNameBytes: 64, maxHeaderBytes: 20 },
+        }),
+      ).toBe('no error');
     });
 
     it('fields over their own limits', () => {
@@ -147,15 +184,27 @@ describe('error codes', () => {
     });
 
     it('the encoder refuses what a default decoder would refuse', () => {
-      const types = Array.from({ length: 256 }, (_, i) => ({ name: `/${i}`, contentType: `x/${i}`, body: new Uint8Array(0) }));
+      const types = Array.from({ length: 256 }, (_, i) => ({
+        name: `/${i}`,
+        contentType: `x/${i}`,
+        body: new Uint8Array(0),
+      }));
       expect(encodeCode({ objects: types })).toBe('OBJP_LIMIT');
       expect(encodeCode(one({ headers: [['x-a', 'v'.repeat(8190)]] }))).toBe('OBJP_LIMIT');
       expect(encodeCode(one({ headers: [['x-a', 'v'.repeat(8187)]] }))).toBe('no error');
-      const many = Array.from({ length: 65_536 }, (_, i) => ({ name: `/${i}`, contentType: 'x/y', body: new Uint8Array(0), digest: new Uint8Array(32) }));
+      const many = Array.from({ length: 65_536 }, (_, i) => ({
+        name: `/${i}`,
+        contentType: 'x/y',
+        body: new Uint8Array(0),
+        digest: new Uint8Array(32),
+      }));
       expect(encodeCode({ objects: many })).toBe('OBJP_LIMIT');
       expect(encodeCode({ objects: many.slice(1) })).toBe('no error');
       const long = Array.from({ length: 2100 }, (_, i) => ({
-        name: `/${String(i).padStart(4000, '0')}`, contentType: 'x/y', headers: [['x-a', 'v'.repeat(4000)]] as Array<[string, string]>, body: new Uint8Array(0),
+        name: `/${String(i).padStart(4000, '0')}`,
+        contentType: 'x/y',
+        headers: [['x-a', 'v'.repeat(4000)]] as Array<[string, string]>,
+        body: new Uint8Array(0),
       }));
       expect(encodeCode({ objects: long })).toBe('OBJP_LIMIT');
     });
@@ -176,7 +225,9 @@ describe('error codes', () => {
     const info = rawObjectInfo({ objects: [obj] });
     expect(decodeCode(rawPackage(info.subarray(0, info.length - 10), body, { count: 1 }))).toBe('OBJP_BAD_LAYOUT');
     // A name without its NUL (the index ends inside it), and a build id that is not printable ASCII.
-    expect(decodeCode(rawPackage(utf8.encode(`\0\0\0\0/${'a'.repeat(60)}`), undefined, { count: 1 }))).toBe('OBJP_BAD_LAYOUT');
+    expect(decodeCode(rawPackage(utf8.encode(`\0\0\0\0/${'a'.repeat(60)}`), undefined, { count: 1 }))).toBe(
+      'OBJP_BAD_LAYOUT',
+    );
     expect(decodeCode(singleObjectPackage({ buildId: 'a b' }))).toBe('OBJP_BAD_LAYOUT');
   });
 
@@ -191,11 +242,39 @@ describe('error codes', () => {
 
   describe('OBJP_INVALID_NAME (encoder and decoder alike)', () => {
     const bad = [
-      'https://evil.example/x.js', 'a.js', '', '//evil.example/x.js', '/../etc/passwd', '/a/../b', '/a/./b', '/..',
-      '/%2e%2e/x', '/%2E%2E/x', '/.%2e/x', '/a%2fb', '/a%5cb', '/a%00b', '/%zz', '/a\0b', '/a\nb', '/a\rb', '/a\tb', '/a\x7fb',
-      '/a\x85b', '/a b', '/a\\b', '\\\\host/x', '/a#frag', '/\uD800', 'javascript:alert(1)',
+      'https://evil.example/x.js',
+      'a.js',
+      '',
+      '//evil.example/x.js',
+      '/../etc/passwd',
+      '/a/../b',
+      '/a/./b',
+      '/..',
+      '/%2e%2e/x',
+      '/%2E%2E/x',
+      '/.%2e/x',
+      '/a%2fb',
+      '/a%5cb',
+      '/a%00b',
+      '/%zz',
+      '/a\0b',
+      '/a\nb',
+      '/a\rb',
+      '/a\tb',
+      '/a\x7fb',
+      '/a\x85b',
+      '/a b',
+      '/a\\b',
+      '\\\\host/x',
+      '/a#frag',
+      '/\uD800',
+      'javascript:alert(1)',
       // Raw non-ASCII: names are the percent-encoded form a browser requests (README §1.2).
-      '/café.png', '/a\u00a0b', '/😀', '/a?q=é', '/a\u2028b',
+      '/café.png',
+      '/a\u00a0b',
+      '/😀',
+      '/a?q=é',
+      '/a\u2028b',
     ];
     for (const name of bad) {
       it(JSON.stringify(name), () => {
@@ -206,7 +285,16 @@ describe('error codes', () => {
       });
     }
     it('accepts names a browser requests', () => {
-      for (const name of ['/', '/a.css?v=3', '/img/%C3%A9t%C3%A9.png', '/a..b/c', '/.well-known/x', '/a?x=../..', '/a;b=c', '/%F0%9F%99%82']) {
+      for (const name of [
+        '/',
+        '/a.css?v=3',
+        '/img/%C3%A9t%C3%A9.png',
+        '/a..b/c',
+        '/.well-known/x',
+        '/a?x=../..',
+        '/a;b=c',
+        '/%F0%9F%99%82',
+      ]) {
         expect(encodeCode(one({ name })), name).toBe('no error');
         expect(decodeCode(singleObjectPackage({ name })), name).toBe('no error');
       }
@@ -228,22 +316,42 @@ describe('error codes', () => {
   });
 
   it('OBJP_INVALID_HEADER: CR/LF in values, forbidden or malformed names, bad content types', () => {
-    for (const [k, v] of [['x-a', 'b\r\nset-cookie: c=d'], ['x-a', 'b\nc'], ['x-a', 'b\0'], ['x-a', 'é'], ['X-Upper', 'b'], ['bad name', 'b'], ['', 'b']]) {
+    for (const [k, v] of [
+      ['x-a', 'b\r\nset-cookie: c=d'],
+      ['x-a', 'b\nc'],
+      ['x-a', 'b\0'],
+      ['x-a', 'é'],
+      ['X-Upper', 'b'],
+      ['bad name', 'b'],
+      ['', 'b'],
+    ]) {
       expect(encodeCode(one({ headers: [[k!, v!]] })), k).toBe('OBJP_INVALID_HEADER');
     }
-    for (const k of ['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']) {
+    for (const k of [
+      'content-type',
+      'content-length',
+      'transfer-encoding',
+      'connection',
+      'set-cookie',
+      'keep-alive',
+      'upgrade',
+    ]) {
       expect(encodeCode(one({ headers: [[k, 'x']] })), k).toBe('OBJP_INVALID_HEADER');
       expect(decodeCode(singleObjectPackage({ headers: `${k}: x` })), k).toBe('OBJP_INVALID_HEADER');
     }
     for (const block of ['x-a: 1\r', 'x-a: 1\r\nx-b: 2', 'x-a 1', ': 1', 'x-a: 1\n', 'x-a: 1\n\nx-b: 2', 'X-A: 1']) {
       expect(decodeCode(singleObjectPackage({ headers: block })), JSON.stringify(block)).toBe('OBJP_INVALID_HEADER');
     }
-    expect(decodeCode(singleObjectPackage({ headers: new Uint8Array([0x78, 0x3a, 0x20, 0xff]) }))).toBe('OBJP_INVALID_HEADER');
+    expect(decodeCode(singleObjectPackage({ headers: new Uint8Array([0x78, 0x3a, 0x20, 0xff]) }))).toBe(
+      'OBJP_INVALID_HEADER',
+    );
     for (const t of ['', 'text/html\r\nx-a: b', 'text/é']) {
       expect(encodeCode(one({ contentType: t })), t).toBe('OBJP_INVALID_HEADER');
       if (t) expect(decodeCode(singleObjectPackage({ contentTypes: [t] })), t).toBe('OBJP_INVALID_HEADER');
     }
-    expect(decodeCode(singleObjectPackage({ headers: 'x-a: b: c\ncache-control: max-age=1, immutable\nx-tab: \t' }))).toBe('no error');
+    expect(
+      decodeCode(singleObjectPackage({ headers: 'x-a: b: c\ncache-control: max-age=1, immutable\nx-tab: \t' })),
+    ).toBe('no error');
   });
 
   it('OBJP_DUPLICATE_NAME', () => {
@@ -277,20 +385,28 @@ describe('error codes', () => {
   it('OBJP_SOURCE_CHANGED: a streamed source that yields other bytes on its second pass', async () => {
     let pass = 0;
     const flipping = () => [utf8.encode(pass++ === 0 ? 'first' : 'other')];
-    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: flipping }] }))).toBe('OBJP_SOURCE_CHANGED');
+    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: flipping }] }))).toBe(
+      'OBJP_SOURCE_CHANGED',
+    );
     let n = 0;
     const growing = () => [new Uint8Array(5 + n++)];
-    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: growing }] }))).toBe('OBJP_SOURCE_CHANGED');
+    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: growing }] }))).toBe(
+      'OBJP_SOURCE_CHANGED',
+    );
     let m = 0;
     const shrinking = async function* () {
       yield new Uint8Array(5 - m++);
     };
-    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: shrinking }] }))).toBe('OBJP_SOURCE_CHANGED');
+    expect(await codeOfAsync(() => drain({ objects: [{ name: '/a', contentType: 'x/y', body: shrinking }] }))).toBe(
+      'OBJP_SOURCE_CHANGED',
+    );
     // Size and digest supplied up front: the single pass is still checked against them.
     const body = utf8.encode('abc');
     const wrong = { name: '/a', contentType: 'x/y', body: () => [utf8.encode('abd')], size: 3, digest: sha256(body) };
     expect(await codeOfAsync(() => drain({ objects: [wrong] }))).toBe('OBJP_SOURCE_CHANGED');
-    expect(await codeOfAsync(() => drain({ objects: [{ ...wrong, size: 4, digest: undefined }] }))).toBe('OBJP_SOURCE_CHANGED');
+    expect(await codeOfAsync(() => drain({ objects: [{ ...wrong, size: 4, digest: undefined }] }))).toBe(
+      'OBJP_SOURCE_CHANGED',
+    );
     expect(await codeOfAsync(() => drain({ objects: [{ ...wrong, body: () => [body] }] }))).toBe('no error');
   });
 

@@ -42,7 +42,13 @@ function outcome(bytes: Uint8Array) {
 }
 
 function expectedJson(c: GoldenCase, bytes: Uint8Array) {
-  return { description: c.description, file: `${c.name}.objp`, bytes: bytes.length, sha256: hex(bytes), ...outcome(bytes) };
+  return {
+    description: c.description,
+    file: `${c.name}.objp`,
+    bytes: bytes.length,
+    sha256: hex(bytes),
+    ...outcome(bytes),
+  };
 }
 
 if (UPDATE) {
@@ -56,7 +62,9 @@ if (UPDATE) {
 
 describe('golden vectors (fixtures/format)', () => {
   it('holds exactly the files golden-cases.ts describes', () => {
-    const files = readdirSync(DIR).filter((f) => /\.(objp|json)$/.test(f)).sort();
+    const files = readdirSync(DIR)
+      .filter((f) => /\.(objp|json)$/.test(f))
+      .sort();
     expect(files).toEqual(GOLDEN_CASES.flatMap((c) => [`${c.name}.json`, `${c.name}.objp`]).sort());
   });
 
@@ -64,7 +72,9 @@ describe('golden vectors (fixtures/format)', () => {
     describe(c.name, () => {
       const path = new URL(`${c.name}.objp`, DIR);
       const committed = existsSync(path) ? new Uint8Array(readFileSync(path)) : new Uint8Array(0);
-      const json = existsSync(new URL(`${c.name}.json`, DIR)) ? JSON.parse(readFileSync(new URL(`${c.name}.json`, DIR), 'utf8')) : undefined;
+      const json = existsSync(new URL(`${c.name}.json`, DIR))
+        ? JSON.parse(readFileSync(new URL(`${c.name}.json`, DIR), 'utf8'))
+        : undefined;
 
       it('is byte for byte what the writer produces today', () => {
         expect(Buffer.from(committed).equals(Buffer.from(c.bytes()))).toBe(true);
@@ -95,7 +105,8 @@ describe('golden vectors (fixtures/format)', () => {
         it('is valid and gives the same events in every chunking', () => {
           expect(json.valid).toBe(true);
           const whole = decodeChunks(committed).transcript;
-          for (let cut = 0; cut <= committed.length; cut++) expect(decodeChunks(committed, [cut]).transcript).toEqual(whole);
+          for (let cut = 0; cut <= committed.length; cut++)
+            expect(decodeChunks(committed, [cut]).transcript).toEqual(whole);
           expect(decodeChunks(committed, evenChunks(committed.length, 1)).transcript).toEqual(whole);
         });
 
@@ -103,7 +114,9 @@ describe('golden vectors (fixtures/format)', () => {
           it('matches its input, hashed independently with node:crypto', () => {
             const bodies = c.input!.objects.map((o) => o.body as Uint8Array);
             const digests = bodies.map((b) => new Uint8Array(createHash('sha256').update(b).digest()));
-            expect(json.index.entries.map(({ index: _i, ...o }: { index: number }) => o)).toEqual(expectedObjects(c.input!, bodies, digests));
+            expect(json.index.entries.map(({ index: _i, ...o }: { index: number }) => o)).toEqual(
+              expectedObjects(c.input!, bodies, digests),
+            );
             expect(json.index.buildId).toBe(c.input!.buildId ?? '');
             expect(json.index.sharedRefs).toEqual(c.input!.sharedRefs ?? []);
             expect(json.index.headerBytes + json.index.dataBytes).toBe(committed.length);

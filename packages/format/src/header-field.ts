@@ -20,9 +20,29 @@ export function isHeaderValue(value: unknown): value is string {
  * service worker's response at all. Includes every header the package encoder refuses (validate.ts).
  */
 export const NOT_CARRIED_HEADERS: ReadonlySet<string> = new Set([
-  'content-type', 'content-length', 'content-encoding', 'content-range', 'transfer-encoding', 'accept-ranges',
-  'cache-control', 'expires', 'age', 'date', 'etag', 'last-modified', 'vary', 'link', 'set-cookie', 'connection',
-  'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection', 'http2-settings', 'host',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-range',
+  'transfer-encoding',
+  'accept-ranges',
+  'cache-control',
+  'expires',
+  'age',
+  'date',
+  'etag',
+  'last-modified',
+  'vary',
+  'link',
+  'set-cookie',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+  'http2-settings',
+  'host',
 ]);
 
 /** Whether a host-config header (name in lower case) is one a page carries: valid, and not one of the above or objpack's own. */

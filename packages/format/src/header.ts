@@ -40,8 +40,10 @@ export function decodeHeader(bytes: Uint8Array, limits: DecoderLimits): FixedHea
   const v = new DataView(bytes.buffer, bytes.byteOffset, HEADER_SIZE);
   const major = v.getUint8(4);
   const minor = v.getUint8(5);
-  if (major !== VERSION_MAJOR) throw new FormatError('OBJP_UNSUPPORTED_VERSION', `major version ${major} (this reader knows ${VERSION_MAJOR})`);
-  if (v.getUint32(28, true) !== crc32(bytes.subarray(0, 28))) throw new FormatError('OBJP_HEADER_CHECK', 'header CRC-32 mismatch');
+  if (major !== VERSION_MAJOR)
+    throw new FormatError('OBJP_UNSUPPORTED_VERSION', `major version ${major} (this reader knows ${VERSION_MAJOR})`);
+  if (v.getUint32(28, true) !== crc32(bytes.subarray(0, 28)))
+    throw new FormatError('OBJP_HEADER_CHECK', 'header CRC-32 mismatch');
   const hi = v.getUint32(20, true);
   const h: FixedHeader = {
     major,
@@ -52,8 +54,11 @@ export function decodeHeader(bytes: Uint8Array, limits: DecoderLimits): FixedHea
     dataLength: hi * 0x1_0000_0000 + v.getUint32(16, true),
     indexCrc: v.getUint32(24, true),
   };
-  if (h.count > Math.min(limits.maxObjects, FORMAT_LIMITS.maxObjects)) throw new FormatError('OBJP_LIMIT', `${h.count} objects exceeds the limit of ${limits.maxObjects}`);
-  if (h.indexLength > Math.min(limits.maxIndexBytes, FORMAT_LIMITS.maxIndexBytes)) throw new FormatError('OBJP_LIMIT', `index of ${h.indexLength} bytes exceeds the limit of ${limits.maxIndexBytes}`);
-  if (hi >= 0x20_0000 || h.dataLength > limits.maxDataBytes) throw new FormatError('OBJP_LIMIT', `data field of ${h.dataLength} bytes exceeds the limit`);
+  if (h.count > Math.min(limits.maxObjects, FORMAT_LIMITS.maxObjects))
+    throw new FormatError('OBJP_LIMIT', `${h.count} objects exceeds the limit of ${limits.maxObjects}`);
+  if (h.indexLength > Math.min(limits.maxIndexBytes, FORMAT_LIMITS.maxIndexBytes))
+    throw new FormatError('OBJP_LIMIT', `index of ${h.indexLength} bytes exceeds the limit of ${limits.maxIndexBytes}`);
+  if (hi >= 0x20_0000 || h.dataLength > limits.maxDataBytes)
+    throw new FormatError('OBJP_LIMIT', `data field of ${h.dataLength} bytes exceeds the limit`);
   return h;
 }

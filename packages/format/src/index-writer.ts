@@ -1,5 +1,12 @@
 import {
-  ATTRIBUTE_SIZE, DIGEST_SIZE, FLAG_PARTIAL, FORMAT_LIMITS, HEADER_SIZE, MAX_CONTENT_TYPES, MAX_SHARED_REFS, SIZE_FIELD_SIZE,
+  ATTRIBUTE_SIZE,
+  DIGEST_SIZE,
+  FLAG_PARTIAL,
+  FORMAT_LIMITS,
+  HEADER_SIZE,
+  MAX_CONTENT_TYPES,
+  MAX_SHARED_REFS,
+  SIZE_FIELD_SIZE,
 } from './constants.js';
 import { crc32 } from './crc32.js';
 import { FormatError } from './errors.js';
@@ -91,13 +98,16 @@ export function planIndex(info: IndexInput): IndexPlan {
       k = types.length;
       typeOf.set(t, k);
       types.push(t);
-      if (types.length > MAX_CONTENT_TYPES) throw new FormatError('OBJP_LIMIT', `more than ${MAX_CONTENT_TYPES} distinct content types`);
+      if (types.length > MAX_CONTENT_TYPES)
+        throw new FormatError('OBJP_LIMIT', `more than ${MAX_CONTENT_TYPES} distinct content types`);
     }
     typeIndex[i] = k;
   }
-  if (info.sharedRefs.length > MAX_SHARED_REFS) throw new FormatError('OBJP_LIMIT', `more than ${MAX_SHARED_REFS} shared references`);
+  if (info.sharedRefs.length > MAX_SHARED_REFS)
+    throw new FormatError('OBJP_LIMIT', `more than ${MAX_SHARED_REFS} shared references`);
   // A writer must not produce what a reader with default limits refuses.
-  if (n > FORMAT_LIMITS.maxObjects) throw new FormatError('OBJP_LIMIT', `more than ${FORMAT_LIMITS.maxObjects} objects`);
+  if (n > FORMAT_LIMITS.maxObjects)
+    throw new FormatError('OBJP_LIMIT', `more than ${FORMAT_LIMITS.maxObjects} objects`);
 
   let length = info.buildId.length + 1 + 1 + 2;
   for (const t of types) length += t.length + 1;
@@ -122,18 +132,24 @@ export function planIndex(info: IndexInput): IndexPlan {
     if (!Number.isSafeInteger(size) || size < 0 || !Number.isSafeInteger(totalSize) || totalSize < size) {
       throw new FormatError('OBJP_INVALID_INPUT', `bad size for ${name}`, name);
     }
-    if (info.digests[i]!.length !== DIGEST_SIZE) throw new FormatError('OBJP_INVALID_INPUT', `digest of ${name} is not 32 bytes`, name);
+    if (info.digests[i]!.length !== DIGEST_SIZE)
+      throw new FormatError('OBJP_INVALID_INPUT', `digest of ${name} is not 32 bytes`, name);
     const headers = info.headers[i] ?? NO_HEADERS;
     for (const [k, v] of headers) validateHeader(k, v, name);
     const block = headerBlockLength(headers);
-    if (block > FORMAT_LIMITS.maxHeaderBytes) throw new FormatError('OBJP_LIMIT', `headers of ${name} exceed ${FORMAT_LIMITS.maxHeaderBytes} bytes`, name);
+    if (block > FORMAT_LIMITS.maxHeaderBytes)
+      throw new FormatError('OBJP_LIMIT', `headers of ${name} exceed ${FORMAT_LIMITS.maxHeaderBytes} bytes`, name);
     headerLengths[i] = block;
     length += block;
     dataLength += size;
   }
   if (!Number.isSafeInteger(dataLength)) throw new FormatError('OBJP_LIMIT', 'data field above 2^53-1 bytes');
   length += n * (SIZE_FIELD_SIZE + ATTRIBUTE_SIZE);
-  if (length > FORMAT_LIMITS.maxIndexBytes) throw new FormatError('OBJP_LIMIT', `object information field of ${length} bytes exceeds ${FORMAT_LIMITS.maxIndexBytes}`);
+  if (length > FORMAT_LIMITS.maxIndexBytes)
+    throw new FormatError(
+      'OBJP_LIMIT',
+      `object information field of ${length} bytes exceeds ${FORMAT_LIMITS.maxIndexBytes}`,
+    );
   return { info, types, typeIndex, headerLengths, infoLength: length, dataLength };
 }
 

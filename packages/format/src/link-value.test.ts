@@ -13,8 +13,12 @@ describe('preloadLinkEntry', () => {
   it("carries the element's crossorigin state", () => {
     expect(preloadLinkEntry('/a.css', 'style', 'anonymous')).toBe('</a.css>; rel=preload; as=style; crossorigin');
     expect(preloadLinkEntry('/m.js', 'module', 'anonymous')).toBe('</m.js>; rel=modulepreload; crossorigin');
-    expect(preloadLinkEntry('/m.js', 'module', 'use-credentials')).toBe('</m.js>; rel=modulepreload; crossorigin=use-credentials');
-    expect(preloadLinkEntry('/f.woff2', 'font', 'use-credentials')).toBe('</f.woff2>; rel=preload; as=font; crossorigin=use-credentials');
+    expect(preloadLinkEntry('/m.js', 'module', 'use-credentials')).toBe(
+      '</m.js>; rel=modulepreload; crossorigin=use-credentials',
+    );
+    expect(preloadLinkEntry('/f.woff2', 'font', 'use-credentials')).toBe(
+      '</f.woff2>; rel=preload; as=font; crossorigin=use-credentials',
+    );
   });
   it('never announces documents, media or unknown kinds', () => {
     for (const k of ['document', 'audio', 'video', 'track', 'toString', '__proto__', 'constructor'] as const) {
@@ -22,7 +26,16 @@ describe('preloadLinkEntry', () => {
     }
   });
   it('skips what is not a printable-ASCII same-origin path; escapes <>" and keeps the rest', () => {
-    for (const u of ['/caf\u00e9.css', '/a\u0000.css', '/a b.css', '/a\tb.css', '//cdn.example/a.css', 'https://x/a.css', 'a.css', '']) {
+    for (const u of [
+      '/caf\u00e9.css',
+      '/a\u0000.css',
+      '/a b.css',
+      '/a\tb.css',
+      '//cdn.example/a.css',
+      'https://x/a.css',
+      'a.css',
+      '',
+    ]) {
       expect(preloadLinkEntry(u, 'style')).toBeUndefined();
     }
     expect(preloadLinkEntry('/a,b.css?x=1;2', 'style')).toBe('</a,b.css?x=1;2>; rel=preload; as=style');
@@ -48,11 +61,16 @@ describe('joinLinkValue / preloadLinkValue at the cap', () => {
     expect(over.value).toBe(entries.slice(0, 9).join(', '));
   });
   it('counts dropped and skipped entries', () => {
-    const hints = Array.from({ length: 10 }, (_, i) => [entryOf(i, i === 9 ? 801 : 798)[0], 'style'] as [string, 'style']);
+    const hints = Array.from(
+      { length: 10 },
+      (_, i) => [entryOf(i, i === 9 ? 801 : 798)[0], 'style'] as [string, 'style'],
+    );
     const r = preloadLinkValue([['/v.mp4', 'video'], ...hints, ['/caf\u00e9', 'style']]);
     expect(r).toMatchObject({ dropped: 1, skipped: 2 });
     expect(r.value.length).toBe(798 * 9 + 2 * 8);
-    expect(preloadLinkValue(hints.slice(0, 9).concat([[entryOf(9, 800)[0], 'style']])).value.length).toBe(MAX_LINK_HEADER_BYTES);
+    expect(preloadLinkValue(hints.slice(0, 9).concat([[entryOf(9, 800)[0], 'style']])).value.length).toBe(
+      MAX_LINK_HEADER_BYTES,
+    );
     expect(preloadLinkValue([])).toEqual({ value: '', dropped: 0, skipped: 0 });
   });
 });

@@ -43,7 +43,12 @@ export function isAnnounced(hint: unknown): hint is PreloadHint {
 export function preloadLinkEntry(url: string, hint: PreloadHint, cors?: PreloadCors): string | undefined {
   const rel = LINK.get(hint);
   if (rel === undefined || typeof url !== 'string' || !SAFE_PATH.test(url)) return undefined;
-  const mode = cors === 'use-credentials' ? '; crossorigin=use-credentials' : cors === 'anonymous' || ALWAYS_CORS.has(hint) ? '; crossorigin' : '';
+  const mode =
+    cors === 'use-credentials'
+      ? '; crossorigin=use-credentials'
+      : cors === 'anonymous' || ALWAYS_CORS.has(hint)
+        ? '; crossorigin'
+        : '';
   return `<${escapeTarget(url)}>; ${rel}${mode}`;
 }
 
@@ -51,7 +56,10 @@ export function preloadLinkEntry(url: string, hint: PreloadHint, cors?: PreloadC
  * Joins `Link` entries into one header value, cut at a whole entry so that it stays at or under `max`
  * bytes (entries are ASCII). `used` counts the entries kept, in order.
  */
-export function joinLinkValue(entries: readonly string[], max = MAX_LINK_HEADER_BYTES): { value: string; used: number } {
+export function joinLinkValue(
+  entries: readonly string[],
+  max = MAX_LINK_HEADER_BYTES,
+): { value: string; used: number } {
   let value = '';
   let used = 0;
   for (const e of entries) {

@@ -156,7 +156,8 @@ export interface BuildManifest {
  * `to` empty, is a URL the host answers with a function or a proxy: a static server answers 502 there
  * rather than letting a later rule (a single-page fallback) or nothing answer.
  */
-export type HostRoute = [match: string, to: string, status: number] | [match: string, to: string, status: number, options: HostRouteOptions];
+export type HostRoute =
+  [match: string, to: string, status: number] | [match: string, to: string, status: number, options: HostRouteOptions];
 
 /** What narrows a HostRoute; every field is optional so that the common one-path redirect stays short. */
 export interface HostRouteOptions {

@@ -58,7 +58,9 @@ describe(`bounded memory (${SIZE / MiB} MiB object${process.env.OBJPACK_BIG === 
       }
     }
     decoder.end();
-    console.info(`bounded memory: ${SIZE / MiB} MiB object, peak RSS growth ${(peakRss / MiB).toFixed(1)} MiB, peak arrayBuffers ${(peakBuffers / MiB).toFixed(1)} MiB`);
+    console.info(
+      `bounded memory: ${SIZE / MiB} MiB object, peak RSS growth ${(peakRss / MiB).toFixed(1)} MiB, peak arrayBuffers ${(peakBuffers / MiB).toFixed(1)} MiB`,
+    );
 
     expect(ended).toEqual(['/index.html', '/big.bin', '/after.txt']);
     expect(received.get('/big.bin')).toBe(SIZE);

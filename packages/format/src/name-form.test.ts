@@ -25,7 +25,8 @@ describe('canonicalPath', () => {
     expect(canonicalPath('/%21%24%26%27%28%29%2A%2B%2C%3B%3D%3A%40')).toBe("/!$&'()*+,;=:@");
     expect(canonicalPath('/a%7cb%5e%7b%7d%60%3c%3e%22%20%7f%00.png')).toBe('/a%7Cb%5E%7B%7D%60%3C%3E%22%20%7F%00.png');
     // A page's key is what the worker looks a request for it up by, whichever spelling the link used.
-    for (const p of ['/caf%c3%a9.css', '/caf%C3%A9.css', '/%5Bslug%5D.html', '/a%2Db.css']) expect(canonicalPath(canonicalPath(p))).toBe(canonicalPath(p));
+    for (const p of ['/caf%c3%a9.css', '/caf%C3%A9.css', '/%5Bslug%5D.html', '/a%2Db.css'])
+      expect(canonicalPath(canonicalPath(p))).toBe(canonicalPath(p));
   });
 
   it("never conflates an escaped '/' '\\' '?' '#' '%' with the character, nor decodes a malformed escape", () => {
@@ -48,7 +49,8 @@ describe('canonicalPath', () => {
     expect(canonicalPath('/a/%2e./b')).toBe('/a/%2E./b');
     expect(canonicalPath('/a/%2e/b')).toBe('/a/%2E/b');
     expect(canonicalPath('/%2e%2e')).toBe('/%2E%2E');
-    for (const p of ['/a/%2e%2e/b', '/a/.%2e/b', '/%2e%2E/', '/x/%2E']) expect(canonicalPath(p).split('/')).not.toContain('..');
+    for (const p of ['/a/%2e%2e/b', '/a/.%2e/b', '/%2e%2E/', '/x/%2E'])
+      expect(canonicalPath(p).split('/')).not.toContain('..');
     // Dots in a longer segment are only a name.
     expect(canonicalPath('/a/%2e%2e%2e/b%2E.css')).toBe('/a/.../b..css');
     expect(canonicalPath('/%2ehidden')).toBe('/.hidden');

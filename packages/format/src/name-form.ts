@@ -7,7 +7,9 @@
  * and the worker looks object requests up in it.
  */
 export function nameFormPath(pathname: string): string {
-  return pathname.includes('|') || pathname.includes('^') ? pathname.replace(/[|^]/g, (c) => (c === '|' ? '%7C' : '%5E')) : pathname;
+  return pathname.includes('|') || pathname.includes('^')
+    ? pathname.replace(/[|^]/g, (c) => (c === '|' ? '%7C' : '%5E'))
+    : pathname;
 }
 
 /**

@@ -22,17 +22,27 @@ const expected = decodeChunks(pkg).transcript;
 
 async function decodeNode(source: Readable, options?: DecoderOptions): Promise<DecodeEvent[]> {
   const events: DecodeEvent[] = [];
-  await pipeline(source, createNodeDecoder(options), new Writable({ objectMode: true, write: (e: DecodeEvent, _enc, cb) => (events.push(e), cb()) }));
+  await pipeline(
+    source,
+    createNodeDecoder(options),
+    new Writable({ objectMode: true, write: (e: DecodeEvent, _enc, cb) => (events.push(e), cb()) }),
+  );
   return events;
 }
 
 const chunked = (bytes: Uint8Array, size: number) =>
-  Readable.from((function* () {
-    for (let i = 0; i < bytes.length; i += size) yield Buffer.from(bytes.subarray(i, i + size));
-  })(), { objectMode: false });
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < bytes.length; i += size) yield Buffer.from(bytes.subarray(i, i + size));
+    })(),
+    { objectMode: false },
+  );
 
 async function failure(p: Promise<unknown>): Promise<FormatError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(FormatError);
   return err as FormatError;
 }
@@ -59,7 +69,9 @@ describe('Node adapters', () => {
     bad[bad.length - 1]! ^= 1;
     expect((await failure(decodeNode(chunked(bad, 100)))).code).toBe('OBJP_DIGEST_MISMATCH');
     expect((await failure(decodeNode(chunked(pkg.subarray(0, pkg.length - 1), 100)))).code).toBe('OBJP_TRUNCATED');
-    expect((await failure(decodeNode(chunked(Buffer.concat([pkg, Buffer.from('x')]), 100)))).code).toBe('OBJP_TRAILING_DATA');
+    expect((await failure(decodeNode(chunked(Buffer.concat([pkg, Buffer.from('x')]), 100)))).code).toBe(
+      'OBJP_TRAILING_DATA',
+    );
     const unverified = transcriptOfEvents(await decodeNode(chunked(bad, 100), { verify: false })).objects;
     expect(unverified).toHaveLength(5);
     expect(Buffer.from(unverified[4]!.body, 'base64').at(-1)).toBe(bad.at(-1));
@@ -74,7 +86,11 @@ describe('Node adapters', () => {
       },
     });
     const decoder = createNodeDecoder();
-    const err = await pipeline(source, decoder, new Writable({ objectMode: true, write: (_e, _enc, cb) => cb() })).catch((e: unknown) => e);
+    const err = await pipeline(
+      source,
+      decoder,
+      new Writable({ objectMode: true, write: (_e, _enc, cb) => cb() }),
+    ).catch((e: unknown) => e);
     expect(err).toBe(boom);
     expect(decoder.destroyed).toBe(true);
   });
@@ -98,9 +114,19 @@ describe('Node adapters', () => {
     const input: EncoderInput = {
       objects: [
         { name: '/whole.bin', contentType: 'application/octet-stream', body: fileSource(path) },
-        { name: '/range.bin', contentType: 'application/octet-stream', body: fileSource(path, { start: 1000, end: 1999 }) },
+        {
+          name: '/range.bin',
+          contentType: 'application/octet-stream',
+          body: fileSource(path, { start: 1000, end: 1999 }),
+        },
         // A partial entry: the first 300,000 bytes of the file, the rest left to a Range request.
-        { name: '/video.mp4', contentType: 'video/mp4', body: fileSource(path, { end: 299_999 }), totalSize: data.length, size: 300_000 },
+        {
+          name: '/video.mp4',
+          contentType: 'video/mp4',
+          body: fileSource(path, { end: 299_999 }),
+          totalSize: data.length,
+          size: 300_000,
+        },
         { name: '/tail.bin', contentType: 'application/octet-stream', body: fileSource(path, { start: 699_990 }) },
       ],
     };
@@ -114,14 +140,18 @@ describe('Node adapters', () => {
     });
     expect(objects[2]).toMatchObject({ partial: true, totalSize: 700_000 });
     // Same bytes as the in-memory encoder given the same slices.
-    const inMemory = encodePackageSync({ objects: input.objects.map((o, i) => ({ ...o, body: want[i]!, size: undefined })) });
+    const inMemory = encodePackageSync({
+      objects: input.objects.map((o, i) => ({ ...o, body: want[i]!, size: undefined })),
+    });
     const parts: Buffer[] = [];
     for await (const c of encodeToNodeStream(input)) parts.push(c as Buffer);
     expect(Buffer.concat(parts).equals(Buffer.from(inMemory))).toBe(true);
   });
 
   it('fileSource on a missing file fails the stream with the fs error', async () => {
-    const s = encodeToNodeStream({ objects: [{ name: '/x', contentType: 'x/y', body: fileSource(join(dir, 'missing')) }] });
+    const s = encodeToNodeStream({
+      objects: [{ name: '/x', contentType: 'x/y', body: fileSource(join(dir, 'missing')) }],
+    });
     const err = await decodeNode(s).catch((e: unknown) => e);
     expect((err as NodeJS.ErrnoException).code).toBe('ENOENT');
   });

@@ -17,7 +17,12 @@ export const nodeSha256: HashFactory = () => {
 
 /** A re-readable body source over a file (or a byte range of it, `end` inclusive as in fs). */
 export function fileSource(path: string, range: { start?: number; end?: number } = {}): BodySource {
-  return () => createReadStream(path, { start: range.start, end: range.end, highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>;
+  return () =>
+    createReadStream(path, {
+      start: range.start,
+      end: range.end,
+      highWaterMark: 256 * 1024,
+    }) as AsyncIterable<Uint8Array>;
 }
 
 /** An object-mode Transform: package bytes in, {@link DecodeEvent}s out; errors are FormatError. */

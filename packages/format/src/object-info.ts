@@ -32,7 +32,8 @@ class Reader {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   need(n: number, what: string): number {
-    if (this.pos + n > this.bytes.length) throw new FormatError('OBJP_BAD_LAYOUT', `${what} runs past the end of the object information field`);
+    if (this.pos + n > this.bytes.length)
+      throw new FormatError('OBJP_BAD_LAYOUT', `${what} runs past the end of the object information field`);
     const at = this.pos;
     this.pos += n;
     return at;
@@ -46,7 +47,10 @@ class Reader {
     try {
       text = utf8Strict.decode(this.bytes.subarray(this.pos, end));
     } catch {
-      throw new FormatError(what === 'object name' ? 'OBJP_INVALID_NAME' : 'OBJP_BAD_LAYOUT', `${what} is not valid UTF-8`);
+      throw new FormatError(
+        what === 'object name' ? 'OBJP_INVALID_NAME' : 'OBJP_BAD_LAYOUT',
+        `${what} is not valid UTF-8`,
+      );
     }
     this.pos = end + 1;
     return { text, bytes: len };
@@ -123,19 +127,32 @@ export function decodeObjectInfo(
     const flags = r.view.getUint16(at + 40, true);
     const typeIdx = r.view.getUint8(at + 42);
     const headerLen = r.view.getUint16(at + 44, true);
-    if (flags & FLAGS_MUST_UNDERSTAND & ~FLAG_PARTIAL) throw new FormatError('OBJP_UNSUPPORTED_VERSION', `unknown flags 0x${flags.toString(16)} on ${name}`, name);
+    if (flags & FLAGS_MUST_UNDERSTAND & ~FLAG_PARTIAL)
+      throw new FormatError('OBJP_UNSUPPORTED_VERSION', `unknown flags 0x${flags.toString(16)} on ${name}`, name);
     const partial = (flags & FLAG_PARTIAL) !== 0;
-    if (partial ? totalSize <= size : totalSize !== size) throw new FormatError('OBJP_BAD_LAYOUT', `sizes of ${name} disagree with its partial flag`, name);
-    if (typeIdx >= types.length) throw new FormatError('OBJP_BAD_LAYOUT', `content type index ${typeIdx} of ${name} out of range`, name);
-    if (headerLen > limits.maxHeaderBytes) throw new FormatError('OBJP_LIMIT', `headers of ${name} exceed ${limits.maxHeaderBytes} bytes`, name);
-    if (offset + size > dataLength) throw new FormatError('OBJP_BAD_LAYOUT', `${name} runs past the end of the data field`, name);
+    if (partial ? totalSize <= size : totalSize !== size)
+      throw new FormatError('OBJP_BAD_LAYOUT', `sizes of ${name} disagree with its partial flag`, name);
+    if (typeIdx >= types.length)
+      throw new FormatError('OBJP_BAD_LAYOUT', `content type index ${typeIdx} of ${name} out of range`, name);
+    if (headerLen > limits.maxHeaderBytes)
+      throw new FormatError('OBJP_LIMIT', `headers of ${name} exceed ${limits.maxHeaderBytes} bytes`, name);
+    if (offset + size > dataLength)
+      throw new FormatError('OBJP_BAD_LAYOUT', `${name} runs past the end of the data field`, name);
     entries.push({
-      index: i, name, contentType: types[typeIdx]!, headers: [], size, totalSize, partial,
-      digest: bytes.slice(at + 8, at + 8 + 32), offset,
+      index: i,
+      name,
+      contentType: types[typeIdx]!,
+      headers: [],
+      size,
+      totalSize,
+      partial,
+      digest: bytes.slice(at + 8, at + 8 + 32),
+      offset,
     });
     offset += size;
   }
-  if (offset !== dataLength) throw new FormatError('OBJP_BAD_LAYOUT', `object sizes add up to ${offset}, data field declares ${dataLength}`);
+  if (offset !== dataLength)
+    throw new FormatError('OBJP_BAD_LAYOUT', `object sizes add up to ${offset}, data field declares ${dataLength}`);
   for (let i = 0; i < count; i++) {
     const e = entries[i]!;
     const len = r.view.getUint16(attrsAt + i * ATTRIBUTE_SIZE + 44, true);

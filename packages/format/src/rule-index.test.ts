@@ -21,14 +21,37 @@ describe('literalPath', () => {
   });
 
   it('reads nothing from wildcards, alternatives, unanchored or stateful patterns', () => {
-    for (const re of [/^\/a.*$/, /^\/a$|^\/b$/, /\/a$/, /^\/a/, /^\/a\d$/, /^\/a\\$/, /^\/a(?<!b)$/, /^\/[ab]$/, /^a$/, /^\/a$/m, /^\/a$/g, /^\/a$/y, /^\/a\$/, new RegExp('^/a\\x4$'), new RegExp('^/a\\u{2d}$')]) {
+    for (const re of [
+      /^\/a.*$/,
+      /^\/a$|^\/b$/,
+      /\/a$/,
+      /^\/a/,
+      /^\/a\d$/,
+      /^\/a\\$/,
+      /^\/a(?<!b)$/,
+      /^\/[ab]$/,
+      /^a$/,
+      /^\/a$/m,
+      /^\/a$/g,
+      /^\/a$/y,
+      /^\/a\$/,
+      new RegExp('^/a\\x4$'),
+      new RegExp('^/a\\u{2d}$'),
+    ]) {
       expect(literalPath(re), re.source).toBeUndefined();
     }
   });
 });
 
 describe('RuleIndex', () => {
-  const rules = [/^\/?(.*)\/?$/iu, /^\/about\.html\/?$/iu, /^\/docs\/[^/]+$/, /^\/About\.html$/, /^\/guide\/$/, /^\/secret$/iu].map((re) => ({ re }));
+  const rules = [
+    /^\/?(.*)\/?$/iu,
+    /^\/about\.html\/?$/iu,
+    /^\/docs\/[^/]+$/,
+    /^\/About\.html$/,
+    /^\/guide\/$/,
+    /^\/secret$/iu,
+  ].map((re) => ({ re }));
   const index = new RuleIndex(rules);
 
   it('gives every rule that may take a URL, patterns and literals alike, in rule order', () => {
@@ -40,11 +63,27 @@ describe('RuleIndex', () => {
   });
 
   it('never leaves out a rule that takes the URL (case folding included)', () => {
-    const urls = ['/', '/about.html', '/ABOUT.HTML', '/about.html/', '/About.html', '/guide/', '/guide', '/docs/x', '/secret', '/SECRET/', '/\u017Fecret', '/x'];
+    const urls = [
+      '/',
+      '/about.html',
+      '/ABOUT.HTML',
+      '/about.html/',
+      '/About.html',
+      '/guide/',
+      '/guide',
+      '/docs/x',
+      '/secret',
+      '/SECRET/',
+      '/\u017Fecret',
+      '/x',
+    ];
     for (const u of urls) {
       const taking = rules.flatMap((r, i) => (r.re.test(u) ? [i] : []));
       const candidates = index.candidates([u]);
-      expect(taking.filter((i) => !candidates.includes(i)), u).toEqual([]);
+      expect(
+        taking.filter((i) => !candidates.includes(i)),
+        u,
+      ).toEqual([]);
     }
     // `ſ` is `s` to a case-insensitive unicode RegExp: the lookup finds the rule too.
     expect(rules[5]!.re.test('/\u017Fecret')).toBe(true);
@@ -71,7 +110,8 @@ describe('RuleIndex', () => {
         const index = new RuleIndex([{ re: new RegExp(`^/a${ch}$`, flags) }]);
         for (const m of text.matchAll(new RegExp(ch.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), `g${flags}`))) {
           const other = at.get(m.index);
-          if (other !== undefined && index.literals([`/a${other}`]).length === 0) misses.push(`${ch}~${other} /${flags}`);
+          if (other !== undefined && index.literals([`/a${other}`]).length === 0)
+            misses.push(`${ch}~${other} /${flags}`);
         }
       }
     }

@@ -26,7 +26,12 @@ export function literalPath(re: RegExp): string | undefined {
     if (c === '\\') {
       const next = s[++i];
       // `\x2d` and `\u002d` name a character (Netlify's parser writes `-` so); other letter escapes are classes.
-      const hex = next === 'x' ? /^[0-9A-Fa-f]{2}/.exec(s.slice(i + 1)) : next === 'u' ? (re.unicode ? /^\{[0-9A-Fa-f]{1,6}\}|^[0-9A-Fa-f]{4}/ : /^[0-9A-Fa-f]{4}/).exec(s.slice(i + 1)) : null;
+      const hex =
+        next === 'x'
+          ? /^[0-9A-Fa-f]{2}/.exec(s.slice(i + 1))
+          : next === 'u'
+            ? (re.unicode ? /^\{[0-9A-Fa-f]{1,6}\}|^[0-9A-Fa-f]{4}/ : /^[0-9A-Fa-f]{4}/).exec(s.slice(i + 1))
+            : null;
       if (hex) {
         out += String.fromCodePoint(parseInt(hex[0].replace(/[{}]/g, ''), 16));
         i += hex[0].length;
@@ -64,7 +69,8 @@ function groupEnd(s: string): number {
  * (lower, upper, lower: a case-insensitive RegExp also takes `ſ` for `s`, and with `u` `ẞ` for `ß`): the
  * same key for every URL a literal rule can take.
  */
-const pathKey = (p: string): string => p.replace(/\/+/g, '/').replace(/\/$/, '').toLowerCase().toUpperCase().toLowerCase() || '/';
+const pathKey = (p: string): string =>
+  p.replace(/\/+/g, '/').replace(/\/$/, '').toLowerCase().toUpperCase().toLowerCase() || '/';
 
 /**
  * Host rules in their order, split into those naming one path (found by a map lookup) and the patterns

@@ -71,7 +71,14 @@ class Sha256 implements IncrementalHash {
       w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
     }
     const h = this.h;
-    let a = h[0]!, bb = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, hh = h[7]!;
+    let a = h[0]!,
+      bb = h[1]!,
+      c = h[2]!,
+      d = h[3]!,
+      e = h[4]!,
+      f = h[5]!,
+      g = h[6]!,
+      hh = h[7]!;
     for (let t = 0; t < 64; t++) {
       const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const ch = (e & f) ^ (~e & g);
@@ -79,10 +86,23 @@ class Sha256 implements IncrementalHash {
       const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
       const maj = (a & bb) ^ (a & c) ^ (bb & c);
       const t2 = (S0 + maj) | 0;
-      hh = g; g = f; f = e; e = (d + t1) | 0; d = c; c = bb; bb = a; a = (t1 + t2) | 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = bb;
+      bb = a;
+      a = (t1 + t2) | 0;
     }
-    h[0] = (h[0]! + a) | 0; h[1] = (h[1]! + bb) | 0; h[2] = (h[2]! + c) | 0; h[3] = (h[3]! + d) | 0;
-    h[4] = (h[4]! + e) | 0; h[5] = (h[5]! + f) | 0; h[6] = (h[6]! + g) | 0; h[7] = (h[7]! + hh) | 0;
+    h[0] = (h[0]! + a) | 0;
+    h[1] = (h[1]! + bb) | 0;
+    h[2] = (h[2]! + c) | 0;
+    h[3] = (h[3]! + d) | 0;
+    h[4] = (h[4]! + e) | 0;
+    h[5] = (h[5]! + f) | 0;
+    h[6] = (h[6]! + g) | 0;
+    h[7] = (h[7]! + hh) | 0;
   }
 }
 

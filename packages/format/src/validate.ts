@@ -6,7 +6,15 @@ import { isHeaderName, isHeaderValue } from './header-field.js';
 // objects, so anything that could escape a path, smuggle a header or confuse a URL parser is refused.
 
 /** Headers an entry may not carry (a subset of NOT_CARRIED_HEADERS, header-field.ts: what the build leaves out). */
-export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']);
+export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'set-cookie',
+  'keep-alive',
+  'upgrade',
+]);
 
 /**
  * Throws OBJP_INVALID_NAME unless `name` is a safe same-origin URL path (optionally with a query) in the
@@ -27,7 +35,12 @@ export function validateName(name: string, maxBytes: number, byteLength: number)
     const c = i < name.length ? name.charCodeAt(i) : -1;
     if (c <= 0x20 && c !== -1) fail('control character, space or NUL in name');
     // Raw non-ASCII would give one resource two names (a browser requests `/caf%C3%A9`, never `/café`).
-    if (c >= 0x7f) fail(c === 0x7f ? 'control character, space or NUL in name' : 'non-ASCII character in name (percent-encode it as UTF-8)');
+    if (c >= 0x7f)
+      fail(
+        c === 0x7f
+          ? 'control character, space or NUL in name'
+          : 'non-ASCII character in name (percent-encode it as UTF-8)',
+      );
     if (c === 0x5c) fail('backslash in name');
     if (c === 0x23) fail('fragment in name');
     if (inPath && (c === 0x2f || c === 0x3f || c === -1)) {
@@ -45,7 +58,8 @@ export function validateName(name: string, maxBytes: number, byteLength: number)
 function checkSegment(name: string, start: number, end: number, percent: boolean, fail: (why: string) => never): void {
   if (!percent) {
     const len = end - start;
-    if ((len === 1 || len === 2) && name.charCodeAt(start) === 0x2e && name.charCodeAt(end - 1) === 0x2e) fail('dot segment in name');
+    if ((len === 1 || len === 2) && name.charCodeAt(start) === 0x2e && name.charCodeAt(end - 1) === 0x2e)
+      fail('dot segment in name');
     return;
   }
   const seg = name.slice(start, end);
@@ -69,9 +83,14 @@ export function validateContentType(type: string): void {
 /** Throws OBJP_INVALID_HEADER for a header a package may not set or that could inject another header. */
 export function validateHeader(name: string, value: string, entry?: string): void {
   if (!isHeaderName(name)) {
-    throw new FormatError('OBJP_INVALID_HEADER', `bad header name ${JSON.stringify(String(name).slice(0, 100))}`, entry);
+    throw new FormatError(
+      'OBJP_INVALID_HEADER',
+      `bad header name ${JSON.stringify(String(name).slice(0, 100))}`,
+      entry,
+    );
   }
-  if (FORBIDDEN_HEADERS.has(name)) throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" may not be set by a package`, entry);
+  if (FORBIDDEN_HEADERS.has(name))
+    throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" may not be set by a package`, entry);
   if (!isHeaderValue(value)) {
     throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" has CR, LF, NUL or non-ASCII in its value`, entry);
   }
@@ -80,6 +99,9 @@ export function validateHeader(name: string, value: string, entry?: string): voi
 /** Throws OBJP_INVALID_INPUT unless the build id is printable ASCII without spaces, at most 64 bytes. */
 export function validateBuildId(id: string): void {
   if (id.length > MAX_BUILD_ID_BYTES || !/^[\x21-\x7e]*$/.test(id)) {
-    throw new FormatError('OBJP_INVALID_INPUT', `build id must be printable ASCII, at most ${MAX_BUILD_ID_BYTES} bytes`);
+    throw new FormatError(
+      'OBJP_INVALID_INPUT',
+      `build id must be printable ASCII, at most ${MAX_BUILD_ID_BYTES} bytes`,
+    );
   }
 }

@@ -30,7 +30,8 @@ function source(bytes: Uint8Array, size: number) {
 }
 
 /** The same stream seen only through getReader(), as in browsers without ReadableStream async iteration. */
-const readerOnly = (s: ReadableStream<Uint8Array>) => ({ getReader: () => s.getReader() }) as unknown as ReadableStream<Uint8Array>;
+const readerOnly = (s: ReadableStream<Uint8Array>) =>
+  ({ getReader: () => s.getReader() }) as unknown as ReadableStream<Uint8Array>;
 
 async function collect(it: AsyncIterable<DecodeEvent>): Promise<DecodeEvent[]> {
   const out: DecodeEvent[] = [];
@@ -51,7 +52,9 @@ describe('createDecoderStream (WHATWG TransformStream)', () => {
   it('turns package bytes into the same events in any chunking', async () => {
     for (const size of [1, 7, 64, pkg.length]) {
       const events: DecodeEvent[] = [];
-      await source(pkg, size).stream.pipeThrough(createDecoderStream()).pipeTo(new WritableStream({ write: (e) => void events.push(e) }));
+      await source(pkg, size)
+        .stream.pipeThrough(createDecoderStream())
+        .pipeTo(new WritableStream({ write: (e) => void events.push(e) }));
       expect(transcriptOfEvents(events).transcript).toEqual(expected);
     }
   });
@@ -76,7 +79,9 @@ describe('createDecoderStream (WHATWG TransformStream)', () => {
 describe('decodeStream (async iterator)', () => {
   it('reads a ReadableStream, a reader-only stream and an async iterable alike', async () => {
     expect(transcriptOfEvents(await collect(decodeStream(source(pkg, 13).stream))).transcript).toEqual(expected);
-    expect(transcriptOfEvents(await collect(decodeStream(readerOnly(source(pkg, 13).stream)))).transcript).toEqual(expected);
+    expect(transcriptOfEvents(await collect(decodeStream(readerOnly(source(pkg, 13).stream)))).transcript).toEqual(
+      expected,
+    );
     async function* gen() {
       for (let i = 0; i < pkg.length; i += 50) yield pkg.subarray(i, i + 50);
     }
@@ -112,7 +117,9 @@ describe('decodeStream (async iterator)', () => {
       expect((await rejection(collect(decodeStream(wrap(src.stream))))).code).toBe('OBJP_INDEX_CHECK');
       expect(src.log.cancelled).toBe(true);
     }
-    expect((await rejection(collect(decodeStream(source(pkg.subarray(0, 100), 16).stream))))).toMatchObject({ code: 'OBJP_TRUNCATED' });
+    expect(await rejection(collect(decodeStream(source(pkg.subarray(0, 100), 16).stream)))).toMatchObject({
+      code: 'OBJP_TRUNCATED',
+    });
   });
 
   it('hands out every event of a chunk before reading the next one', async () => {

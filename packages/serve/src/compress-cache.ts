@@ -45,9 +45,12 @@ export class CompressCache {
     if (!p) {
       p = (async () => {
         const src = await read();
-        const out = coding === 'br'
-          ? await brotli(src, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: src.length } })
-          : await gz(src, { level: 6 });
+        const out =
+          coding === 'br'
+            ? await brotli(src, {
+                params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: src.length },
+              })
+            : await gz(src, { level: 6 });
         if (out.length >= src.length) {
           this.#useless.add(key);
           return null;

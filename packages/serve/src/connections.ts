@@ -61,8 +61,16 @@ export class ConnectionTracker {
   add(socket: Socket): void {
     this.#stats.total++;
     const state: ConnState = {
-      socket, active: 0, requests: 0, idleSince: Date.now(), overCap: false,
-      page: undefined, remaining: undefined, complete: false, shortened: false, h2: false,
+      socket,
+      active: 0,
+      requests: 0,
+      idleSince: Date.now(),
+      overCap: false,
+      page: undefined,
+      remaining: undefined,
+      complete: false,
+      shortened: false,
+      h2: false,
       shorten: (ms) => void socket.setTimeout(ms),
       evict: () => void socket.destroy(),
     };
@@ -84,7 +92,12 @@ export class ConnectionTracker {
     let victim: ConnState | undefined;
     for (const s of this.#conns.values()) {
       if (s.active > 0 || s.requests === 0 || s.overCap) continue;
-      if (!victim || (s.complete && !victim.complete) || (s.complete === victim.complete && s.idleSince < victim.idleSince)) victim = s;
+      if (
+        !victim ||
+        (s.complete && !victim.complete) ||
+        (s.complete === victim.complete && s.idleSince < victim.idleSince)
+      )
+        victim = s;
     }
     if (!victim) return false;
     this.#conns.delete(victim.socket);

@@ -38,7 +38,11 @@ function rows(site: SiteManifest, pkg: string): Row[] | undefined {
  * The listing: `{ buildId, complete, packages: { [package URL]: Row[] } }`, as JSON. With `complete`, every page
  * package is in it (the worker asks no more for this build); else the asked ones that are page packages.
  */
-function listing(site: SiteManifest, query: string | undefined, maxCompleteBytes: number): { json: Buffer; gzip?: Buffer } {
+function listing(
+  site: SiteManifest,
+  query: string | undefined,
+  maxCompleteBytes: number,
+): { json: Buffer; gzip?: Buffer } {
   let all = complete.get(site);
   if (all === undefined) {
     all = completeListing(site, maxCompleteBytes);
@@ -65,7 +69,9 @@ function completeListing(site: SiteManifest, maxBytes: number): { json: Buffer }
     if (bytes > maxBytes) return null;
     parts.push(part);
   }
-  const json = Buffer.from(`{"buildId":${JSON.stringify(site.manifest.buildId)},"complete":true,"packages":{${parts.join(',')}}}`);
+  const json = Buffer.from(
+    `{"buildId":${JSON.stringify(site.manifest.buildId)},"complete":true,"packages":{${parts.join(',')}}}`,
+  );
   return json.length > maxBytes ? null : { json };
 }
 
@@ -79,7 +85,9 @@ export function sendListing(ctx: Context, req: Req, res: Res, query: string | un
   const answer = listing(site, query, ctx.o.listingBytes);
   const { json } = answer;
   // Names compress well and a complete listing can be a few hundred KB: gzipped once per build, level 1.
-  const gzip = json.length >= MIN_COMPRESS && negotiateEncoding(String(req.headers['accept-encoding'] ?? ''), { br: false, gzip: true }) === 'gzip';
+  const gzip =
+    json.length >= MIN_COMPRESS &&
+    negotiateEncoding(String(req.headers['accept-encoding'] ?? ''), { br: false, gzip: true }) === 'gzip';
   const body = gzip ? (answer.gzip ??= gzipSync(json, { level: 1 })) : json;
   res.writeHead(200, {
     'content-type': 'application/json',

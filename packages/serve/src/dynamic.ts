@@ -95,7 +95,11 @@ export interface AssembledPackage {
  * Bodies come from memory when the index has them; others are read now. `maxBytes` bounds the result.
  */
 export async function assemblePackage(
-  info: PageInfo, site: SiteManifest, routes: Map<string, Route>, have: HaveSet | null, maxBytes: number,
+  info: PageInfo,
+  site: SiteManifest,
+  routes: Map<string, Route>,
+  have: HaveSet | null,
+  maxBytes: number,
   bodyOf: (e: FileEntry) => Promise<Uint8Array> = async (e) => e.body ?? (await readFile(e.file)),
 ): Promise<AssembledPackage> {
   const objects: EncoderObject[] = [];
@@ -114,10 +118,20 @@ export async function assemblePackage(
     // the headers of the build it came from, which may differ with the same bytes.
     if (held(b64) && !headers) continue;
     total += r.entry.size;
-    if (total > maxBytes) throw new ServeError('SERVE_DYNAMIC', `package for ${info.url} would exceed ${maxBytes} bytes`, { path: info.url });
+    if (total > maxBytes)
+      throw new ServeError('SERVE_DYNAMIC', `package for ${info.url} would exceed ${maxBytes} bytes`, {
+        path: info.url,
+      });
     const body = await bodyOf(r.entry);
-    if (body.length !== r.entry.size) throw new ServeError('SERVE_DYNAMIC', `${name} changed while being packaged`, { path: name });
-    objects.push({ name, contentType: rec?.contentType ?? r.entry.contentType, ...(headers ? { headers } : {}), body, digest });
+    if (body.length !== r.entry.size)
+      throw new ServeError('SERVE_DYNAMIC', `${name} changed while being packaged`, { path: name });
+    objects.push({
+      name,
+      contentType: rec?.contentType ?? r.entry.contentType,
+      ...(headers ? { headers } : {}),
+      body,
+      digest,
+    });
     names.push(name);
     tag.update(`${name}\0${b64}\0${headers ? JSON.stringify(headers) : ''}\0`);
   }

@@ -5,8 +5,12 @@ export type Req = IncomingMessage | Http2ServerRequest;
 export type Res = ServerResponse | Http2ServerResponse;
 
 const TEXT: Record<number, string> = {
-  400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 416: 'Range Not Satisfiable',
-  500: 'Internal Server Error', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  416: 'Range Not Satisfiable',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** A small self-contained HTML error page (no reflected input: nothing from the request is echoed). */

@@ -35,7 +35,7 @@ const HINTS: Record<ServeErrorCode, string> = {
   SERVE_LISTEN: 'pick another --port, or 0 for a free one',
   SERVE_READ: 'the site changed under the server; call reload() (or use --watch)',
   SERVE_EMFILE: 'raise the file-descriptor limit (ulimit -n) or lower --max-connections',
-  SERVE_DYNAMIC: 'the page\'s files could not be packaged; the plain page still works',
+  SERVE_DYNAMIC: "the page's files could not be packaged; the plain page still works",
   SERVE_SKIPPED: 'the path is not served; this is a safety rule, not a failure',
   SERVE_SOCKET: 'a client misbehaved or the system is short of resources',
 };
@@ -58,4 +58,6 @@ export class ServeError extends Error {
 
 /** Type guard usable across realms and package copies (checks the code prefix, not the class). */
 export const isServeError = (err: unknown): err is ServeError =>
-  err instanceof Error && typeof (err as { code?: unknown }).code === 'string' && (err as unknown as { code: string }).code.startsWith('SERVE_');
+  err instanceof Error &&
+  typeof (err as { code?: unknown }).code === 'string' &&
+  (err as unknown as { code: string }).code.startsWith('SERVE_');

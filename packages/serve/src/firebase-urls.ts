@@ -9,16 +9,22 @@ import type { FileEntry, Route } from './site-index.js';
  * aliases, `/about` is not about.html without `cleanUrls`, nor is `/about/` without `trailingSlash`. Only
  * `.html` files have clean URLs: `/data.json` is served as it is whatever the settings.
  */
-export function firebaseRoute(files: ReadonlyMap<string, FileEntry>, path: string, urls: FirebaseUrls): Route | undefined {
+export function firebaseRoute(
+  files: ReadonlyMap<string, FileEntry>,
+  path: string,
+  urls: FirebaseUrls,
+): Route | undefined {
   const cleanUrls = urls.cleanUrls === true;
   const { trailingSlash } = urls;
   const exact = files.get(path);
-  if (exact) return cleanUrls && path.endsWith('.html') ? { redirect: cleanOf(path, trailingSlash === true) } : { entry: exact };
+  if (exact)
+    return cleanUrls && path.endsWith('.html') ? { redirect: cleanOf(path, trailingSlash === true) } : { entry: exact };
   const slash = path.endsWith('/');
   const index = files.get(`${slash ? path : `${path}/`}index.html`);
   if (index) {
     // Without a setting a directory is redirected to its slash, unless cleanUrls serves it bare.
-    if (!slash && (trailingSlash === true || (trailingSlash === undefined && !cleanUrls))) return { redirect: `${path}/` };
+    if (!slash && (trailingSlash === true || (trailingSlash === undefined && !cleanUrls)))
+      return { redirect: `${path}/` };
     if (slash && trailingSlash === false && path !== '/') return { redirect: path.slice(0, -1) };
     return { entry: index };
   }

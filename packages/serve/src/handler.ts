@@ -72,13 +72,21 @@ function trackConnection(ctx: Context, req: Req, res: Res): ConnState | undefine
  * A page's extra headers; `negotiates`: the URL may answer with the page's package instead (its own URL, not
  * one a host rewrite serves it at), so the response varies on what asks for one.
  */
-function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo, negotiates = true): Readonly<Record<string, string>> | null {
+function pageExtra(
+  ctx: Context,
+  entry: FileEntry,
+  page: PageInfo,
+  negotiates = true,
+): Readonly<Record<string, string>> | null {
   const cache = negotiates ? pageExtras : rewrittenExtras;
   let extra = cache.get(entry);
   if (extra === undefined) {
     // The host config's headers for this page (CSP, COOP/COEP…), as a host serving `_headers` sends them.
     // The page's own caching rules too; the fields it carries are the build's record, as the worker sends them.
-    const x: Record<string, string> = { ...(ctx.site.manifest && ruleHeaders(ctx.site.manifest.hostRules, namePath(page.url) || page.url)), ...page.hostHeaders };
+    const x: Record<string, string> = {
+      ...(ctx.site.manifest && ruleHeaders(ctx.site.manifest.hostRules, namePath(page.url) || page.url)),
+      ...page.hostHeaders,
+    };
     if (ctx.o.packages && negotiates) x.vary = entry.headers.vary ? `${entry.headers.vary}, ${PAGE_VARY}` : PAGE_VARY;
     if (ctx.o.earlyHints && page.links.length > 0) x.link = page.links.join(', ');
     extra = Object.keys(x).length > 0 ? x : null;
@@ -91,7 +99,15 @@ function pageExtra(ctx: Context, entry: FileEntry, page: PageInfo, negotiates = 
  * A page's HTML with what comes with it: its extra headers, 103 Early Hints for its critical objects, its
  * closure warmed and counted for the connection.
  */
-function sendPage(ctx: Context, req: Req, res: Res, entry: FileEntry, page: PageInfo, conn: ConnState | undefined, negotiates: boolean): void {
+function sendPage(
+  ctx: Context,
+  req: Req,
+  res: Res,
+  entry: FileEntry,
+  page: PageInfo,
+  conn: ConnState | undefined,
+  negotiates: boolean,
+): void {
   const extra = pageExtra(ctx, entry, page, negotiates);
   const early = ctx.o.earlyHints ? earlyLinks(ctx, page) : [];
   // 1xx responses are undefined for HTTP/1.0 clients (RFC 9110 §15.2).
@@ -140,7 +156,9 @@ function handle(ctx: Context, req: Req, res: Res): void {
   const route = firebase ? firebaseRoute(site.index.files, target.path, firebase) : site.index.routes.get(target.path);
   // The host's own redirects and rewrites come first, each as the host orders it against files.
   const router = site.manifest?.router;
-  const hostRoute = router ? matchRoute(router, target.path, target.query, hostOf(req), route !== undefined) : undefined;
+  const hostRoute = router
+    ? matchRoute(router, target.path, target.query, hostOf(req), route !== undefined)
+    : undefined;
   if (hostRoute) {
     answerRoute(ctx, req, res, hostRoute, conn, target.path);
     return;
@@ -175,7 +193,11 @@ function handle(ctx: Context, req: Req, res: Res): void {
 }
 
 function redirect(res: Res, status: number, location: string): void {
-  res.writeHead(status, { location: location.replace(/[\r\n]/g, ''), 'content-length': '0', 'cache-control': 'no-cache' });
+  res.writeHead(status, {
+    location: location.replace(/[\r\n]/g, ''),
+    'content-length': '0',
+    'cache-control': 'no-cache',
+  });
   res.end();
 }
 
@@ -192,7 +214,14 @@ const hostOf = (req: Req): string | undefined => {
  * is (`Content-Location`), and this URL is another. The `Link` values are paths from the root, as the
  * page's own references must resolve for it to work at a URL in another directory.
  */
-function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer, conn: ConnState | undefined, path: string): void {
+function answerRoute(
+  ctx: Context,
+  req: Req,
+  res: Res,
+  answer: RouteAnswer,
+  conn: ConnState | undefined,
+  path: string,
+): void {
   if ('location' in answer) {
     redirect(res, answer.status, answer.location);
     return;
@@ -214,7 +243,9 @@ function answerRoute(ctx: Context, req: Req, res: Res, answer: RouteAnswer, conn
     sendFile(ctx, req, res, entry, { status: answer.status, headers: errorExtra(ctx, path, false) });
     return;
   }
-  const page = target.ok ? (ctx.site.manifest?.pages.get(target.path) ?? ctx.site.manifest?.pages.get(entry.urlPath)) : undefined;
+  const page = target.ok
+    ? (ctx.site.manifest?.pages.get(target.path) ?? ctx.site.manifest?.pages.get(entry.urlPath))
+    : undefined;
   if (page) {
     sendPage(ctx, req, res, entry, page, conn, false);
     return;
@@ -299,7 +330,10 @@ function askedHeaders(ctx: Context, path: string): Record<string, string> | null
 function errorExtra(ctx: Context, path: string, errorPage: boolean): Readonly<Record<string, string>> {
   const m = ctx.site.manifest;
   if (!m || m.hostRules.length === 0) return NOT_FOUND_EXTRA;
-  const own = errorPage && m.errorPageRules.length > 0 && ctx.site.notFound ? ruleHeaders(m.errorPageRules, ctx.site.notFound.urlPath) : null;
+  const own =
+    errorPage && m.errorPageRules.length > 0 && ctx.site.notFound
+      ? ruleHeaders(m.errorPageRules, ctx.site.notFound.urlPath)
+      : null;
   const asked = askedHeaders(ctx, path);
   if (!own && !asked) return NOT_FOUND_EXTRA;
   const extra = { ...NOT_FOUND_EXTRA, ...own, ...asked };

@@ -26,7 +26,8 @@ export interface HostRouter {
 }
 
 /** What a rule makes of a request: a redirect (Location value, ready to send) or a site path to serve. */
-export type RouteAnswer = { status: number; location: string } | { status: number; rewrite: string } | { status: 502; hostOnly: true };
+export type RouteAnswer =
+  { status: number; location: string } | { status: number; rewrite: string } | { status: 502; hostOnly: true };
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const isRewriteStatus = (s: number) => s === 200 || (s >= 400 && s < 600);
@@ -48,18 +49,43 @@ export function hostRouter(recorded: unknown): HostRouter | null {
   for (const r of recorded as unknown[]) {
     if (!Array.isArray(r) || r.length < 3) continue;
     const [match, to, status, options] = r as [unknown, unknown, unknown, unknown];
-    const o = (options ?? {}) as { flags?: unknown; shadowed?: unknown; host?: unknown; unless?: unknown; query?: unknown; groups?: unknown };
+    const o = (options ?? {}) as {
+      flags?: unknown;
+      shadowed?: unknown;
+      host?: unknown;
+      unless?: unknown;
+      query?: unknown;
+      groups?: unknown;
+    };
     const flags = o.flags ?? 'i';
-    if (typeof match !== 'string' || typeof to !== 'string' || typeof status !== 'number' || typeof flags !== 'string' || !STATELESS_FLAGS.test(flags)) continue;
+    if (
+      typeof match !== 'string' ||
+      typeof to !== 'string' ||
+      typeof status !== 'number' ||
+      typeof flags !== 'string' ||
+      !STATELESS_FLAGS.test(flags)
+    )
+      continue;
     if (CONTROL.test(to)) continue;
     const hostOnly = status === 502 && to === '';
     const external = /^[a-z][a-z0-9+.-]*:/i.test(to);
     if (REDIRECT.has(status) ? external && !EXTERNAL.test(to) : !isRewriteStatus(status) || external) continue;
-    const groups = o.groups && typeof o.groups === 'object' ? Object.entries(o.groups).filter((g): g is [string, boolean] => typeof g[1] === 'boolean') : undefined;
-    const query = Array.isArray(o.query) ? (o.query as unknown[]).filter((q): q is [string, string] => Array.isArray(q) && typeof q[0] === 'string' && typeof q[1] === 'string') : undefined;
+    const groups =
+      o.groups && typeof o.groups === 'object'
+        ? Object.entries(o.groups).filter((g): g is [string, boolean] => typeof g[1] === 'boolean')
+        : undefined;
+    const query = Array.isArray(o.query)
+      ? (o.query as unknown[]).filter(
+          (q): q is [string, string] => Array.isArray(q) && typeof q[0] === 'string' && typeof q[1] === 'string',
+        )
+      : undefined;
     try {
       routes.push({
-        re: new RegExp(match, flags), to, status, shadowed: o.shadowed === true, literal: literalPath(new RegExp(match, flags)) !== undefined,
+        re: new RegExp(match, flags),
+        to,
+        status,
+        shadowed: o.shadowed === true,
+        literal: literalPath(new RegExp(match, flags)) !== undefined,
         ...(hostOnly ? { hostOnly: true as const } : {}),
         ...(typeof o.host === 'string' ? { host: o.host.toLowerCase() } : {}),
         ...(typeof o.unless === 'string' ? { unless: new RegExp(o.unless, flags) } : {}),
@@ -78,7 +104,13 @@ export function hostRouter(recorded: unknown): HostRouter | null {
  * only where `hasFile` is false, a host-bound one only on that `host`, one with query conditions only when
  * the request's `query` (raw) meets them. Undefined when none does: the files answer.
  */
-export function matchRoute(router: HostRouter, path: string, query: string, host: string | undefined, hasFile: boolean): RouteAnswer | undefined {
+export function matchRoute(
+  router: HostRouter,
+  path: string,
+  query: string,
+  host: string | undefined,
+  hasFile: boolean,
+): RouteAnswer | undefined {
   const patterns = patternsSafe(path);
   for (const i of router.index.candidates([path])) {
     const r = router.routes[i]!;
@@ -135,7 +167,10 @@ function groupsHold(groups: ReadonlyArray<readonly [string, boolean]>, m: RegExp
 }
 
 /** Netlify's query conditions: every name present; a `:name` value binds it, any other must be equal. */
-function queryBinds(conditions: ReadonlyArray<readonly [string, string]>, query: string): Record<string, string> | undefined {
+function queryBinds(
+  conditions: ReadonlyArray<readonly [string, string]>,
+  query: string,
+): Record<string, string> | undefined {
   const params = new URLSearchParams(query);
   const bound: Record<string, string> = {};
   for (const [name, want] of conditions) {
@@ -181,7 +216,9 @@ function expand(to: string, m: RegExpExecArray, bound: Record<string, string> | 
  */
 function safeLocation(url: string): string | undefined {
   try {
-    return url.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]%]/gu, (c) => (c === '%' ? '%25' : encodeURIComponent(c)));
+    return url.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]%]/gu, (c) =>
+      c === '%' ? '%25' : encodeURIComponent(c),
+    );
   } catch {
     return undefined;
   }

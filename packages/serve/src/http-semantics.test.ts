@@ -53,7 +53,18 @@ describe('request paths', () => {
   it('decodes once and refuses dot segments, backslashes, NUL and bad UTF-8', () => {
     expect(parseRequestPath('/a%20b.txt?x=1')).toEqual({ ok: true, path: '/a b.txt', query: 'x=1' });
     expect(parseRequestPath('/%252e%252e/x')).toEqual({ ok: true, path: '/%2e%2e/x', query: '' });
-    for (const bad of ['/../x', '/%2e%2e/x', '/a/%2E/b', '/..%5cx', '/a\\b', '/a%00', '/%c0%ae%c0%ae/', '/%', 'x', '']) {
+    for (const bad of [
+      '/../x',
+      '/%2e%2e/x',
+      '/a/%2E/b',
+      '/..%5cx',
+      '/a\\b',
+      '/a%00',
+      '/%c0%ae%c0%ae/',
+      '/%',
+      'x',
+      '',
+    ]) {
       expect(parseRequestPath(bad).ok).toBe(false);
     }
   });
@@ -63,7 +74,11 @@ describe('request paths', () => {
   });
 
   it('parses X-Objpack-Have leniently and bounds it', () => {
-    expect(parseHave('sha256-AAAAAAAAAAA=, abcdefgh, short, !!!!!!!!!!, a-b_cdefgh')).toEqual(['AAAAAAAAAAA', 'abcdefgh', 'a+b/cdefgh']);
+    expect(parseHave('sha256-AAAAAAAAAAA=, abcdefgh, short, !!!!!!!!!!, a-b_cdefgh')).toEqual([
+      'AAAAAAAAAAA',
+      'abcdefgh',
+      'a+b/cdefgh',
+    ]);
     expect(parseHave(undefined)).toBeNull();
     expect(parseHave(Array.from({ length: 5000 }, () => 'abcdefgh').join(','))!.length).toBe(2000);
   });
@@ -73,7 +88,15 @@ describe('reusableWithoutAsking', () => {
   it('is true only for a fresh response that needs no revalidation', () => {
     expect(reusableWithoutAsking('public, max-age=31536000, immutable')).toBe(true);
     expect(reusableWithoutAsking('max-age="60"')).toBe(true);
-    for (const cc of [undefined, '', 'public, max-age=0, must-revalidate', 'no-cache', 'max-age=600, no-cache', 'no-store, max-age=60', 'public']) {
+    for (const cc of [
+      undefined,
+      '',
+      'public, max-age=0, must-revalidate',
+      'no-cache',
+      'max-age=600, no-cache',
+      'no-store, max-age=60',
+      'public',
+    ]) {
       expect(reusableWithoutAsking(cc), String(cc)).toBe(false);
     }
   });

@@ -41,7 +41,12 @@ function matches(list: string, etags: readonly string[]): boolean {
 }
 
 /** True when the client's copy is current (answer 304). `etags`: every representation's tag. */
-export function isNotModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, etags: readonly string[], mtimeMs: number): boolean {
+export function isNotModified(
+  ifNoneMatch: string | undefined,
+  ifModifiedSince: string | undefined,
+  etags: readonly string[],
+  mtimeMs: number,
+): boolean {
   if (ifNoneMatch !== undefined) return matches(ifNoneMatch, etags);
   if (ifModifiedSince !== undefined) {
     const t = Date.parse(ifModifiedSince);
@@ -59,7 +64,10 @@ export function ifRangeHolds(ifRange: string | undefined, etag: string, lastModi
 }
 
 /** Best supported content coding by `Accept-Encoding` q-values: `'br'`, `'gzip'` or `null` (identity). */
-export function negotiateEncoding(header: string | undefined, available: { br: boolean; gzip: boolean }): 'br' | 'gzip' | null {
+export function negotiateEncoding(
+  header: string | undefined,
+  available: { br: boolean; gzip: boolean },
+): 'br' | 'gzip' | null {
   if (!header) return null;
   let best: 'br' | 'gzip' | null = null;
   let bestQ = 0;

@@ -23,7 +23,6 @@ export function cacheControlFor(basePath: string): (urlPath: string, contentType
   };
 }
 
-
 /** The real root directory, or SERVE_BAD_ROOT. */
 export async function resolveRoot(root: string): Promise<string> {
   try {
@@ -75,9 +74,20 @@ export async function loadSite(o: ResolvedOptions, rootReal: string, previous?: 
     }
   }
   const stale = manifest && o.dynamic ? await findStalePages(manifest, index.routes) : new Set<never>();
-  if (stale.size > 0) o.onLog({ level: 'info', message: `${stale.size} page package(s) changed since the build; serving them dynamically` });
+  if (stale.size > 0)
+    o.onLog({
+      level: 'info',
+      message: `${stale.size} page package(s) changed since the build; serving them dynamically`,
+    });
   return {
-    rootReal, base, basePath, ownDir: `${basePath}${PACKAGE_DIR}/`, listingPath: `${basePath}${LISTING_PATH.slice(1)}`,
-    index, manifest, stale, notFound: index.files.get(`${basePath}404.html`),
+    rootReal,
+    base,
+    basePath,
+    ownDir: `${basePath}${PACKAGE_DIR}/`,
+    listingPath: `${basePath}${LISTING_PATH.slice(1)}`,
+    index,
+    manifest,
+    stale,
+    notFound: index.files.get(`${basePath}404.html`),
   };
 }

@@ -125,9 +125,11 @@ function nonNegative(name: string, v: number | undefined, fallback: number): num
 export function resolveOptions(o: ServeOptions): ResolvedOptions {
   if (!o || typeof o.root !== 'string' || o.root === '') throw new ServeError('SERVE_BAD_OPTION', 'root is required');
   const port = nonNegative('port', o.port, 0);
-  if (!Number.isInteger(port) || port > 65535) throw new ServeError('SERVE_BAD_OPTION', `port must be 0–65535 (got ${port})`);
+  if (!Number.isInteger(port) || port > 65535)
+    throw new ServeError('SERVE_BAD_OPTION', `port must be 0–65535 (got ${port})`);
   const https = o.https ?? (o.cert !== undefined || o.key !== undefined ? true : false);
-  if ((o.cert === undefined) !== (o.key === undefined)) throw new ServeError('SERVE_BAD_OPTION', 'cert and key go together');
+  if ((o.cert === undefined) !== (o.key === undefined))
+    throw new ServeError('SERVE_BAD_OPTION', 'cert and key go together');
   const holdMs = nonNegative('holdMs', o.holdMs, 5000);
   const base = o.base === undefined ? undefined : checkBasePath(o.base);
   if (base && !base.ok) {
@@ -151,7 +153,11 @@ export function resolveOptions(o: ServeOptions): ResolvedOptions {
     cacheBytes: nonNegative('cacheBytes', o.cacheBytes, 32 * MiB),
     holdMs,
     closureHoldMs: Math.min(holdMs, nonNegative('closureHoldMs', o.closureHoldMs, 500)),
-    maxConnections: limit ? defaultMaxConnections(limit.files) : o.maxConnections === Infinity ? Infinity : Math.max(1, nonNegative('maxConnections', o.maxConnections, 0)),
+    maxConnections: limit
+      ? defaultMaxConnections(limit.files)
+      : o.maxConnections === Infinity
+        ? Infinity
+        : Math.max(1, nonNegative('maxConnections', o.maxConnections, 0)),
     maxConnectionsFrom: limit,
     dynamic: o.dynamic ?? true,
     listingBytes: nonNegative('listingBytes', o.listingBytes, 512 * 1024),

@@ -26,7 +26,11 @@ export class Prefetcher {
   readonly #loading = new Set<string>();
   readonly #stats: Omit<PrefetchStats, 'cachedBytes'>;
 
-  constructor(maxBytes: number, readonly maxFileBytes: number, readonly onLog: (e: ServeLogEvent) => void) {
+  constructor(
+    maxBytes: number,
+    readonly maxFileBytes: number,
+    readonly onLog: (e: ServeLogEvent) => void,
+  ) {
     this.#cache = new ByteLru(maxBytes);
     this.#stats = { enabled: maxBytes > 0, hits: 0, misses: 0, loads: 0, loadedBytes: 0 };
   }
@@ -50,7 +54,15 @@ export class Prefetcher {
           this.#stats.loads++;
           this.#stats.loadedBytes += buf.length;
         })
-        .catch((error) => this.onLog({ level: 'debug', code: 'SERVE_READ', message: `prefetch of ${e.urlPath} failed`, path: e.urlPath, error }))
+        .catch((error) =>
+          this.onLog({
+            level: 'debug',
+            code: 'SERVE_READ',
+            message: `prefetch of ${e.urlPath} failed`,
+            path: e.urlPath,
+            error,
+          }),
+        )
         .finally(() => this.#loading.delete(key));
     }
   }

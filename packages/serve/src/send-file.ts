@@ -50,7 +50,11 @@ export function sendFile(ctx: Context, req: Req, res: Res, e: FileEntry, so: Sen
         return;
       }
       if (r) {
-        const partial = { ...head.obj, 'content-length': String(r.end - r.start + 1), 'content-range': `bytes ${r.start}-${r.end}/${e.size}` };
+        const partial = {
+          ...head.obj,
+          'content-length': String(r.end - r.start + 1),
+          'content-range': `bytes ${r.start}-${r.end}/${e.size}`,
+        };
         sendBody(ctx, req, res, e, 206, partial, r.start, r.end);
         return;
       }
@@ -66,7 +70,16 @@ function writeHeadFast(res: Res, status: number, head: Head | readonly string[])
 }
 
 /** Answers 304 when a validator matches; false when the full response must be sent. */
-function notModified(ctx: Context, res: Res, e: FileEntry, base: Head, extra: SendOptions['headers'], inm: string | undefined, ims: string | undefined, ae: string | undefined): boolean {
+function notModified(
+  ctx: Context,
+  res: Res,
+  e: FileEntry,
+  base: Head,
+  extra: SendOptions['headers'],
+  inm: string | undefined,
+  ims: string | undefined,
+  ae: string | undefined,
+): boolean {
   const onTheFly = ctx.o.compress && ctx.compress.eligible(e);
   const etags = [e.etag];
   if (e.compressible) {
@@ -86,7 +99,12 @@ function notModified(ctx: Context, res: Res, e: FileEntry, base: Head, extra: Se
   }
   // The caller's extras too (a page's Vary, Link and host headers such as its CSP): a cache updates its
   // stored headers from a 304 (RFC 9111 §4.3.4), so a changed `_headers` reaches revalidating clients.
-  const head: Record<string, string> = { ...extra, etag, 'cache-control': base['cache-control'] ?? 'no-cache', 'last-modified': base['last-modified'] ?? '' };
+  const head: Record<string, string> = {
+    ...extra,
+    etag,
+    'cache-control': base['cache-control'] ?? 'no-cache',
+    'last-modified': base['last-modified'] ?? '',
+  };
   if (base.vary) head.vary = base.vary;
   res.writeHead(304, head);
   res.end();
@@ -106,7 +124,12 @@ function sendEncoded(ctx: Context, req: Req, res: Res, e: FileEntry, base: Head,
   }
   const send = (buf: Buffer | null) => {
     if (!buf) return sendBody(ctx, req, res, e, 200, base, 0, e.size - 1);
-    res.writeHead(200, { ...base, 'content-encoding': coding, 'content-length': String(buf.length), etag: withSuffix(e.etag, coding === 'br' ? 'br' : 'gz') });
+    res.writeHead(200, {
+      ...base,
+      'content-encoding': coding,
+      'content-length': String(buf.length),
+      etag: withSuffix(e.etag, coding === 'br' ? 'br' : 'gz'),
+    });
     endWith(req, res, buf);
   };
   const ready = ctx.compress.peek(e, coding);
@@ -119,7 +142,17 @@ function sendEncoded(ctx: Context, req: Req, res: Res, e: FileEntry, base: Head,
  * Writes `head` (or its precomputed `flat` form, which `writeHead` takes without building an object) and
  * bytes [start, end] of the file, from memory when possible.
  */
-function sendBody(ctx: Context, req: Req, res: Res, e: FileEntry, status: number, head: Head, start: number, end: number, flat?: readonly string[]): void {
+function sendBody(
+  ctx: Context,
+  req: Req,
+  res: Res,
+  e: FileEntry,
+  status: number,
+  head: Head,
+  start: number,
+  end: number,
+  flat?: readonly string[],
+): void {
   const quick = flat ?? head;
   if (req.method === 'HEAD') {
     writeHeadFast(res, status, quick);
@@ -157,7 +190,17 @@ function whenAttached(res: Res, then: () => void): void {
 }
 
 /** Opens the file and streams bytes [start, end]; a missing file or fd exhaustion gets a clean status. */
-function streamFile(ctx: Context, req: Req, res: Res, e: FileEntry, status: number, head: Head, start: number, end: number, flat?: readonly string[]): void {
+function streamFile(
+  ctx: Context,
+  req: Req,
+  res: Res,
+  e: FileEntry,
+  status: number,
+  head: Head,
+  start: number,
+  end: number,
+  flat?: readonly string[],
+): void {
   // The client may leave while the file opens. An HTTP/2 response has no `destroyed` flag, and a stream
   // piped into a response that already closed waits for a 'close' that came before it: listen from here.
   let gone = false;
@@ -168,10 +211,22 @@ function streamFile(ctx: Context, req: Req, res: Res, e: FileEntry, status: numb
       res.off('close', onClose);
       const code = err.code;
       if (code === 'EMFILE' || code === 'ENFILE') {
-        ctx.o.onLog({ level: 'warn', code: 'SERVE_EMFILE', message: `out of file descriptors serving ${e.urlPath}`, path: e.urlPath, error: err });
+        ctx.o.onLog({
+          level: 'warn',
+          code: 'SERVE_EMFILE',
+          message: `out of file descriptors serving ${e.urlPath}`,
+          path: e.urlPath,
+          error: err,
+        });
         sendError(req, res, 503, { 'retry-after': '1' });
       } else {
-        ctx.o.onLog({ level: 'warn', code: 'SERVE_READ', message: `cannot open ${e.urlPath}`, path: e.urlPath, error: err });
+        ctx.o.onLog({
+          level: 'warn',
+          code: 'SERVE_READ',
+          message: `cannot open ${e.urlPath}`,
+          path: e.urlPath,
+          error: err,
+        });
         sendError(req, res, code === 'ENOENT' ? 404 : 500);
       }
       return;
@@ -187,9 +242,19 @@ function streamFile(ctx: Context, req: Req, res: Res, e: FileEntry, status: numb
       if (st.size !== e.size || st.mtimeMs !== e.mtimeMs) {
         // Changed since the index was built (a rebuild under --watch is on its way): send the bytes on
         // disk whole, with validators that describe them, never a Content-Length that lies.
-        ctx.o.onLog({ level: 'debug', code: 'SERVE_READ', message: `${e.urlPath} changed since the index; call reload()`, path: e.urlPath });
+        ctx.o.onLog({
+          level: 'debug',
+          code: 'SERVE_READ',
+          message: `${e.urlPath} changed since the index; call reload()`,
+          path: e.urlPath,
+        });
         [s, en, code] = [0, st.size - 1, status === 206 ? 200 : status];
-        const fresh: Record<string, string> = { ...head, 'content-length': String(st.size), etag: `"${Math.floor(st.mtimeMs).toString(16)}-${st.size.toString(16)}"`, 'last-modified': new Date(st.mtimeMs).toUTCString() };
+        const fresh: Record<string, string> = {
+          ...head,
+          'content-length': String(st.size),
+          etag: `"${Math.floor(st.mtimeMs).toString(16)}-${st.size.toString(16)}"`,
+          'last-modified': new Date(st.mtimeMs).toUTCString(),
+        };
         delete fresh['content-range'];
         h = fresh;
       }

@@ -32,7 +32,11 @@ function prebuiltExtra(pr: PackageRequest, page: PageInfo): Readonly<Record<stri
   if (!byPage) prebuiltExtras.set(pr, (byPage = new WeakMap()));
   let extra = byPage.get(page);
   if (!extra) {
-    extra = { ...(pr.vary ? { vary: pr.vary } : {}), 'cache-control': 'no-cache', ...(pr.contentLocation ? { 'content-location': nameForHeader(page.page.package) } : {}) };
+    extra = {
+      ...(pr.vary ? { vary: pr.vary } : {}),
+      'cache-control': 'no-cache',
+      ...(pr.contentLocation ? { 'content-location': nameForHeader(page.page.package) } : {}),
+    };
     byPage.set(page, extra);
   }
   return extra;
@@ -42,9 +46,19 @@ function prebuiltExtra(pr: PackageRequest, page: PageInfo): Readonly<Record<stri
  * Answers with a page's package: the prebuilt file when it is current, otherwise (with `dynamic`) one
  * assembled from the current files; with `X-Objpack-Have`, a delta holding only what the client lacks.
  */
-export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, conn: ConnState | undefined, pr: PackageRequest): void {
+export function sendPackage(
+  ctx: Context,
+  req: Req,
+  res: Res,
+  page: PageInfo,
+  conn: ConnState | undefined,
+  pr: PackageRequest,
+): void {
   const haveHeader = req.headers['x-objpack-have'];
-  const have = ctx.o.dynamic && haveHeader !== undefined ? parseHave(Array.isArray(haveHeader) ? haveHeader.join(',') : haveHeader) : null;
+  const have =
+    ctx.o.dynamic && haveHeader !== undefined
+      ? parseHave(Array.isArray(haveHeader) ? haveHeader.join(',') : haveHeader)
+      : null;
   const stale = ctx.o.dynamic && ctx.site.stale.has(page);
   const route = ctx.site.index.routes.get(page.packagePath);
   const prebuilt = route && 'entry' in route ? route.entry : undefined;
@@ -59,7 +73,9 @@ export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, co
     sendFile(ctx, req, res, prebuilt, { headers: prebuiltExtra(pr, page) });
     return;
   }
-  const location: Record<string, string> = pr.contentLocation ? { 'content-location': nameForHeader(page.page.package) } : {};
+  const location: Record<string, string> = pr.contentLocation
+    ? { 'content-location': nameForHeader(page.page.package) }
+    : {};
 
   const delta = !!have && have.length > 0;
   const key = `${ctx.site.index.generation}:${page.url}:${delta ? [...have].sort().join(',') : ''}`;
@@ -100,7 +116,13 @@ export function sendPackage(ctx: Context, req: Req, res: Res, page: PageInfo, co
       send(pkg);
     })
     .catch((error) => {
-      ctx.o.onLog({ level: 'error', code: 'SERVE_DYNAMIC', message: `cannot assemble the package of ${page.url}`, path: page.url, error });
+      ctx.o.onLog({
+        level: 'error',
+        code: 'SERVE_DYNAMIC',
+        message: `cannot assemble the package of ${page.url}`,
+        path: page.url,
+        error,
+      });
       if (prebuilt && !stale) sendFile(ctx, req, res, prebuilt, { headers: prebuiltExtra(pr, page) });
       else sendError(req, res, 500);
     });

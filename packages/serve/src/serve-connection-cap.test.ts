@@ -18,10 +18,16 @@ afterAll(() => site.cleanup());
 
 /** Opens `n` connections that send nothing (never idle, so never evicted); resolves once all are up. */
 async function openSilent(port: number, n: number): Promise<Socket[]> {
-  return Promise.all(Array.from({ length: n }, () => new Promise<Socket>((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => resolve(s));
-    s.on('error', reject);
-  })));
+  return Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<Socket>((resolve, reject) => {
+          const s = connect(port, '127.0.0.1', () => resolve(s));
+          s.on('error', reject);
+        }),
+    ),
+  );
 }
 
 const until = async (cond: () => boolean) => {
@@ -30,7 +36,7 @@ const until = async (cond: () => boolean) => {
 };
 
 describe.skipIf(!canLimit)('the default connection cap', () => {
-  it('is derived from the process\'s open-file limit, and answered with 503 beyond it', async () => {
+  it("is derived from the process's open-file limit, and answered with 503 beyond it", async () => {
     const hard = /^Max open files\s+\S+\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))![1]!;
     const lower = (soft: string) => execFileSync(PRLIMIT, ['--pid', String(process.pid), `--nofile=${soft}:${hard}`]);
     const before = /^Max open files\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))![1]!;

@@ -28,7 +28,7 @@ describe('edge cases', () => {
     }
   });
 
-  it('uses the site\'s own 404.html with status 404, and serves /.well-known/', async () => {
+  it("uses the site's own 404.html with status 404, and serves /.well-known/", async () => {
     writeFileSync(join(site.root, '404.html'), '<h1>custom missing</h1>');
     mkdirSync(join(site.root, '.well-known'));
     writeFileSync(join(site.root, '.well-known', 'security.txt'), 'Contact: x');
@@ -50,7 +50,9 @@ describe('edge cases', () => {
 
   it('listens on the --host it is given (IPv6 loopback) and shows it in the URL', async (ctx) => {
     const v6 = await new Promise<boolean>((resolve) => {
-      const probe = createServer().listen(0, '::1', () => probe.close(() => resolve(true))).on('error', () => resolve(false));
+      const probe = createServer()
+        .listen(0, '::1', () => probe.close(() => resolve(true)))
+        .on('error', () => resolve(false));
     });
     if (!v6) {
       console.warn('SKIPPED --host ::1 test: this machine has no IPv6 loopback');
@@ -62,7 +64,10 @@ describe('edge cases', () => {
       expect((await get(s.url, '/style.css')).status).toBe(200);
       // Not on the IPv4 loopback: the interface choice is real.
       const v4 = await new Promise<string>((resolve) => {
-        const c = connect(s.port, '127.0.0.1', () => { c.destroy(); resolve('connected'); }).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? ''));
+        const c = connect(s.port, '127.0.0.1', () => {
+          c.destroy();
+          resolve('connected');
+        }).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? ''));
       });
       expect(v4).toBe('ECONNREFUSED');
     } finally {

@@ -25,7 +25,9 @@ const names = (bytes: Uint8Array) => {
 
 /** The page `[slug].html` with an image `a|b.svg` and a stylesheet `café.css`, as `objpack build` names them. */
 function makeSite(root: string): void {
-  const html = Buffer.from('<!doctype html><title>post</title><link rel="stylesheet" href="café.css"><img src="a|b.svg" alt="">');
+  const html = Buffer.from(
+    '<!doctype html><title>post</title><link rel="stylesheet" href="café.css"><img src="a|b.svg" alt="">',
+  );
   const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>');
   const css = Buffer.from('h1{color:blue}');
   const objects = [
@@ -35,18 +37,38 @@ function makeSite(root: string): void {
   ];
   const pkgUrl = '/_objpack/pages/%5Bslug%5D.html.objp';
   const files: Record<string, Uint8Array> = Object.fromEntries(objects.map((o) => [o.file, o.body]));
-  files['_objpack/pages/[slug].html.objp'] = encodePackageSync({ buildId: 'b1', objects: objects.map(({ name, contentType, body }) => ({ name, contentType, body })) });
+  files['_objpack/pages/[slug].html.objp'] = encodePackageSync({
+    buildId: 'b1',
+    objects: objects.map(({ name, contentType, body }) => ({ name, contentType, body })),
+  });
   const manifest: BuildManifest = {
     version: 1,
     buildId: 'b1',
     pages: {
       '/[slug].html': {
-        file: '[slug].html', package: pkgUrl, shared: [],
-        closure: objects.map((o) => o.name), critical: [{ path: '/caf%C3%A9.css', as: 'style' }], preconnect: [],
+        file: '[slug].html',
+        package: pkgUrl,
+        shared: [],
+        closure: objects.map((o) => o.name),
+        critical: [{ path: '/caf%C3%A9.css', as: 'style' }],
+        preconnect: [],
       },
     },
-    packages: { [pkgUrl]: { kind: 'page', file: '_objpack/pages/[slug].html.objp', bytes: 0, digest: '', objects: objects.map((o) => o.name) } },
-    objects: Object.fromEntries(objects.map((o) => [o.name, { file: o.file, bytes: o.body.length, digest: sri(o.body), contentType: o.contentType, as: 'fetch' }])),
+    packages: {
+      [pkgUrl]: {
+        kind: 'page',
+        file: '_objpack/pages/[slug].html.objp',
+        bytes: 0,
+        digest: '',
+        objects: objects.map((o) => o.name),
+      },
+    },
+    objects: Object.fromEntries(
+      objects.map((o) => [
+        o.name,
+        { file: o.file, bytes: o.body.length, digest: sri(o.body), contentType: o.contentType, as: 'fetch' },
+      ]),
+    ),
   };
   files['objpack-manifest.json'] = Buffer.from(JSON.stringify(manifest));
   files['[lang]/index.html'] = Buffer.from('<!doctype html><title>lang</title>');
@@ -74,7 +96,12 @@ describe('page and object URLs as the browser requests them ([ ] kept, | ^ and n
     expect(s.stats().index.stalePages).toBe(0);
     for (const path of ['/[slug].html', '/%5Bslug%5D.html']) {
       const r = await get(s.url, path, { headers: { 'x-objpack': 'package' } });
-      expect([path, r.status, r.headers['x-objpack-dynamic'], r.headers['content-location']]).toEqual([path, 200, undefined, '/_objpack/pages/%5Bslug%5D.html.objp']);
+      expect([path, r.status, r.headers['x-objpack-dynamic'], r.headers['content-location']]).toEqual([
+        path,
+        200,
+        undefined,
+        '/_objpack/pages/%5Bslug%5D.html.objp',
+      ]);
       expect(names(r.body)).toEqual(['/[slug].html', '/caf%C3%A9.css', '/a%7Cb.svg']);
     }
     // Asked for by its own URL (as the worker does), it is the page's package: it varies on what the client holds.
@@ -83,15 +110,21 @@ describe('page and object URLs as the browser requests them ([ ] kept, | ^ and n
   });
 
   it('puts every object in a delta package and announces the stylesheet as the page requests it', async () => {
-    const delta = await get(s.url, '/[slug].html', { headers: { 'x-objpack': 'package', 'x-objpack-have': 'AAAAAAAAAAAA' } });
+    const delta = await get(s.url, '/[slug].html', {
+      headers: { 'x-objpack': 'package', 'x-objpack-have': 'AAAAAAAAAAAA' },
+    });
     expect([delta.status, delta.headers['x-objpack-dynamic']]).toEqual([200, 'delta']);
     expect(names(delta.body)).toEqual(['/[slug].html', '/caf%C3%A9.css', '/a%7Cb.svg']);
     const page = await get(s.url, '/[slug].html');
     expect([page.status, page.headers.link]).toEqual([200, '</caf%C3%A9.css>; rel=preload; as=style']);
   });
 
-  it('redirects a directory to its slash in the form the route table keys it (Chromium\'s: [ ] kept, | ^ escaped)', async () => {
-    for (const [path, location] of [['/[lang]', '/[lang]/'], ['/%5Blang%5D?x=1', '/[lang]/?x=1'], ['/a%7Cb%20%C3%BC', '/a%7Cb%20%C3%BC/']]) {
+  it("redirects a directory to its slash in the form the route table keys it (Chromium's: [ ] kept, | ^ escaped)", async () => {
+    for (const [path, location] of [
+      ['/[lang]', '/[lang]/'],
+      ['/%5Blang%5D?x=1', '/[lang]/?x=1'],
+      ['/a%7Cb%20%C3%BC', '/a%7Cb%20%C3%BC/'],
+    ]) {
       const r = await get(s.url, path!);
       expect([path, r.status, r.headers.location]).toEqual([path, 301, location]);
     }
@@ -109,12 +142,37 @@ describe("the site's host header rules reach a page or a file whichever way the 
     const pkgUrl = '/_objpack/pages/caf%C3%A9/index.html.objp';
     for (const dir of ['café', '_objpack/pages/café']) mkdirSync(join(root, dir), { recursive: true });
     writeFileSync(join(root, 'café/index.html'), html);
-    writeFileSync(join(root, '_objpack/pages/café/index.html.objp'), encodePackageSync({ buildId: 'b1', objects: [{ name: '/caf%C3%A9/', contentType: 'text/html; charset=utf-8', body: html }] }));
+    writeFileSync(
+      join(root, '_objpack/pages/café/index.html.objp'),
+      encodePackageSync({
+        buildId: 'b1',
+        objects: [{ name: '/caf%C3%A9/', contentType: 'text/html; charset=utf-8', body: html }],
+      }),
+    );
     const file = join(root, 'objpack-manifest.json');
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as BuildManifest;
-    manifest.pages['/caf%C3%A9/'] = { file: 'café/index.html', package: pkgUrl, shared: [], closure: ['/caf%C3%A9/'], critical: [], preconnect: [] };
-    manifest.packages[pkgUrl] = { kind: 'page', file: '_objpack/pages/café/index.html.objp', bytes: 0, digest: '', objects: ['/caf%C3%A9/'] };
-    manifest.objects['/caf%C3%A9/'] = { file: 'café/index.html', bytes: html.length, digest: sri(html), contentType: 'text/html; charset=utf-8', as: 'document' };
+    manifest.pages['/caf%C3%A9/'] = {
+      file: 'café/index.html',
+      package: pkgUrl,
+      shared: [],
+      closure: ['/caf%C3%A9/'],
+      critical: [],
+      preconnect: [],
+    };
+    manifest.packages[pkgUrl] = {
+      kind: 'page',
+      file: '_objpack/pages/café/index.html.objp',
+      bytes: 0,
+      digest: '',
+      objects: ['/caf%C3%A9/'],
+    };
+    manifest.objects['/caf%C3%A9/'] = {
+      file: 'café/index.html',
+      bytes: html.length,
+      digest: sri(html),
+      contentType: 'text/html; charset=utf-8',
+      as: 'document',
+    };
     // Rules as the build records them, each written one way: decoded, or as the browser requests the URL.
     manifest.hostHeaders = [
       { for: '/café/', match: '^/café/?$', headers: [['x-r-page-decoded', '1']] },
@@ -133,7 +191,10 @@ describe("the site's host header rules reach a page or a file whichever way the 
     rmSync(root, { recursive: true, force: true });
   });
 
-  const ruled = (h: Record<string, string | string[] | undefined>) => Object.keys(h).filter((k) => k.startsWith('x-r-')).sort();
+  const ruled = (h: Record<string, string | string[] | undefined>) =>
+    Object.keys(h)
+      .filter((k) => k.startsWith('x-r-'))
+      .sort();
 
   it('a rule written decoded or encoded applies to the page and to the file, at every spelling of the request', async () => {
     expect(s.stats().index.stalePages).toBe(0);
@@ -143,7 +204,11 @@ describe("the site's host header rules reach a page or a file whichever way the 
     }
     for (const path of ['/caf%C3%A9.css', '/caf%c3%a9.css', '/caf%C3%A9.css?v=1']) {
       const r = await get(s.url, path);
-      expect([path, r.status, ruled(r.headers)]).toEqual([path, 200, ['x-r-css', 'x-r-file-decoded', 'x-r-file-encoded']]);
+      expect([path, r.status, ruled(r.headers)]).toEqual([
+        path,
+        200,
+        ['x-r-css', 'x-r-file-decoded', 'x-r-file-encoded'],
+      ]);
     }
   });
 

@@ -19,17 +19,36 @@ afterEach(async () => {
 
 /** Rules as the build records them: `match` is what Netlify's parser makes of `for` (flags `iu`). */
 const RULES = [
-  { for: '/*', match: '^/?(.*)/?$', headers: [['x-frame-options', 'DENY'], ['cache-control', 'public, max-age=60']] },
+  {
+    for: '/*',
+    match: '^/?(.*)/?$',
+    headers: [
+      ['x-frame-options', 'DENY'],
+      ['cache-control', 'public, max-age=60'],
+    ],
+  },
   { for: '/guide/*', match: '^/guide/?(.*)/?$', headers: [['x-frame-options', 'SAMEORIGIN']] },
   { for: '/font.woff2', match: '^/font\\.woff2/?$', headers: [['access-control-allow-origin', '*']] },
   // Each of these is dropped: a pattern that does not compile, fields that are invalid or the server's own.
   { for: '/(', match: '(', headers: [['x-broken', 'yes']] },
-  { for: '/*', match: '^/?(.*)/?$', headers: [['x-injected', 'a\r\nset-cookie: x=1'], ['content-type', 'text/plain'], ['set-cookie', 'a=1'], ['x-objpack-build', 'forged'], ['te', 'gzip']] },
+  {
+    for: '/*',
+    match: '^/?(.*)/?$',
+    headers: [
+      ['x-injected', 'a\r\nset-cookie: x=1'],
+      ['content-type', 'text/plain'],
+      ['set-cookie', 'a=1'],
+      ['x-objpack-build', 'forged'],
+      ['te', 'gzip'],
+    ],
+  },
 ];
 
 async function start(rules: unknown): Promise<ObjpackServer> {
   const file = join(site.root, 'objpack-manifest.json');
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Omit<BuildManifest, 'hostHeaders'> & { hostHeaders?: unknown };
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Omit<BuildManifest, 'hostHeaders'> & {
+    hostHeaders?: unknown;
+  };
   manifest.hostHeaders = rules;
   writeFileSync(file, JSON.stringify(manifest));
   const s = await serve({ root: site.root, port: 0 });
@@ -45,7 +64,8 @@ describe("the site's host header rules (_headers, netlify.toml) on every file", 
     expect(font.headers['access-control-allow-origin']).toBe('*');
     expect(font.headers['x-frame-options']).toBe('DENY');
     expect(font.headers['cache-control']).toBe('public, max-age=60');
-    for (const h of ['x-broken', 'x-injected', 'set-cookie', 'x-objpack-build', 'te']) expect(font.headers[h], h).toBeUndefined();
+    for (const h of ['x-broken', 'x-injected', 'set-cookie', 'x-objpack-build', 'te'])
+      expect(font.headers[h], h).toBeUndefined();
     expect(font.headers['content-type']).not.toBe('text/plain');
     expect((await get(s.url, '/guide/guide.js')).headers['x-frame-options']).toBe('SAMEORIGIN');
     const again = await get(s.url, '/font.woff2', { headers: { 'if-none-match': font.headers.etag! } });
@@ -87,28 +107,52 @@ describe("the site's host header rules (_headers, netlify.toml) on every file", 
   it('ruleHeaders merges matching rules in order, names compared as given (lower case from the build)', () => {
     const rules = hostRules(RULES);
     expect(rules).toHaveLength(3);
-    expect(ruleHeaders(rules, '/guide/a.js')).toEqual({ 'x-frame-options': 'SAMEORIGIN', 'cache-control': 'public, max-age=60' });
+    expect(ruleHeaders(rules, '/guide/a.js')).toEqual({
+      'x-frame-options': 'SAMEORIGIN',
+      'cache-control': 'public, max-age=60',
+    });
     expect(ruleHeaders(rules, '/FONT.woff2')).toMatchObject({ 'access-control-allow-origin': '*' });
     expect(ruleHeaders(hostRules([RULES[2]]), '/other.css')).toBeNull();
   });
 
   it('rules naming one path (looked up by it) give exactly what testing every rule in order gives', () => {
-    const recorded = ['^\\/?(.*)\\/?$', '^\\/about\\.html\\/?$', '^\\/guide\\/?$', '^\\/docs\\/([^/]+)\\/?$', '^\\/About\\.html\\/?$', '^\\/x$']
-      .map((match, i) => ({ for: String(i), match, ...(i === 5 ? { flags: 'm' } : {}), headers: [['x-rule', String(i)], [`x-${i}`, match]] }));
+    const recorded = [
+      '^\\/?(.*)\\/?$',
+      '^\\/about\\.html\\/?$',
+      '^\\/guide\\/?$',
+      '^\\/docs\\/([^/]+)\\/?$',
+      '^\\/About\\.html\\/?$',
+      '^\\/x$',
+    ].map((match, i) => ({
+      for: String(i),
+      match,
+      ...(i === 5 ? { flags: 'm' } : {}),
+      headers: [
+        ['x-rule', String(i)],
+        [`x-${i}`, match],
+      ],
+    }));
     const rules = hostRules(recorded);
     for (const path of ['/', '/about.html', '/ABOUT.HTML/', '/guide', '/guide/', '/docs/a', '/x', '/nowhere']) {
       const linear = new Map<string, string>();
-      for (const r of rules) if (r.re.test(path)) for (const [n, v] of r.headers) {
-        linear.delete(n);
-        linear.set(n, v);
-      }
+      for (const r of rules)
+        if (r.re.test(path))
+          for (const [n, v] of r.headers) {
+            linear.delete(n);
+            linear.set(n, v);
+          }
       expect(ruleHeaders(rules, path), path).toEqual(linear.size > 0 ? Object.fromEntries(linear) : null);
     }
     expect(ruleHeaders(rules, '/ABOUT.HTML/')).toMatchObject({ 'x-rule': '4', 'x-1': '^\\/about\\.html\\/?$' });
   });
 
   it("a rule's recorded flags apply (Firebase globs are case-sensitive); flags that make test() stateful drop the rule", () => {
-    const rule = (flags?: string) => ({ for: '/docs/*', match: '^\\/docs\\/[^/]*$', ...(flags === undefined ? {} : { flags }), headers: [['x-docs', '1']] });
+    const rule = (flags?: string) => ({
+      for: '/docs/*',
+      match: '^\\/docs\\/[^/]*$',
+      ...(flags === undefined ? {} : { flags }),
+      headers: [['x-docs', '1']],
+    });
     expect(ruleHeaders(hostRules([rule('')]), '/DOCS/a')).toBeNull();
     expect(ruleHeaders(hostRules([rule('')]), '/docs/a')).toEqual({ 'x-docs': '1' });
     expect(ruleHeaders(hostRules([rule()]), '/DOCS/a')).toEqual({ 'x-docs': '1' });
@@ -116,7 +160,7 @@ describe("the site's host header rules (_headers, netlify.toml) on every file", 
   });
 });
 
-describe('bare directory URLs (the build\'s bareDirUrls)', () => {
+describe("bare directory URLs (the build's bareDirUrls)", () => {
   it('with the manifest saying so /guide is served as /guide/ is, with its host headers; without, redirected', async () => {
     const plain = await start(RULES);
     expect((await get(plain.url, '/guide')).status).toBe(301);

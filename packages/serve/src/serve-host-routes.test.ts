@@ -91,15 +91,20 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
 
   it('Vercel cleanUrls with trailingSlash: true: about.html is served at /about/, where /about and /about.html are redirected (cleanSlashUrls)', async () => {
     // getTransformedRoutes({ cleanUrls: true, trailingSlash: true }) as the build records it.
-    const s = await start([
-      ['^\\/(?:(.+)\\/)?index(?:\\.html)?\\/?$', '/$1/', 308],
-      ['^\\/(.*)\\.html\\/?$', '/$1/', 308],
-      ['^\\/((?:[^/]+\\/)*[^/\\.]+)$', '/$1/', 308, { unless: '(?:^/\\.well-known(?:/.*)?$)' }],
-      ['^\\/((?:[^/]+\\/)*[^/]+\\.\\w+)\\/$', '/$1', 308, { unless: '(?:^/\\.well-known(?:/.*)?$)' }],
-    ], { cleanSlashUrls: true });
+    const s = await start(
+      [
+        ['^\\/(?:(.+)\\/)?index(?:\\.html)?\\/?$', '/$1/', 308],
+        ['^\\/(.*)\\.html\\/?$', '/$1/', 308],
+        ['^\\/((?:[^/]+\\/)*[^/\\.]+)$', '/$1/', 308, { unless: '(?:^/\\.well-known(?:/.*)?$)' }],
+        ['^\\/((?:[^/]+\\/)*[^/]+\\.\\w+)\\/$', '/$1', 308, { unless: '(?:^/\\.well-known(?:/.*)?$)' }],
+      ],
+      { cleanSlashUrls: true },
+    );
     const about = await get(s.url, '/about/?x=1');
     expect([about.status, about.body.equals(site.files['/about.html']!)]).toEqual([200, true]);
-    expect([(await get(s.url, '/about')).headers.location, (await get(s.url, '/about.html')).headers.location]).toEqual(['/about/', '/about/']);
+    expect([(await get(s.url, '/about')).headers.location, (await get(s.url, '/about.html')).headers.location]).toEqual(
+      ['/about/', '/about/'],
+    );
     // A directory's own page keeps its URL; a path naming no page is still a 404.
     const guide = await get(s.url, '/guide/');
     expect([guide.status, guide.body.equals(site.files['/guide/index.html']!)]).toEqual([200, true]);
@@ -129,7 +134,11 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
       ['^\\/(?<splat>.*)$', '/index.html', 200, { shadowed: true }],
     ]);
     const api = await get(s.url, '/api/users?id=1');
-    expect([api.status, api.headers.location, api.body.equals(site.files['/index.html']!)]).toEqual([502, undefined, false]);
+    expect([api.status, api.headers.location, api.body.equals(site.files['/index.html']!)]).toEqual([
+      502,
+      undefined,
+      false,
+    ]);
     // Unforced, it yields to a file as the host's rule does; forced, it takes it.
     expect((await get(s.url, '/data.json')).status).toBe(502);
     expect((await get(s.url, '/style.css')).body.equals(site.files['/style.css']!)).toBe(true);
@@ -142,11 +151,19 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
 
   it('a 200 rewrite to a page serves it as that page: its host headers, Link preloads and 103 Early Hints; never its package', async () => {
     // A single-page app's fallback (Netlify `/app/* /guide/index.html 200`), the page's CSP from `_headers`.
-    const s = await start([['^\\/app(?:\\/(?<splat>.*))?$', '/guide/index.html', 200, { shadowed: true }], ['^\\/dir\\/?$', '/guide', 200]], {
-      hostHeaders: [{ for: '/guide/', match: '^/guide/?$', headers: [['content-security-policy', "default-src 'self'"]] },
-        // Fresh for an hour: a 103 names only what the browser may reuse without asking.
-        { for: '/style.css', match: '^/style\\.css$', headers: [['cache-control', 'public, max-age=3600']] }],
-    });
+    const s = await start(
+      [
+        ['^\\/app(?:\\/(?<splat>.*))?$', '/guide/index.html', 200, { shadowed: true }],
+        ['^\\/dir\\/?$', '/guide', 200],
+      ],
+      {
+        hostHeaders: [
+          { for: '/guide/', match: '^/guide/?$', headers: [['content-security-policy', "default-src 'self'"]] },
+          // Fresh for an hour: a 103 names only what the browser may reuse without asking.
+          { for: '/style.css', match: '^/style\\.css$', headers: [['cache-control', 'public, max-age=3600']] },
+        ],
+      },
+    );
     const direct = await get(s.url, '/guide/');
     expect(direct.headers['content-security-policy']).toBe("default-src 'self'");
     expect(direct.headers.link).toContain('</style.css>; rel=preload; as=style');
@@ -155,11 +172,24 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
       expect([r.status, r.body.equals(site.files['/guide/index.html']!)], url).toEqual([200, true]);
       expect(r.headers['content-security-policy'], url).toBe("default-src 'self'");
       expect(r.headers.link, url).toBe(direct.headers.link);
-      expect(r.informational.map((i) => [i.status, i.headers.link]), url).toEqual([[103, direct.headers.link]]);
+      expect(
+        r.informational.map((i) => [i.status, i.headers.link]),
+        url,
+      ).toEqual([[103, direct.headers.link]]);
       // This URL never answers with a package, so it neither varies on asking for one nor says where one is.
-      expect([r.headers['content-location'], r.headers.vary ?? ''], url).toEqual([undefined, expect.not.stringContaining('X-Objpack')]);
+      expect([r.headers['content-location'], r.headers.vary ?? ''], url).toEqual([
+        undefined,
+        expect.not.stringContaining('X-Objpack'),
+      ]);
       const asked = await get(s.url, url, { headers: { 'x-objpack': 'package', accept: 'application/vnd.objpack' } });
-      expect([asked.headers['content-type'], asked.headers['content-location'], asked.body.equals(site.files['/guide/index.html']!)], url).toEqual([expect.stringMatching(/^text\/html/), undefined, true]);
+      expect(
+        [
+          asked.headers['content-type'],
+          asked.headers['content-location'],
+          asked.body.equals(site.files['/guide/index.html']!),
+        ],
+        url,
+      ).toEqual([expect.stringMatching(/^text\/html/), undefined, true]);
     }
   });
 
@@ -174,7 +204,14 @@ describe("the site's host redirects and rewrites (manifest hostRoutes)", () => {
 async function answers(s: ObjpackServer, cases: Array<[string, number, string]>): Promise<void> {
   for (const [url, status, to] of cases) {
     const r = await get(s.url, url);
-    const got = status === 200 ? (r.body.equals(site.files[to]!) ? to : '(other body)') : status === 301 ? r.headers.location : to;
+    const got =
+      status === 200
+        ? r.body.equals(site.files[to]!)
+          ? to
+          : '(other body)'
+        : status === 301
+          ? r.headers.location
+          : to;
     expect([r.status, got], url).toEqual([status, to]);
   }
 }
@@ -223,7 +260,11 @@ describe("Firebase's cleanUrls and trailingSlash (manifest firebaseUrls), applie
       ['/about', 404, ''],
     ]);
     await s.close();
-    const clean = await start([], { firebaseUrls: { cleanUrls: true, trailingSlash: false }, cleanUrls: true, bareDirUrls: true });
+    const clean = await start([], {
+      firebaseUrls: { cleanUrls: true, trailingSlash: false },
+      cleanUrls: true,
+      bareDirUrls: true,
+    });
     await answers(clean, [
       ['/about/', 301, '/about'],
       ['/about', 200, '/about.html'],
@@ -243,7 +284,13 @@ describe("Firebase's cleanUrls and trailingSlash (manifest firebaseUrls), applie
   });
 
   it('between the redirects and the rewrites: a redirect still comes first, a rewrite takes only what the file lookup leaves', async () => {
-    const s = await start([['^\\/about\\.html$', '/elsewhere', 302], ['^(?:\\/(?!\\.)(?=.)[^/]*?)+\\/?$', '/index.html', 200, { shadowed: true }]], { firebaseUrls: { cleanUrls: true } });
+    const s = await start(
+      [
+        ['^\\/about\\.html$', '/elsewhere', 302],
+        ['^(?:\\/(?!\\.)(?=.)[^/]*?)+\\/?$', '/index.html', 200, { shadowed: true }],
+      ],
+      { firebaseUrls: { cleanUrls: true } },
+    );
     await answers(s, [
       ['/about.html', 302, ''],
       ['/guide/index.html', 301, '/guide'],
@@ -258,9 +305,27 @@ describe('error pages carry the host headers the host gives them', () => {
   const CSP = "default-src 'self'";
   /** A `/*` rule, a rule for the 404 page's own path, and one for `/blog/*` that differs from it. */
   const rules = (errorPage: boolean) => [
-    { for: '/*', match: '^/.*$', headers: [['content-security-policy', CSP]], ...(errorPage ? { errorPage: true } : {}) },
-    { for: '/404.html', match: '^/404\\.html$', headers: [['x-robots-tag', 'noindex'], ['x-frame-options', 'DENY']], ...(errorPage ? { errorPage: true } : {}) },
-    { for: '/blog/*', match: '^/blog/.*$', headers: [['x-frame-options', 'SAMEORIGIN']], ...(errorPage ? { errorPage: true } : {}) },
+    {
+      for: '/*',
+      match: '^/.*$',
+      headers: [['content-security-policy', CSP]],
+      ...(errorPage ? { errorPage: true } : {}),
+    },
+    {
+      for: '/404.html',
+      match: '^/404\\.html$',
+      headers: [
+        ['x-robots-tag', 'noindex'],
+        ['x-frame-options', 'DENY'],
+      ],
+      ...(errorPage ? { errorPage: true } : {}),
+    },
+    {
+      for: '/blog/*',
+      match: '^/blog/.*$',
+      headers: [['x-frame-options', 'SAMEORIGIN']],
+      ...(errorPage ? { errorPage: true } : {}),
+    },
   ];
   const withNotFoundPage = () => {
     site.files['/404.html'] = Buffer.from('<!doctype html><title>Not found</title>');
@@ -270,32 +335,64 @@ describe('error pages carry the host headers the host gives them', () => {
   it("Netlify and Vercel: a 4xx rewrite and the custom 404 page get the rules of the URL asked for, not those of the page's own path", async () => {
     withNotFoundPage();
     // Netlify `/blog/*  /404.html  404`, then no rule: the custom 404 page.
-    const s = await start([['^\\/blog(?:\\/(?<splat>.*))?$', '/404.html', 404, { shadowed: true }]], { hostHeaders: rules(false) });
+    const s = await start([['^\\/blog(?:\\/(?<splat>.*))?$', '/404.html', 404, { shadowed: true }]], {
+      hostHeaders: rules(false),
+    });
     const direct = await get(s.url, '/404.html');
     expect([direct.headers['content-security-policy'], direct.headers['x-robots-tag']]).toEqual([CSP, 'noindex']);
-    for (const [url, frame] of [['/blog/gone', 'SAMEORIGIN'], ['/missing', undefined]] as const) {
+    for (const [url, frame] of [
+      ['/blog/gone', 'SAMEORIGIN'],
+      ['/missing', undefined],
+    ] as const) {
       const r = await get(s.url, url);
       expect([r.status, r.body.equals(site.files['/404.html']!)], url).toEqual([404, true]);
-      expect([r.headers['content-security-policy'], r.headers['x-robots-tag'], r.headers['x-frame-options'], r.headers['cache-control']], url).toEqual([CSP, undefined, frame, 'no-cache']);
+      expect(
+        [
+          r.headers['content-security-policy'],
+          r.headers['x-robots-tag'],
+          r.headers['x-frame-options'],
+          r.headers['cache-control'],
+        ],
+        url,
+      ).toEqual([CSP, undefined, frame, 'no-cache']);
     }
   });
 
-  it("Firebase: the custom 404 page gets its own /404.html rules too, under those of the URL asked for", async () => {
+  it('Firebase: the custom 404 page gets its own /404.html rules too, under those of the URL asked for', async () => {
     withNotFoundPage();
     const s = await start([], { hostHeaders: rules(true) });
     const blog = await get(s.url, '/blog/gone');
-    expect([blog.status, blog.headers['content-security-policy'], blog.headers['x-robots-tag'], blog.headers['x-frame-options']]).toEqual([404, CSP, 'noindex', 'SAMEORIGIN']);
+    expect([
+      blog.status,
+      blog.headers['content-security-policy'],
+      blog.headers['x-robots-tag'],
+      blog.headers['x-frame-options'],
+    ]).toEqual([404, CSP, 'noindex', 'SAMEORIGIN']);
     const other = await get(s.url, '/missing');
-    expect([other.status, other.headers['x-robots-tag'], other.headers['x-frame-options']]).toEqual([404, 'noindex', 'DENY']);
+    expect([other.status, other.headers['x-robots-tag'], other.headers['x-frame-options']]).toEqual([
+      404,
+      'noindex',
+      'DENY',
+    ]);
   });
 
   it("a site without a 404.html: this server's own 404 gets the rules of the URL asked for, as the hosts' default 404 pages do", async () => {
     for (const errorPage of [false, true]) {
       const s = await start([], { hostHeaders: rules(errorPage) });
       const blog = await get(s.url, '/blog/gone');
-      expect([blog.status, blog.headers['content-security-policy'], blog.headers['x-frame-options'], blog.headers['x-robots-tag']]).toEqual([404, CSP, 'SAMEORIGIN', undefined]);
+      expect([
+        blog.status,
+        blog.headers['content-security-policy'],
+        blog.headers['x-frame-options'],
+        blog.headers['x-robots-tag'],
+      ]).toEqual([404, CSP, 'SAMEORIGIN', undefined]);
       const other = await get(s.url, '/missing');
-      expect([other.status, other.headers['content-security-policy'], other.headers['x-frame-options'], other.headers['cache-control']]).toEqual([404, CSP, undefined, 'no-store']);
+      expect([
+        other.status,
+        other.headers['content-security-policy'],
+        other.headers['x-frame-options'],
+        other.headers['cache-control'],
+      ]).toEqual([404, CSP, undefined, 'no-store']);
       // objpack's own directory keeps objpack's answers, as its files do.
       expect((await get(s.url, '/_objpack/pages/gone.objp')).headers['content-security-policy']).toBeUndefined();
     }
@@ -336,7 +433,18 @@ describe('hostile requests and destinations', () => {
   });
 
   it('a manifest without routes, or with routes of another shape, changes nothing', async () => {
-    for (const routes of [undefined, 'x', [null, ['^/old$'], [3, '/x', 301], ['(', '/x', 301], ['^/old$', '/x', 301, { flags: 'g' }], ['^/old$', '/x', 299]]]) {
+    for (const routes of [
+      undefined,
+      'x',
+      [
+        null,
+        ['^/old$'],
+        [3, '/x', 301],
+        ['(', '/x', 301],
+        ['^/old$', '/x', 301, { flags: 'g' }],
+        ['^/old$', '/x', 299],
+      ],
+    ]) {
       const s = await start(routes);
       expect((await get(s.url, '/old')).status, JSON.stringify(routes)).toBe(404);
       expect((await get(s.url, '/style.css')).status).toBe(200);
@@ -398,7 +506,13 @@ describe('requests that would abuse a rule', () => {
 
   it("a missing URL with a long segment gets this server's 404 at once: header rules with lazy groups in one segment are not run on it", async () => {
     // vercel.json `headers` `source: "/:a-:b-:c-:d"`: ruleHeaders ran it on every missing URL of a site without a 404.html.
-    const hostHeaders = [{ for: '/:a-:b-:c-:d', match: '^(?:\\/([^\\/]+?))-([^\\/]+?)-([^\\/]+?)-([^\\/]+?)$', headers: [['x-frame-options', 'DENY']] }];
+    const hostHeaders = [
+      {
+        for: '/:a-:b-:c-:d',
+        match: '^(?:\\/([^\\/]+?))-([^\\/]+?)-([^\\/]+?)-([^\\/]+?)$',
+        headers: [['x-frame-options', 'DENY']],
+      },
+    ];
     const s = await start([], { hostHeaders });
     expect((await get(s.url, '/a-b-c-d')).headers['x-frame-options']).toBe('DENY');
     const t = performance.now();
@@ -408,12 +522,27 @@ describe('requests that would abuse a rule', () => {
   });
 
   it("a capture at the end of an external destination's host cannot move it to another site (`/h/*  https://example.com:splat`)", () => {
-    const router = hostRouter([['^\\/h(?:\\/(?<splat>.*))?$', 'https://example.com${splat}', 301], ['^\\/s\\/(?<sub>[^/]+)$', 'https://${sub}.example.com/', 302]])!;
-    for (const evil of ['/h/.evil.example', '/h/%EF%BC%8Eevil.example', '/h/\uFF0Eevil.example', '/h/@evil.example', '/h/:1@evil.example']) {
+    const router = hostRouter([
+      ['^\\/h(?:\\/(?<splat>.*))?$', 'https://example.com${splat}', 301],
+      ['^\\/s\\/(?<sub>[^/]+)$', 'https://${sub}.example.com/', 302],
+    ])!;
+    for (const evil of [
+      '/h/.evil.example',
+      '/h/%EF%BC%8Eevil.example',
+      '/h/\uFF0Eevil.example',
+      '/h/@evil.example',
+      '/h/:1@evil.example',
+    ]) {
       expect(matchRoute(router, evil, '', undefined, false), evil).toBeUndefined();
     }
-    expect(matchRoute(router, '/h/-eu', '', undefined, false)).toEqual({ status: 301, location: 'https://example.com-eu' });
-    expect(matchRoute(router, '/s/docs', '', undefined, false)).toEqual({ status: 302, location: 'https://docs.example.com/' });
+    expect(matchRoute(router, '/h/-eu', '', undefined, false)).toEqual({
+      status: 301,
+      location: 'https://example.com-eu',
+    });
+    expect(matchRoute(router, '/s/docs', '', undefined, false)).toEqual({
+      status: 302,
+      location: 'https://docs.example.com/',
+    });
     expect(matchRoute(router, '/s/evil.com%2F', '', undefined, false)).toBeUndefined();
   });
 });
@@ -436,6 +565,14 @@ describe('a rule that needs its groups (Firebase `regex` redirects)', () => {
       const r = await get(s.url, url);
       got.push([url, r.status, r.headers.location]);
     }
-    expect(got).toEqual([['/p/7', 301, '/q/7'], ['/p/x', 301, '/q'], ['/p/', 301, '/q'], ['/r/5', 301, '/s/5'], ['/r/', 302, '/all'], ['/n/3', 301, '/m/3'], ['/n/', 404, undefined]]);
+    expect(got).toEqual([
+      ['/p/7', 301, '/q/7'],
+      ['/p/x', 301, '/q'],
+      ['/p/', 301, '/q'],
+      ['/r/5', 301, '/s/5'],
+      ['/r/', 302, '/all'],
+      ['/n/3', 301, '/m/3'],
+      ['/n/', 404, undefined],
+    ]);
   });
 });

@@ -23,23 +23,34 @@ describe('https with a self-signed certificate', () => {
     const session = connect(server.url, { rejectUnauthorized: false });
     try {
       const fetch = (path: string, headers: Record<string, string> = {}) =>
-        new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer; hints: unknown[] }>((resolve, reject) => {
-          const hints: unknown[] = [];
-          const req = session.request({ ':path': path, ...headers });
-          const chunks: Buffer[] = [];
-          let head: Record<string, unknown> = {};
-          req.on('headers', (h) => hints.push(h));
-          req.on('response', (h) => (head = h));
-          req.on('data', (c: Buffer) => chunks.push(c));
-          req.on('end', () => resolve({ status: Number(head[constants.HTTP2_HEADER_STATUS]), headers: head, body: Buffer.concat(chunks), hints }));
-          req.on('error', reject);
-          req.end();
-        });
+        new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer; hints: unknown[] }>(
+          (resolve, reject) => {
+            const hints: unknown[] = [];
+            const req = session.request({ ':path': path, ...headers });
+            const chunks: Buffer[] = [];
+            let head: Record<string, unknown> = {};
+            req.on('headers', (h) => hints.push(h));
+            req.on('response', (h) => (head = h));
+            req.on('data', (c: Buffer) => chunks.push(c));
+            req.on('end', () =>
+              resolve({
+                status: Number(head[constants.HTTP2_HEADER_STATUS]),
+                headers: head,
+                body: Buffer.concat(chunks),
+                hints,
+              }),
+            );
+            req.on('error', reject);
+            req.end();
+          },
+        );
       const page = await fetch('/');
       expect(page.status).toBe(200);
       expect(page.body.equals(site.files['/index.html']!)).toBe(true);
       expect(page.hints.length).toBe(1);
-      expect(String((page.hints[0] as Record<string, unknown>).link)).toContain('</font.woff2>; rel=preload; as=font; crossorigin');
+      expect(String((page.hints[0] as Record<string, unknown>).link)).toContain(
+        '</font.woff2>; rel=preload; as=font; crossorigin',
+      );
       const pkg = await fetch('/', { 'x-objpack': 'package' });
       expect(pkg.headers['content-type']).toBe('application/vnd.objpack');
       expect(pkg.body.equals(site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
@@ -48,7 +59,7 @@ describe('https with a self-signed certificate', () => {
     }
   });
 
-  it('shortens an HTTP/2 session\'s idle time once the closure was sent', async () => {
+  it("shortens an HTTP/2 session's idle time once the closure was sent", async () => {
     const s = await serve({ root: site.root, port: 0, https: true, holdMs: 60_000, closureHoldMs: 50 });
     try {
       const session = connect(s.url, { rejectUnauthorized: false });
@@ -156,7 +167,9 @@ describe('https with a self-signed certificate', () => {
 
   it('rejects a certificate without its key', async () => {
     await expect(serve({ root: site.root, cert: '/nope.pem' })).rejects.toMatchObject({ code: 'SERVE_BAD_OPTION' });
-    await expect(serve({ root: site.root, cert: '/nope.pem', key: '/nope.key' })).rejects.toMatchObject({ code: 'SERVE_TLS' });
+    await expect(serve({ root: site.root, cert: '/nope.pem', key: '/nope.key' })).rejects.toMatchObject({
+      code: 'SERVE_TLS',
+    });
     await expect(serve({ root: '/definitely/not/here' })).rejects.toMatchObject({ code: 'SERVE_BAD_ROOT' });
   });
 });

@@ -68,7 +68,10 @@ describe('push: 103 Early Hints and package negotiation', () => {
 
   it('answers a page request with its package when asked by Accept or X-Objpack', async () => {
     const s = await start();
-    const asks: Array<Record<string, string>> = [{ accept: 'application/vnd.objpack, text/html;q=0.9' }, { 'x-objpack': 'package' }];
+    const asks: Array<Record<string, string>> = [
+      { accept: 'application/vnd.objpack, text/html;q=0.9' },
+      { 'x-objpack': 'package' },
+    ];
     for (const headers of asks) {
       const r = await get(s.url, '/', { headers });
       expect(r.status).toBe(200);
@@ -83,7 +86,9 @@ describe('push: 103 Early Hints and package negotiation', () => {
     expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(s.stats().packages.prebuilt).toBe(2);
     const off = await start({ packages: false });
-    expect((await get(off.url, '/', { headers: { 'x-objpack': 'package' } })).headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((await get(off.url, '/', { headers: { 'x-objpack': 'package' } })).headers['content-type']).toBe(
+      'text/html; charset=utf-8',
+    );
   });
 });
 
@@ -213,16 +218,33 @@ describe('dynamic packages', () => {
     ];
     const s = await start();
     const all = await get(s.url, '/_objpack/listing');
-    expect([all.status, all.headers['content-type'], all.headers['cache-control']]).toEqual([200, 'application/json', 'no-store']);
-    const listing = JSON.parse(all.body.toString()) as { buildId: string; complete: boolean; packages: Record<string, unknown> };
+    expect([all.status, all.headers['content-type'], all.headers['cache-control']]).toEqual([
+      200,
+      'application/json',
+      'no-store',
+    ]);
+    const listing = JSON.parse(all.body.toString()) as {
+      buildId: string;
+      complete: boolean;
+      packages: Record<string, unknown>;
+    };
     expect(listing.complete).toBe(true);
-    expect(Object.keys(listing.packages).sort()).toEqual(['/_objpack/pages/guide/index.html.objp', '/_objpack/pages/index.html.objp']);
+    expect(Object.keys(listing.packages).sort()).toEqual([
+      '/_objpack/pages/guide/index.html.objp',
+      '/_objpack/pages/index.html.objp',
+    ]);
     expect(listing.packages['/_objpack/pages/index.html.objp']).toEqual(home);
 
     const small = await start({ listingBytes: 0 });
-    const q = ['/_objpack/pages/index.html.objp', '/_objpack/shared/00112233aabbccdd.objp', '/nope.objp'].map((p) => `p=${encodeURIComponent(p)}`).join('&');
+    const q = ['/_objpack/pages/index.html.objp', '/_objpack/shared/00112233aabbccdd.objp', '/nope.objp']
+      .map((p) => `p=${encodeURIComponent(p)}`)
+      .join('&');
     const some = JSON.parse((await get(small.url, `/_objpack/listing?${q}`)).body.toString()) as typeof listing;
-    expect(some).toEqual({ buildId: listing.buildId, complete: false, packages: { '/_objpack/pages/index.html.objp': home } });
+    expect(some).toEqual({
+      buildId: listing.buildId,
+      complete: false,
+      packages: { '/_objpack/pages/index.html.objp': home },
+    });
     // Past 64 names the rest is ignored; a hostile query costs nothing.
     const many = `${Array.from({ length: 64 }, (_, i) => `p=/x${i}`).join('&')}&p=${encodeURIComponent('/_objpack/pages/index.html.objp')}`;
     expect(JSON.parse((await get(small.url, `/_objpack/listing?${many}`)).body.toString()).packages).toEqual({});
@@ -237,7 +259,12 @@ describe('dynamic packages', () => {
 
   it('sends a delta package without the objects the client holds (full digests or prefixes)', async () => {
     const s = await start();
-    const have = [b64Digest(site.files['/app.js']!), `sha256-${b64Digest(site.files['/logo.png']!).slice(0, 10)}`, 'garbage!', 'AAAA'];
+    const have = [
+      b64Digest(site.files['/app.js']!),
+      `sha256-${b64Digest(site.files['/logo.png']!).slice(0, 10)}`,
+      'garbage!',
+      'AAAA',
+    ];
     for (const path of ['/_objpack/pages/index.html.objp', '/']) {
       const r = await get(s.url, path, { headers: { 'x-objpack-have': have.join(', '), 'x-objpack': 'package' } });
       expect(r.status).toBe(200);
@@ -333,7 +360,9 @@ describe('dynamic packages', () => {
     const objects = decode(r.body);
     expect(objects.get('/app.js')!.equals(changed)).toBe(true);
     expect(objects.size).toBe(4);
-    const again = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'if-none-match': r.headers.etag! } });
+    const again = await get(s.url, '/_objpack/pages/index.html.objp', {
+      headers: { 'if-none-match': r.headers.etag! },
+    });
     expect(again.status).toBe(304);
     // The untouched page still gets its prebuilt package.
     const guide = await get(s.url, '/_objpack/pages/guide/index.html.objp');
@@ -344,7 +373,9 @@ describe('dynamic packages', () => {
   it('serves the prebuilt file (even when stale) with dynamic packages switched off', async () => {
     writeFileSync(join(site.root, 'app.js'), 'changed');
     const s = await start({ dynamic: false });
-    const r = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'x-objpack-have': b64Digest(site.files['/app.js']!) } });
+    const r = await get(s.url, '/_objpack/pages/index.html.objp', {
+      headers: { 'x-objpack-have': b64Digest(site.files['/app.js']!) },
+    });
     expect(r.body.equals(site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
     // The answer does not depend on X-Objpack-Have, so Vary must not name it (the worker reads Vary to
     // decide whether to send digests at all).

@@ -22,11 +22,30 @@ const request = (path: string) => raw(server.port, `GET ${path} HTTP/1.1\r\nHost
 
 describe('path traversal', () => {
   const attacks = [
-    '/../secret.txt', '/../../secret.txt', '/%2e%2e/secret.txt', '/%2E%2E/secret.txt', '/..%2fsecret.txt',
-    '/%2e%2e%2fsecret.txt', '/%252e%252e/secret.txt', '/..%5csecret.txt', '/..\\secret.txt', '/guide/..%5c..%5csecret.txt',
-    '/%c0%ae%c0%ae/secret.txt', '/%c0%ae%c0%ae%c0%afsecret.txt', '/style.css%00.png', '/%00', '/guide/../../secret.txt',
-    '/./../secret.txt', '//../secret.txt', '/escape.txt', '/escape-dir/secret.txt', '/escape-dir/site/style.css',
-    'http://x/../secret.txt', '/%e0%80%ae%e0%80%ae/secret.txt', '/%', '/%zz',
+    '/../secret.txt',
+    '/../../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/%2E%2E/secret.txt',
+    '/..%2fsecret.txt',
+    '/%2e%2e%2fsecret.txt',
+    '/%252e%252e/secret.txt',
+    '/..%5csecret.txt',
+    '/..\\secret.txt',
+    '/guide/..%5c..%5csecret.txt',
+    '/%c0%ae%c0%ae/secret.txt',
+    '/%c0%ae%c0%ae%c0%afsecret.txt',
+    '/style.css%00.png',
+    '/%00',
+    '/guide/../../secret.txt',
+    '/./../secret.txt',
+    '//../secret.txt',
+    '/escape.txt',
+    '/escape-dir/secret.txt',
+    '/escape-dir/site/style.css',
+    'http://x/../secret.txt',
+    '/%e0%80%ae%e0%80%ae/secret.txt',
+    '/%',
+    '/%zz',
   ];
   for (const attack of attacks) {
     it(`refuses ${JSON.stringify(attack)}`, async () => {
@@ -103,7 +122,9 @@ describe('slow and aborting clients', () => {
 
   it('leaks no file descriptors when a connection dies with pipelined responses queued', async () => {
     // The second and third responses wait behind the first; the client leaves after the first bytes.
-    const three = 'GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(2) + 'GET /big.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=10-1500000\r\n\r\n';
+    const three =
+      'GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(2) +
+      'GET /big.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=10-1500000\r\n\r\n';
     await get(server.url, '/big.bin', { method: 'HEAD' });
     const before = fdCount();
     for (let i = 0; i < 20; i++) {

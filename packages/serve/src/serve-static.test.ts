@@ -56,7 +56,9 @@ describe('static files', () => {
     expect(r.headers.etag).toBe(first.headers.etag);
     const weak = await get(server.url, '/logo.png', { headers: { 'if-none-match': `W/${first.headers.etag}` } });
     expect(weak.status).toBe(200);
-    const ims = await get(server.url, '/logo.png', { headers: { 'if-modified-since': first.headers['last-modified']! } });
+    const ims = await get(server.url, '/logo.png', {
+      headers: { 'if-modified-since': first.headers['last-modified']! },
+    });
     expect(ims.status).toBe(304);
     const old = await get(server.url, '/logo.png', { headers: { 'if-modified-since': new Date(0).toUTCString() } });
     expect(old.status).toBe(200);
@@ -117,7 +119,9 @@ describe('static files', () => {
     expect(gunzipSync(a.body).equals(site.files['/style.css']!)).toBe(true);
     const b = await get(server.url, '/style.css', { headers: { 'accept-encoding': 'gzip' } });
     expect(b.body.equals(a.body)).toBe(true);
-    const c = await get(server.url, '/style.css', { headers: { 'accept-encoding': 'gzip', 'if-none-match': a.headers.etag! } });
+    const c = await get(server.url, '/style.css', {
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': a.headers.etag! },
+    });
     expect(c.status).toBe(304);
     expect(c.headers.etag).toBe(a.headers.etag);
     // Ranges are answered from the identity body: never more bytes than the file.

@@ -55,13 +55,25 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
   const o = resolveOptions(options);
   const rootReal = await resolveRoot(o.root);
   const [site, tls] = await Promise.all([loadSite(o, rootReal), loadTls(o)]);
-  const tracker = new ConnectionTracker({ maxConnections: o.maxConnections, closureHoldMs: o.closureHoldMs, holdMs: o.holdMs });
+  const tracker = new ConnectionTracker({
+    maxConnections: o.maxConnections,
+    closureHoldMs: o.closureHoldMs,
+    holdMs: o.holdMs,
+  });
   const ctx: Context = {
-    o, site, tracker,
+    o,
+    site,
+    tracker,
     prefetch: new Prefetcher(o.prefetch, o.maxMemoryFileBytes, o.onLog),
     compress: new CompressCache(new ByteLru<Buffer>(o.cacheBytes)),
     packageCache: new ByteLru(o.cacheBytes),
-    stats: { requests: 0, earlyHints: 0, notModified: 0, errors: 0, packages: { prebuilt: 0, dynamic: 0, delta: 0, assembled: 0 } },
+    stats: {
+      requests: 0,
+      earlyHints: 0,
+      notModified: 0,
+      errors: 0,
+      packages: { prebuilt: 0, dynamic: 0, delta: 0, assembled: 0 },
+    },
   };
   const handler = createHandler(() => ctx);
   const timeouts = {
@@ -75,7 +87,11 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
   if (tls && useH2) server = createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true }, handler);
   else if (tls) server = createHttpsServer({ cert: tls.cert, key: tls.key, ...timeouts }, handler);
   else server = createHttpServer({ ...timeouts }, handler);
-  Object.assign(server, { keepAliveTimeout: o.holdMs, headersTimeout: o.headersTimeoutMs, requestTimeout: o.requestTimeoutMs });
+  Object.assign(server, {
+    keepAliveTimeout: o.holdMs,
+    headersTimeout: o.headersTimeoutMs,
+    requestTimeout: o.requestTimeoutMs,
+  });
   if (o.maxConnections !== Infinity) {
     server.maxConnections = acceptLimit(o.maxConnections);
     server.on('drop', () => tracker.dropped());
@@ -106,19 +122,23 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
   });
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (cause: Error) => reject(new ServeError('SERVE_LISTEN', `cannot listen on ${o.host}:${o.port}`, { cause }));
+    const onError = (cause: Error) =>
+      reject(new ServeError('SERVE_LISTEN', `cannot listen on ${o.host}:${o.port}`, { cause }));
     server.once('error', onError);
     server.listen(o.port, o.host, () => {
       server.off('error', onError);
       // After start-up, server-level errors (accept failures under EMFILE…) are reported, never fatal.
-      server.on('error', (error) => o.onLog({ level: 'error', code: 'SERVE_SOCKET', message: 'server error (contained)', error }));
+      server.on('error', (error) =>
+        o.onLog({ level: 'error', code: 'SERVE_SOCKET', message: 'server error (contained)', error }),
+      );
       resolve();
     });
   });
   const addr = server.address();
   const port = addr && typeof addr === 'object' ? addr.port : o.port;
   const protocol = tls ? 'https' : 'http';
-  const shownHost = o.host === '0.0.0.0' || o.host === '::' ? 'localhost' : o.host.includes(':') ? `[${o.host}]` : o.host;
+  const shownHost =
+    o.host === '0.0.0.0' || o.host === '::' ? 'localhost' : o.host.includes(':') ? `[${o.host}]` : o.host;
   let closing: Promise<void> | undefined;
 
   return {

@@ -113,7 +113,13 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
     try {
       dirents = await readdir(dirReal, { withFileTypes: true });
     } catch (error) {
-      o.onLog({ level: 'warn', code: 'SERVE_SKIPPED', message: `cannot read directory ${urlDir}`, path: urlDir, error });
+      o.onLog({
+        level: 'warn',
+        code: 'SERVE_SKIPPED',
+        message: `cannot read directory ${urlDir}`,
+        path: urlDir,
+        error,
+      });
       return;
     }
     for (const d of dirents) {
@@ -128,7 +134,12 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
           continue;
         }
         if (!inside(full)) {
-          o.onLog({ level: 'warn', code: 'SERVE_SKIPPED', message: `symlink ${urlPath} leaves the site root`, path: urlPath });
+          o.onLog({
+            level: 'warn',
+            code: 'SERVE_SKIPPED',
+            message: `symlink ${urlPath} leaves the site root`,
+            path: urlPath,
+          });
           continue;
         }
       }
@@ -192,8 +203,19 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
     if (compressible) headers.vary = 'Accept-Encoding';
     const body = bodies.get(f.urlPath);
     files.set(f.urlPath, {
-      urlPath: f.urlPath, file: f.file, size: f.size, mtimeMs: f.mtimeMs, etag, contentType, compressible, headers,
-      body: body && body.length === f.size ? body : undefined, br: undefined, gzip: undefined, digest: digests.get(f.urlPath), heads: undefined,
+      urlPath: f.urlPath,
+      file: f.file,
+      size: f.size,
+      mtimeMs: f.mtimeMs,
+      etag,
+      contentType,
+      compressible,
+      headers,
+      body: body && body.length === f.size ? body : undefined,
+      br: undefined,
+      gzip: undefined,
+      digest: digests.get(f.urlPath),
+      heads: undefined,
     });
   }
   for (const e of files.values()) {

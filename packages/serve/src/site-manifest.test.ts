@@ -6,7 +6,9 @@ describe('preloadLink', () => {
     expect(preloadLink('/a.css', 'style')).toBe('</a.css>; rel=preload; as=style');
     expect(preloadLink('/f.woff2', 'font')).toBe('</f.woff2>; rel=preload; as=font; crossorigin');
     expect(preloadLink('/a.js', 'script', 'anonymous')).toBe('</a.js>; rel=preload; as=script; crossorigin');
-    expect(preloadLink('/a.css', 'style', 'use-credentials')).toBe('</a.css>; rel=preload; as=style; crossorigin=use-credentials');
+    expect(preloadLink('/a.css', 'style', 'use-credentials')).toBe(
+      '</a.css>; rel=preload; as=style; crossorigin=use-credentials',
+    );
     expect(preloadLink('/a.css', 'style', 'bogus')).toBe('</a.css>; rel=preload; as=style');
   });
 

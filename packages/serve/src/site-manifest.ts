@@ -1,6 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkBasePath, MANIFEST_FILE, isAnnounced, isCarriedHeader, isHeaderValue, joinLinkValue, preloadLinkEntry, RuleIndex, type BuildManifest, type FirebaseUrls, type ManifestPage, type PreloadCors } from '@objpack/format';
+import {
+  checkBasePath,
+  MANIFEST_FILE,
+  isAnnounced,
+  isCarriedHeader,
+  isHeaderValue,
+  joinLinkValue,
+  preloadLinkEntry,
+  RuleIndex,
+  type BuildManifest,
+  type FirebaseUrls,
+  type ManifestPage,
+  type PreloadCors,
+} from '@objpack/format';
 import { ServeError } from './errors.js';
 import { hostRouter, patternsSafe, type HostRouter } from './host-routes.js';
 import { nameForHeader, namePath, pathName } from './url-path.js';
@@ -130,9 +143,15 @@ export function hostRules(recorded: unknown): HostRule[] {
   if (!Array.isArray(recorded)) return [];
   const out: HostRule[] = [];
   for (const r of recorded as unknown[]) {
-    const { match, flags = 'iu', headers, errorPage } = (r ?? {}) as { match?: unknown; flags?: unknown; headers?: unknown; errorPage?: unknown };
+    const {
+      match,
+      flags = 'iu',
+      headers,
+      errorPage,
+    } = (r ?? {}) as { match?: unknown; flags?: unknown; headers?: unknown; errorPage?: unknown };
     // Only flags that leave test() stateless ('g' and 'y' would make it depend on the last call).
-    if (typeof match !== 'string' || typeof flags !== 'string' || !/^[imsu]*$/.test(flags) || !Array.isArray(headers)) continue;
+    if (typeof match !== 'string' || typeof flags !== 'string' || !/^[imsu]*$/.test(flags) || !Array.isArray(headers))
+      continue;
     let re: RegExp;
     try {
       re = new RegExp(match, flags);
@@ -143,7 +162,8 @@ export function hostRules(recorded: unknown): HostRule[] {
       if (!Array.isArray(h) || h.length !== 2 || typeof h[0] !== 'string') return false;
       return isCarriedHeader(h[0], h[1]) || (SITE_CACHING.has(h[0]) && isHeaderValue(h[1]));
     });
-    if (fields.length > 0) out.push({ re, headers: fields, ...(errorPage === true ? { errorPage: true as const } : {}) });
+    if (fields.length > 0)
+      out.push({ re, headers: fields, ...(errorPage === true ? { errorPage: true as const } : {}) });
   }
   return out;
 }
@@ -157,7 +177,11 @@ const indexes = new WeakMap<readonly HostRule[], RuleIndex>();
  * it is tried on both, for a page as for a file, so it reaches the path however a request spells it.
  * `patterns` false: only rules naming one path are looked at (a path patterns must not run on).
  */
-export function ruleHeaders(rules: readonly HostRule[], sitePath: string, patterns = true): Record<string, string> | null {
+export function ruleHeaders(
+  rules: readonly HostRule[],
+  sitePath: string,
+  patterns = true,
+): Record<string, string> | null {
   let index = indexes.get(rules);
   if (!index) indexes.set(rules, (index = new RuleIndex(rules)));
   const named = pathName(sitePath);
@@ -183,13 +207,22 @@ export function ruleHeaders(rules: readonly HostRule[], sitePath: string, patter
 function firebaseUrls(recorded: unknown): FirebaseUrls | null {
   if (!recorded || typeof recorded !== 'object') return null;
   const { cleanUrls, trailingSlash } = recorded as { cleanUrls?: unknown; trailingSlash?: unknown };
-  return { ...(cleanUrls === true ? { cleanUrls: true as const } : {}), ...(typeof trailingSlash === 'boolean' ? { trailingSlash } : {}) };
+  return {
+    ...(cleanUrls === true ? { cleanUrls: true as const } : {}),
+    ...(typeof trailingSlash === 'boolean' ? { trailingSlash } : {}),
+  };
 }
 
 function isPage(p: unknown): p is ManifestPage {
   const o = p as ManifestPage;
-  return !!o && typeof o.file === 'string' && typeof o.package === 'string' && Array.isArray(o.closure)
-    && Array.isArray(o.critical) && Array.isArray(o.shared);
+  return (
+    !!o &&
+    typeof o.file === 'string' &&
+    typeof o.package === 'string' &&
+    Array.isArray(o.closure) &&
+    Array.isArray(o.critical) &&
+    Array.isArray(o.shared)
+  );
 }
 
 /**
@@ -208,10 +241,21 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
   try {
     manifest = JSON.parse(text) as BuildManifest;
   } catch (err) {
-    throw new ServeError('SERVE_BAD_MANIFEST', `${MANIFEST_FILE} is not valid JSON`, { path: MANIFEST_FILE, cause: err });
+    throw new ServeError('SERVE_BAD_MANIFEST', `${MANIFEST_FILE} is not valid JSON`, {
+      path: MANIFEST_FILE,
+      cause: err,
+    });
   }
-  if (!manifest || typeof manifest !== 'object' || manifest.version !== 1 || typeof manifest.pages !== 'object' || !manifest.pages) {
-    throw new ServeError('SERVE_BAD_MANIFEST', `${MANIFEST_FILE} has an unknown shape or version`, { path: MANIFEST_FILE });
+  if (
+    !manifest ||
+    typeof manifest !== 'object' ||
+    manifest.version !== 1 ||
+    typeof manifest.pages !== 'object' ||
+    !manifest.pages
+  ) {
+    throw new ServeError('SERVE_BAD_MANIFEST', `${MANIFEST_FILE} has an unknown shape or version`, {
+      path: MANIFEST_FILE,
+    });
   }
   manifest.packages ??= {};
   manifest.objects ??= {};
@@ -228,7 +272,11 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
   const packageObjects = new Map<string, readonly string[]>();
   const carried = new Map<string, readonly string[]>();
   for (const [url, rec] of Object.entries(manifest.packages)) {
-    if (rec && Array.isArray(rec.objects)) packageObjects.set(url, rec.objects.filter((x) => typeof x === 'string'));
+    if (rec && Array.isArray(rec.objects))
+      packageObjects.set(
+        url,
+        rec.objects.filter((x) => typeof x === 'string'),
+      );
     carried.set(namePath(url), [namePath(url), ...(packageObjects.get(url) ?? []).map(namePath)]);
   }
   for (const [url, page] of Object.entries(manifest.pages)) {
@@ -242,7 +290,14 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
     closure.delete(namePath(url));
     closure.delete(''); // a name no request could name
     const info: PageInfo = {
-      url, page, htmlPath, links, linkPaths, closure, packagePath: namePath(page.package), packageObjects: packageObjects.get(page.package) ?? page.closure,
+      url,
+      page,
+      htmlPath,
+      links,
+      linkPaths,
+      closure,
+      packagePath: namePath(page.package),
+      packageObjects: packageObjects.get(page.package) ?? page.closure,
       // The build keys a page's HTML object by the page's URL ('/guide/'); by file name as a fallback.
       hostHeaders: hostHeaders(manifest.objects[url]?.headers ?? manifest.objects[htmlPath]?.headers),
     };
@@ -252,8 +307,15 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
   }
   const rules = hostRules(manifest.hostHeaders);
   return {
-    manifest, base, hostRules: rules, errorPageRules: rules.filter((r) => r.errorPage),
-    firebaseUrls: firebaseUrls(manifest.firebaseUrls), router: hostRouter(manifest.hostRoutes),
-    pages, byPackage, packageObjects, carried,
+    manifest,
+    base,
+    hostRules: rules,
+    errorPageRules: rules.filter((r) => r.errorPage),
+    firebaseUrls: firebaseUrls(manifest.firebaseUrls),
+    router: hostRouter(manifest.hostRoutes),
+    pages,
+    byPackage,
+    packageObjects,
+    carried,
   };
 }

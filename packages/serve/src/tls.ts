@@ -38,7 +38,11 @@ export async function loadTls(o: ResolvedOptions): Promise<TlsMaterial | null> {
         { name: 'extKeyUsage', serverAuth: true },
         {
           name: 'subjectAltName',
-          altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }],
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
         },
       ],
     });

@@ -44,7 +44,9 @@ export function parseRequestPath(target: string | undefined): RequestPath {
  * `/%5Blang%5D/` would load a page the service worker does not know by that URL.
  */
 export function encodePathForHeader(path: string): string {
-  return encodeURI(path).replace(/[<>"'`;,#]|%5[BD]/g, (c) => (c.length > 1 ? (c === '%5B' ? '[' : ']') : `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`));
+  return encodeURI(path).replace(/[<>"'`;,#]|%5[BD]/g, (c) =>
+    c.length > 1 ? (c === '%5B' ? '[' : ']') : `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }
 
 /**
@@ -65,7 +67,9 @@ export function namePath(name: string): string {
  * ASCII encoded, and the characters encodePathForHeader escapes. Throws URIError on a lone surrogate.
  */
 export function nameForHeader(name: string): string {
-  return name.replace(/%(?![0-9A-Fa-f]{2})|[<>"'`;,#]|[^\x21-\x7e]/gu, (c) => (c < '\x80' ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c)));
+  return name.replace(/%(?![0-9A-Fa-f]{2})|[<>"'`;,#]|[^\x21-\x7e]/gu, (c) =>
+    c < '\x80' ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c),
+  );
 }
 
 /**

@@ -14,7 +14,11 @@ const built = existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.
 if (!built) console.warn('SKIPPED CLI tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
 
 const runIn = (cwd: string | undefined, ...args: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 const run = (...args: string[]) => runIn(undefined, ...args);
@@ -36,7 +40,15 @@ describe.skipIf(!built)('objpack CLI', () => {
     const missing = run('build', '/nonexistent/site', '--no-sw');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('OBJPACK_E_INPUT_NOT_FOUND');
-    const origin = run('build', fileURLToPath(new URL('../../../../fixtures/example-site', import.meta.url)), '--out', path.join(tmpdir(), `objpack-origin-${process.pid}`), '--origin', 'nope', '--no-sw');
+    const origin = run(
+      'build',
+      fileURLToPath(new URL('../../../../fixtures/example-site', import.meta.url)),
+      '--out',
+      path.join(tmpdir(), `objpack-origin-${process.pid}`),
+      '--origin',
+      'nope',
+      '--no-sw',
+    );
     expect(origin.code).toBe(2);
     expect(origin.stderr).toMatch(/^error OBJPACK_E_USAGE: --origin must be an absolute http\(s\) URL, got "nope"$/m);
   });
@@ -73,13 +85,33 @@ describe.skipIf(!built)('objpack CLI', () => {
   });
 
   test('--target and --exclude before the directory take one value each (repeated or comma-separated), not the directory too', async () => {
-    const root = await makeSite({ ...SMALL_SITE, 'drafts/x.html': '<!doctype html><title>x</title>', 'old/y.html': '<!doctype html><title>y</title>' });
+    const root = await makeSite({
+      ...SMALL_SITE,
+      'drafts/x.html': '<!doctype html><title>x</title>',
+      'old/y.html': '<!doctype html><title>y</title>',
+    });
     // Variadic flags took `root` as one more host or path: "argument … is invalid" / "missing required argument 'dir'".
-    const r = run('build', '--target', 'vercel,nginx', '--target', 'firebase', '--exclude', 'drafts/', '--exclude', '/old/', root, '--no-sw', '--json');
+    const r = run(
+      'build',
+      '--target',
+      'vercel,nginx',
+      '--target',
+      'firebase',
+      '--exclude',
+      'drafts/',
+      '--exclude',
+      '/old/',
+      root,
+      '--no-sw',
+      '--json',
+    );
     expect(r.code, r.stderr).toBe(0);
-    const manifest = JSON.parse(await readFile(path.join(root, 'objpack-manifest.json'), 'utf8')) as { pages: Record<string, unknown> };
+    const manifest = JSON.parse(await readFile(path.join(root, 'objpack-manifest.json'), 'utf8')) as {
+      pages: Record<string, unknown>;
+    };
     expect(Object.keys(manifest.pages).some((p) => p.startsWith('/drafts/') || p.startsWith('/old/'))).toBe(false);
-    for (const f of ['vercel.json', 'firebase.json', 'objpack-nginx.conf']) expect(existsSync(path.join(root, f)), f).toBe(true);
+    for (const f of ['vercel.json', 'firebase.json', 'objpack-nginx.conf'])
+      expect(existsSync(path.join(root, f)), f).toBe(true);
     expect(run('build', root, '--target', 'vercel,heroku').code).toBe(2);
   });
 
@@ -93,9 +125,10 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(run('build', '--help').stdout).toContain('--target cloudflare');
   });
 
-  test('--bare-dir-urls and --no-bare-dir-urls decide the route table\'s bareDirUrls over the host config', async () => {
+  test("--bare-dir-urls and --no-bare-dir-urls decide the route table's bareDirUrls over the host config", async () => {
     const root = await makeSite({ ...SMALL_SITE, 'vercel.json': '{}' });
-    const table = () => JSON.parse(readFileSync(path.join(root, '_objpack/routes.json'), 'utf8')) as { bareDirUrls?: boolean };
+    const table = () =>
+      JSON.parse(readFileSync(path.join(root, '_objpack/routes.json'), 'utf8')) as { bareDirUrls?: boolean };
     expect(run('build', root, '--no-bare-dir-urls').code).toBe(0);
     expect(table().bareDirUrls).toBeUndefined();
     expect(run('build', root).code).toBe(0);
@@ -117,11 +150,20 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(bad.stderr).toContain('OBJPACK_E_CONFIG');
   });
 
-  test('closure lists the page\'s objects in package order', async () => {
+  test("closure lists the page's objects in package order", async () => {
     const root = await makeSite(SMALL_SITE);
     const r = run('closure', root, '/about/');
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n')).toEqual(['/about/', '/css/site.css', '/css/base.css', '/fonts/x.woff2', '/js/app.js', '/js/lib.js', '/img/logo.png', '/img/team.png']);
+    expect(r.stdout.trim().split('\n')).toEqual([
+      '/about/',
+      '/css/site.css',
+      '/css/base.css',
+      '/fonts/x.woff2',
+      '/js/app.js',
+      '/js/lib.js',
+      '/img/logo.png',
+      '/img/team.png',
+    ]);
     expect(run('closure', root, 'about/index.html', '--json').code).toBe(0);
     expect(run('closure', root, '/nope/').code).toBe(2);
     // Over the built site (every page now carries the registration script): the same list, as the package has it.
@@ -164,9 +206,13 @@ describe.skipIf(!built)('objpack CLI', () => {
     });
     const r = run('closure', root, '/');
     expect(r.stdout.trim().split('\n')).toEqual([
-      '/', '/m.js', '/a.png',
+      '/',
+      '/m.js',
+      '/a.png',
       '# later tier (in no package: fetched from the network if the page asks)',
-      '/a2.png  other-density', '/app.webmanifest  manifest', '/search.js  dynamic-import',
+      '/a2.png  other-density',
+      '/app.webmanifest  manifest',
+      '/search.js  dynamic-import',
     ]);
     type Out = { items: Array<{ url: string; tier: string }>; tiers: unknown };
     const json = JSON.parse(run('closure', root, '/', '--json').stdout) as Out;
@@ -235,7 +281,16 @@ describe.skipIf(!built)('objpack CLI', () => {
     const port = run('serve', root, '--port', '99999');
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('OBJPACK_E_USAGE');
-    const cert = run('serve', root, '--port', '0', '--cert', path.join(root, 'nope.pem'), '--key', path.join(root, 'index.html'));
+    const cert = run(
+      'serve',
+      root,
+      '--port',
+      '0',
+      '--cert',
+      path.join(root, 'nope.pem'),
+      '--key',
+      path.join(root, 'index.html'),
+    );
     expect(cert.code).toBe(2);
     expect(cert.stderr).toMatch(/OBJPACK_E_USAGE: --cert .*nope\.pem: no such file/);
   });
@@ -259,7 +314,9 @@ describe.skipIf(!built)('objpack CLI', () => {
     await writeFile(path.join(into, 'index.html'), 'mine');
     const again = run('unpack', pkg, into);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/OBJPACK_E_TARGET_EXISTS: index\.html already exists in .*; pass --force to overwrite/);
+    expect(again.stderr).toMatch(
+      /OBJPACK_E_TARGET_EXISTS: index\.html already exists in .*; pass --force to overwrite/,
+    );
     expect(await readFile(path.join(into, 'index.html'), 'utf8')).toBe('mine');
     expect(run('unpack', pkg, into, '--force').code).toBe(0);
     expect(await readFile(path.join(into, 'index.html'), 'utf8')).not.toBe('mine');

@@ -30,7 +30,11 @@ export function reportErrorJson(err: unknown, logger: Logger, json: boolean): nu
   const exitCode = reportError(err, logger);
   if (json) {
     const code = (err as { code?: unknown })?.code;
-    const error = { ...(typeof code === 'string' ? { code } : {}), message: (err as Error)?.message ?? String(err), ...(isObjpackError(err) ? { hint: err.hint } : {}) };
+    const error = {
+      ...(typeof code === 'string' ? { code } : {}),
+      message: (err as Error)?.message ?? String(err),
+      ...(isObjpackError(err) ? { hint: err.hint } : {}),
+    };
     logger.out(JSON.stringify({ ok: false, exitCode, error }, null, 2));
   }
   return exitCode;

@@ -22,6 +22,8 @@ export function progressBar(logger: Logger): (p: BuildProgress) => void {
     const ratio = p.total ? Math.min(1, p.done / p.total) : 0;
     const width = 24;
     const filled = Math.round(ratio * width);
-    logger.progress(`[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${LABEL[p.phase]} ${p.done}/${p.total}`);
+    logger.progress(
+      `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${LABEL[p.phase]} ${p.done}/${p.total}`,
+    );
   };
 }

@@ -4,7 +4,12 @@ export function renderTable(rows: ReadonlyArray<readonly string[]>, header?: rea
   const widths: number[] = [];
   for (const row of all) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
   const line = (row: readonly string[]) =>
-    row.map((c, i) => (/^[\d.,\s%→×-]+( [KMG]i?B| B)?$/.test(c) && i > 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    row
+      .map((c, i) =>
+        /^[\d.,\s%→×-]+( [KMG]i?B| B)?$/.test(c) && i > 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!),
+      )
+      .join('  ')
+      .trimEnd();
   const out = all.map(line);
   if (header) out.splice(1, 0, widths.map((w) => '─'.repeat(w)).join('  '));
   return out.join('\n');

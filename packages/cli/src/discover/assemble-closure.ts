@@ -21,7 +21,17 @@ import type { CodeRanges } from './unicode-range.js';
 
 const BUCKETS = ['css', 'sync', 'fonts', 'early', 'images', 'cssImages', 'rest'] as const;
 type Bucket = (typeof BUCKETS)[number];
-const PRELOAD_AS = new Set<string>(['document', 'style', 'script', 'font', 'image', 'fetch', 'audio', 'video', 'track']);
+const PRELOAD_AS = new Set<string>([
+  'document',
+  'style',
+  'script',
+  'font',
+  'image',
+  'fetch',
+  'audio',
+  'video',
+  'track',
+]);
 
 type Buckets = Record<Bucket, ClosureItem[]>;
 
@@ -60,7 +70,12 @@ export interface AssembleContext {
  * Builds one page's closure. Problems with the page's own references go to `diagnostics` (so a cached
  * closure can replay them); problems inside stylesheets and modules go to the analyzer's, once per file.
  */
-export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract: PageExtract, diagnostics: Diagnostic[]): Promise<PageClosure> {
+export async function assemblePage(
+  ctx: AssembleContext,
+  page: SiteFile,
+  extract: PageExtract,
+  diagnostics: Diagnostic[],
+): Promise<PageClosure> {
   const { resolver, analyzer } = ctx;
   const pageUrl = pageUrlPath(page.rel, resolver.site.basePath);
   const docUrl = resolver.absolute(pageUrl);
@@ -78,7 +93,13 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
 
   type AddedDep = Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors' | 'range' | 'family' | 'slanted'>;
   function add(
-    sink: Sink, bucket: Bucket, dep: AddedDep, as: PreloadAs, critical: boolean, from: string, cond?: string,
+    sink: Sink,
+    bucket: Bucket,
+    dep: AddedDep,
+    as: PreloadAs,
+    critical: boolean,
+    from: string,
+    cond?: string,
   ) {
     const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from, line: dep.line };
     if (dep.cors !== undefined) item.cors = dep.cors;
@@ -107,12 +128,23 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
    * is expanded once per build and the (frozen) items are shared between the pages' closures. Module
    * subtrees depend on the page's import map, so pages with one expand their own.
    */
-  function subtree(kind: 'sheet' | 'module', dep: Dep, bucket: Bucket, critical: boolean, cond: string | undefined): Promise<Subtree> {
+  function subtree(
+    kind: 'sheet' | 'module',
+    dep: Dep,
+    bucket: Bucket,
+    critical: boolean,
+    cond: string | undefined,
+  ): Promise<Subtree> {
     const shareable = kind === 'sheet' || Object.keys(importMap).length === 0;
     const key = `${kind}|${bucket}|${critical ? 1 : 0}|${cond ?? ''}|${dep.path}`;
     const hit = shareable ? ctx.subtrees.get(key) : undefined;
     if (hit) return hit;
-    const sink: Sink = { buckets: emptyBuckets(), visited: new Set([`${bucket}|${dep.url}`, `${bucket}|file:${dep.path}`]), cross: new Set(), shared: shareable };
+    const sink: Sink = {
+      buckets: emptyBuckets(),
+      visited: new Set([`${bucket}|${dep.url}`, `${bucket}|file:${dep.path}`]),
+      cross: new Set(),
+      shared: shareable,
+    };
     const done = (async () => {
       if (kind === 'sheet') await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical, [dep]);
       else await useModule(sink, await analyzer.module(dep.file), dep.url, dep.file.rel, bucket, cond);
@@ -122,9 +154,18 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     return done;
   }
 
-  async function expand(sink: Sink, kind: 'sheet' | 'module', dep: Dep, bucket: Bucket, critical: boolean, cond: string | undefined, chain: readonly Dep[] = []) {
+  async function expand(
+    sink: Sink,
+    kind: 'sheet' | 'module',
+    dep: Dep,
+    bucket: Bucket,
+    critical: boolean,
+    cond: string | undefined,
+    chain: readonly Dep[] = [],
+  ) {
     if (sink !== pageSink) {
-      if (kind === 'sheet') await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical, [...chain, dep]);
+      if (kind === 'sheet')
+        await useSheet(sink, await analyzer.sheet(dep.file), dep.url, bucket, critical, [...chain, dep]);
       else await useModule(sink, await analyzer.module(dep.file), dep.url, dep.file.rel, bucket, cond);
       return;
     }
@@ -133,19 +174,35 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     for (const h of tree.cross) cross.add(h);
   }
 
-  async function visitSheet(sink: Sink, dep: Dep, bucket: Bucket, critical: boolean, from: string, cond?: string, chain: readonly Dep[] = []): Promise<void> {
+  async function visitSheet(
+    sink: Sink,
+    dep: Dep,
+    bucket: Bucket,
+    critical: boolean,
+    from: string,
+    cond?: string,
+    chain: readonly Dep[] = [],
+  ): Promise<void> {
     const first = firstVisit(sink, dep, bucket);
     if (first.item) add(sink, bucket, dep, 'style', critical, from, cond);
     if (first.expand) await expand(sink, 'sheet', dep, bucket, critical, cond, chain);
   }
 
   /** `chain`: the stylesheets from the one a page (or module) names down to this one, through `@import`. */
-  async function useSheet(sink: Sink, info: SheetInfo, from: string, bucket: Bucket, critical: boolean, chain: readonly Dep[] = []): Promise<void> {
+  async function useSheet(
+    sink: Sink,
+    info: SheetInfo,
+    from: string,
+    bucket: Bucket,
+    critical: boolean,
+    chain: readonly Dep[] = [],
+  ): Promise<void> {
     info.cross.forEach((h) => sink.cross.add(h));
     for (const imp of info.imports) {
       const back = chain.findIndex((c) => c.path === imp.path);
       if (back >= 0) importCycle(chain.slice(back), imp);
-      if (critical && !mediaBlocksRender(imp.media)) await visitSheet(sink, imp, 'rest', false, from, 'media-query', chain);
+      if (critical && !mediaBlocksRender(imp.media))
+        await visitSheet(sink, imp, 'rest', false, from, 'media-query', chain);
       else await visitSheet(sink, imp, bucket, critical, from, undefined, chain);
     }
     for (const font of info.fonts) add(sink, critical ? 'fonts' : 'rest', font, 'font', critical, from);
@@ -159,7 +216,14 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     if (first.expand && isJavaScript(dep.file)) await expand(sink, 'module', dep, bucket, false, cond);
   }
 
-  async function useModule(sink: Sink, info: ModuleInfo, from: string, rel: string, bucket: Bucket, cond?: string): Promise<void> {
+  async function useModule(
+    sink: Sink,
+    info: ModuleInfo,
+    from: string,
+    rel: string,
+    bucket: Bucket,
+    cond?: string,
+  ): Promise<void> {
     info.cross.forEach((h) => sink.cross.add(h));
     for (const imp of info.imports) await visitModule(sink, imp, bucket, from, cond);
     // A dynamic import that runs on load is needed as its importer is; any other waits for the code that calls it.
@@ -173,25 +237,42 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
 
   /** One warning per cycle in a build, at the `@import` that closes it (`cycle` ends with the sheet holding it). */
   function importCycle(cycle: readonly Dep[], closing: Dep): void {
-    const ref = cycle.map((c) => c.path).sort().join(' ');
+    const ref = cycle
+      .map((c) => c.path)
+      .sort()
+      .join(' ');
     if (ctx.reported.has(`cycle|${ref}`)) return;
     ctx.reported.add(`cycle|${ref}`);
     const file = cycle[cycle.length - 1]!.file.rel;
     const names = [...cycle, closing].map((c) => c.file.rel).join(' → ');
-    diagnostics.push(warning(DiscoverCodes.IMPORT_CYCLE, `${file}:${closing.line}: @import cycle ${names}; the browser ignores the import that closes it`, { file, line: closing.line, ref }));
+    diagnostics.push(
+      warning(
+        DiscoverCodes.IMPORT_CYCLE,
+        `${file}:${closing.line}: @import cycle ${names}; the browser ignores the import that closes it`,
+        { file, line: closing.line, ref },
+      ),
+    );
   }
 
   function mapBare(spec: string, line: number, rel: string): Dep | undefined {
     let target = importMap[spec];
     if (target === undefined) {
-      const prefix = Object.keys(importMap).filter((k) => k.endsWith('/') && spec.startsWith(k)).sort((a, b) => b.length - a.length)[0];
+      const prefix = Object.keys(importMap)
+        .filter((k) => k.endsWith('/') && spec.startsWith(k))
+        .sort((a, b) => b.length - a.length)[0];
       if (prefix !== undefined) target = importMap[prefix] + spec.slice(prefix.length);
     }
     if (target === undefined) {
       const key = `${rel}|${spec}`;
       if (!ctx.reported.has(key)) {
         ctx.reported.add(key);
-        diagnostics.push(warning(DiscoverCodes.BARE_SPECIFIER, `${rel}:${line}: bare import "${spec}" has no import map entry; a browser cannot load it`, { file: rel, line, ref: spec }));
+        diagnostics.push(
+          warning(
+            DiscoverCodes.BARE_SPECIFIER,
+            `${rel}:${line}: bare import "${spec}" has no import map entry; a browser cannot load it`,
+            { file: rel, line, ref: spec },
+          ),
+        );
       }
       return undefined;
     }
@@ -205,7 +286,8 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
   /** Resolves an HTML reference; reports unusable ones against the page and returns local hits. */
   const local = (raw: string, ref: HtmlRef, pageMode = false): Dep | undefined => {
     const r = resolver.resolve(raw, resolver.baseFor(docUrl, ref.base), pageMode);
-    if (r.kind === 'local') return { url: r.url, path: r.path, file: r.file, line: ref.line, ...(ref.cors ? { cors: ref.cors } : {}) };
+    if (r.kind === 'local')
+      return { url: r.url, path: r.path, file: r.file, line: ref.line, ...(ref.cors ? { cors: ref.cors } : {}) };
     if (r.kind === 'cross') cross.add(r.host);
     else reportRef(diagnostics, r, raw, page.rel, ref.line);
     return undefined;
@@ -214,11 +296,15 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
   if (extract.parseErrors > 0 && extract.firstError) {
     const e = extract.firstError;
     diagnostics.push(
-      warning(DiscoverCodes.MALFORMED_HTML, `${page.rel}:${e.line}: ${extract.parseErrors} HTML parse error(s), first: ${e.code}; read as a browser would`, {
-        file: page.rel,
-        line: e.line,
-        column: e.column,
-      }),
+      warning(
+        DiscoverCodes.MALFORMED_HTML,
+        `${page.rel}:${e.line}: ${extract.parseErrors} HTML parse error(s), first: ${e.code}; read as a browser would`,
+        {
+          file: page.rel,
+          line: e.line,
+          column: e.column,
+        },
+      ),
     );
   }
 
@@ -247,7 +333,15 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
       case 'script-defer':
       case 'script-async': {
         const dep = local(ref.v, ref);
-        if (dep) add(pageSink, ref.k === 'script' ? 'sync' : ref.k === 'script-defer' ? 'early' : 'rest', dep, 'script', ref.k === 'script', pageUrl);
+        if (dep)
+          add(
+            pageSink,
+            ref.k === 'script' ? 'sync' : ref.k === 'script-defer' ? 'early' : 'rest',
+            dep,
+            'script',
+            ref.k === 'script',
+            pageUrl,
+          );
         break;
       }
       case 'module':
@@ -277,7 +371,15 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
         const as = (PRELOAD_AS.has(ref.as ?? '') ? ref.as : asFor(dep.file)) as PreloadAs;
         // A preloaded stylesheet is applied later (the loadCSS pattern): its fonts and images follow it.
         if (as === 'style' && isCss(dep.file)) await visitSheet(pageSink, dep, 'early', false, pageUrl);
-        else add(pageSink, as === 'font' ? 'fonts' : as === 'image' ? 'images' : as === 'script' ? 'early' : 'rest', dep, as, false, pageUrl);
+        else
+          add(
+            pageSink,
+            as === 'font' ? 'fonts' : as === 'image' ? 'images' : as === 'script' ? 'early' : 'rest',
+            dep,
+            as,
+            false,
+            pageUrl,
+          );
         break;
       }
       case 'prefetch': {
@@ -340,9 +442,22 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
           if (!list.includes(target)) list.push(target);
           // `/about` reaching about.html: the site relies on its host's clean URLs (see build's cleanUrls).
           const linked = r.url.split('?')[0]!;
-          if (ref.k === 'anchor' && !r.path.endsWith('/index.html') && !/\.html?$/i.test(linked) && !cleanLinks.includes(target)) cleanLinks.push(target);
+          if (
+            ref.k === 'anchor' &&
+            !r.path.endsWith('/index.html') &&
+            !/\.html?$/i.test(linked) &&
+            !cleanLinks.includes(target)
+          )
+            cleanLinks.push(target);
           // `/guide` reaching guide/index.html: the host redirects it to `/guide/` or serves it there (bareDirUrls).
-          if (ref.k === 'anchor' && r.path.endsWith('/index.html') && !linked.endsWith('/') && !/\/index(?:\.html?)?$/i.test(linked) && !bareDirLinks.includes(target)) bareDirLinks.push(target);
+          if (
+            ref.k === 'anchor' &&
+            r.path.endsWith('/index.html') &&
+            !linked.endsWith('/') &&
+            !/\/index(?:\.html?)?$/i.test(linked) &&
+            !bareDirLinks.includes(target)
+          )
+            bareDirLinks.push(target);
         } else if (ref.k === 'iframe') reportRef(diagnostics, r, ref.v, page.rel, ref.line);
         break;
       }
@@ -381,7 +496,17 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
     }
   }
   await unusedFaces(ctx, page, extract, items, styles);
-  const closure: PageClosure = { url: pageUrl, file: page.rel, items, iframes, links, crossOrigin: [...cross].sort(), prefetch, ...(cleanLinks.length > 0 ? { cleanLinks } : {}), ...(bareDirLinks.length > 0 ? { bareDirLinks } : {}) };
+  const closure: PageClosure = {
+    url: pageUrl,
+    file: page.rel,
+    items,
+    iframes,
+    links,
+    crossOrigin: [...cross].sort(),
+    prefetch,
+    ...(cleanLinks.length > 0 ? { cleanLinks } : {}),
+    ...(bareDirLinks.length > 0 ? { bareDirLinks } : {}),
+  };
   if (chars) closure.fontsByChars = true;
   return closure;
 }
@@ -391,7 +516,11 @@ export async function assemblePage(ctx: AssembleContext, page: SiteFile, extract
  * which at worst keeps a subset) and those its stylesheets put in `content`. Text that scripts fetch or
  * compute is not seen; a subset dropped for it is fetched from the network like any unpackaged object.
  */
-async function pageChars(ctx: AssembleContext, extract: PageExtract, buckets: Buckets): Promise<Uint32Array | undefined> {
+async function pageChars(
+  ctx: AssembleContext,
+  extract: PageExtract,
+  buckets: Buckets,
+): Promise<Uint32Array | undefined> {
   let ranged = false;
   for (const b of BUCKETS) for (const item of buckets[b]) if (fontRanges.has(item)) ranged = true;
   if (!ranged) return undefined;

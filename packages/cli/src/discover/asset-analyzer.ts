@@ -114,7 +114,12 @@ export class AssetAnalyzer {
     if (this.remote && !this.cache?.warm) {
       const r = await this.remote(file.file, kind, this.cache !== undefined);
       if (r.error) {
-        this.diagnostics.push(readFailure(file.rel, Object.assign(new Error(r.error.message), r.error.code !== undefined ? { code: r.error.code } : {})));
+        this.diagnostics.push(
+          readFailure(
+            file.rel,
+            Object.assign(new Error(r.error.message), r.error.code !== undefined ? { code: r.error.code } : {}),
+          ),
+        );
         this.gone.add(file.path);
         return undefined;
       }
@@ -155,7 +160,11 @@ export class AssetAnalyzer {
     if (css.parseErrors > 0 && css.firstError) {
       const line = css.firstError.line + lineOffset;
       this.diagnostics.push(
-        warning(DiscoverCodes.MALFORMED_CSS, `${rel}:${line}: ${css.parseErrors} CSS parse error(s), first: ${css.firstError.message}; the rest of the sheet was used`, { file: rel, line }),
+        warning(
+          DiscoverCodes.MALFORMED_CSS,
+          `${rel}:${line}: ${css.parseErrors} CSS parse error(s), first: ${css.firstError.message}; the rest of the sheet was used`,
+          { file: rel, line },
+        ),
       );
     }
     const info: SheetInfo = { imports: [], fonts: [], images: [], cross: [] };
@@ -197,7 +206,13 @@ export class AssetAnalyzer {
   resolveModule(js: JsExtract, base: URL, rel: string, lineOffset: number): ModuleInfo {
     if (js.error) {
       const line = js.error.line + lineOffset;
-      this.diagnostics.push(warning(DiscoverCodes.MALFORMED_JS, `${rel}:${line}: cannot parse module (${js.error.message}); its imports are unknown`, { file: rel, line }));
+      this.diagnostics.push(
+        warning(
+          DiscoverCodes.MALFORMED_JS,
+          `${rel}:${line}: cannot parse module (${js.error.message}); its imports are unknown`,
+          { file: rel, line },
+        ),
+      );
     }
     const info: ModuleInfo = { imports: [], dynamic: [], bare: [], cross: [] };
     for (const ref of js.refs) {
@@ -211,8 +226,7 @@ export class AssetAnalyzer {
         const dep: Dep = { url: r.url, path: r.path, file: r.file, line };
         if (ref.eager) dep.eager = true;
         (ref.dynamic ? info.dynamic : info.imports).push(dep);
-      }
-      else if (r.kind === 'cross') info.cross.push(r.host);
+      } else if (r.kind === 'cross') info.cross.push(r.host);
       else reportRef(this.diagnostics, r, ref.v, rel, line);
     }
     return info;
@@ -221,5 +235,10 @@ export class AssetAnalyzer {
 
 /** A module specifier that is neither a URL nor a relative/absolute path: only an import map resolves it. */
 export function isBare(spec: string): boolean {
-  return !(spec.startsWith('/') || spec.startsWith('./') || spec.startsWith('../') || /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(spec));
+  return !(
+    spec.startsWith('/') ||
+    spec.startsWith('./') ||
+    spec.startsWith('../') ||
+    /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(spec)
+  );
 }

@@ -41,7 +41,11 @@ export class ItemTable {
   private readonly shared: Array<ClosureItem | undefined> = [];
 
   /** The closure in its cacheable form. */
-  pack(closure: PageClosure, deps: Omit<CachedClosure, 'items' | 'page' | 'diagnostics'>, diagnostics: Diagnostic[]): CachedClosure {
+  pack(
+    closure: PageClosure,
+    deps: Omit<CachedClosure, 'items' | 'page' | 'diagnostics'>,
+    diagnostics: Diagnostic[],
+  ): CachedClosure {
     const { items, ...page } = closure;
     return { items: items.map((item) => this.indexOf(item, closure.url)), page, ...deps, diagnostics };
   }
@@ -70,7 +74,13 @@ export class ItemTable {
     const row = this.rows[i];
     if (!row) return undefined;
     const [url, path, as, critical, from, line, conditional, traced, cors] = row;
-    const item: ClosureItem = { url, path: path || (decodePath(url.split('?')[0] ?? url) ?? url), as, critical: critical === 1, from: from || pageUrl };
+    const item: ClosureItem = {
+      url,
+      path: path || (decodePath(url.split('?')[0] ?? url) ?? url),
+      as,
+      critical: critical === 1,
+      from: from || pageUrl,
+    };
     if (line >= 0) item.line = line;
     if (conditional) item.conditional = conditional;
     if (traced) item.traced = true;

@@ -92,7 +92,8 @@ describe('closure fixtures', () => {
 });
 
 const chromium = chromiumPath();
-if (!chromium) console.warn('⚠ SKIPPING browser-oracle tests: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
+if (!chromium)
+  console.warn('⚠ SKIPPING browser-oracle tests: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
 
 describe.skipIf(!chromium)('browser oracle: Chromium requests exactly the closure', () => {
   let browser: Browser;
@@ -110,7 +111,9 @@ describe.skipIf(!chromium)('browser oracle: Chromium requests exactly the closur
       // A case with --origin is loaded from that origin: Chromium sends every request through the test
       // server as a proxy, so absolute URLs on the origin reach the fixture as they would in production.
       const origin = c.expected.options?.origin;
-      const b = origin ? await launchChromium([`--proxy-server=${server.origin}`, '--proxy-bypass-list=<-loopback>']) : browser;
+      const b = origin
+        ? await launchChromium([`--proxy-server=${server.origin}`, '--proxy-bypass-list=<-loopback>'])
+        : browser;
       try {
         const base = origin ?? server.origin;
         // Pages of a case load in parallel (one fresh browser context each); checks run in page order.
@@ -120,7 +123,9 @@ describe.skipIf(!chromium)('browser oracle: Chromium requests exactly the closur
             // the browser gets to them); one it never fetches still fails, after the deadline.
             const exceptions = [...c.expected.oracle.staticOnly, ...(c.expected.oracle.unseen ?? [])];
             const exempt = new Set(exceptions.filter((e) => e.page === page.url).map((e) => e.url));
-            const awaitUrls = page.items.filter((i) => i.conditional === 'icon' && !exempt.has(i.url)).map((i) => i.url);
+            const awaitUrls = page.items
+              .filter((i) => i.conditional === 'icon' && !exempt.has(i.url))
+              .map((i) => i.url);
             return recordPage(b, new URL(page.url, base).href, { awaitUrls });
           }),
         );
@@ -129,10 +134,19 @@ describe.skipIf(!chromium)('browser oracle: Chromium requests exactly the closur
           const ok = new Set(rec.requests.filter((r) => r.status !== undefined && r.status < 400).map((r) => r.url));
           const notFound = rec.requests.filter((r) => r.status === 404).map((r) => r.url);
           ok.delete(page.url);
-          const closure = new Set(page.items.slice(1).filter(inCriticalTier).map((i) => i.url));
+          const closure = new Set(
+            page.items
+              .slice(1)
+              .filter(inCriticalTier)
+              .map((i) => i.url),
+          );
           const staticOnly = [...closure].filter((u) => !ok.has(u)).sort();
           const browserOnly = [...ok].filter((u) => !closure.has(u)).sort();
-          const allowed = (list: Exception[]) => list.filter((e) => e.page === page.url).map((e) => e.url).sort();
+          const allowed = (list: Exception[]) =>
+            list
+              .filter((e) => e.page === page.url)
+              .map((e) => e.url)
+              .sort();
           expect({ page: page.url, staticOnly, browserOnly }).toEqual({
             page: page.url,
             staticOnly: allowed([...c.expected.oracle.staticOnly, ...(c.expected.oracle.unseen ?? [])]),

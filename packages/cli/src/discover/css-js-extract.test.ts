@@ -15,7 +15,9 @@ describe('extractCss', () => {
     expect(out.parseErrors).toBe(0);
   });
   it('picks the @font-face source Chromium loads, keeping supported fallbacks', () => {
-    const out = extractCss('@font-face { src: url(a.eot) format("embedded-opentype"), local(X), url(b.woff2) format("woff2"), url(c.svg) format("svg"), url(d.woff) format(woff) }');
+    const out = extractCss(
+      '@font-face { src: url(a.eot) format("embedded-opentype"), local(X), url(b.woff2) format("woff2"), url(c.svg) format("svg"), url(d.woff) format(woff) }',
+    );
     expect(out.refs).toEqual([{ k: 'font', v: 'b.woff2', line: 1, alts: ['d.woff'] }]);
   });
   it("gives each @font-face source its face's valid unicode-range, and records the characters content strings render", () => {
@@ -29,7 +31,15 @@ describe('extractCss', () => {
       ].join('\n'),
     );
     expect(out.refs).toEqual([
-      { k: 'font', v: 'latin.woff2', line: 1, range: [[0, 0xff], [0x131, 0x131]] },
+      {
+        k: 'font',
+        v: 'latin.woff2',
+        line: 1,
+        range: [
+          [0, 0xff],
+          [0x131, 0x131],
+        ],
+      },
       { k: 'font', v: 'cyr.woff2', line: 2, range: [[0x400, 0x4ff]] },
       { k: 'font', v: 'all.woff2', line: 3 },
       { k: 'font', v: 'plain.woff2', line: 4 },
@@ -37,19 +47,38 @@ describe('extractCss', () => {
     expect([...(out.chars ?? '')].sort()).toEqual(['«', '»', 'Ж', '→', 'Ü', 'ï'].sort());
   });
   it('takes a unicode-range only as Chromium does: `range (, range)*`, not !important, within U+10FFFF', () => {
-    const range = (value: string) => extractCss(`@font-face { src: url(f.woff2); unicode-range: ${value} }`).refs[0]?.range;
-    expect(range('U+0400-045F, U+0500')).toEqual([[0x400, 0x45f], [0x500, 0x500]]);
-    for (const bad of ['U+0400-045F,', ', U+0400-045F', 'U+0400,,U+0500', 'U+0400-045F U+0500', 'U+0400-045F !important', 'U+10FFFF-1FFFFF', 'U+0400 x']) {
+    const range = (value: string) =>
+      extractCss(`@font-face { src: url(f.woff2); unicode-range: ${value} }`).refs[0]?.range;
+    expect(range('U+0400-045F, U+0500')).toEqual([
+      [0x400, 0x45f],
+      [0x500, 0x500],
+    ]);
+    for (const bad of [
+      'U+0400-045F,',
+      ', U+0400-045F',
+      'U+0400,,U+0500',
+      'U+0400-045F U+0500',
+      'U+0400-045F !important',
+      'U+10FFFF-1FFFFF',
+      'U+0400 x',
+    ]) {
       expect(range(bad), bad).toBeUndefined();
     }
     // A later invalid descriptor leaves the earlier valid one in force.
-    expect(extractCss('@font-face { src: url(f.woff2); unicode-range: U+0400; unicode-range: U+0500 !important }').refs[0]?.range).toEqual([[0x400, 0x400]]);
+    expect(
+      extractCss('@font-face { src: url(f.woff2); unicode-range: U+0400; unicode-range: U+0500 !important }').refs[0]
+        ?.range,
+    ).toEqual([[0x400, 0x400]]);
   });
   it('records characters a sheet can render from any string, custom properties (escapes decoded) and @counter-style', () => {
-    const out = extractCss(':root { --copied: "Скопировано"; --arrow: "\\2192" } ul { list-style-type: "✓ " } @counter-style d { symbols: "◆" }');
+    const out = extractCss(
+      ':root { --copied: "Скопировано"; --arrow: "\\2192" } ul { list-style-type: "✓ " } @counter-style d { symbols: "◆" }',
+    );
     expect([...(out.chars ?? '')].sort()).toEqual([...new Set('Скопировано→✓◆')].sort());
     // Strings for pages in another language count for those pages' own text only.
-    expect(extractCss(':lang(ru) { --copied: "Скопировано" } :lang(zh) .x::after { content: "已复制" }').chars).toBeUndefined();
+    expect(
+      extractCss(':lang(ru) { --copied: "Скопировано" } :lang(zh) .x::after { content: "已复制" }').chars,
+    ).toBeUndefined();
   });
   it('reads image-set() strings and urls as candidates; those for another density are marked', () => {
     const out = extractCss('.a { background-image: image-set("a.png" 1x, url(b.png) 2x type("image/png")); }');
@@ -69,7 +98,9 @@ describe('extractCss', () => {
     expect(cond('linear-gradient(red, blue) 1x, url(b.png) 2x')).toEqual(['b.png srcset-candidate']);
   });
   it('parses style attributes as declaration lists and counts errors without giving up', () => {
-    expect(extractCss("background: url('x.png'); color: red", true).refs).toEqual([{ k: 'image', v: 'x.png', line: 1 }]);
+    expect(extractCss("background: url('x.png'); color: red", true).refs).toEqual([
+      { k: 'image', v: 'x.png', line: 1 },
+    ]);
     const bad = extractCss('.a { color: @@@; }\n.b { background: url(ok.png) }');
     expect(bad.parseErrors).toBe(1);
     expect(bad.refs.map((r) => r.v)).toEqual(['ok.png']);

@@ -66,7 +66,10 @@ export class DiscoverError extends Error {
 }
 
 /** Builds a warning; `file` is the site-relative file that holds the reference. */
-export function warning(code: DiscoverCode, message: string, where: Omit<Diagnostic, 'code' | 'severity' | 'message'> = {}): Diagnostic {
+export function warning(
+  code: DiscoverCode,
+  message: string,
+  where: Omit<Diagnostic, 'code' | 'severity' | 'message'> = {},
+): Diagnostic {
   return { code, severity: 'warning', message, ...where };
 }
-

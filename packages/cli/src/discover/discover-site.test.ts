@@ -35,7 +35,9 @@ describe('site root', () => {
 
   it('throws OBJPACK_E_ROOT_NOT_DIRECTORY for a file', async () => {
     write('a.html', 'x');
-    await expect(discoverSite(path.join(site, 'a.html'))).rejects.toMatchObject({ code: DiscoverCodes.ROOT_NOT_DIRECTORY });
+    await expect(discoverSite(path.join(site, 'a.html'))).rejects.toMatchObject({
+      code: DiscoverCodes.ROOT_NOT_DIRECTORY,
+    });
   });
 
   it('warns OBJPACK_W_NO_PAGES for an empty directory (or one without HTML)', async () => {
@@ -48,8 +50,12 @@ describe('site root', () => {
 
   it('throws OBJPACK_E_BAD_ORIGIN for an origin that is not http(s)', async () => {
     write('index.html', '<p>x');
-    await expect(discoverSite(site, { origin: 'ftp://example.com' })).rejects.toMatchObject({ code: DiscoverCodes.BAD_ORIGIN });
-    await expect(discoverSite(site, { origin: 'example.com' })).rejects.toMatchObject({ code: DiscoverCodes.BAD_ORIGIN });
+    await expect(discoverSite(site, { origin: 'ftp://example.com' })).rejects.toMatchObject({
+      code: DiscoverCodes.BAD_ORIGIN,
+    });
+    await expect(discoverSite(site, { origin: 'example.com' })).rejects.toMatchObject({
+      code: DiscoverCodes.BAD_ORIGIN,
+    });
   });
 });
 
@@ -57,7 +63,22 @@ describe('walking the file system safely', () => {
   it('lists files in the sorted order of their URL paths, whatever order directories list them in', async () => {
     // Names that sort before and after '/' next to a directory's name ('-', '.', '0' < '/' < 'A', '_', 'é'),
     // a prefix of a directory name, astral characters (UTF-16 order), links to a file and a directory.
-    const names = ['a/x.css', 'a-b/y.css', 'a.b', 'a0/z.css', 'aA', 'a_', 'a/b/c/d.js', 'a/b-c.js', 'a/b.js', 'é/1.png', '\u{1F600}.png', '\uFFFF/1.png', 'Z.html', 'index.html'];
+    const names = [
+      'a/x.css',
+      'a-b/y.css',
+      'a.b',
+      'a0/z.css',
+      'aA',
+      'a_',
+      'a/b/c/d.js',
+      'a/b-c.js',
+      'a/b.js',
+      'é/1.png',
+      '\u{1F600}.png',
+      '\uFFFF/1.png',
+      'Z.html',
+      'index.html',
+    ];
     for (const n of names) write(n, 'x');
     symlinkSync(path.join(site, 'a'), path.join(site, 'a~link'));
     symlinkSync(path.join(site, 'a.b'), path.join(site, 'a', 'b~'));
@@ -109,7 +130,10 @@ describe('walking the file system safely', () => {
     const g = await discoverSite(site);
     const cycles = g.diagnostics.filter((d) => d.code === DiscoverCodes.IMPORT_CYCLE);
     // One per cycle, however many pages reach it and from whichever sheet.
-    expect(cycles.map((d) => [d.file, d.line])).toEqual([['b.css', 2], ['self.css', 1]]);
+    expect(cycles.map((d) => [d.file, d.line])).toEqual([
+      ['b.css', 2],
+      ['self.css', 1],
+    ]);
     expect(cycles[0]!.message).toContain('@import cycle a.css → b.css → a.css');
     expect(pageClosure(g, '/')!.items.map((i) => i.url)).toEqual(['/', '/a.css', '/b.css', '/self.css']);
     expect(pageClosure(g, '/other.html')!.items.map((i) => i.url)).toEqual(['/other.html', '/b.css', '/a.css']);
@@ -121,13 +145,18 @@ describe('walking the file system safely', () => {
     write('.git/config', '[core]');
     write('sub/.DS_Store', 'x');
     write('out/_objpack/x.objp', 'x');
-    writeFileSync(Buffer.concat([Buffer.from(path.join(site, 'bad-')), Buffer.from([0xff, 0xfe]), Buffer.from('.png')]), 'x');
+    writeFileSync(
+      Buffer.concat([Buffer.from(path.join(site, 'bad-')), Buffer.from([0xff, 0xfe]), Buffer.from('.png')]),
+      'x',
+    );
     const g = await discoverSite(site, { exclude: ['out/'] });
     expect([...g.files.keys()]).toEqual(['/index.html']);
     expect(codes(g)).toEqual([DiscoverCodes.NON_UTF8_NAME]);
     // As a URL path ('/out/', which is no file system path inside the site) and as a path inside the root.
     expect([...(await discoverSite(site, { exclude: ['/out/'] })).files.keys()]).toEqual(['/index.html']);
-    expect([...(await discoverSite(site, { exclude: [path.join(site, 'out')] })).files.keys()]).toEqual(['/index.html']);
+    expect([...(await discoverSite(site, { exclude: [path.join(site, 'out')] })).files.keys()]).toEqual([
+      '/index.html',
+    ]);
   });
 
   it('skips special files (FIFO) with a warning instead of blocking on them', async () => {
@@ -162,21 +191,40 @@ describe('walking the file system safely', () => {
     expect(g.pages.map((p) => p.url)).toEqual(['/']);
     expect(g.diagnostics).toMatchObject([{ code: DiscoverCodes.UNREADABLE, file: 'locked.html' }]);
   });
-  if (process.getuid?.() === 0) console.warn('⚠ SKIPPING the unreadable-file test: running as root, which can read any file');
+  if (process.getuid?.() === 0)
+    console.warn('⚠ SKIPPING the unreadable-file test: running as root, which can read any file');
 });
 
 describe('page encodings', () => {
   it('reads a windows-1252 page with its <meta charset>, so non-ASCII references still resolve', async () => {
     // 0x8A is Š in windows-1252 (Node 20's own decoder gives the C1 control U+008A).
-    write('latin.html', Buffer.from('<meta charset="windows-1252"><img src="caf\xe9.png"><img src="na\xefve.png"><img src="\x8akoda.png">', 'latin1'));
+    write(
+      'latin.html',
+      Buffer.from(
+        '<meta charset="windows-1252"><img src="caf\xe9.png"><img src="na\xefve.png"><img src="\x8akoda.png">',
+        'latin1',
+      ),
+    );
     write('café.png', 'x');
     write('naïve.png', 'x');
     write('Škoda.png', 'x');
     write('utf16.html', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<img src="café.png">', 'utf16le')]));
     // A <meta> naming UTF-16 on bytes without a BOM means UTF-8 (HTML's prescan); here broken UTF-8.
-    write('meta16.html', Buffer.concat([Buffer.from('<meta charset="utf-16"><img src="café.png"><p>'), Buffer.from([0xff]), Buffer.from('</p>')]));
+    write(
+      'meta16.html',
+      Buffer.concat([
+        Buffer.from('<meta charset="utf-16"><img src="café.png"><p>'),
+        Buffer.from([0xff]),
+        Buffer.from('</p>'),
+      ]),
+    );
     const g = await discoverSite(site);
-    expect(pageClosure(g, '/latin.html')?.items.map((i) => i.url)).toEqual(['/latin.html', '/caf%C3%A9.png', '/na%C3%AFve.png', '/%C5%A0koda.png']);
+    expect(pageClosure(g, '/latin.html')?.items.map((i) => i.url)).toEqual([
+      '/latin.html',
+      '/caf%C3%A9.png',
+      '/na%C3%AFve.png',
+      '/%C5%A0koda.png',
+    ]);
     expect(pageClosure(g, '/utf16.html')?.items.map((i) => i.path)).toEqual(['/utf16.html', '/café.png']);
     expect(pageClosure(g, '/meta16.html')?.items.map((i) => i.path)).toEqual(['/meta16.html', '/café.png']);
     expect(g.diagnostics).toEqual([]);
@@ -192,7 +240,10 @@ describe('page encodings', () => {
     write('€.png', 'x');
     write('bom.css', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a { background: url(über.png) }')]));
     write('utf8.css', '@charset "iso-8859-1";\na { background: url(日本.png) }');
-    write('sheets.html', '<link rel="stylesheet" href="charset.css"><link rel="stylesheet" href="nolabel.css"><link rel="stylesheet" href="bom.css"><link rel="stylesheet" href="utf8.css">');
+    write(
+      'sheets.html',
+      '<link rel="stylesheet" href="charset.css"><link rel="stylesheet" href="nolabel.css"><link rel="stylesheet" href="bom.css"><link rel="stylesheet" href="utf8.css">',
+    );
     const g = await discoverSite(site);
     const paths = pageClosure(g, '/sheets.html')?.items.map((i) => i.path);
     for (const p of ['/café.png', '/naïve.png', '/€.png', '/über.png', '/日本.png']) expect(paths).toContain(p);
@@ -209,7 +260,7 @@ describe('decodeCss', () => {
     expect(decodeCss(latin('@charset "no-such"; a{content:"\x80"}'))).toBe('@charset "no-such"; a{content:"€"}');
     // Not at the very start, or with single quotes: not a charset rule.
     expect(decodeCss(latin(' @charset "utf-8"; a{content:"\xe9"}'))).toBe(' @charset "utf-8"; a{content:"é"}');
-    expect(decodeCss(latin("@charset 'koi8-r'; a{content:\"\xe9\"}"))).toBe("@charset 'koi8-r'; a{content:\"é\"}");
+    expect(decodeCss(latin('@charset \'koi8-r\'; a{content:"\xe9"}'))).toBe('@charset \'koi8-r\'; a{content:"é"}');
     expect(decodeCss(latin('@charset "koi8-r"; a{content:"\xe9"}'))).toBe('@charset "koi8-r"; a{content:"И"}');
     expect(decodeCss(latin('@charset " KOI8-R "; a{content:"\xe9"}'))).toBe('@charset " KOI8-R "; a{content:"И"}');
     expect(decodeCss(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('\0a', 'latin1')]))).toBe('a');
@@ -218,7 +269,10 @@ describe('decodeCss', () => {
 
 describe('origin and pages', () => {
   it('serves the root under the origin path and treats absolute origin URLs as local', async () => {
-    write('index.html', '<link rel="stylesheet" href="https://example.com/docs/a.css"><img src="/docs/b.png"><img src="/b.png"><a href="/docs/guide/">g</a>');
+    write(
+      'index.html',
+      '<link rel="stylesheet" href="https://example.com/docs/a.css"><img src="/docs/b.png"><img src="/b.png"><a href="/docs/guide/">g</a>',
+    );
     write('a.css', '');
     write('b.png', 'x');
     write('guide/index.html', '<p>g');
@@ -235,7 +289,8 @@ describe('origin and pages', () => {
     write('guide/index.html', '<p>g');
     write('about.html', '<p>a');
     const g = await discoverSite(site);
-    for (const q of ['/guide/', '/guide', '/guide/index.html', 'guide/index.html']) expect(pageClosure(g, q)?.file).toBe('guide/index.html');
+    for (const q of ['/guide/', '/guide', '/guide/index.html', 'guide/index.html'])
+      expect(pageClosure(g, q)?.file).toBe('guide/index.html');
     expect(pageClosure(g, '/about')?.url).toBe('/about.html');
     expect(pageClosure(g, '/')?.file).toBe('index.html');
     expect(pageClosure(g, '/nope')).toBeUndefined();
@@ -283,7 +338,9 @@ describe('DiscoverCache', () => {
     const keysBefore = new Set(cache.prev.keys());
     const g = await discoverSite(site, { cache });
     expect([...cache.next.keys()].filter((k) => k.startsWith('html') && !keysBefore.has(k))).toEqual([]);
-    expect(g.pages.map((p) => p.items.map((i) => i.url))).toEqual([0, 1, 2].map((i) => [`/p${i}.html`, '/s.css', '/b.png']));
+    expect(g.pages.map((p) => p.items.map((i) => i.url))).toEqual(
+      [0, 1, 2].map((i) => [`/p${i}.html`, '/s.css', '/b.png']),
+    );
   });
 
   class CountingCache implements DiscoverCache {
@@ -316,7 +373,12 @@ describe('DiscoverCache', () => {
     write('p2.html', '<link rel="stylesheet" href="/s.css"><img src="/i3.png">');
     const third = await discoverSite(site, { cache });
     expect(cache.sets).toBe(3); // the changed page: its parse result, its stat → hash entry, its closure
-    expect(pageClosure(third, '/p2.html')?.items.map((i) => i.url)).toEqual(['/p2.html', '/s.css', '/f.woff2', '/i3.png']);
+    expect(pageClosure(third, '/p2.html')?.items.map((i) => i.url)).toEqual([
+      '/p2.html',
+      '/s.css',
+      '/f.woff2',
+      '/i3.png',
+    ]);
   });
 
   it('does not reuse a closure whose stylesheet changed or whose missing reference appeared, and replays warnings', async () => {

@@ -47,7 +47,12 @@ export async function discoverSite(root: string, options: DiscoverOptions = {}):
  * discoverSite on a thread pool the caller owns (and closes); `onWalked` sees the file list before any page
  * is parsed (the build queues file hashes on the same pool, behind the parses).
  */
-export async function discoverWith(pool: ThreadPool, root: string, options: DiscoverOptions, onWalked?: (files: ReadonlyMap<string, SiteFile>) => void): Promise<SiteGraph> {
+export async function discoverWith(
+  pool: ThreadPool,
+  root: string,
+  options: DiscoverOptions,
+  onWalked?: (files: ReadonlyMap<string, SiteFile>) => void,
+): Promise<SiteGraph> {
   const diagnostics: Diagnostic[] = [];
   const site = parseOrigin(options.origin, options.base);
   const walked = await walkFiles(root, options, diagnostics);
@@ -55,13 +60,26 @@ export async function discoverWith(pool: ThreadPool, root: string, options: Disc
   onWalked?.(files);
   const pages = [...files.values()].filter(isPage);
   const pageHashes = new Map<string, string>();
-  const graph: SiteGraph = { root: walked.root, files, pages: [], diagnostics, pageHashes, pagesParsed: 0, walkDiagnostics: [...diagnostics], extracts: new Map() };
+  const graph: SiteGraph = {
+    root: walked.root,
+    files,
+    pages: [],
+    diagnostics,
+    pageHashes,
+    pagesParsed: 0,
+    walkDiagnostics: [...diagnostics],
+    extracts: new Map(),
+  };
   if (pages.length === 0) {
-    diagnostics.push(warning(DiscoverCodes.NO_PAGES, `No HTML pages in ${walked.root}: is this the built site's directory?`));
+    diagnostics.push(
+      warning(DiscoverCodes.NO_PAGES, `No HTML pages in ${walked.root}: is this the built site's directory?`),
+    );
     return graph;
   }
   const resolver = new UrlResolver(files, site);
-  const analyzer = new AssetAnalyzer(resolver, diagnostics, options.cache, (file, as, hash) => pool.asset(file, as, hash));
+  const analyzer = new AssetAnalyzer(resolver, diagnostics, options.cache, (file, as, hash) =>
+    pool.asset(file, as, hash),
+  );
   const finals = options.finalHtml !== undefined ? new Map<string, PageFinal>() : undefined;
   if (finals) graph.finals = finals;
   const ctx: AssembleContext = { resolver, analyzer, reported: new Set(), subtrees: new Map() };
@@ -78,7 +96,10 @@ export async function discoverWith(pool: ThreadPool, root: string, options: Disc
   const filesKey = cache ? contentHash(Buffer.from(`${site.origin}${site.basePath}\n${listed.join('\n')}`)) : '';
   const table = cache ? new ItemTable(cache, `items${EXTRACT_VERSION}:${filesKey}`) : undefined;
 
-  async function extractOf(page: SiteFile, known: string | undefined): Promise<{ extract: PageExtract; hash: string } | undefined> {
+  async function extractOf(
+    page: SiteFile,
+    known: string | undefined,
+  ): Promise<{ extract: PageExtract; hash: string } | undefined> {
     if (known !== undefined) {
       const hit = cache?.get(`html${EXTRACT_VERSION}:${known}`);
       if (hit !== undefined) return { extract: hit as PageExtract, hash: known };
@@ -119,7 +140,12 @@ export async function discoverWith(pool: ThreadPool, root: string, options: Disc
     // Re-read (from the parse cache) every stylesheet and module, so their own warnings are reported as in a full build.
     for (const [k, f] of deps.entries()) await (hit.depKinds[k] === 's' ? analyzer.sheet(f) : analyzer.module(f));
     for (const d of hit.diagnostics) {
-      const key = d.code === DiscoverCodes.BARE_SPECIFIER ? `${d.file}|${d.ref}` : d.code === DiscoverCodes.IMPORT_CYCLE ? `cycle|${d.ref}` : undefined;
+      const key =
+        d.code === DiscoverCodes.BARE_SPECIFIER
+          ? `${d.file}|${d.ref}`
+          : d.code === DiscoverCodes.IMPORT_CYCLE
+            ? `cycle|${d.ref}`
+            : undefined;
       if (key !== undefined && ctx.reported.has(key)) continue;
       if (key !== undefined) ctx.reported.add(key);
       diagnostics.push(d);
@@ -176,7 +202,10 @@ export async function discoverWith(pool: ThreadPool, root: string, options: Disc
               depFiles.push(f);
               depKinds += kind === 'sheet' ? 's' : 'm';
             });
-            cache.set(closureKey(filesKey, page, parsed.hash), table.pack(closure, { deps, depKinds, depsSig: depsSignature(depFiles) }, pageDiagnostics));
+            cache.set(
+              closureKey(filesKey, page, parsed.hash),
+              table.pack(closure, { deps, depKinds, depsSig: depsSignature(depFiles) }, pageDiagnostics),
+            );
           }
         }
       }
@@ -193,8 +222,10 @@ export async function discoverWith(pool: ThreadPool, root: string, options: Disc
   return graph;
 }
 
-const depsSignature = (deps: SiteFile[]) => contentHash(Buffer.from(deps.map((f) => `${f.path}\0${statSignature(f)}`).join('\n')));
-const closureKey = (filesKey: string, page: SiteFile, hash: string) => `closure${EXTRACT_VERSION}:${filesKey}:${page.rel}:${hash}`;
+const depsSignature = (deps: SiteFile[]) =>
+  contentHash(Buffer.from(deps.map((f) => `${f.path}\0${statSignature(f)}`).join('\n')));
+const closureKey = (filesKey: string, page: SiteFile, hash: string) =>
+  `closure${EXTRACT_VERSION}:${filesKey}:${page.rel}:${hash}`;
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   const fa = a.file ?? '';

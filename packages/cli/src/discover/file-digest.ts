@@ -27,7 +27,11 @@ const SMALL = 1 << 20;
  * Hashes a file once, taking the prefix digest on the way (node:crypto's `copy()` forks the running hash
  * at the prefix boundary). Throws the fs error when the file vanished or cannot be read.
  */
-export async function digestFile(file: string, sendBytes: number, stat: { size: number; mtimeMs: number; ino?: number }): Promise<FileDigest> {
+export async function digestFile(
+  file: string,
+  sendBytes: number,
+  stat: { size: number; mtimeMs: number; ino?: number },
+): Promise<FileDigest> {
   const whole = createHash('sha256');
   let seen = 0;
   let sendDigest: string | undefined;
@@ -54,5 +58,13 @@ export async function digestFile(file: string, sendBytes: number, stat: { size: 
     }
   }
   const w = whole.digest('base64');
-  return { size: seen, mtimeMs: stat.mtimeMs, ...(stat.ino !== undefined ? { ino: stat.ino } : {}), whole: w, sendBytes: Math.min(sendBytes, seen), send: sendDigest ?? w, utf8: utf8.end() };
+  return {
+    size: seen,
+    mtimeMs: stat.mtimeMs,
+    ...(stat.ino !== undefined ? { ino: stat.ino } : {}),
+    whole: w,
+    sendBytes: Math.min(sendBytes, seen),
+    send: sendDigest ?? w,
+    utf8: utf8.end(),
+  };
 }

@@ -10,7 +10,14 @@ export function metaCharset(bytes: Uint8Array): string | undefined {
 /** A UTF-16 byte order mark: the bytes are not ASCII-compatible. */
 export const isUtf16 = (b: Uint8Array) => (b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0xff && b[1] === 0xfe);
 
-const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8']);
+const UTF8_LABELS = new Set([
+  'utf-8',
+  'utf8',
+  'unicode-1-1-utf-8',
+  'unicode11utf8',
+  'unicode20utf8',
+  'x-unicode20utf8',
+]);
 
 /**
  * The `Content-Type` a page is served with from its package. UTF-8 pages (most of the web) are labelled so;

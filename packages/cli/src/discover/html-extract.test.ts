@@ -17,7 +17,8 @@ function htmlFiles(dir: string): string[] {
 
 describe('extractHtml', () => {
   it('reports the line of each tag, through CRLF and multi-line text', () => {
-    const html = '<!doctype html>\r\n<title>t</title>\r\n<p>one\r\ntwo\nthree</p>\n<img src="a.png">\n\n<link\n rel="stylesheet"\n href="s.css">';
+    const html =
+      '<!doctype html>\r\n<title>t</title>\r\n<p>one\r\ntwo\nthree</p>\n<img src="a.png">\n\n<link\n rel="stylesheet"\n href="s.css">';
     expect(refs(html)).toEqual([
       ['img', 'a.png', 6],
       ['stylesheet', 's.css', 10], // a tag's line is the line where it ends
@@ -30,13 +31,20 @@ describe('extractHtml', () => {
     expect(refs(html)).toEqual([['img', 'real.png', 2]]);
   });
 
-  it("records the crossorigin state of stylesheets, preloads, scripts and images (https://html.spec.whatwg.org/#cors-settings-attributes)", () => {
-    const r = extractHtml(`<link rel=stylesheet crossorigin href=/a.css><link rel=stylesheet href=/b.css><link rel=modulepreload crossorigin=use-credentials href=/p.js>
+  it('records the crossorigin state of stylesheets, preloads, scripts and images (https://html.spec.whatwg.org/#cors-settings-attributes)', () => {
+    const r =
+      extractHtml(`<link rel=stylesheet crossorigin href=/a.css><link rel=stylesheet href=/b.css><link rel=modulepreload crossorigin=use-credentials href=/p.js>
 <link rel=preload as=font crossorigin=anonymous href=/f.woff2><script type=module crossorigin src=/m.js></script><script crossorigin=" Use-Credentials " src=/s.js></script>
 <script type=module crossorigin=bogus src=/x.js></script><img crossorigin src=/i.png>`).refs;
     expect(r.map((x) => [x.v, x.cors])).toEqual([
-      ['/a.css', 'anonymous'], ['/b.css', undefined], ['/p.js', 'use-credentials'], ['/f.woff2', 'anonymous'], ['/m.js', 'anonymous'],
-      ['/s.js', 'use-credentials'], ['/x.js', 'anonymous'], ['/i.png', 'anonymous'],
+      ['/a.css', 'anonymous'],
+      ['/b.css', undefined],
+      ['/p.js', 'use-credentials'],
+      ['/f.woff2', 'anonymous'],
+      ['/m.js', 'anonymous'],
+      ['/s.js', 'use-credentials'],
+      ['/x.js', 'anonymous'],
+      ['/i.png', 'anonymous'],
     ]);
   });
 
@@ -49,7 +57,8 @@ describe('extractHtml', () => {
   });
 
   it('reads SVG href and xlink:href (href wins), and leaves SVG for HTML at breakout tags', () => {
-    const html = '<svg><image xlink:href="x.png" href="h.png"/><use xlink:href="s.svg#a"/><use href="#local"/></svg><svg><p><img src="after.png"></svg>';
+    const html =
+      '<svg><image xlink:href="x.png" href="h.png"/><use xlink:href="s.svg#a"/><use href="#local"/></svg><svg><p><img src="after.png"></svg>';
     expect(refs(html)).toEqual([
       ['svg-image', 'h.png', 1],
       ['svg-use', 's.svg#a', 1],
@@ -87,10 +96,14 @@ describe('extractHtml', () => {
   it("collects the page's non-ASCII characters, literal or from character references, in text and attributes", () => {
     const chars = (html: string) => [...(extractHtml(html).chars ?? '')].sort();
     expect(chars('<p title="ASCII">plain &amp; simple</p>')).toEqual([]);
-    expect(chars('<p>Привет</p><img alt="Ω">')).toEqual([...'Привет', 'Ω'].filter((c, i, a) => a.indexOf(c) === i).sort());
+    expect(chars('<p>Привет</p><img alt="Ω">')).toEqual(
+      [...'Привет', 'Ω'].filter((c, i, a) => a.indexOf(c) === i).sort(),
+    );
     expect(chars('<p>&#x416; &mdash; &eacute;</p>')).toEqual(['Ж', '—', 'é'].sort());
     expect(chars('<p>😀</p>')).toEqual(['😀']);
-    expect(chars('<input value="&#x416;" placeholder="&eacute;"><img alt="&Omega;" title="&#x3A9;&#x3A8;">')).toEqual(['Ж', 'é', 'Ω'].sort());
+    expect(chars('<input value="&#x416;" placeholder="&eacute;"><img alt="&Omega;" title="&#x3A9;&#x3A8;">')).toEqual(
+      ['Ж', 'é', 'Ω'].sort(),
+    );
   });
 
   it('counts tokenizer errors and keeps the first with its line', () => {
@@ -112,16 +125,56 @@ describe('extractHtml', () => {
     it('on tricky text: entities, CR/LF, NUL, controls, surrogates, noncharacters, script escapes, RCDATA', () => {
       same('a &amp; b &notin c &#x1F600; d\r\n\r e\0f\x01g\x7f\x85h 😀 i \uFDD0 j\uFFFF<img src="x.png">\n<p>x');
       same('<script><!-- if (a<b) { document.write("<script>x</script>") } --></script><img src="after.png">');
-      same('<script>a</scr\nipt></script ><img src="y.png"><title>t &lt; <img src="no.png"></title><textarea>\r\n<b></textarea>');
-      same('<style>p{background:url(a.png)}\n</style  ><iframe><img src=no.png></iframe><xmp><img src=no.png></xmp><plaintext><img src=no.png>');
-      same('<svg><style>.a{fill:url(#g)}</style><desc>text &amp; more</desc></svg><math><mi>x</mi></math><p>é ü 中文 😀😀</p><img src="z.png">');
+      same(
+        '<script>a</scr\nipt></script ><img src="y.png"><title>t &lt; <img src="no.png"></title><textarea>\r\n<b></textarea>',
+      );
+      same(
+        '<style>p{background:url(a.png)}\n</style  ><iframe><img src=no.png></iframe><xmp><img src=no.png></xmp><plaintext><img src=no.png>',
+      );
+      same(
+        '<svg><style>.a{fill:url(#g)}</style><desc>text &amp; more</desc></svg><math><mi>x</mi></math><p>é ü 中文 😀😀</p><img src="z.png">',
+      );
     });
 
     it('on random documents built from markup fragments', () => {
       const piece = fc.constantFrom(
-        '<img src="a.png">', '<p>', '</p>', 'text ', '\n', '\r\n', '&amp;', '&', '<', '>', '😀', '\0', '\x0b', '<script>', '</script>',
-        '<style>', '</style>', '<!--', '-->', '<title>', '</title>', '<svg>', '</svg>', '<template>', '</template>', '<a href="x.html">', '"', "'", '<base href="/b/">',
-        '<link rel=stylesheet href=s.css>', '<textarea>', '</textarea>', 'é', '\t', '<!doctype html>', '<noscript>', '</noscript>',
+        '<img src="a.png">',
+        '<p>',
+        '</p>',
+        'text ',
+        '\n',
+        '\r\n',
+        '&amp;',
+        '&',
+        '<',
+        '>',
+        '😀',
+        '\0',
+        '\x0b',
+        '<script>',
+        '</script>',
+        '<style>',
+        '</style>',
+        '<!--',
+        '-->',
+        '<title>',
+        '</title>',
+        '<svg>',
+        '</svg>',
+        '<template>',
+        '</template>',
+        '<a href="x.html">',
+        '"',
+        "'",
+        '<base href="/b/">',
+        '<link rel=stylesheet href=s.css>',
+        '<textarea>',
+        '</textarea>',
+        'é',
+        '\t',
+        '<!doctype html>',
+        '<noscript>',
+        '</noscript>',
       );
       fc.assert(
         fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {

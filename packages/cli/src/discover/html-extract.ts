@@ -18,11 +18,36 @@ const $ = html.TAG_ID;
 const NS = html.NS;
 
 export type HtmlRefKind =
-  | 'stylesheet' | 'stylesheet-alt' | 'style' | 'style-attr'
-  | 'script' | 'script-defer' | 'script-async' | 'module' | 'module-async' | 'module-inline' | 'importmap'
-  | 'modulepreload' | 'preload' | 'prefetch' | 'icon' | 'manifest' | 'preconnect'
-  | 'img' | 'srcset' | 'poster' | 'video' | 'audio' | 'track' | 'object' | 'svg-image' | 'svg-use' | 'background'
-  | 'island' | 'iframe' | 'anchor';
+  | 'stylesheet'
+  | 'stylesheet-alt'
+  | 'style'
+  | 'style-attr'
+  | 'script'
+  | 'script-defer'
+  | 'script-async'
+  | 'module'
+  | 'module-async'
+  | 'module-inline'
+  | 'importmap'
+  | 'modulepreload'
+  | 'preload'
+  | 'prefetch'
+  | 'icon'
+  | 'manifest'
+  | 'preconnect'
+  | 'img'
+  | 'srcset'
+  | 'poster'
+  | 'video'
+  | 'audio'
+  | 'track'
+  | 'object'
+  | 'svg-image'
+  | 'svg-use'
+  | 'background'
+  | 'island'
+  | 'iframe'
+  | 'anchor';
 
 export interface HtmlRef {
   k: HtmlRefKind;
@@ -62,7 +87,14 @@ export interface HtmlExtract {
 
 /** Attributes whose text a page renders in its own fonts (title tooltips are drawn by the system). */
 const SHOWN_ATTRS = new Set(['value', 'placeholder', 'alt', 'label']);
-const CLASSIC_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'text/ecmascript', 'application/ecmascript', 'module']);
+const CLASSIC_TYPES = new Set([
+  '',
+  'text/javascript',
+  'application/javascript',
+  'text/ecmascript',
+  'application/ecmascript',
+  'module',
+]);
 const ICON_RELS = ['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon'];
 /** Icons no browser tab shows: fetched by a phone's home screen or Safari's pinned tabs, not on load. */
 const ICON_VARIANT_RELS = ['apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon'];
@@ -211,7 +243,8 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
       const plain = token.attrs.find((a) => a.name === 'href' && !a.prefix);
       const xlink = token.attrs.find((a) => a.name === 'href' && a.prefix === 'xlink');
       const href = (plain ?? xlink)?.value;
-      if (href !== undefined && href.trim() !== '' && !href.trim().startsWith('#')) push({ k: name === 'use' ? 'svg-use' : 'svg-image', v: href, line });
+      if (href !== undefined && href.trim() !== '' && !href.trim().startsWith('#'))
+        push({ k: name === 'use' ? 'svg-use' : 'svg-image', v: href, line });
     } else if (name === 'style') {
       capture = { kind: 'style', line, text: '', end: 'style' };
     }
@@ -274,13 +307,13 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
         if (token.tagName === 'picture') {
           pictureDepth++;
           sources = [];
-        }
-        else if (token.tagName === 'video' || token.tagName === 'audio') mediaTag(token, line);
+        } else if (token.tagName === 'video' || token.tagName === 'audio') mediaTag(token, line);
         else if (token.tagName === 'astro-island') islandTag(token, line);
         break;
       case $.TRACK: {
         const src = attr(token, 'src');
-        if (src !== undefined) push({ k: 'track', v: src, line, cond: attr(token, 'default') === undefined ? 'track' : undefined });
+        if (src !== undefined)
+          push({ k: 'track', v: src, line, cond: attr(token, 'default') === undefined ? 'track' : undefined });
         break;
       }
       case $.OBJECT: {
@@ -349,7 +382,10 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
 
   function linkTag(token: Token.TagToken, line: number) {
     const href = attr(token, 'href');
-    const rels = (attr(token, 'rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/).filter(Boolean);
+    const rels = (attr(token, 'rel') ?? '')
+      .toLowerCase()
+      .split(/[\t\n\f\r ]+/)
+      .filter(Boolean);
     if (rels.includes('preload') && attr(token, 'as')?.toLowerCase() === 'image') {
       const srcset = attr(token, 'imagesrcset');
       if (srcset !== undefined) {
@@ -364,21 +400,22 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
       if (attr(token, 'disabled') !== undefined) return; // disabled sheets are not fetched
       push({ k: rels.includes('alternate') ? 'stylesheet-alt' : 'stylesheet', v: href, line, media, ...cors });
     } else if (rels.includes('modulepreload')) push({ k: 'modulepreload', v: href, line, ...cors });
-    else if (rels.includes('preload')) push({ k: 'preload', v: href, line, as: attr(token, 'as')?.toLowerCase() ?? '', media, ...cors });
+    else if (rels.includes('preload'))
+      push({ k: 'preload', v: href, line, as: attr(token, 'as')?.toLowerCase() ?? '', media, ...cors });
     else if (rels.includes('prefetch')) push({ k: 'prefetch', v: href, line });
     else if (rels.includes('manifest')) push({ k: 'manifest', v: href, line });
     else if (rels.some((r) => ICON_RELS.includes(r))) {
       const tab = rels.includes('icon') || !rels.some((r) => ICON_VARIANT_RELS.includes(r));
       push({ k: 'icon', v: href, line, ...(tab ? {} : { cond: 'icon-variant' }) });
-    }
-    else if (rels.includes('preconnect') || rels.includes('dns-prefetch')) push({ k: 'preconnect', v: href, line });
+    } else if (rels.includes('preconnect') || rels.includes('dns-prefetch')) push({ k: 'preconnect', v: href, line });
   }
 
   function scriptTag(token: Token.TagToken, line: number) {
     const type = (attr(token, 'type') ?? '').trim().toLowerCase();
     const src = attr(token, 'src');
     if (type === 'module') {
-      if (src !== undefined) push({ k: attr(token, 'async') !== undefined ? 'module-async' : 'module', v: src, line, ...corsOf(token) });
+      if (src !== undefined)
+        push({ k: attr(token, 'async') !== undefined ? 'module-async' : 'module', v: src, line, ...corsOf(token) });
       else capture = { kind: 'module-inline', line, text: '', end: 'script' };
       return;
     }
@@ -388,7 +425,12 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     }
     if (!CLASSIC_TYPES.has(type) && !type.includes('javascript')) return; // data blocks (JSON, templates)
     if (src === undefined || attr(token, 'nomodule') !== undefined) return; // module-capable browsers skip nomodule
-    const kind = attr(token, 'async') !== undefined ? 'script-async' : attr(token, 'defer') !== undefined ? 'script-defer' : 'script';
+    const kind =
+      attr(token, 'async') !== undefined
+        ? 'script-async'
+        : attr(token, 'defer') !== undefined
+          ? 'script-defer'
+          : 'script';
     push({ k: kind, v: src, line, ...corsOf(token) });
   }
 

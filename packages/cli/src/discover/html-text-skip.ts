@@ -32,13 +32,28 @@ export function skipPlainText(tokenizer: Tokenizer, capturing: () => boolean): b
   ];
   // These are parse5 internals (package.json pins parse5 to ~8.1): if another version lays them out
   // differently, stay on the exact, slower path rather than mis-tokenize.
-  if (!hasInternals(t, states.map(([name]) => name))) return false;
+  if (
+    !hasInternals(
+      t,
+      states.map(([name]) => name),
+    )
+  )
+    return false;
   for (const [name, state] of states) {
     const original = t[name] as (cp: number) => void;
     t[name] = function (this: TokenizerInternals, cp: number) {
       original.call(this, cp);
       // Only after an ordinary character (not LF: its line bump is still pending in the preprocessor).
-      if (this.state !== state || cp < 0x20 || cp === 0x26 || cp === 0x3c || cp > 0xfdcf || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x7f && cp < 0xa0)) return;
+      if (
+        this.state !== state ||
+        cp < 0x20 ||
+        cp === 0x26 ||
+        cp === 0x3c ||
+        cp > 0xfdcf ||
+        (cp >= 0xd800 && cp <= 0xdfff) ||
+        (cp >= 0x7f && cp < 0xa0)
+      )
+        return;
       const pp = this.preprocessor;
       if (!pp.lastChunkWritten || capturing()) return;
       const html = pp.html;

@@ -2,7 +2,16 @@
  * Discovery: crawl a built site and compute each page's embedded-object closure
  * (HTML → CSS → fonts/images, JS modules, media…), in the order the page needs the bytes.
  */
-export type { ClosureItem, Diagnostic, DiscoverCache, DiscoverOptions, PageClosure, PreloadAs, SiteFile, SiteGraph } from './types.js';
+export type {
+  ClosureItem,
+  Diagnostic,
+  DiscoverCache,
+  DiscoverOptions,
+  PageClosure,
+  PreloadAs,
+  SiteFile,
+  SiteGraph,
+} from './types.js';
 export { discoverSite, isPage, walkSite } from './discover-site.js';
 export { pageClosure } from './page-closure.js';
 export { inCriticalTier, laterReason, LATER_REASONS, REFERENCE_DISPLAY } from './tiers.js';

@@ -30,7 +30,13 @@ export function srcsetUrls(ref: HtmlRef, rel: string, diagnostics: Diagnostic[])
   try {
     return parseSrcset(ref.v).map((c) => c.url);
   } catch (err) {
-    diagnostics.push(warning(DiscoverCodes.INVALID_URL, `${rel}:${ref.line}: invalid srcset (${(err as Error).message})`, { file: rel, line: ref.line, ref: ref.v }));
+    diagnostics.push(
+      warning(DiscoverCodes.INVALID_URL, `${rel}:${ref.line}: invalid srcset (${(err as Error).message})`, {
+        file: rel,
+        line: ref.line,
+        ref: ref.v,
+      }),
+    );
     return [];
   }
 }

@@ -13,6 +13,12 @@ export function pageClosure(graph: SiteGraph, pageUrl: string): PageClosure | un
     // keep the raw form
   }
   const rel = decoded.replace(/^\/+/, '');
-  const candidates = new Set([rel, `${rel}index.html`, `${rel}/index.html`, `${rel}.html`, rel === '' ? 'index.html' : rel]);
-  return graph.pages.find((p) => candidates.has(p.file) || p.url === pageUrlPath(p.file) && p.url === stripped);
+  const candidates = new Set([
+    rel,
+    `${rel}index.html`,
+    `${rel}/index.html`,
+    `${rel}.html`,
+    rel === '' ? 'index.html' : rel,
+  ]);
+  return graph.pages.find((p) => candidates.has(p.file) || (p.url === pageUrlPath(p.file) && p.url === stripped));
 }

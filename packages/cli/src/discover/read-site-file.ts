@@ -17,7 +17,10 @@ export function contentHash(bytes: Uint8Array): string {
 export function pageHash(bytes: Uint8Array, ignore: string | undefined): string {
   const at = ignore ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(ignore) : -1;
   if (at < 0) return contentHash(bytes);
-  return createHash('sha1').update(bytes.subarray(0, at)).update(bytes.subarray(at + Buffer.byteLength(ignore!))).digest('base64url');
+  return createHash('sha1')
+    .update(bytes.subarray(0, at))
+    .update(bytes.subarray(at + Buffer.byteLength(ignore!)))
+    .digest('base64url');
 }
 
 /** Reads a site file, turning "gone" and "unreadable" into a diagnostic instead of an exception. */
@@ -31,8 +34,11 @@ export async function readSiteFile(file: SiteFile): Promise<Buffer | Diagnostic>
 
 export function readFailure(rel: string, err: unknown): Diagnostic {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return warning(DiscoverCodes.FILE_VANISHED, `${rel} disappeared during the build; left out`, { file: rel });
-  return warning(DiscoverCodes.UNREADABLE, `Cannot read ${rel} (${code ?? (err as Error).message}); left out`, { file: rel });
+  if (code === 'ENOENT')
+    return warning(DiscoverCodes.FILE_VANISHED, `${rel} disappeared during the build; left out`, { file: rel });
+  return warning(DiscoverCodes.UNREADABLE, `Cannot read ${rel} (${code ?? (err as Error).message}); left out`, {
+    file: rel,
+  });
 }
 
 /**
@@ -68,7 +74,8 @@ function decodeText(bytes: Uint8Array, declared: () => string | undefined): stri
 }
 
 /** WHATWG's windows-1252 index for 0x80–0x9F (the five unassigned bytes map to the C1 controls). */
-const CP1252_HIGH = '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178';
+const CP1252_HIGH =
+  '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178';
 
 /**
  * `decoder.decode(bytes)`, except that Node 20's windows-1252 (also what `latin1` and `iso-8859-1` mean
@@ -77,7 +84,9 @@ const CP1252_HIGH = '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\
  */
 function decodeLegacy(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array): string {
   const text = decoder.decode(bytes);
-  return decoder.encoding === 'windows-1252' ? text.replace(/[\x80-\x9f]/g, (c: string) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!) : text;
+  return decoder.encoding === 'windows-1252'
+    ? text.replace(/[\x80-\x9f]/g, (c: string) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!)
+    : text;
 }
 
 /**

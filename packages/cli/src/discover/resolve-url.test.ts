@@ -3,8 +3,19 @@ import { climbsAboveRoot, decodePath, UrlResolver } from './resolve-url.js';
 import { encodePath, pageUrlPath, parseOrigin } from './site-origin.js';
 import type { SiteFile } from './types.js';
 
-const file = (path: string): SiteFile => ({ path, file: `/site${path}`, rel: path.slice(1), bytes: 1, mtimeMs: 0, contentType: 'x' });
-const files = new Map(['/a b.png', '/ü.png', '/guide/index.html', '/about.html', '/css/app.css', '/.env', '/a|b^c.png', '/[x].png'].map((p) => [p, file(p)]));
+const file = (path: string): SiteFile => ({
+  path,
+  file: `/site${path}`,
+  rel: path.slice(1),
+  bytes: 1,
+  mtimeMs: 0,
+  contentType: 'x',
+});
+const files = new Map(
+  ['/a b.png', '/ü.png', '/guide/index.html', '/about.html', '/css/app.css', '/.env', '/a|b^c.png', '/[x].png'].map(
+    (p) => [p, file(p)],
+  ),
+);
 
 describe('UrlResolver', () => {
   const r = new UrlResolver(files, parseOrigin('https://example.com'));
@@ -23,13 +34,30 @@ describe('UrlResolver', () => {
     // Other escapes stay as written: the browser requests the URL so, and a preload must name what it requests
     // (Next.js writes /_next/static/chunks/pages/%5Bslug%5D-….js; a Link to /[slug]-….js would go unused).
     expect(r.resolve('/%c3%bc.png', page)).toMatchObject({ kind: 'local', url: '/%c3%bc.png', path: '/ü.png' });
-    expect(r.resolve('/%5Bx%5D.png?v=%5b', page)).toMatchObject({ kind: 'local', url: '/%5Bx%5D.png?v=%5b', path: '/[x].png' });
-    expect(r.resolve('/%63ss/app%2Ecss', page)).toMatchObject({ kind: 'local', url: '/%63ss/app%2Ecss', path: '/css/app.css' });
+    expect(r.resolve('/%5Bx%5D.png?v=%5b', page)).toMatchObject({
+      kind: 'local',
+      url: '/%5Bx%5D.png?v=%5b',
+      path: '/[x].png',
+    });
+    expect(r.resolve('/%63ss/app%2Ecss', page)).toMatchObject({
+      kind: 'local',
+      url: '/%63ss/app%2Ecss',
+      path: '/css/app.css',
+    });
   });
   it('classifies what is not a local object', () => {
     expect(r.resolve('http://example.com/css/app.css', page)).toEqual({ kind: 'cross', host: 'example.com' });
     expect(r.resolve('https://cdn.test/x.js', page)).toEqual({ kind: 'cross', host: 'cdn.test' });
-    for (const s of ['data:image/png;base64,AA', 'blob:https://example.com/1', 'javascript:void(0)', 'mailto:a@b', '#top', '', '   ']) expect(r.resolve(s, page).kind).toBe('skip');
+    for (const s of [
+      'data:image/png;base64,AA',
+      'blob:https://example.com/1',
+      'javascript:void(0)',
+      'mailto:a@b',
+      '#top',
+      '',
+      '   ',
+    ])
+      expect(r.resolve(s, page).kind).toBe('skip');
     expect(r.resolve('http://[oops', page).kind).toBe('invalid');
     expect(r.resolve('/%E0%A4%A.png', page).kind).toBe('invalid');
     expect(r.resolve('/nope.png', page)).toEqual({ kind: 'missing', url: '/nope.png', path: '/nope.png' });
@@ -68,9 +96,18 @@ describe('helpers', () => {
     expect(encodePath("/a+b/c?d#e%f/(g)'h")).toBe("/a+b/c%3Fd%23e%25f/(g)'h");
     // As Chromium 156 requests a link to each file (checked with new URL() in the page): '[' ']' stay, '|' '^' do not.
     const chromium: Array<[string, string]> = [
-      ['[slug].html', '/[slug].html'], ['a|b.html', '/a%7Cb.html'], ['a^b.html', '/a%5Eb.html'], ["a'b.html", "/a'b.html"],
-      ['a!$&()*+,;=@:.html', '/a!$&()*+,;=@:.html'], ['a b.html', '/a%20b.html'], ['caf\u00e9.html', '/caf%C3%A9.html'],
-      ['a{b}.html', '/a%7Bb%7D.html'], ['a`b.html', '/a%60b.html'], ['a"b.html', '/a%22b.html'], ['a<b>.html', '/a%3Cb%3E.html'], ['a~b.html', '/a~b.html'],
+      ['[slug].html', '/[slug].html'],
+      ['a|b.html', '/a%7Cb.html'],
+      ['a^b.html', '/a%5Eb.html'],
+      ["a'b.html", "/a'b.html"],
+      ['a!$&()*+,;=@:.html', '/a!$&()*+,;=@:.html'],
+      ['a b.html', '/a%20b.html'],
+      ['caf\u00e9.html', '/caf%C3%A9.html'],
+      ['a{b}.html', '/a%7Bb%7D.html'],
+      ['a`b.html', '/a%60b.html'],
+      ['a"b.html', '/a%22b.html'],
+      ['a<b>.html', '/a%3Cb%3E.html'],
+      ['a~b.html', '/a~b.html'],
     ];
     for (const [file, url] of chromium) expect([file, pageUrlPath(file)]).toEqual([file, url]);
     expect(parseOrigin('https://example.com/docs')).toEqual({ origin: 'https://example.com', basePath: '/docs/' });

@@ -39,7 +39,10 @@ export const cleanUrlOf = (pageUrl: string): string | undefined =>
  * The other URL the worker answers for a page, as the host serves it there too: with clean URLs `/about` for
  * `/about.html` (with `cleanSlashUrls` `/about/`), with bare directory URLs `/guide` for `/guide/`.
  */
-export const hostAliasOf = (pageUrl: string, urls: { cleanUrls: boolean; bareDirUrls: boolean; cleanSlashUrls?: boolean }): string | undefined => {
+export const hostAliasOf = (
+  pageUrl: string,
+  urls: { cleanUrls: boolean; bareDirUrls: boolean; cleanSlashUrls?: boolean },
+): string | undefined => {
   const clean = urls.cleanUrls || urls.cleanSlashUrls ? cleanUrlOf(pageUrl) : undefined;
   if (clean !== undefined) return urls.cleanSlashUrls ? `${clean}/` : clean;
   return urls.bareDirUrls && pageUrl.length > 1 && pageUrl.endsWith('/') ? pageUrl.slice(0, -1) : undefined;

@@ -20,7 +20,10 @@ export async function serveFiles(files: ReadonlyMap<string, SiteFile>): Promise<
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = decodePath(url.pathname);
-    const file = typeof path === 'string' ? (files.get(path) ?? (path.endsWith('/') ? files.get(`${path}index.html`) : undefined)) : undefined;
+    const file =
+      typeof path === 'string'
+        ? (files.get(path) ?? (path.endsWith('/') ? files.get(`${path}index.html`) : undefined))
+        : undefined;
     if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

@@ -22,7 +22,8 @@ describe('samplePages', () => {
 });
 
 const chromium = chromiumPath();
-if (!chromium) console.warn('⚠ SKIPPING tracePages tests: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
+if (!chromium)
+  console.warn('⚠ SKIPPING tracePages tests: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
 
 describe.skipIf(!chromium)('tracePages in Chromium', () => {
   let dir: string;
@@ -36,19 +37,24 @@ describe.skipIf(!chromium)('tracePages in Chromium', () => {
     expect(graph.pages[0]?.items.some((i) => i.url === '/js/computed.js')).toBe(false);
     const { added, missedByStatic } = await tracePages(JS_MODULES, graph, {});
     expect(missedByStatic).toEqual([{ page: '/', url: '/js/computed.js' }]);
-    expect(added.get('/')).toEqual([{ url: '/js/computed.js', path: '/js/computed.js', as: 'script', critical: false, from: '/', traced: true }]);
+    expect(added.get('/')).toEqual([
+      { url: '/js/computed.js', path: '/js/computed.js', as: 'script', critical: false, from: '/', traced: true },
+    ]);
   });
 
   it("finds exactly the webpack route chunks real Docusaurus output loads by computed URL (the oracle's list)", async () => {
-    const expected = JSON.parse(readFileSync(path.join(DOCUSAURUS, 'expected.json'), 'utf8')) as { oracle: { browserOnly: Array<{ page: string; url: string }> } };
+    const expected = JSON.parse(readFileSync(path.join(DOCUSAURUS, 'expected.json'), 'utf8')) as {
+      oracle: { browserOnly: Array<{ page: string; url: string }> };
+    };
     const graph = await discoverSite(path.join(DOCUSAURUS, 'site'));
     const { missedByStatic, added } = await tracePages(path.join(DOCUSAURUS, 'site'), graph, {});
     const key = (e: { page: string; url: string }) => `${e.page} ${e.url}`;
     expect(missedByStatic.map(key).sort()).toEqual(expected.oracle.browserOnly.map(key).sort());
-    for (const [page, items] of added) for (const item of items) expect(item, `${page} ${item.url}`).toMatchObject({ as: 'script', traced: true });
+    for (const [page, items] of added)
+      for (const item of items) expect(item, `${page} ${item.url}`).toMatchObject({ as: 'script', traced: true });
   });
 
-  it('finds fetch() of computed URLs and script-set images (not the iframe\'s), on an already-running server; 404s are missed, not added', async () => {
+  it("finds fetch() of computed URLs and script-set images (not the iframe's), on an already-running server; 404s are missed, not added", async () => {
     const site = path.join(dir, 'site');
     mkdirSync(path.join(site, 'data'), { recursive: true });
     writeFileSync(
@@ -62,15 +68,25 @@ describe.skipIf(!chromium)('tracePages in Chromium', () => {
 </script>
 <iframe src="other.html"></iframe>`,
     );
-    for (const f of ['static.png', 'dyn-image.png', 'data/tue.json', 'data/mon.json']) writeFileSync(path.join(site, f), 'x');
+    for (const f of ['static.png', 'dyn-image.png', 'data/tue.json', 'data/mon.json'])
+      writeFileSync(path.join(site, f), 'x');
     // The iframe's own computed fetch belongs to other.html's closure, not to the page that frames it.
     writeFileSync(path.join(site, 'other.html'), "<p>other<script>fetch('/data/' + 'mon.json')</script>");
     const graph = await discoverSite(site);
     const server = await serveFiles(graph.files);
     try {
       const { added, missedByStatic } = await tracePages(site, graph, { serveUrl: server.origin, sample: 1 });
-      expect(missedByStatic.map((m) => m.url).sort()).toEqual(['/data/absent-tue.json', '/data/tue.json', '/dyn-image.png']);
-      expect(added.get('/')?.map((i) => [i.url, i.as]).sort()).toEqual([
+      expect(missedByStatic.map((m) => m.url).sort()).toEqual([
+        '/data/absent-tue.json',
+        '/data/tue.json',
+        '/dyn-image.png',
+      ]);
+      expect(
+        added
+          .get('/')
+          ?.map((i) => [i.url, i.as])
+          .sort(),
+      ).toEqual([
         ['/data/tue.json', 'fetch'],
         ['/dyn-image.png', 'image'],
       ]);

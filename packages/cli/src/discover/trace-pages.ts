@@ -10,7 +10,15 @@ import { serveFiles } from './static-server.js';
 import type { ClosureItem, PageClosure, PreloadAs, SiteGraph } from './types.js';
 
 /** Launch flags for reproducible headless runs (no background traffic that would pollute the record). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The Chromium binary to use: $OBJPACK_CHROMIUM, else Debian's /usr/bin/chromium; undefined if neither exists. */
 export function chromiumPath(): string | undefined {
@@ -43,18 +51,30 @@ export interface PageRecording {
 }
 
 const RESOURCE_AS: Record<string, PreloadAs> = {
-  document: 'document', stylesheet: 'style', script: 'script', font: 'font', image: 'image', media: 'video', texttrack: 'track',
+  document: 'document',
+  stylesheet: 'style',
+  script: 'script',
+  font: 'font',
+  image: 'image',
+  media: 'video',
+  texttrack: 'track',
 };
 
 /** Starts Chromium through playwright-core, or throws OBJPACK_E_NO_BROWSER naming what is missing. */
 export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = chromiumPath();
-  if (!executablePath) throw new DiscoverError(DiscoverCodes.NO_BROWSER, 'Chromium not found: install it (apt install chromium) or set OBJPACK_CHROMIUM');
+  if (!executablePath)
+    throw new DiscoverError(
+      DiscoverCodes.NO_BROWSER,
+      'Chromium not found: install it (apt install chromium) or set OBJPACK_CHROMIUM',
+    );
   let pw: { chromium: { launch(o: { executablePath: string; args: string[] }): Promise<Browser> } };
   try {
     pw = await import('playwright-core');
   } catch (cause) {
-    throw new DiscoverError(DiscoverCodes.NO_BROWSER, 'playwright-core is not installed: npm i -D playwright-core', { cause });
+    throw new DiscoverError(DiscoverCodes.NO_BROWSER, 'playwright-core is not installed: npm i -D playwright-core', {
+      cause,
+    });
   }
   return pw.chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
@@ -103,7 +123,9 @@ export async function recordPage(browser: Browser, url: string, opts: RecordOpti
     await page.goto(url, { waitUntil: 'load' });
     // Web fonts are asked for by layout, which a busy machine may run after the network has been quiet for
     // `quietMs`: force it, then wait for the font loads it starts (a page that navigated away answers nothing).
-    await page.evaluate('void document.body?.offsetHeight; document.fonts.ready.then(() => undefined)').catch(() => undefined);
+    await page
+      .evaluate('void document.body?.offsetHeight; document.fonts.ready.then(() => undefined)')
+      .catch(() => undefined);
     const deadline = Date.now() + 10_000;
     const awaited = () => {
       const urls = new Set(
@@ -114,7 +136,8 @@ export async function recordPage(browser: Browser, url: string, opts: RecordOpti
       );
       return awaitUrls.every((u) => urls.has(u));
     };
-    while (Date.now() < deadline && (inflight.size > 0 || Date.now() - lastEvent < quietMs || !awaited())) await page.waitForTimeout(50);
+    while (Date.now() < deadline && (inflight.size > 0 || Date.now() - lastEvent < quietMs || !awaited()))
+      await page.waitForTimeout(50);
     if (settleMs > 0) await page.waitForTimeout(settleMs);
     const requests: PageRecording['requests'] = [];
     for (const req of seen) {
@@ -126,7 +149,12 @@ export async function recordPage(browser: Browser, url: string, opts: RecordOpti
       } catch {
         // requests from workers have no frame; they belong to the page
       }
-      requests.push({ url: u.pathname + u.search, resourceType: req.resourceType(), status: statuses.get(req), mainFrame });
+      requests.push({
+        url: u.pathname + u.search,
+        resourceType: req.resourceType(),
+        status: statuses.get(req),
+        mainFrame,
+      });
     }
     return { requests };
   } finally {
@@ -177,7 +205,14 @@ function compare(graph: SiteGraph, page: PageClosure, recording: PageRecording, 
     if (typeof path !== 'string') continue;
     const file = graph.files.get(path) ?? (path.endsWith('/') ? graph.files.get(`${path}index.html`) : undefined);
     if (!file || (req.status !== undefined && req.status >= 400)) continue;
-    added.push({ url: req.url, path: file.path, as: RESOURCE_AS[req.resourceType] ?? 'fetch', critical: false, from: page.url, traced: true });
+    added.push({
+      url: req.url,
+      path: file.path,
+      as: RESOURCE_AS[req.resourceType] ?? 'fetch',
+      critical: false,
+      from: page.url,
+      traced: true,
+    });
   }
   if (added.length > 0) result.added.set(page.url, added);
 }

@@ -9,7 +9,20 @@ describe('parseUnicodeRange', () => {
     expect(parseUnicodeRange('U+10????')).toEqual([0x100000, 0x10ffff]);
   });
   it('rejects what invalidates the descriptor, past U+10FFFF included (as Chromium does)', () => {
-    for (const bad of ['U+', 'U+00FF-0000', 'U+4?-50', 'U+4?0', 'U+1234567', 'U+110000', '0000-00FF', 'U+XYZ', 'U+10FFFF-1FFFFF', 'U+1?????', 'U+??????']) expect(parseUnicodeRange(bad), bad).toBeUndefined();
+    for (const bad of [
+      'U+',
+      'U+00FF-0000',
+      'U+4?-50',
+      'U+4?0',
+      'U+1234567',
+      'U+110000',
+      '0000-00FF',
+      'U+XYZ',
+      'U+10FFFF-1FFFFF',
+      'U+1?????',
+      'U+??????',
+    ])
+      expect(parseUnicodeRange(bad), bad).toBeUndefined();
   });
 });
 
@@ -32,13 +45,15 @@ describe('rangesUsed', () => {
   });
   it('agrees with a linear scan on random ranges and pages', () => {
     let seed = 7;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
     for (let k = 0; k < 300; k++) {
       const ranges: Array<[number, number]> = Array.from({ length: 1 + rnd(5) }, () => {
         const lo = 0x80 + rnd(0x3000);
         return [lo, lo + rnd(40)];
       });
-      const page = sortedCodePoints(Array.from({ length: rnd(30) }, () => String.fromCodePoint(0x80 + rnd(0x3000))).join(''));
+      const page = sortedCodePoints(
+        Array.from({ length: rnd(30) }, () => String.fromCodePoint(0x80 + rnd(0x3000))).join(''),
+      );
       const linear = ranges.some(([lo, hi]) => page.some((cp) => cp >= lo && cp <= hi));
       expect(rangesUsed(ranges, page)).toBe(linear);
     }
@@ -53,7 +68,12 @@ describe('page characters', () => {
     addNonAscii(set, 'Привет 😀 – Ж');
     addNonAscii(set, 'Жé');
     const chars = charsOf(set);
-    expect(chars).toBe([...'Привет😀–Жé'].filter((c, i, a) => a.indexOf(c) === i).sort().join(''));
+    expect(chars).toBe(
+      [...'Привет😀–Жé']
+        .filter((c, i, a) => a.indexOf(c) === i)
+        .sort()
+        .join(''),
+    );
     const points = sortedCodePoints(chars, 'ЖЯ');
     expect(points.includes(0x1f600)).toBe(true);
     expect(points.includes(0xd83d)).toBe(false);

@@ -27,9 +27,13 @@ describe('Utf8Check: the same verdict as isUtf8 on the whole file, at every chun
   test.each(SAMPLES)('%s', (_name, bytes) => {
     const whole = isUtf8(bytes);
     expect(check([bytes])).toBe(whole);
-    for (let i = 0; i <= bytes.length; i++) expect(check([bytes.subarray(0, i), bytes.subarray(i)]), `split at ${i}`).toBe(whole);
+    for (let i = 0; i <= bytes.length; i++)
+      expect(check([bytes.subarray(0, i), bytes.subarray(i)]), `split at ${i}`).toBe(whole);
     for (let i = 0; i <= bytes.length; i++) {
-      for (let j = i; j <= bytes.length; j++) expect(check([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]), `split at ${i}, ${j}`).toBe(whole);
+      for (let j = i; j <= bytes.length; j++)
+        expect(check([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]), `split at ${i}, ${j}`).toBe(
+          whole,
+        );
     }
     expect(check([...bytes].map((b) => Uint8Array.of(b))), 'byte by byte').toBe(whole);
   });

@@ -24,7 +24,10 @@ export function contentTypeOf(rel: string): string {
 
 function typeOf(rel: string): string {
   const type = mime.getType(rel) ?? 'application/octet-stream';
-  return type.startsWith('text/') || type === 'application/javascript' || type === 'application/json' || type === 'image/svg+xml'
+  return type.startsWith('text/') ||
+    type === 'application/javascript' ||
+    type === 'application/json' ||
+    type === 'image/svg+xml'
     ? `${type}; charset=utf-8`
     : type;
 }
@@ -80,7 +83,15 @@ export class WalkedFiles {
   /** The file at position `i` of {@link paths}. */
   at(i: number): SiteFile {
     const rel = this.rels[i]!;
-    return { path: this.paths[i]!, file: this.files[i]!, rel, bytes: this.stats[3 * i]!, mtimeMs: this.stats[3 * i + 1]!, ino: this.stats[3 * i + 2]!, contentType: contentTypeOf(rel) };
+    return {
+      path: this.paths[i]!,
+      file: this.files[i]!,
+      rel,
+      bytes: this.stats[3 * i]!,
+      mtimeMs: this.stats[3 * i + 1]!,
+      ino: this.stats[3 * i + 2]!,
+      contentType: contentTypeOf(rel),
+    };
   }
 
   toMap(): Map<string, SiteFile> {
@@ -91,7 +102,11 @@ export class WalkedFiles {
 }
 
 /** {@link walkFiles} without a {@link SiteFile} per file. */
-export async function walkFlat(root: string, options: DiscoverOptions, diagnostics: Diagnostic[]): Promise<{ root: string; walked: WalkedFiles }> {
+export async function walkFlat(
+  root: string,
+  options: DiscoverOptions,
+  diagnostics: Diagnostic[],
+): Promise<{ root: string; walked: WalkedFiles }> {
   const realRoot = await resolveRoot(root);
   const { basePath } = parseOrigin(options.origin, options.base);
   // Exclusions are site-relative ('out', 'out/'); absolute paths inside the root are accepted too, and
@@ -122,15 +137,24 @@ export async function walkFlat(root: string, options: DiscoverOptions, diagnosti
       entries = readdirSync(dirAbs, { withFileTypes: true });
       // A name that is not UTF-8 decodes with U+FFFD: only then is the directory listed again as bytes
       // (names as Buffers cost the 30,000-file walk of an incremental rebuild a tenth of its time).
-      if (entries.some((e) => e.name.includes('\uFFFD'))) entries = readdirSync(dirAbs, { withFileTypes: true, encoding: 'buffer' });
+      if (entries.some((e) => e.name.includes('\uFFFD')))
+        entries = readdirSync(dirAbs, { withFileTypes: true, encoding: 'buffer' });
     } catch (err) {
-      diagnostics.push(warning(DiscoverCodes.UNREADABLE, `Cannot read directory: ${(err as Error).message}`, { file: dirRel || '.' }));
+      diagnostics.push(
+        warning(DiscoverCodes.UNREADABLE, `Cannot read directory: ${(err as Error).message}`, { file: dirRel || '.' }),
+      );
       return;
     }
     const subdirs: Array<[string, string]> = [];
     for (const entry of entries) {
       if (typeof entry.name !== 'string' && !isUtf8(entry.name)) {
-        diagnostics.push(warning(DiscoverCodes.NON_UTF8_NAME, `Skipped a name that is not valid UTF-8 in ${dirRel || '.'}: ${entry.name.toString('latin1')}`, { file: dirRel || '.' }));
+        diagnostics.push(
+          warning(
+            DiscoverCodes.NON_UTF8_NAME,
+            `Skipped a name that is not valid UTF-8 in ${dirRel || '.'}: ${entry.name.toString('latin1')}`,
+            { file: dirRel || '.' },
+          ),
+        );
         continue;
       }
       const name = typeof entry.name === 'string' ? entry.name : entry.name.toString('utf8');
@@ -155,7 +179,8 @@ export async function walkFlat(root: string, options: DiscoverOptions, diagnosti
       relPaths.push(rel);
       numbers.push(st.size, st.mtimeMs, st.ino);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code === 'ENOENT' ? DiscoverCodes.FILE_VANISHED : DiscoverCodes.UNREADABLE;
+      const code =
+        (err as NodeJS.ErrnoException).code === 'ENOENT' ? DiscoverCodes.FILE_VANISHED : DiscoverCodes.UNREADABLE;
       diagnostics.push(warning(code, `Cannot stat ${rel}: ${(err as Error).message}`, { file: rel }));
     }
   }
@@ -169,7 +194,11 @@ export async function walkFlat(root: string, options: DiscoverOptions, diagnosti
       return;
     }
     if (!insideRoot(target)) {
-      diagnostics.push(warning(DiscoverCodes.SYMLINK_ESCAPES_ROOT, `Symlink ${rel} points outside the site root; not followed`, { file: rel }));
+      diagnostics.push(
+        warning(DiscoverCodes.SYMLINK_ESCAPES_ROOT, `Symlink ${rel} points outside the site root; not followed`, {
+          file: rel,
+        }),
+      );
       return;
     }
     let st: ReturnType<typeof lstatSync> | undefined;
@@ -188,7 +217,13 @@ export async function walkFlat(root: string, options: DiscoverOptions, diagnosti
         // Named where it is, not by the name a directory listed twice gives it.
         const named = (p: string) => path.relative(realRoot, p).split(path.sep).join('/') || '.';
         const link = named(abs);
-        diagnostics.push(warning(DiscoverCodes.SYMLINK_LOOP, `Symlink ${link} points to ${named(target)}, a directory that contains it; not followed`, { file: link }));
+        diagnostics.push(
+          warning(
+            DiscoverCodes.SYMLINK_LOOP,
+            `Symlink ${link} points to ${named(target)}, a directory that contains it; not followed`,
+            { file: link },
+          ),
+        );
         return;
       }
       if (seenDirs.has(target)) return;

@@ -10,7 +10,10 @@ export const TEMP_MARK = '.objpack-tmp-';
 
 /** `.<name>.objpack-tmp-<pid>-<thread>-<n>` beside the target, so the final rename never crosses a file system. */
 export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARK}${process.pid}-${threadId}-${++counter}`);
+  return path.join(
+    path.dirname(target),
+    `.${path.basename(target)}${TEMP_MARK}${process.pid}-${threadId}-${++counter}`,
+  );
 }
 
 /**

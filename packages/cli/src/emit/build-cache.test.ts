@@ -16,14 +16,25 @@ const outDir = async () => {
 };
 
 const stat = { bytes: 10, mtimeMs: 1700000000000.5, ino: 42 };
-const digest = { size: 10, mtimeMs: 1700000000000.5, ino: 42, whole: 'w', sendBytes: 10, send: 'w', changed: false, type: 'text/css' };
+const digest = {
+  size: 10,
+  mtimeMs: 1700000000000.5,
+  ino: 42,
+  whole: 'w',
+  sendBytes: 10,
+  send: 'w',
+  changed: false,
+  type: 'text/css',
+};
 
 /** A cache holding one record of each kind, a warning with `→` and a non-ASCII file name among them. */
 async function saved(dir: string): Promise<void> {
   const cache = BuildCache.empty();
   cache.setDigest('/site/caf\u00e9.css', digest);
   cache.setPackage('/_objpack/pages/index.html.objp', { key: 'k', bytes: 99, digest: 'sha256-x', buildId: 'b1' });
-  cache.discover.set('closure:a', { diagnostics: [{ message: 'index.html:3: "x.css" \u2192 /x.css does not exist in the site' }] });
+  cache.discover.set('closure:a', {
+    diagnostics: [{ message: 'index.html:3: "x.css" \u2192 /x.css does not exist in the site' }],
+  });
   await cache.save(dir);
 }
 
@@ -34,9 +45,16 @@ describe('the build cache file', () => {
     const next = await BuildCache.load(dir);
     expect(next.digest('/site/caf\u00e9.css', stat)).toEqual(digest);
     expect(next.digest('/site/caf\u00e9.css', { ...stat, mtimeMs: stat.mtimeMs + 1 })).toBeUndefined();
-    expect(next.package('/_objpack/pages/index.html.objp')).toEqual({ key: 'k', bytes: 99, digest: 'sha256-x', buildId: 'b1' });
+    expect(next.package('/_objpack/pages/index.html.objp')).toEqual({
+      key: 'k',
+      bytes: 99,
+      digest: 'sha256-x',
+      buildId: 'b1',
+    });
     expect(next.discover.warm).toBe(true);
-    expect(next.discover.get('closure:a')).toEqual({ diagnostics: [{ message: 'index.html:3: "x.css" \u2192 /x.css does not exist in the site' }] });
+    expect(next.discover.get('closure:a')).toEqual({
+      diagnostics: [{ message: 'index.html:3: "x.css" \u2192 /x.css does not exist in the site' }],
+    });
   });
 
   test('a corrupt, truncated or JSON cache file is ignored: the build starts cold instead of failing', async () => {
@@ -44,7 +62,11 @@ describe('the build cache file', () => {
     await saved(dir);
     const file = path.join(dir, CACHE_FILE);
     const bytes = await readFile(file);
-    for (const bad of [bytes.subarray(0, bytes.length >> 1), Buffer.from('not a cache'), Buffer.from(JSON.stringify({ version: 3, digests: {}, packages: {}, discover: {} }))]) {
+    for (const bad of [
+      bytes.subarray(0, bytes.length >> 1),
+      Buffer.from('not a cache'),
+      Buffer.from(JSON.stringify({ version: 3, digests: {}, packages: {}, discover: {} })),
+    ]) {
       await writeFile(file, bad);
       const cache = await BuildCache.load(dir);
       expect(cache.discover.warm).toBe(false);

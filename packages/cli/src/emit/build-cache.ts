@@ -68,10 +68,11 @@ export class BuildCache {
       if (data?.version === CACHE_VERSION && data.digests && data.packages && data.discover) {
         const updates = readUpdates(outDir);
         if (updates === 'all') data.packages = {};
-        else for (const [key, record] of Object.entries(updates)) {
-          if (record) data.packages[key] = record;
-          else delete data.packages[key];
-        }
+        else
+          for (const [key, record] of Object.entries(updates)) {
+            if (record) data.packages[key] = record;
+            else delete data.packages[key];
+          }
         return new BuildCache(data);
       }
     } catch {
@@ -83,7 +84,11 @@ export class BuildCache {
   /** The cached digest of `file` (any key) if its size, mtime and inode still match; `sendBytes` when it matters. */
   digest(file: string, st: StatLike, sendBytes?: number): FileDigest | undefined {
     const d = this.prev.digests[file];
-    return d && d.size === st.bytes && d.mtimeMs === st.mtimeMs && (d.ino ?? 0) === (st.ino ?? 0) && (sendBytes === undefined || d.sendBytes === Math.min(sendBytes, st.bytes))
+    return d &&
+      d.size === st.bytes &&
+      d.mtimeMs === st.mtimeMs &&
+      (d.ino ?? 0) === (st.ino ?? 0) &&
+      (sendBytes === undefined || d.sendBytes === Math.min(sendBytes, st.bytes))
       ? d
       : undefined;
   }

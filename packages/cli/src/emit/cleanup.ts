@@ -45,6 +45,7 @@ export async function removeTempFiles(outDir: string, dirs: Iterable<string>): P
     } catch {
       continue;
     }
-    for (const n of names) if (n.startsWith('.') && n.includes(TEMP_MARK)) await rm(path.join(outDir, dir, n), { force: true });
+    for (const n of names)
+      if (n.startsWith('.') && n.includes(TEMP_MARK)) await rm(path.join(outDir, dir, n), { force: true });
   }
 }

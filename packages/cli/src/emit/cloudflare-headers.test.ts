@@ -2,16 +2,32 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLOUDFLARE_MAX_LINE, CLOUDFLARE_MAX_RULES, cloudflareHeaders, cloudflareLines, cloudflareProblems, splitLinkValue } from './cloudflare-headers.js';
+import {
+  CLOUDFLARE_MAX_LINE,
+  CLOUDFLARE_MAX_RULES,
+  cloudflareHeaders,
+  cloudflareLines,
+  cloudflareProblems,
+  splitLinkValue,
+} from './cloudflare-headers.js';
 import { netlifyHeaders, type HeaderRule } from './host-config.js';
 import { linkRulesText } from '../report/summary.js';
 
-const own: HeaderRule[] = ['/_objpack/shared/*', '/_objpack/pages/*', '/_objpack/routes.json', '/objpack-sw.js'].map((p) => ({ path: p, headers: [['Cache-Control', 'x']] }));
-const link = (n: number, tag = 'a') => Array.from({ length: n }, (_, i) => `</assets/${tag}-${'x'.repeat(60)}-${i}.css>; rel=preload; as=style`).join(', ');
+const own: HeaderRule[] = ['/_objpack/shared/*', '/_objpack/pages/*', '/_objpack/routes.json', '/objpack-sw.js'].map(
+  (p) => ({ path: p, headers: [['Cache-Control', 'x']] }),
+);
+const link = (n: number, tag = 'a') =>
+  Array.from({ length: n }, (_, i) => `</assets/${tag}-${'x'.repeat(60)}-${i}.css>; rel=preload; as=style`).join(', ');
 /** 150 pages: the home page, 20 top-level ones, the rest two deep; /b/ has more preloads than its neighbours. */
 const pages: HeaderRule[] = [
-  ...Array.from({ length: 129 }, (_, i) => ({ path: `/blog/post-${i}.html`, headers: [['Link', link(3)]] as Array<[string, string]> })),
-  ...Array.from({ length: 20 }, (_, i) => ({ path: `/${String.fromCharCode(97 + i)}/`, headers: [['Link', link(i === 1 ? 5 : 2)]] as Array<[string, string]> })),
+  ...Array.from({ length: 129 }, (_, i) => ({
+    path: `/blog/post-${i}.html`,
+    headers: [['Link', link(3)]] as Array<[string, string]>,
+  })),
+  ...Array.from({ length: 20 }, (_, i) => ({
+    path: `/${String.fromCharCode(97 + i)}/`,
+    headers: [['Link', link(i === 1 ? 5 : 2)]] as Array<[string, string]>,
+  })),
   { path: '/', headers: [['Link', link(120)]] },
 ];
 const user = '# mine\n/*\n  X-Frame-Options: DENY\n/admin/*\n  X-Robots-Tag: noindex\n';
@@ -22,7 +38,11 @@ async function netlifyParse(text: string): Promise<Array<{ for: string; values: 
   try {
     await writeFile(path.join(dir, '_headers'), text);
     const { parseAllHeaders } = await import('@netlify/headers-parser');
-    const parsed = await parseAllHeaders({ headersFiles: [path.join(dir, '_headers')], configHeaders: [], minimal: true });
+    const parsed = await parseAllHeaders({
+      headersFiles: [path.join(dir, '_headers')],
+      configHeaders: [],
+      minimal: true,
+    });
     expect(parsed.errors).toEqual([]);
     return parsed.headers as Array<{ for: string; values: Record<string, string> }>;
   } finally {
@@ -72,9 +92,15 @@ describe('_headers for Cloudflare Pages (--target cloudflare)', () => {
   test('a page whose path Cloudflare would read as a pattern (`*`, `:name`) gets no rule: it would give its preloads to other URLs', () => {
     // Cloudflare's rules engine (pages-shared generateRulesMatcher) turns `*` into `(?<splat>.*)` and `:Contents`
     // into `(?<Contents>[^/]+)`: /wiki/Help:Contents would match /wiki/Help_desk, and there is no escape.
-    const wiki = ['/wiki/Help:Contents.html', '/wiki/Help_desk.html', '/x*y.html', '/10:30.html'].map((p) => ({ path: p, headers: [['Link', link(1)]] as Array<[string, string]> }));
+    const wiki = ['/wiki/Help:Contents.html', '/wiki/Help_desk.html', '/x*y.html', '/10:30.html'].map((p) => ({
+      path: p,
+      headers: [['Link', link(1)]] as Array<[string, string]>,
+    }));
     const made = cloudflareHeaders(own, wiki);
-    const paths = made.text.split('\n').filter((l) => l.startsWith('/')).slice(own.length);
+    const paths = made.text
+      .split('\n')
+      .filter((l) => l.startsWith('/'))
+      .slice(own.length);
     // A colon before a digit is no placeholder.
     expect(paths).toEqual(['/wiki/Help_desk', '/10:30']);
     // Left for their paths, not for want of room: the summary and the report claim no cut by the 100-rule limit.
@@ -88,10 +114,17 @@ describe('_headers for Cloudflare Pages (--target cloudflare)', () => {
     expect(cloudflareLines(made.text).rules).toHaveLength(CLOUDFLARE_MAX_RULES);
     expect(made).toMatchObject({ ownLeft: 2, pagesLeft: pages.length, userRules: 98 });
     // The 97th user rule is the first that objpack's 4 would have needed; it is on line 193.
-    expect(cloudflareProblems(made.text, made, own.length)).toEqual([{ message: expect.stringContaining("2 of objpack's 4 rules"), line: 193 }]);
+    expect(cloudflareProblems(made.text, made, own.length)).toEqual([
+      { message: expect.stringContaining("2 of objpack's 4 rules"), line: 193 },
+    ]);
     // The order the README gives: the worker's rule goes first, then the route table's, then page packages'.
-    const kept = (n: number) => cloudflareHeaders(own, [], Array.from({ length: n }, (_, i) => `/u${i}\n  X-A: 1\n`).join('')).text.split('\n').filter((l) => l.startsWith('/_objpack') || l.startsWith('/objpack'));
-    expect([97, 98, 99].map(kept)).toEqual([own.slice(0, 3), own.slice(0, 2), own.slice(0, 1)].map((o) => o.map((r) => r.path)));
+    const kept = (n: number) =>
+      cloudflareHeaders(own, [], Array.from({ length: n }, (_, i) => `/u${i}\n  X-A: 1\n`).join(''))
+        .text.split('\n')
+        .filter((l) => l.startsWith('/_objpack') || l.startsWith('/objpack'));
+    expect([97, 98, 99].map(kept)).toEqual(
+      [own.slice(0, 3), own.slice(0, 2), own.slice(0, 1)].map((o) => o.map((r) => r.path)),
+    );
   });
 });
 
@@ -101,7 +134,9 @@ describe("the default _headers on Cloudflare Pages' limits", () => {
     const problems = cloudflareProblems(text);
     expect(problems).toHaveLength(1);
     expect(problems[0]!.line).toBeUndefined();
-    expect(problems[0]!.message).toMatch(/156 rules \(154 of them objpack's\).*1 Link line longer.*--target cloudflare/);
+    expect(problems[0]!.message).toMatch(
+      /156 rules \(154 of them objpack's\).*1 Link line longer.*--target cloudflare/,
+    );
     expect(cloudflareProblems(netlifyHeaders([...own, ...pages.slice(0, 50)], user))).toEqual([]);
   });
 

@@ -52,7 +52,10 @@ export function cloudflarePath(url: string): string {
  * written twice in one rule with a comma (workers-sdk parseHeaders, @netlify/headers-parser), so the
  * response carries the same value. An entry too long for a line on its own is `dropped`.
  */
-export function splitLinkValue(value: string, max = CLOUDFLARE_MAX_LINE - LINK_PREFIX.length): { values: string[]; dropped: number } {
+export function splitLinkValue(
+  value: string,
+  max = CLOUDFLARE_MAX_LINE - LINK_PREFIX.length,
+): { values: string[]; dropped: number } {
   // Entries never hold ', <' (their targets are escaped, see link-header.ts), so this splits them exactly.
   const entries = value.split(', <').map((e, i) => (i === 0 ? e : `<${e}`));
   const values: string[] = [];
@@ -98,7 +101,11 @@ export interface CloudflareHeaders {
  * in by, before the worker announces preloads itself), among equals those with more preloads. Each rule
  * names the URL Cloudflare serves the page at, and its `Link` is spread over lines of at most 2,000 characters.
  */
-export function cloudflareHeaders(own: readonly HeaderRule[], pages: readonly HeaderRule[], existing = ''): CloudflareHeaders {
+export function cloudflareHeaders(
+  own: readonly HeaderRule[],
+  pages: readonly HeaderRule[],
+  existing = '',
+): CloudflareHeaders {
   const userRules = cloudflareLines(userPart(existing)).rules.length;
   const room = Math.max(0, CLOUDFLARE_MAX_RULES - userRules);
   const ownKept = own.slice(0, room);
@@ -118,7 +125,9 @@ export function cloudflareHeaders(own: readonly HeaderRule[], pages: readonly He
     seen.add(at);
     candidates.push({ rule, path: at, n: entries(rule) });
   }
-  const ranked = [...candidates].sort((a, b) => depth(a.path) - depth(b.path) || b.n - a.n || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const ranked = [...candidates].sort(
+    (a, b) => depth(a.path) - depth(b.path) || b.n - a.n || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
   const chosen = new Set(ranked.slice(0, room - ownKept.length));
   const truncated: CloudflareHeaders['truncated'] = [];
   const rules: HeaderRule[] = [...ownKept];
@@ -137,7 +146,16 @@ export function cloudflareHeaders(own: readonly HeaderRule[], pages: readonly He
   }
   const pageRules = rules.length - ownKept.length;
   const cut = candidates.length - chosen.size;
-  return { text: netlifyHeaders(rules, existing), truncated, pageRules, pagesLeft: pages.length - pageRules, cut, patterns, ownLeft: own.length - ownKept.length, userRules };
+  return {
+    text: netlifyHeaders(rules, existing),
+    truncated,
+    pageRules,
+    pagesLeft: pages.length - pageRules,
+    cut,
+    patterns,
+    ownLeft: own.length - ownKept.length,
+    userRules,
+  };
 }
 
 /** A problem of a written `_headers` on Cloudflare Pages; `line` when it is one of the user's lines. */
@@ -146,21 +164,29 @@ export interface CloudflareProblem {
   line?: number;
 }
 
-const LIMITS = 'Cloudflare Pages accepts 100 rules (a deploy with more is refused; older tooling drops every rule after the 100th)';
+const LIMITS =
+  'Cloudflare Pages accepts 100 rules (a deploy with more is refused; older tooling drops every rule after the 100th)';
 
 /**
  * What of a written `_headers` breaks Cloudflare's limits. `made` is the result of cloudflareHeaders when
  * the file was written for `--target cloudflare`; without it, the default `_headers`, objpack's own rules
  * are checked too and the way out is that target.
  */
-export function cloudflareProblems(written: string, made?: Pick<CloudflareHeaders, 'ownLeft'>, ownRules = 0): CloudflareProblem[] {
+export function cloudflareProblems(
+  written: string,
+  made?: Pick<CloudflareHeaders, 'ownLeft'>,
+  ownRules = 0,
+): CloudflareProblem[] {
   const problems: CloudflareProblem[] = [];
   const user = userLines(written);
   const all = cloudflareLines(written);
   const n = user.rules.length;
   const merge = 'merge your rules (one `/*` or `/dir/*` rule serves many paths)';
   if (n > CLOUDFLARE_MAX_RULES) {
-    problems.push({ message: `_headers has ${n} rules of your own and ${LIMITS}: ${merge}`, line: user.rules[CLOUDFLARE_MAX_RULES] });
+    problems.push({
+      message: `_headers has ${n} rules of your own and ${LIMITS}: ${merge}`,
+      line: user.rules[CLOUDFLARE_MAX_RULES],
+    });
   } else if (made && made.ownLeft > 0) {
     const kept = ownRules - made.ownLeft;
     problems.push({
@@ -170,17 +196,28 @@ export function cloudflareProblems(written: string, made?: Pick<CloudflareHeader
   }
   if (user.long.length > 0) {
     const more = user.long.length > 1 ? ` (and ${user.long.length - 1} more)` : '';
-    problems.push({ message: `_headers has a line longer than ${CLOUDFLARE_MAX_LINE} characters${more}, which Cloudflare Pages ignores`, line: user.long[0] });
+    problems.push({
+      message: `_headers has a line longer than ${CLOUDFLARE_MAX_LINE} characters${more}, which Cloudflare Pages ignores`,
+      line: user.long[0],
+    });
   }
   if (made || n > CLOUDFLARE_MAX_RULES) return problems;
   const ours = all.rules.length - n;
   const long = all.long.length - user.long.length;
   const over = [
-    ...(all.rules.length > CLOUDFLARE_MAX_RULES ? [`${all.rules.length} rules (${ours} of them objpack's) where ${LIMITS}`] : []),
-    ...(long > 0 ? [`${long} Link line${long === 1 ? '' : 's'} longer than the ${CLOUDFLARE_MAX_LINE} characters Cloudflare Pages reads (it ignores them)`] : []),
+    ...(all.rules.length > CLOUDFLARE_MAX_RULES
+      ? [`${all.rules.length} rules (${ours} of them objpack's) where ${LIMITS}`]
+      : []),
+    ...(long > 0
+      ? [
+          `${long} Link line${long === 1 ? '' : 's'} longer than the ${CLOUDFLARE_MAX_LINE} characters Cloudflare Pages reads (it ignores them)`,
+        ]
+      : []),
   ];
   if (over.length > 0) {
-    problems.push({ message: `_headers has ${over.join(', and ')}: if the site is on Cloudflare Pages, pass \`--target cloudflare\` for a _headers within its limits (objpack's rules for its packages, and Link rules for as many pages as fit); if it is on Netlify, \`--target netlify\` says so` });
+    problems.push({
+      message: `_headers has ${over.join(', and ')}: if the site is on Cloudflare Pages, pass \`--target cloudflare\` for a _headers within its limits (objpack's rules for its packages, and Link rules for as many pages as fit); if it is on Netlify, \`--target netlify\` says so`,
+    });
   }
   return problems;
 }

@@ -8,7 +8,14 @@
  * of that source is still a duplicate). Cloudflare Pages applies the rules it accepts before its files
  * ("Redirects are always followed, regardless of whether or not an asset matches").
  */
-export function cloudflareAccepts(): (r: { from: string; to?: unknown; status?: unknown; force?: unknown; conditions?: unknown; query?: unknown }) => boolean {
+export function cloudflareAccepts(): (r: {
+  from: string;
+  to?: unknown;
+  status?: unknown;
+  force?: unknown;
+  conditions?: unknown;
+  query?: unknown;
+}) => boolean {
   const seen = new Set<string>();
   return (r) => {
     if (typeof r.to !== 'string' || r.force === true || /^[a-z][a-z0-9+.-]*:\/\//i.test(r.from)) return false;

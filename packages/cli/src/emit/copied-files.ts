@@ -22,7 +22,11 @@ export async function writeCopied(outDir: string, rels: Iterable<string>): Promi
  * Removes the files an earlier build copied that the site no longer has (a deleted page would otherwise be
  * deployed from the copy as it was), then the directories that leaves empty. Returns them site-relative.
  */
-export async function removeUncopied(outDir: string, previous: readonly string[], current: ReadonlySet<string>): Promise<string[]> {
+export async function removeUncopied(
+  outDir: string,
+  previous: readonly string[],
+  current: ReadonlySet<string>,
+): Promise<string[]> {
   const removed: string[] = [];
   const dirs = new Set<string>();
   for (const rel of previous) {
@@ -32,10 +36,17 @@ export async function removeUncopied(outDir: string, previous: readonly string[]
     for (let d = path.posix.dirname(rel); d !== '.'; d = path.posix.dirname(d)) dirs.add(d);
   }
   // Deepest first; rmdir fails on a directory that still holds anything, which then stays.
-  for (const d of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length)) await rmdir(path.join(outDir, d)).catch(() => undefined);
+  for (const d of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length))
+    await rmdir(path.join(outDir, d)).catch(() => undefined);
   return removed;
 }
 
 function isPlainRel(rel: string): boolean {
-  return rel !== '' && !path.posix.isAbsolute(rel) && !rel.includes('\\') && !rel.includes('\0') && rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+  return (
+    rel !== '' &&
+    !path.posix.isAbsolute(rel) &&
+    !rel.includes('\\') &&
+    !rel.includes('\0') &&
+    rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..')
+  );
 }

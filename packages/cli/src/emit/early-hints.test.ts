@@ -18,9 +18,17 @@ import { chromiumPath, launchChromium } from '../discover/trace-pages.js';
 import { DEEP, fakeWorkerAssets, makeSite } from '../test-utils/site.js';
 
 const chromium = chromiumPath();
-if (!chromium) console.warn('⚠ SKIPPING the Early Hints browser test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)');
+if (!chromium)
+  console.warn(
+    '⚠ SKIPPING the Early Hints browser test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)',
+  );
 
-interface Timing { path: string; start: number; end: number; initiator: string }
+interface Timing {
+  path: string;
+  start: number;
+  end: number;
+  initiator: string;
+}
 
 describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole render path', () => {
   let root: string;
@@ -46,13 +54,21 @@ describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole r
       const { hints, link } = await new Promise<{ hints: string; link: string }>((resolve, reject) => {
         let early = '';
         const req = session.request({ ':path': '/deep/', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' });
-        req.on('headers', (h) => { if (h[':status'] === 103) early = String(h.link); });
-        req.on('response', (h) => (early ? resolve({ hints: early, link: String(h.link) }) : reject(new Error('no 103 before the response'))));
+        req.on('headers', (h) => {
+          if (h[':status'] === 103) early = String(h.link);
+        });
+        req.on('response', (h) =>
+          early ? resolve({ hints: early, link: String(h.link) }) : reject(new Error('no 103 before the response')),
+        );
         req.on('error', reject);
         req.resume();
       });
-      for (const e of ['</deep/css/theme.css>; rel=preload; as=style', '</deep/fonts/body.woff2>; rel=preload; as=font; crossorigin',
-        '</deep/js/ui.js>; rel=modulepreload', '</deep/js/util.js>; rel=modulepreload']) {
+      for (const e of [
+        '</deep/css/theme.css>; rel=preload; as=style',
+        '</deep/fonts/body.woff2>; rel=preload; as=font; crossorigin',
+        '</deep/js/ui.js>; rel=modulepreload',
+        '</deep/js/util.js>; rel=modulepreload',
+      ]) {
         expect(hints).toContain(e);
         expect(link).toContain(e);
       }
@@ -106,14 +122,37 @@ describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole r
     expect(rule).not.toContain('/deep/img/c0.svg');
   });
 
-  it('Chromium, trusting the certificate, reuses the 103\'s fetches and revalidates nothing', async () => {
+  it("Chromium, trusting the certificate, reuses the 103's fetches and revalidates nothing", async () => {
     // A trusted certificate (by its key's hash), so Chromium keeps responses in its HTTP cache as on a real
     // site: with a certificate error it keeps none, and a 103's fetches are never reused.
     const dir = await mkdtemp(path.join(tmpdir(), 'objpack-tls-'));
     const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
-    const spki = createHash('sha256').update(new X509Certificate(await readFile(cert)).publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    const spki = createHash('sha256')
+      .update(new X509Certificate(await readFile(cert)).publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('base64');
     const trusted = await serve({ root, host: '127.0.0.1', port: 0, cert, key });
     const strict = await launchChromium([`--ignore-certificate-errors-spki-list=${spki}`]);
     try {

@@ -12,7 +12,18 @@ import { generationUrl, packageFile, publishedPackages } from './generation.js';
 import { readCopied, removeUncopied, writeCopied } from './copied-files.js';
 import { cloudflareHeaders, cloudflareProblems } from './cloudflare-headers.js';
 import { isHeadersPattern, type HeadersHost } from './header-patterns.js';
-import { firebaseConfig, headerRules, netlifyHeaders, nginxConfig, pushManifest, vercelConfig, VERCEL_MAX_RULES, type HeaderRule, type HeaderRules, type HostTarget } from './host-config.js';
+import {
+  firebaseConfig,
+  headerRules,
+  netlifyHeaders,
+  nginxConfig,
+  pushManifest,
+  vercelConfig,
+  VERCEL_MAX_RULES,
+  type HeaderRule,
+  type HeaderRules,
+  type HostTarget,
+} from './host-config.js';
 import { REGISTER_PATH, WORKER_PATH } from './inject.js';
 import { buildManifest, manifestText, routeTable, type HostRecord } from './manifest.js';
 import { mapLimit } from './map-limit.js';
@@ -73,7 +84,13 @@ export interface EmitResult {
    * Host config limits passed (`limit`, `cloudflare`: `_headers` on Cloudflare Pages), configs left untouched
    * (`kept`) and pages left without a `_headers` rule for a path its hosts read as a pattern (`pattern`).
    */
-  hostWarnings: Array<{ kind: 'limit' | 'kept' | 'cloudflare' | 'pattern'; message: string; file?: string; line?: number; ref?: string }>;
+  hostWarnings: Array<{
+    kind: 'limit' | 'kept' | 'cloudflare' | 'pattern';
+    message: string;
+    file?: string;
+    line?: number;
+    ref?: string;
+  }>;
 }
 
 /**
@@ -96,7 +113,11 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   // Unchanged text files are left alone, so a rebuild of an unchanged site touches nothing but the cache.
   const writeText = async (rel: string, text: string, options?: { fsync?: boolean }) => {
     // Read the old file only when its size matches: the manifest of a 10,000-page site is ~15 MB.
-    if (sizeOf(abs(rel)) === Buffer.byteLength(text) && (await readFile(abs(rel), 'utf8').catch(() => undefined)) === text) return;
+    if (
+      sizeOf(abs(rel)) === Buffer.byteLength(text) &&
+      (await readFile(abs(rel), 'utf8').catch(() => undefined)) === text
+    )
+      return;
     await writeFileAtomic(abs(rel), text, options);
     done(rel);
   };
@@ -115,14 +136,20 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   }
   if (input.worker) {
     const { assets, unregister } = input.worker;
-    await writeText(WORKER_PATH.slice(1), await readFile(unregister ? assets.unregisterWorkerFile : assets.workerFile, 'utf8'));
+    await writeText(
+      WORKER_PATH.slice(1),
+      await readFile(unregister ? assets.unregisterWorkerFile : assets.workerFile, 'utf8'),
+    );
     await writeText(REGISTER_PATH.slice(1), await readFile(assets.registerFile, 'utf8'));
   }
 
   // Keys first: the build id is a hash of every package's content, so it is known before any page is encoded.
   const sharedKeys = plan.shared.map((s) => s.key);
   const pageKeys = plan.pages.map((p) => p.key);
-  const buildId = createHash('sha256').update([...sharedKeys, ...pageKeys].join('\n')).digest('hex').slice(0, 16);
+  const buildId = createHash('sha256')
+    .update([...sharedKeys, ...pageKeys].join('\n'))
+    .digest('hex')
+    .slice(0, 16);
 
   // The generation now published: its files stay until the one after this build replaces it.
   const published = publishedPackages(outDir);
@@ -133,10 +160,26 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
    * `id` is the build id a fresh encoding embeds; a kept package keeps the one it was written with. A page
    * package's file is named for that id (`fileUrl`), a shared package's for its content already.
    */
-  const put = async (url: string, key: string, id: string, fileUrl: (id: string) => string, encode: (target: string) => Promise<{ bytes: number; digest: string }>) => {
+  const put = async (
+    url: string,
+    key: string,
+    id: string,
+    fileUrl: (id: string) => string,
+    encode: (target: string) => Promise<{ bytes: number; digest: string }>,
+  ) => {
     const prev = cache.package(url);
-    if (prev && prev.key === key && (prev.buildId !== undefined || id === '') && sizeOf(abs(packageFile(fileUrl(prev.buildId ?? id)))) === prev.bytes) {
-      packages.set(url, { bytes: prev.bytes, digest: prev.digest, buildId: prev.buildId ?? id, url: fileUrl(prev.buildId ?? id) });
+    if (
+      prev &&
+      prev.key === key &&
+      (prev.buildId !== undefined || id === '') &&
+      sizeOf(abs(packageFile(fileUrl(prev.buildId ?? id)))) === prev.bytes
+    ) {
+      packages.set(url, {
+        bytes: prev.bytes,
+        digest: prev.digest,
+        buildId: prev.buildId ?? id,
+        url: fileUrl(prev.buildId ?? id),
+      });
       cache.setPackage(url, prev);
       reused++;
       return;
@@ -158,20 +201,38 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   const htmlByRel = new Map(input.html.map((h) => [h.rel, h]));
   /** Pages their package's job read, injected and staged in a temporary file (renamed after every package). */
   const staged = new Map<string, { tmp: string; bytes: number; key: string }>();
-  await mapLimit(plan.shared, limit, (s) => put(s.url, s.key, '', sameUrl(s.url), (target) => write({ target, buildId: '', sharedRefs: [], objects: s.objects })));
+  await mapLimit(plan.shared, limit, (s) =>
+    put(s.url, s.key, '', sameUrl(s.url), (target) =>
+      write({ target, buildId: '', sharedRefs: [], objects: s.objects }),
+    ),
+  );
   let renamed: Promise<unknown> | undefined;
   let texts: ReturnType<typeof outputTexts>;
   // Read before the report is made, which says what `_headers` holds (the copy, if any, is done).
   const existingHeaders = await readFile(abs('_headers'), 'utf8').catch(() => '');
   try {
     await mapLimit(plan.pages, limit, (p, i) =>
-      put(p.packageUrl, pageKeys[i]!, buildId, (id) => generationUrl(p.packageUrl, id), async (target) => {
-        const h = htmlByRel.get(p.file);
-        const withHtml = h && p.objects[0]?.sri === h.key && p.objects[0].rel === h.rel && !htmlCurrent(h) ? h : undefined;
-        const w = await write({ target, buildId, sharedRefs: p.shared, objects: p.objects, ...(withHtml ? { html: abs(withHtml.rel) } : {}) });
-        if (withHtml && w.htmlTemp !== undefined) staged.set(withHtml.rel, { tmp: w.htmlTemp, bytes: w.htmlBytes ?? 0, key: withHtml.key });
-        return { bytes: w.bytes, digest: w.digest };
-      }),
+      put(
+        p.packageUrl,
+        pageKeys[i]!,
+        buildId,
+        (id) => generationUrl(p.packageUrl, id),
+        async (target) => {
+          const h = htmlByRel.get(p.file);
+          const withHtml =
+            h && p.objects[0]?.sri === h.key && p.objects[0].rel === h.rel && !htmlCurrent(h) ? h : undefined;
+          const w = await write({
+            target,
+            buildId,
+            sharedRefs: p.shared,
+            objects: p.objects,
+            ...(withHtml ? { html: abs(withHtml.rel) } : {}),
+          });
+          if (withHtml && w.htmlTemp !== undefined)
+            staged.set(withHtml.rel, { tmp: w.htmlTemp, bytes: w.htmlBytes ?? 0, key: withHtml.key });
+          return { bytes: w.bytes, digest: w.digest };
+        },
+      ),
     );
     renamed = mapLimit([...staged], limit, async ([rel, s]) => {
       await rename(s.tmp, abs(rel));
@@ -205,22 +266,37 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
   await writeText(PUSH_MANIFEST_FILE, texts.pushManifest);
   const jsonTargets = (['vercel', 'firebase'] as const).filter((t) => input.targets.includes(t));
   if (jsonTargets.length > 0) {
-    if (jsonTargets.includes('vercel') && rules.length > VERCEL_MAX_RULES) hostWarnings.push({ kind: 'limit', message: `vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}` });
+    if (jsonTargets.includes('vercel') && rules.length > VERCEL_MAX_RULES)
+      hostWarnings.push({
+        kind: 'limit',
+        message: `vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}`,
+      });
     const previous = await readOwnEntries(outDir);
     const configs: Array<{ file: string; config: Record<string, unknown>; ours: unknown[] }> = [];
     for (const t of jsonTargets) {
       const file = `${t}.json`;
       const existing = await readJsonConfig(abs(file));
       // Never overwrite what we cannot read (firebase-tools accepts comments in firebase.json).
-      if (existing === undefined) hostWarnings.push({ kind: 'kept', message: `${file} is not plain JSON: left as it is, without objpack's header rules` });
-      const made = existing && (t === 'vercel' ? vercelConfig(rules, existing, previous[file]) : firebaseConfig(rules, existing, previous[file]));
+      if (existing === undefined)
+        hostWarnings.push({
+          kind: 'kept',
+          message: `${file} is not plain JSON: left as it is, without objpack's header rules`,
+        });
+      const made =
+        existing &&
+        (t === 'vercel'
+          ? vercelConfig(rules, existing, previous[file])
+          : firebaseConfig(rules, existing, previous[file]));
       if (typeof made === 'string') hostWarnings.push({ kind: 'kept', message: `${file}: ${made}` });
       else if (made) configs.push({ file, ...made });
     }
     // Entries of both builds are recorded before a config changes, and only this build's after: killed in
     // between, the next build still knows every entry that is objpack's. Files not written this time keep theirs.
     const record = (both: boolean) =>
-      JSON.stringify({ ...previous, ...Object.fromEntries(configs.map((c) => [c.file, both ? [...(previous[c.file] ?? []), ...c.ours] : c.ours])) });
+      JSON.stringify({
+        ...previous,
+        ...Object.fromEntries(configs.map((c) => [c.file, both ? [...(previous[c.file] ?? []), ...c.ours] : c.ours])),
+      });
     if (configs.length > 0) {
       await writeText(HOST_ENTRIES_FILE, record(true));
       for (const c of configs) await writeText(c.file, `${JSON.stringify(c.config, null, 2)}\n`);
@@ -238,14 +314,26 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
 
   // The generation before last goes; the one just replaced stays for workers still holding its table.
   const named = new Set(Object.values(manifest.packages).map((p) => p.file));
-  const removed = [...(await removeStale(outDir, new Set([...named, ...published]))), ...(await removeOldReport(outDir, input.report?.file))];
+  const removed = [
+    ...(await removeStale(outDir, new Set([...named, ...published]))),
+    ...(await removeOldReport(outDir, input.report?.file)),
+  ];
   const superseded = [...published].filter((f) => !named.has(f));
   if (copied && copiedBefore) {
     removed.push(...(await removeUncopied(outDir, copiedBefore, copied)));
     await writeCopied(outDir, copied);
   }
   await removeTempFiles(outDir, new Set(['.', ...input.html.map((h) => path.posix.dirname(h.rel))]));
-  return { manifest, written, reused, removed, superseded, linkTruncated: headers.truncated, hostWarnings, ...(linkRules ? { linkRules } : {}) };
+  return {
+    manifest,
+    written,
+    reused,
+    removed,
+    superseded,
+    linkTruncated: headers.truncated,
+    hostWarnings,
+    ...(linkRules ? { linkRules } : {}),
+  };
 }
 
 /** The manifest and the contents of the files made from it (host configs that merge with the site's aside). */
@@ -268,7 +356,13 @@ function outputTexts(manifest: BuildManifest, input: EmitInput, existingHeaders:
  * `_headers` (`--target cloudflare`: within Cloudflare Pages' limits), with the pages whose Link lost entries,
  * how many pages kept a Link rule under that target, and what of the file breaks Cloudflare's limits.
  */
-function headersFile(own: readonly HeaderRule[], pages: readonly HeaderRule[], truncated: HeaderRules['truncated'], existing: string, input: EmitInput) {
+function headersFile(
+  own: readonly HeaderRule[],
+  pages: readonly HeaderRule[],
+  truncated: HeaderRules['truncated'],
+  existing: string,
+  input: EmitInput,
+) {
   const warnings: EmitResult['hostWarnings'] = [];
   // Only where `_headers` may be read: a build for Vercel, Firebase or nginx alone would hear of it for nothing.
   const read = input.targets.length === 0 || input.targets.some((t) => t === 'netlify' || t === 'cloudflare');
@@ -280,7 +374,8 @@ function headersFile(own: readonly HeaderRule[], pages: readonly HeaderRule[], t
   };
   if (input.targets.includes('cloudflare')) {
     const made = cloudflareHeaders(own, pages, existing);
-    for (const p of cloudflareProblems(made.text, made, own.length)) warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+    for (const p of cloudflareProblems(made.text, made, own.length))
+      warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
     patternWarning(made.patterns, 'Cloudflare Pages');
     const linkRules: LinkRules = { pages: made.pageRules, of: pages.length, cut: made.cut };
     return { text: made.text, truncated: mergeTruncated(truncated, made.truncated), linkRules, warnings };
@@ -289,16 +384,22 @@ function headersFile(own: readonly HeaderRule[], pages: readonly HeaderRule[], t
   const hosts: HeadersHost[] = input.netlify === true ? ['netlify'] : ['netlify', 'cloudflare'];
   const patterns = new Set(pages.filter((r) => isHeadersPattern(r.path, hosts)));
   const text = netlifyHeaders([...own, ...pages.filter((r) => !patterns.has(r))], existing);
-  patternWarning([...patterns].map((r) => r.path), input.netlify === true ? 'Netlify' : 'Netlify or Cloudflare Pages');
+  patternWarning(
+    [...patterns].map((r) => r.path),
+    input.netlify === true ? 'Netlify' : 'Netlify or Cloudflare Pages',
+  );
   // A host named by --target (Vercel, Firebase, nginx, Netlify) or a netlify.toml says where the site goes:
   // Cloudflare's limits are not its host's, and a warning on every build would only be noise.
   const elsewhere = input.netlify === true || input.targets.length > 0;
-  if (!elsewhere) for (const p of cloudflareProblems(text)) warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+  if (!elsewhere)
+    for (const p of cloudflareProblems(text)) warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
   return { text, truncated, linkRules: undefined, warnings };
 }
 
 /** Pages whose Link lost entries to 8 KB or to Cloudflare's lines, each once with all it lost. */
-function mergeTruncated(...lists: Array<ReadonlyArray<{ page: string; dropped: number }>>): Array<{ page: string; dropped: number }> {
+function mergeTruncated(
+  ...lists: Array<ReadonlyArray<{ page: string; dropped: number }>>
+): Array<{ page: string; dropped: number }> {
   const by = new Map<string, number>();
   for (const list of lists) for (const t of list) by.set(t.page, (by.get(t.page) ?? 0) + t.dropped);
   return [...by].map(([page, dropped]) => ({ page, dropped }));

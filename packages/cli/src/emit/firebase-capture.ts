@@ -28,7 +28,11 @@ const literal = (s: string) => s.replace(/\$/g, '$$$$');
  * Values are put in as captured; compile()'s check of a value against a pattern in the destination is not
  * repeated.
  */
-export function firebaseCaptures(p2r: PathToRegexp, glob: string, destination: string): { routes: CaptureRoute[]; fails: boolean; re: RegExp } {
+export function firebaseCaptures(
+  p2r: PathToRegexp,
+  glob: string,
+  destination: string,
+): { routes: CaptureRoute[]; fails: boolean; re: RegExp } {
   const tokens = p2r.parse(glob);
   const dest = p2r.parse(destination);
   const optional = tokens.filter((t): t is Key => typeof t !== 'string' && t.optional);
@@ -79,7 +83,9 @@ export function regexCaptures(p2r: PathToRegexp, destination: string): RegexCapt
   // compile() looks a value up by name: a name used twice is present in both places or absent from both,
   // and one that a required segment uses is never absent.
   const required = new Set(keys.filter((t) => !t.optional).map((t) => String(t.name)));
-  const optional = [...new Set(keys.filter((t) => t.optional).map((t) => String(t.name)))].filter((n) => !required.has(n));
+  const optional = [...new Set(keys.filter((t) => t.optional).map((t) => String(t.name)))].filter(
+    (n) => !required.has(n),
+  );
   const many = optional.length > MAX_OPTIONAL;
   const out: RegexCapture[] = [];
   for (let mask = 0; mask < (many ? 1 : 1 << optional.length); mask++) {
@@ -120,7 +126,9 @@ function fillable(t: Key, dest: Token[], narrowed: () => void): Key {
   // A `*` (`.*`, greedy) takes a trailing slash the pattern's optional final `/` would otherwise take
   // (`/s/a/` gives `a/`, segments `a` and ''), and compile() refuses the empty one: no value ends before `/$`.
   const end = t.asterisk ? '(?!\\/$)' : '';
-  return one ? { ...t, repeat: false, asterisk: false, pattern: `${SEGMENT}${end}` } : { ...t, asterisk: false, pattern: `${SEGMENT}(?:\\/${SEGMENT})*${end}` };
+  return one
+    ? { ...t, repeat: false, asterisk: false, pattern: `${SEGMENT}${end}` }
+    : { ...t, asterisk: false, pattern: `${SEGMENT}(?:\\/${SEGMENT})*${end}` };
 }
 
 /**

@@ -7,7 +7,11 @@ import type { ParseError } from 'jsonc-parser';
 export async function parseFirebaseJson(text: string): Promise<unknown> {
   const { parse, printParseErrorCode } = await import('jsonc-parser');
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: false, allowEmptyContent: false });
+  const value: unknown = parse(text, errors, {
+    allowTrailingComma: false,
+    disallowComments: false,
+    allowEmptyContent: false,
+  });
   const first = errors[0];
   if (first) {
     const line = text.slice(0, first.offset).split('\n').length;

@@ -17,8 +17,7 @@ export function generationUrl(slotUrl: string, buildId: string): string {
  * Site-relative file of a package URL: from objpack's directory on, so under any base path (`/repo/_objpack/…`
  * is `_objpack/…`; a base never holds that directory's name, checkBasePath).
  */
-export const packageFile = (url: string): string =>
-  decodeURIComponent(url.slice(url.indexOf(`/${PACKAGE_DIR}/`) + 1));
+export const packageFile = (url: string): string => decodeURIComponent(url.slice(url.indexOf(`/${PACKAGE_DIR}/`) + 1));
 
 /** The build id a manifest text starts with (`JSON.stringify(manifest, null, 2)`), read from its first bytes. */
 function manifestBuildId(file: string): string | undefined {

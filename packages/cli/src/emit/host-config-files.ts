@@ -16,6 +16,8 @@ export function hostConfigDirs(root: string, cwd = process.cwd()): string[] {
  * checked by signature).
  */
 export function unwalkedHostConfigs(root: string, cwd?: string): string[] {
-  const outside = hostConfigDirs(root, cwd).slice(1).flatMap((d) => [path.join(d, 'vercel.json'), path.join(d, 'firebase.json'), path.join(d, 'netlify.toml')]);
+  const outside = hostConfigDirs(root, cwd)
+    .slice(1)
+    .flatMap((d) => [path.join(d, 'vercel.json'), path.join(d, 'firebase.json'), path.join(d, 'netlify.toml')]);
   return [path.join(root, 'netlify.toml'), path.join(root, '_redirects'), ...outside];
 }

@@ -33,12 +33,31 @@ export interface HeaderRules {
  */
 export function headerRules(manifest: BuildManifest): HeaderRules {
   const base = manifest.base ?? '/';
-  const worker: HeaderRule = base === '/'
-    ? { path: WORKER_PATH, headers: [['Cache-Control', REVALIDATE], ['Service-Worker-Allowed', '/']] }
-    : { path: workerPath(base), headers: [['Cache-Control', REVALIDATE]] };
+  const worker: HeaderRule =
+    base === '/'
+      ? {
+          path: WORKER_PATH,
+          headers: [
+            ['Cache-Control', REVALIDATE],
+            ['Service-Worker-Allowed', '/'],
+          ],
+        }
+      : { path: workerPath(base), headers: [['Cache-Control', REVALIDATE]] };
   const own: HeaderRule[] = [
-    { path: `${base}${PACKAGE_DIR}/shared/*`, headers: [['Cache-Control', IMMUTABLE], ['Content-Type', MEDIA_TYPE]] },
-    { path: `${base}${PACKAGE_DIR}/pages/*`, headers: [['Cache-Control', REVALIDATE], ['Content-Type', MEDIA_TYPE]] },
+    {
+      path: `${base}${PACKAGE_DIR}/shared/*`,
+      headers: [
+        ['Cache-Control', IMMUTABLE],
+        ['Content-Type', MEDIA_TYPE],
+      ],
+    },
+    {
+      path: `${base}${PACKAGE_DIR}/pages/*`,
+      headers: [
+        ['Cache-Control', REVALIDATE],
+        ['Content-Type', MEDIA_TYPE],
+      ],
+    },
     { path: `${base}${ROUTES_FILE}`, headers: [['Cache-Control', REVALIDATE]] },
     worker,
   ];
@@ -61,7 +80,11 @@ export const HEADERS_END = '# objpack:end';
  * objpack's marked block, so rebuilding never eats hand-written rules nor adds a second block.
  */
 export function netlifyHeaders(rules: readonly HeaderRule[], existing = ''): string {
-  const block = [HEADERS_BEGIN, ...rules.flatMap((r) => [r.path, ...r.headers.map(([k, v]) => `  ${k}: ${v}`)]), HEADERS_END].join('\n');
+  const block = [
+    HEADERS_BEGIN,
+    ...rules.flatMap((r) => [r.path, ...r.headers.map(([k, v]) => `  ${k}: ${v}`)]),
+    HEADERS_END,
+  ].join('\n');
   const head = userPart(existing).trimEnd();
   return `${head ? `${head}\n\n` : ''}${block}\n`;
 }
@@ -70,11 +93,15 @@ export function netlifyHeaders(rules: readonly HeaderRule[], existing = ''): str
 export function userPart(existing: string): string {
   const start = existing.indexOf(HEADERS_BEGIN);
   const end = existing.indexOf(HEADERS_END, start);
-  return start >= 0 && end >= 0 ? existing.slice(0, start) + existing.slice(end + HEADERS_END.length).replace(/^\n/, '') : existing;
+  return start >= 0 && end >= 0
+    ? existing.slice(0, start) + existing.slice(end + HEADERS_END.length).replace(/^\n/, '')
+    : existing;
 }
 
 /** prpl-server's multi-file push manifest: page URL pattern → { resource: { type, weight } }. */
-export function pushManifest(manifest: BuildManifest): Record<string, Record<string, { type: string; weight: number }>> {
+export function pushManifest(
+  manifest: BuildManifest,
+): Record<string, Record<string, { type: string; weight: number }>> {
   const out: Record<string, Record<string, { type: string; weight: number }>> = {};
   for (const [url, page] of Object.entries(manifest.pages)) {
     const entry: Record<string, { type: string; weight: number }> = {};
@@ -106,7 +133,11 @@ export interface JsonConfig {
  * (HOST_ENTRIES_FILE): those go, every other entry stays, even one for the same source — Vercel applies
  * every matching entry, so a user's CSP for `/` and objpack's Link for `/` both hold.
  */
-export function vercelConfig(rules: readonly HeaderRule[], existing: Record<string, unknown> = {}, previous: readonly unknown[] = []): JsonConfig {
+export function vercelConfig(
+  rules: readonly HeaderRule[],
+  existing: Record<string, unknown> = {},
+  previous: readonly unknown[] = [],
+): JsonConfig {
   // path-to-regexp syntax: escape its operators in literal paths; '/dir/*' becomes '/dir/(.*)'.
   const source = (p: string) => (p.endsWith('/*') ? `${escapeP2R(p.slice(0, -1))}(.*)` : escapeP2R(p));
   const ours = toJsonHeaders(rules, source);
@@ -117,7 +148,11 @@ export function vercelConfig(rules: readonly HeaderRule[], existing: Record<stri
  * `firebase.json` with the rules under `hosting.headers` (glob sources), merged as in vercelConfig. With
  * several `hosting` sites, the one that publishes this directory (`public` '.'); none is an error message.
  */
-export function firebaseConfig(rules: readonly HeaderRule[], existing: Record<string, unknown> = {}, previous: readonly unknown[] = []): JsonConfig | string {
+export function firebaseConfig(
+  rules: readonly HeaderRule[],
+  existing: Record<string, unknown> = {},
+  previous: readonly unknown[] = [],
+): JsonConfig | string {
   const source = (p: string) => (p.endsWith('/*') ? `${escapeGlob(p.slice(0, -1))}**` : escapeGlob(p));
   const ours = toJsonHeaders(rules, source);
   const merged = (site: Record<string, unknown>) => ({ ...site, headers: replaceOurs(site.headers, previous, ours) });
@@ -126,25 +161,38 @@ export function firebaseConfig(rules: readonly HeaderRule[], existing: Record<st
     const sites = existing.hosting as unknown[];
     const at = sites.findIndex((h) => isSite(h) && (h.public === '.' || h.public === '' || h.public === './'));
     if (at < 0) return 'several hosting sites and none with "public": "." (this directory): left as it is';
-    return { config: { ...existing, hosting: sites.map((h, i) => (i === at ? merged(h as Record<string, unknown>) : h)) }, ours };
+    return {
+      config: { ...existing, hosting: sites.map((h, i) => (i === at ? merged(h as Record<string, unknown>) : h)) },
+      ours,
+    };
   }
-  return { config: { ...existing, hosting: merged(isSite(existing.hosting) ? existing.hosting : { public: '.' }) }, ours };
+  return {
+    config: { ...existing, hosting: merged(isSite(existing.hosting) ? existing.hosting : { public: '.' }) },
+    ours,
+  };
 }
 
 /** An nginx include (`include objpack-nginx.conf;` inside the `server` block). */
 export function nginxConfig(rules: readonly HeaderRule[]): string {
   const q = (v: string) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`;
-  const lines = ['# Generated by `objpack build`; include inside your server { } block.', `types { ${MEDIA_TYPE} objp; }`];
+  const lines = [
+    '# Generated by `objpack build`; include inside your server { } block.',
+    `types { ${MEDIA_TYPE} objp; }`,
+  ];
   for (const r of rules) {
     // nginx matches a location against the request's path with its %XX escapes decoded
     // (nginx.org/en/docs/http/ngx_http_core_module.html#location): `= /caf%C3%A9.html` matched no request.
     // A prefix too (objpack's directory under a base such as /caf%C3%A9/).
     const prefix = r.path.endsWith('/*') ? r.path.slice(0, -1) : undefined;
     const decodedPrefix = prefix === undefined ? undefined : decodeURIComponent(prefix);
-    const loc = prefix === undefined
-      ? `= ${q(decodeURIComponent(r.path))}`
-      : `^~ ${decodedPrefix === prefix ? prefix : q(decodedPrefix!)}`;
-    lines.push(`location ${loc} {`, ...r.headers.filter(([k]) => k !== 'Content-Type').map(([k, v]) => `  add_header ${k} ${q(v)} always;`));
+    const loc =
+      prefix === undefined
+        ? `= ${q(decodeURIComponent(r.path))}`
+        : `^~ ${decodedPrefix === prefix ? prefix : q(decodedPrefix!)}`;
+    lines.push(
+      `location ${loc} {`,
+      ...r.headers.filter(([k]) => k !== 'Content-Type').map(([k, v]) => `  add_header ${k} ${q(v)} always;`),
+    );
     // $uri is that decoded path: a file path written out would be looked up with its escapes, and a `$` in it
     // read as a variable (nginx refuses the config).
     if (r.path.endsWith('/') && !r.path.endsWith('/*')) lines.push('  try_files ${uri}index.html =404;');

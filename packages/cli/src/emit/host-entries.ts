@@ -11,7 +11,8 @@ export async function readOwnEntries(outDir: string): Promise<Record<string, unk
     return {};
   }
   const out: Record<string, unknown[]> = {};
-  if (parsed && typeof parsed === 'object') for (const [file, list] of Object.entries(parsed)) if (Array.isArray(list)) out[file] = list;
+  if (parsed && typeof parsed === 'object')
+    for (const [file, list] of Object.entries(parsed)) if (Array.isArray(list)) out[file] = list;
   return out;
 }
 

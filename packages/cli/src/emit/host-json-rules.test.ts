@@ -5,7 +5,7 @@ import { firebaseRules, vercelRules, type SiteRule } from './host-json-rules.js'
 const matching = (rules: SiteRule[], url: string) => rules.filter((r) => r.test(url)).map((r) => r.for);
 
 describe('vercel.json headers', () => {
-  test("sources compile as Vercel compiles them (path-to-regexp), without regard to case", async () => {
+  test('sources compile as Vercel compiles them (path-to-regexp), without regard to case', async () => {
     const config = {
       headers: [
         { source: '/blog/:slug*', headers: [{ key: 'X-A', value: '1' }] },
@@ -41,9 +41,20 @@ describe('vercel.json headers', () => {
     expect(diagnostics.map((d) => [d.code, d.file])).toEqual(Array(3).fill(['OBJPACK_W_HOST_HEADERS', 'vercel.json']));
     expect(diagnostics[0]!.message).toContain('`has`/`missing`');
     expect((await vercelRules({ headers: 'x' }, [], 'vercel.json')).diagnostics).toHaveLength(1);
-    expect(await vercelRules({ cleanUrls: true }, [], 'vercel.json')).toEqual({ rules: [], diagnostics: [], cleanUrls: true, bareDirUrls: true });
+    expect(await vercelRules({ cleanUrls: true }, [], 'vercel.json')).toEqual({
+      rules: [],
+      diagnostics: [],
+      cleanUrls: true,
+      bareDirUrls: true,
+    });
     // With trailingSlash: true, about.html is at /about/ (and /about redirects there).
-    expect(await vercelRules({ cleanUrls: true, trailingSlash: true }, [], 'vercel.json')).toEqual({ rules: [], diagnostics: [], cleanUrls: false, bareDirUrls: false, cleanSlashUrls: true });
+    expect(await vercelRules({ cleanUrls: true, trailingSlash: true }, [], 'vercel.json')).toEqual({
+      rules: [],
+      diagnostics: [],
+      cleanUrls: false,
+      bareDirUrls: false,
+      cleanSlashUrls: true,
+    });
   });
 });
 
@@ -75,13 +86,51 @@ describe('firebase.json headers', () => {
   });
 
   test("page headers match exactly as superstatic's minimatch(path, glob); the RegExp for objpack serve agrees on every page URL", async () => {
-    const globs = ['/about', 'about', '/docs/*', '/blog/**', '**', '/**/*.html', '/.well-known/*', '!/secret/**', '!secret/**', '/a/{b,c}', '/guide/', '**/*.@(css|js)', '/x?z'];
-    const paths = ['/', '/blog', '/.well-known/a', '/about', '/about/', '/About', '/docs/a.html', '/docs/guide/', '/docs/a/b', '/blog/', '/blog/2024/post.html', '/secret/a', '/x/secret/a', '/a/b', '/a/c/', '/guide/', '/guide', '/s/app.js', '/xyz', '/x/z'];
-    const config = { hosting: { public: '.', headers: globs.map((source) => ({ source, headers: [{ key: 'X', value: source }] })) } };
+    const globs = [
+      '/about',
+      'about',
+      '/docs/*',
+      '/blog/**',
+      '**',
+      '/**/*.html',
+      '/.well-known/*',
+      '!/secret/**',
+      '!secret/**',
+      '/a/{b,c}',
+      '/guide/',
+      '**/*.@(css|js)',
+      '/x?z',
+    ];
+    const paths = [
+      '/',
+      '/blog',
+      '/.well-known/a',
+      '/about',
+      '/about/',
+      '/About',
+      '/docs/a.html',
+      '/docs/guide/',
+      '/docs/a/b',
+      '/blog/',
+      '/blog/2024/post.html',
+      '/secret/a',
+      '/x/secret/a',
+      '/a/b',
+      '/a/c/',
+      '/guide/',
+      '/guide',
+      '/s/app.js',
+      '/xyz',
+      '/x/z',
+    ];
+    const config = {
+      hosting: { public: '.', headers: globs.map((source) => ({ source, headers: [{ key: 'X', value: source }] })) },
+    };
     const { rules, diagnostics } = await firebaseRules(config, [], 'firebase.json', '/p', '/p');
     expect(diagnostics).toEqual([]);
     // superstatic adds a leading slash to a source (after a '!'), then asks minimatch.
-    const slashed = (g: string): string => (g.startsWith('!') ? `!${slashed(g.slice(1))}` : g.startsWith('/') ? g : `/${g}`);
+    const slashed = (g: string): string =>
+      g.startsWith('!') ? `!${slashed(g.slice(1))}` : g.startsWith('/') ? g : `/${g}`;
     for (const [i, glob] of globs.entries()) {
       const rule = rules[i]!;
       for (const p of paths) {
@@ -94,14 +143,30 @@ describe('firebase.json headers', () => {
     expect(matching(rules, '/docs/guide/')).toContain('/docs/*');
   });
 
-  test('the hosting site that publishes the built directory; another directory\'s config is not applied', async () => {
-    const site = (dir: string, value: string) => ({ public: dir, headers: [{ source: '**', headers: [{ key: 'X-Site', value }] }] });
+  test("the hosting site that publishes the built directory; another directory's config is not applied", async () => {
+    const site = (dir: string, value: string) => ({
+      public: dir,
+      headers: [{ source: '**', headers: [{ key: 'X-Site', value }] }],
+    });
     const many = { hosting: [site('docs/out', 'docs'), site('dist', 'app')] };
-    expect((await firebaseRules(many, [], 'firebase.json', '/p', '/p/dist')).rules[0]!.values).toEqual([['X-Site', 'app']]);
+    expect((await firebaseRules(many, [], 'firebase.json', '/p', '/p/dist')).rules[0]!.values).toEqual([
+      ['X-Site', 'app'],
+    ]);
     expect((await firebaseRules(many, [], 'firebase.json', '/p', '/p/other')).rules).toEqual([]);
     // In the site directory itself (as `--target firebase` writes it: public '.'), a single site is the site.
-    expect((await firebaseRules({ hosting: site('public', 'one') }, [], 'firebase.json', '/p/dist', '/p/dist')).rules).toHaveLength(1);
-    const bad = { hosting: { public: '.', headers: [{ source: '/a', headers: [{ key: 'X' }] }, { regex: '(', headers: [] }, { source: '/ok', headers: [] }] } };
+    expect(
+      (await firebaseRules({ hosting: site('public', 'one') }, [], 'firebase.json', '/p/dist', '/p/dist')).rules,
+    ).toHaveLength(1);
+    const bad = {
+      hosting: {
+        public: '.',
+        headers: [
+          { source: '/a', headers: [{ key: 'X' }] },
+          { regex: '(', headers: [] },
+          { source: '/ok', headers: [] },
+        ],
+      },
+    };
     const r = await firebaseRules(bad, [], 'firebase.json', '/p', '/p');
     expect(r.rules.map((x) => x.for)).toEqual(['/ok']);
     expect(r.diagnostics).toHaveLength(2);

@@ -36,9 +36,21 @@ export interface ParsedRules {
 type HeaderList = Array<{ key: string; value: string }>;
 
 const isHeaderList = (h: unknown): h is HeaderList =>
-  Array.isArray(h) && h.every((x) => x !== null && typeof x === 'object' && typeof (x as { key?: unknown }).key === 'string' && typeof (x as { value?: unknown }).value === 'string');
+  Array.isArray(h) &&
+  h.every(
+    (x) =>
+      x !== null &&
+      typeof x === 'object' &&
+      typeof (x as { key?: unknown }).key === 'string' &&
+      typeof (x as { value?: unknown }).value === 'string',
+  );
 
-const warn = (file: string, message: string): Diagnostic => ({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers: ${message}`, file });
+const warn = (file: string, message: string): Diagnostic => ({
+  code: WarningCode.HOST_HEADERS,
+  severity: 'warning',
+  message: `host headers: ${message}`,
+  file,
+});
 
 /**
  * `vercel.json` `headers`, with Vercel's own source compiler (@vercel/routing-utils). Matched without
@@ -55,20 +67,42 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
   // Vercel serves a directory's index at `/guide` too unless `trailingSlash: true` sends it to `/guide/`. A
   // vercel.json that `--target vercel` wrote (objpack's entries only) says nothing about the host's settings.
   const mine = new Set(own.map((e) => JSON.stringify(e)));
-  const objpacks = Object.keys(config ?? {}).every((k) => k === 'headers') && Array.isArray(entries) && entries.length > 0 && entries.every((e) => mine.has(JSON.stringify(e)));
-  const out: ParsedRules = { rules: [], diagnostics: [], cleanUrls, ...(objpacks ? {} : { bareDirUrls: trailingSlash !== true }), ...(clean === true && trailingSlash === true ? { cleanSlashUrls: true } : {}) };
+  const objpacks =
+    Object.keys(config ?? {}).every((k) => k === 'headers') &&
+    Array.isArray(entries) &&
+    entries.length > 0 &&
+    entries.every((e) => mine.has(JSON.stringify(e)));
+  const out: ParsedRules = {
+    rules: [],
+    diagnostics: [],
+    cleanUrls,
+    ...(objpacks ? {} : { bareDirUrls: trailingSlash !== true }),
+    ...(clean === true && trailingSlash === true ? { cleanSlashUrls: true } : {}),
+  };
   if (entries === undefined) return out;
   if (!Array.isArray(entries)) return { ...out, diagnostics: [warn(file, '`headers` is not a list')] };
   const { sourceToRegex } = await import('@vercel/routing-utils');
   for (const e of entries as unknown[]) {
     if (mine.has(JSON.stringify(e))) continue;
-    const { source, headers, has, missing } = (e ?? {}) as { source?: unknown; headers?: unknown; has?: unknown; missing?: unknown };
+    const { source, headers, has, missing } = (e ?? {}) as {
+      source?: unknown;
+      headers?: unknown;
+      has?: unknown;
+      missing?: unknown;
+    };
     if (typeof source !== 'string' || !isHeaderList(headers)) {
-      out.diagnostics.push(warn(file, `entry ${JSON.stringify(e)?.slice(0, 80)} has no string \`source\` and \`headers\` list; left out`));
+      out.diagnostics.push(
+        warn(file, `entry ${JSON.stringify(e)?.slice(0, 80)} has no string \`source\` and \`headers\` list; left out`),
+      );
       continue;
     }
     if (has !== undefined || missing !== undefined) {
-      out.diagnostics.push(warn(file, `${source}: rules with \`has\`/\`missing\` depend on the request; not applied to pages served from packages`));
+      out.diagnostics.push(
+        warn(
+          file,
+          `${source}: rules with \`has\`/\`missing\` depend on the request; not applied to pages served from packages`,
+        ),
+      );
       continue;
     }
     try {
@@ -90,7 +124,13 @@ export async function vercelRules(config: unknown, own: readonly unknown[], file
  * the one whose `public` directory is `root`; a config in another directory must name `root` as its
  * `public` (it may be another site's).
  */
-export async function firebaseRules(config: unknown, own: readonly unknown[], file: string, configDir: string, root: string): Promise<ParsedRules> {
+export async function firebaseRules(
+  config: unknown,
+  own: readonly unknown[],
+  file: string,
+  configDir: string,
+  root: string,
+): Promise<ParsedRules> {
   const out: ParsedRules = { rules: [], diagnostics: [] };
   const site = firebaseSite(config, configDir, root);
   if (!site) return out;
@@ -103,24 +143,43 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
   out.bareDirUrls = site.trailingSlash === false || (site.trailingSlash === undefined && site.cleanUrls === true);
   // Recorded with neither key set too: Firebase's defaults are a file lookup of their own (`/about` is no
   // page, `/guide` redirects to `/guide/`), not objpack serve's aliases.
-  out.firebaseUrls = { ...(site.cleanUrls === true ? { cleanUrls: true as const } : {}), ...(typeof site.trailingSlash === 'boolean' ? { trailingSlash: site.trailingSlash } : {}) };
+  out.firebaseUrls = {
+    ...(site.cleanUrls === true ? { cleanUrls: true as const } : {}),
+    ...(typeof site.trailingSlash === 'boolean' ? { trailingSlash: site.trailingSlash } : {}),
+  };
   if (site.headers === undefined) return out;
   if (!Array.isArray(site.headers)) return { ...out, diagnostics: [warn(file, '`hosting.headers` is not a list')] };
   const ours = new Set(own.map((e) => JSON.stringify(e)));
   const { minimatch } = await import('minimatch');
   for (const e of site.headers as unknown[]) {
     if (ours.has(JSON.stringify(e))) continue;
-    const { source, glob, regex, headers } = (e ?? {}) as { source?: unknown; glob?: unknown; regex?: unknown; headers?: unknown };
+    const { source, glob, regex, headers } = (e ?? {}) as {
+      source?: unknown;
+      glob?: unknown;
+      regex?: unknown;
+      headers?: unknown;
+    };
     const pattern = typeof source === 'string' ? source : typeof glob === 'string' ? glob : undefined;
     if ((pattern === undefined && typeof regex !== 'string') || !isHeaderList(headers)) {
-      out.diagnostics.push(warn(file, `entry ${JSON.stringify(e)?.slice(0, 80)} has no \`source\`/\`regex\` and \`headers\` list; left out`));
+      out.diagnostics.push(
+        warn(
+          file,
+          `entry ${JSON.stringify(e)?.slice(0, 80)} has no \`source\`/\`regex\` and \`headers\` list; left out`,
+        ),
+      );
       continue;
     }
     const values = headers.map((h): [string, string] => [h.key, h.value]);
     try {
       if (pattern !== undefined) {
         const g = typeof source === 'string' ? slashed(pattern) : pattern;
-        out.rules.push({ for: pattern, re: globRegExp(minimatch, g), test: (u) => minimatch(u, g), values, errorPage: true });
+        out.rules.push({
+          for: pattern,
+          re: globRegExp(minimatch, g),
+          test: (u) => minimatch(u, g),
+          values,
+          errorPage: true,
+        });
       } else {
         const re = new RegExp(regex as string, 'u');
         out.rules.push({ for: regex as string, re, test: (u) => re.test(u), values, errorPage: true });
@@ -133,13 +192,24 @@ export async function firebaseRules(config: unknown, own: readonly unknown[], fi
 }
 
 /** A `firebase.json` hosting site: the one whose `public` directory is `root` (one site in `root` itself: that one). */
-export type FirebaseHosting = { public?: unknown; headers?: unknown; redirects?: unknown; rewrites?: unknown; cleanUrls?: unknown; trailingSlash?: unknown };
+export type FirebaseHosting = {
+  public?: unknown;
+  headers?: unknown;
+  redirects?: unknown;
+  rewrites?: unknown;
+  cleanUrls?: unknown;
+  trailingSlash?: unknown;
+};
 
 export function firebaseSite(config: unknown, configDir: string, root: string): FirebaseHosting | undefined {
   const hosting = (config as { hosting?: unknown } | null)?.hosting;
   const sites = (Array.isArray(hosting) ? hosting : hosting ? [hosting] : []) as FirebaseHosting[];
-  const publishes = (s: FirebaseHosting) => typeof s?.public === 'string' && path.resolve(configDir, s.public) === path.resolve(root);
-  return sites.find(publishes) ?? (path.resolve(configDir) === path.resolve(root) && sites.length === 1 ? sites[0] : undefined);
+  const publishes = (s: FirebaseHosting) =>
+    typeof s?.public === 'string' && path.resolve(configDir, s.public) === path.resolve(root);
+  return (
+    sites.find(publishes) ??
+    (path.resolve(configDir) === path.resolve(root) && sites.length === 1 ? sites[0] : undefined)
+  );
 }
 
 /** A minimatch glob as the RegExp `objpack serve` and the worker test paths with, agreeing with minimatch(). */
@@ -150,7 +220,8 @@ export function globRegExp(minimatch: typeof Minimatch, glob: string): RegExp {
 }
 
 /** superstatic's slasher: a leading `/`, kept after a negating `!`. */
-const slashed = (g: string): string => (g.startsWith('!') ? `!${slashed(g.slice(1))}` : g.startsWith('/') ? g : `/${g}`);
+const slashed = (g: string): string =>
+  g.startsWith('!') ? `!${slashed(g.slice(1))}` : g.startsWith('/') ? g : `/${g}`;
 
 /**
  * minimatch's RegExp for `glob` brought in line with minimatch(): one trailing slash the glob does not end

@@ -57,9 +57,19 @@ export interface RedirectRule {
 }
 
 /** A rule the build cannot read is taken to redirect everything: the host's behaviour is unknown. */
-export const takeAll = (file: string, source: string): RedirectRule => ({ file, for: source, re: /^/, test: () => true });
+export const takeAll = (file: string, source: string): RedirectRule => ({
+  file,
+  for: source,
+  re: /^/,
+  test: () => true,
+});
 
-const warn = (file: string, message: string): Diagnostic => ({ code: WarningCode.HOST_REDIRECTS, severity: 'warning', message: `host redirects: ${message}`, file });
+const warn = (file: string, message: string): Diagnostic => ({
+  code: WarningCode.HOST_REDIRECTS,
+  severity: 'warning',
+  message: `host redirects: ${message}`,
+  file,
+});
 
 /**
  * A `_redirects` `from` path as a RegExp, wide enough for both hosts that read the file: `:name` is one
@@ -79,7 +89,9 @@ export function netlifyFrom(from: string): { re: RegExp; host?: string } {
   const splat = p.endsWith('/*');
   if (splat) p = p.slice(0, -2);
   if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
-  const body = p.replace(/:[A-Za-z_]\w*|\*|[.+?^${}()|[\]\\/]/g, (t) => (t === '*' ? '.*' : t.startsWith(':') ? '[^/]+' : `\\${t}`));
+  const body = p.replace(/:[A-Za-z_]\w*|\*|[.+?^${}()|[\]\\/]/g, (t) =>
+    t === '*' ? '.*' : t.startsWith(':') ? '[^/]+' : `\\${t}`,
+  );
   const re = new RegExp(`^${body}${splat ? '(?:\\/.*)?' : '\\/?'}$`, 'i');
   return host ? { re, host } : { re };
 }
@@ -90,10 +102,18 @@ export function netlifyFrom(from: string): { re: RegExp; host?: string } {
  * Cloudflare Pages applies every rule before it looks for files. With a netlify.toml the site is Netlify's.
  * The same rules, parsed once, go to `routes` as `objpack serve` applies them (Netlify's way).
  */
-export async function netlifyRedirects(root: string, toml: string | undefined, diagnostics: Diagnostic[], routes?: HostRoutes): Promise<RedirectRule[]> {
+export async function netlifyRedirects(
+  root: string,
+  toml: string | undefined,
+  diagnostics: Diagnostic[],
+  routes?: HostRoutes,
+): Promise<RedirectRule[]> {
   const file = path.join(root, '_redirects');
   // One source at a time, so each rule names its file; Netlify takes `_redirects` first.
-  const sources = [...(existsSync(file) ? [{ label: '_redirects', path: file, redirectsFiles: [file] }] : []), ...(toml ? [{ label: 'netlify.toml', path: toml, redirectsFiles: [], netlifyConfigPath: toml }] : [])];
+  const sources = [
+    ...(existsSync(file) ? [{ label: '_redirects', path: file, redirectsFiles: [file] }] : []),
+    ...(toml ? [{ label: 'netlify.toml', path: toml, redirectsFiles: [], netlifyConfigPath: toml }] : []),
+  ];
   const rules: RedirectRule[] = [];
   for (const { label, path: at, ...source } of sources) {
     // Only `_redirects` is Cloudflare's, and only where no netlify.toml says the site is Netlify's.
@@ -101,7 +121,8 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
     let redirects: unknown[] = [];
     const lines = new ConfigLines(await readFile(at, 'utf8').catch(() => ''));
     // A `_redirects` line starts with its `from`; a netlify.toml `[[redirects]]` names it in `from = "…"`.
-    const written = (from: string) => (l: string) => (label === '_redirects' ? l.trim().split(/\s+/)[0] === from : /^\s*from\s*=\s*(["'])(.*)\1/.exec(l)?.[2] === from);
+    const written = (from: string) => (l: string) =>
+      label === '_redirects' ? l.trim().split(/\s+/)[0] === from : /^\s*from\s*=\s*(["'])(.*)\1/.exec(l)?.[2] === from;
     try {
       const { parseAllRedirects } = await import('@netlify/redirect-parser');
       const parsed = await parseAllRedirects({ ...source, configRedirects: [], minimal: false });
@@ -110,7 +131,14 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
     } catch (err) {
       diagnostics.push(warn(label, `not read: ${(err as Error).message}`));
     }
-    for (const r of redirects as Array<{ from?: unknown; to?: unknown; status?: unknown; force?: unknown; conditions?: unknown; query?: unknown }>) {
+    for (const r of redirects as Array<{
+      from?: unknown;
+      to?: unknown;
+      status?: unknown;
+      force?: unknown;
+      conditions?: unknown;
+      query?: unknown;
+    }>) {
       if (routes) netlifyRoute(r, label, routes);
       if (typeof r.from !== 'string') continue;
       const line = lines.nextLine(written(r.from));
@@ -125,8 +153,14 @@ export async function netlifyRedirects(root: string, toml: string | undefined, d
       const wildcard = /[*:]/.test(r.from.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
       const full = r.force === true || (toml === undefined && (redirect || !wildcard));
       rules.push({
-        file: label, for: r.from, re, test: (u) => re.test(u), ...(host ? { host } : {}), ...(full ? {} : { cleanOnly: true }),
-        ...(r.force === true && !conditional ? { beforeFiles: true as const } : {}), ...(line !== undefined ? { line } : {}),
+        file: label,
+        for: r.from,
+        re,
+        test: (u) => re.test(u),
+        ...(host ? { host } : {}),
+        ...(full ? {} : { cleanOnly: true }),
+        ...(r.force === true && !conditional ? { beforeFiles: true as const } : {}),
+        ...(line !== undefined ? { line } : {}),
         ...(cloudflare?.({ ...r, from: r.from }) ? { beforeFilesOn: 'Cloudflare Pages' as const } : {}),
         ...(status === 200 && typeof r.to === 'string' ? { keeps: netlifyKeeps(r.from, r.to) } : {}),
       });
@@ -156,18 +190,35 @@ export interface VercelRoute {
  * depends on the request. Matched without regard to case, as Vercel routes are. `text`: the file as written,
  * for each rule's line.
  */
-export async function vercelRedirects(config: unknown, file: string, text?: string): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
+export async function vercelRedirects(
+  config: unknown,
+  file: string,
+  text?: string,
+): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
   const c = (config ?? {}) as Record<string, unknown>;
-  if (c.redirects === undefined && c.cleanUrls === undefined && c.trailingSlash === undefined && c.routes === undefined) return { rules: [], diagnostics: [] };
+  if (c.redirects === undefined && c.cleanUrls === undefined && c.trailingSlash === undefined && c.routes === undefined)
+    return { rules: [], diagnostics: [] };
   const { getTransformedRoutes } = await import('@vercel/routing-utils');
-  const input = { cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash, redirects: c.redirects, routes: c.routes } as Parameters<typeof getTransformedRoutes>[0];
+  const input = {
+    cleanUrls: c.cleanUrls,
+    trailingSlash: c.trailingSlash,
+    redirects: c.redirects,
+    routes: c.routes,
+  } as Parameters<typeof getTransformedRoutes>[0];
   let result: ReturnType<typeof getTransformedRoutes>;
   try {
     result = getTransformedRoutes(input);
   } catch (err) {
-    return { rules: [takeAll(file, 'vercel.json')], diagnostics: [warn(file, `${(err as Error).message} (every URL left to the host)`)] };
+    return {
+      rules: [takeAll(file, 'vercel.json')],
+      diagnostics: [warn(file, `${(err as Error).message} (every URL left to the host)`)],
+    };
   }
-  if (result.error) return { rules: [takeAll(file, 'vercel.json')], diagnostics: [warn(file, `${result.error.message} (every URL left to the host)`)] };
+  if (result.error)
+    return {
+      rules: [takeAll(file, 'vercel.json')],
+      diagnostics: [warn(file, `${result.error.message} (every URL left to the host)`)],
+    };
   const rules: RedirectRule[] = [];
   const diagnostics: Diagnostic[] = [];
   const passes: string[] = [];
@@ -176,7 +227,10 @@ export async function vercelRedirects(config: unknown, file: string, text?: stri
   for (const [i, route] of ((result.routes ?? []) as VercelRoute[]).entries()) {
     if (route.handle === 'filesystem') break;
     if (typeof route.src !== 'string') continue;
-    const takes = route.dest !== undefined || route.status !== undefined || (route.headers !== undefined && 'Location' in route.headers);
+    const takes =
+      route.dest !== undefined ||
+      route.status !== undefined ||
+      (route.headers !== undefined && 'Location' in route.headers);
     if (!takes) {
       // A header route (`continue`) matches and goes on; one that stops routing lets the files answer what
       // it matches, but only when it always applies.
@@ -189,8 +243,17 @@ export async function vercelRedirects(config: unknown, file: string, text?: stri
       const guard = passes.length > 0 ? `(?!${passes.map((p) => `(?:${p})`).join('|')})` : '';
       const re = new RegExp(guard ? `^${guard}(?:${src})` : src, 'i');
       const conditional = route.has !== undefined || route.missing !== undefined || route.methods !== undefined;
-      const keeps = typeof route.dest === 'string' && route.status === undefined ? { keeps: vercelKeeps(src, route.dest) } : {};
-      rules.push({ file, for: route.src, re, test: (u) => re.test(u), ...whence(i), ...(conditional ? {} : { beforeFiles: true as const }), ...keeps });
+      const keeps =
+        typeof route.dest === 'string' && route.status === undefined ? { keeps: vercelKeeps(src, route.dest) } : {};
+      rules.push({
+        file,
+        for: route.src,
+        re,
+        test: (u) => re.test(u),
+        ...whence(i),
+        ...(conditional ? {} : { beforeFiles: true as const }),
+        ...keeps,
+      });
     } catch (err) {
       rules.push(takeAll(file, route.src));
       diagnostics.push(warn(file, `${route.src}: ${(err as Error).message} (every URL left to the host)`));
@@ -210,7 +273,12 @@ export const firebaseGlob = (g: string): string => (g.startsWith('/') || g.start
  * `text`: the file as written, for each rule's line; `at`: where the site is in it (`['hosting', 1]` for
  * the second of several sites), so a rule's line is the one in this site's `redirects`, not another's.
  */
-export async function firebaseRedirects(site: FirebaseHosting, file: string, text?: string, at: ReadonlyArray<string | number> = ['hosting']): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
+export async function firebaseRedirects(
+  site: FirebaseHosting,
+  file: string,
+  text?: string,
+  at: ReadonlyArray<string | number> = ['hosting'],
+): Promise<{ rules: RedirectRule[]; diagnostics: Diagnostic[] }> {
   const rules: RedirectRule[] = [];
   // jsonc-parser gives each value's offsets in the text: each rule's line is that of its own `source`,
   // `glob` or `regex` value, never the same string written elsewhere (an earlier rule's destination).
@@ -229,7 +297,12 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string, tex
   const list = site.redirects;
   if (list !== undefined && !Array.isArray(list)) diagnostics.push(warn(file, '`hosting.redirects` is not a list'));
   for (const [i, e] of (Array.isArray(list) ? (list as unknown[]) : []).entries()) {
-    const { source, glob, regex, destination } = (e ?? {}) as { source?: unknown; glob?: unknown; regex?: unknown; destination?: unknown };
+    const { source, glob, regex, destination } = (e ?? {}) as {
+      source?: unknown;
+      glob?: unknown;
+      regex?: unknown;
+      destination?: unknown;
+    };
     const pattern = typeof glob === 'string' ? glob : typeof source === 'string' ? source : undefined;
     try {
       if (pattern !== undefined) {
@@ -240,7 +313,8 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string, tex
         const asPath = typeof destination === 'string' && /(?:^|\/):/.test(destination) ? pathToRegexp(g) : undefined;
         const placed = where(i, typeof glob === 'string' ? 'glob' : 'source');
         const split = asPath ? splitCapture(pathToRegexp, pattern, destination as string) : undefined;
-        if (split) diagnostics.push({ ...warn(file, split), ...(placed.line !== undefined ? { line: placed.line } : {}) });
+        if (split)
+          diagnostics.push({ ...warn(file, split), ...(placed.line !== undefined ? { line: placed.line } : {}) });
         const re = asPath ? new RegExp(`(?:${asGlob.source})|(?:${asPath.source})`, 'i') : asGlob;
         rules.push({ file, for: pattern, re, test: (u) => minimatch(u, g) || (asPath?.test(u) ?? false), ...placed });
       } else if (typeof regex === 'string') {
@@ -251,7 +325,9 @@ export async function firebaseRedirects(site: FirebaseHosting, file: string, tex
       }
     } catch (err) {
       rules.push(takeAll(file, pattern ?? String(regex)));
-      diagnostics.push(warn(file, `${pattern ?? String(regex)}: ${(err as Error).message} (every URL left to the host)`));
+      diagnostics.push(
+        warn(file, `${pattern ?? String(regex)}: ${(err as Error).message} (every URL left to the host)`),
+      );
     }
   }
   if (site.cleanUrls === true) {
@@ -304,7 +380,11 @@ const FILTER_LIMIT = 4_000_000;
 export function applyRedirects(
   urls: readonly string[],
   rules: readonly RedirectRule[],
-  { cleanUrls, bareDirUrls = false, cleanSlashUrls = false }: { cleanUrls: boolean; bareDirUrls?: boolean; cleanSlashUrls?: boolean },
+  {
+    cleanUrls,
+    bareDirUrls = false,
+    cleanSlashUrls = false,
+  }: { cleanUrls: boolean; bareDirUrls?: boolean; cleanSlashUrls?: boolean },
   host?: string,
 ): { redirected: Array<{ url: string; rule: RedirectRule }>; rules: RedirectRule[] } {
   const redirected: Array<{ url: string; rule: RedirectRule }> = [];
@@ -325,7 +405,9 @@ export function applyRedirects(
     const clean = bare === undefined ? undefined : forms(bare);
     const seen = clean ?? forms(url);
     // The host applies the first rule that takes the URL.
-    const first = index.candidates(seen).find((i) => (clean !== undefined || !live[i]!.cleanOnly) && takes(live[i]!, seen));
+    const first = index
+      .candidates(seen)
+      .find((i) => (clean !== undefined || !live[i]!.cleanOnly) && takes(live[i]!, seen));
     if (first !== undefined) redirected.push({ url: bare ?? url, rule: live[first]! });
     const files = [...forms(url), ...(url.endsWith('/') ? forms(`${url}index.html`) : [])];
     for (const i of index.literals(files)) if (!live[i]!.cleanOnly && takes(live[i]!, files)) used.add(live[i]!);

@@ -47,13 +47,28 @@ export function netlifyCapture(from: string): { re: RegExp; host?: string; names
   const splat = p.endsWith('/*');
   if (splat) p = p.slice(0, -2);
   if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
-  const body = p.replace(/:[A-Za-z_]\w*|\*|[.+?^${}()|[\]\\/]/g, (t) => (t === '*' ? group('splat', '.*') : t.startsWith(':') ? group(t.slice(1), '[^/]+') : `\\${t}`));
+  const body = p.replace(/:[A-Za-z_]\w*|\*|[.+?^${}()|[\]\\/]/g, (t) =>
+    t === '*' ? group('splat', '.*') : t.startsWith(':') ? group(t.slice(1), '[^/]+') : `\\${t}`,
+  );
   const re = new RegExp(`^${body}${splat ? `(?:\\/${group('splat', '.*')})?` : '\\/?'}$`, 'i');
   return host === undefined ? { re, names } : { re, host, names };
 }
 
 /** One `_redirects` / netlify.toml rule from Netlify's parser, as a route or the reason it is skipped. */
-export function netlifyRoute(r: { from?: unknown; to?: unknown; status?: unknown; force?: unknown; query?: unknown; conditions?: unknown; signed?: unknown; proxy?: unknown }, file: string, out: HostRoutes): void {
+export function netlifyRoute(
+  r: {
+    from?: unknown;
+    to?: unknown;
+    status?: unknown;
+    force?: unknown;
+    query?: unknown;
+    conditions?: unknown;
+    signed?: unknown;
+    proxy?: unknown;
+  },
+  file: string,
+  out: HostRoutes,
+): void {
   if (typeof r.from !== 'string' || typeof r.to !== 'string') return;
   const skip = (why: string) => void out.skipped.push({ file, for: r.from as string, why });
   const status = typeof r.status === 'number' ? r.status : 301;
@@ -61,8 +76,14 @@ export function netlifyRoute(r: { from?: unknown; to?: unknown; status?: unknown
   if (conditions.length > 0) return skip(`depends on the visitor (${conditions.join(', ')})`);
   const redirect = REDIRECT.has(status);
   const { re, host, names } = netlifyCapture(r.from);
-  const query = Object.entries(r.query && typeof r.query === 'object' ? (r.query as Record<string, unknown>) : {}).filter((e): e is [string, string] => typeof e[1] === 'string');
-  const scope: HostRouteOptions = { ...(r.force === true ? {} : { shadowed: true }), ...(host !== undefined ? { host } : {}), ...(query.length > 0 ? { query } : {}) };
+  const query = Object.entries(
+    r.query && typeof r.query === 'object' ? (r.query as Record<string, unknown>) : {},
+  ).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const scope: HostRouteOptions = {
+    ...(r.force === true ? {} : { shadowed: true }),
+    ...(host !== undefined ? { host } : {}),
+    ...(query.length > 0 ? { query } : {}),
+  };
   const hostOnly = (why: string) => {
     skip(why);
     out.routes.push(route(re, '', HOST_ONLY, scope));
@@ -72,12 +93,17 @@ export function netlifyRoute(r: { from?: unknown; to?: unknown; status?: unknown
   if (!redirect && r.to.startsWith('/.netlify/')) return hostOnly('a Netlify function or service');
   if (!redirect && !isRewriteStatus(status)) return skip(`status ${status}`);
   for (const [, v] of query) if (/^:[A-Za-z_]\w*$/.test(v)) names.add(v.slice(1));
-  const to = r.to.replace(/\$|:([A-Za-z_]\w*)/g, (t, name: string | undefined) => (t === '$' ? '$$' : names.has(name!) ? `\${${name}}` : t));
+  const to = r.to.replace(/\$|:([A-Za-z_]\w*)/g, (t, name: string | undefined) =>
+    t === '$' ? '$$' : names.has(name!) ? `\${${name}}` : t,
+  );
   out.routes.push(route(re, to, status, scope));
 }
 
 /** A Vercel destination (`$1`, `$name`) as a HostRoute template. */
-const vercelTo = (dest: string) => dest.replace(/\$(\d+|[A-Za-z_]\w*)?/g, (_, ref: string | undefined) => (ref === undefined ? '$$' : /^\d/.test(ref) ? `$${ref}` : `\${${ref}}`));
+const vercelTo = (dest: string) =>
+  dest.replace(/\$(\d+|[A-Za-z_]\w*)?/g, (_, ref: string | undefined) =>
+    ref === undefined ? '$$' : /^\d/.test(ref) ? `$${ref}` : `\${${ref}}`,
+  );
 
 /**
  * `vercel.json` as Vercel routes it (`getTransformedRoutes`): routes before the filesystem (`redirects`,
@@ -87,9 +113,22 @@ const vercelTo = (dest: string) => dest.replace(/\$(\d+|[A-Za-z_]\w*)?/g, (_, re
 export async function vercelRoutes(config: unknown, file: string): Promise<HostRoutes> {
   const out: HostRoutes = { routes: [], skipped: [] };
   const c = (config ?? {}) as Record<string, unknown>;
-  if (c.redirects === undefined && c.rewrites === undefined && c.cleanUrls === undefined && c.trailingSlash === undefined && c.routes === undefined) return out;
+  if (
+    c.redirects === undefined &&
+    c.rewrites === undefined &&
+    c.cleanUrls === undefined &&
+    c.trailingSlash === undefined &&
+    c.routes === undefined
+  )
+    return out;
   const { getTransformedRoutes } = await import('@vercel/routing-utils');
-  const input = { cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash, redirects: c.redirects, rewrites: c.rewrites, routes: c.routes } as Parameters<typeof getTransformedRoutes>[0];
+  const input = {
+    cleanUrls: c.cleanUrls,
+    trailingSlash: c.trailingSlash,
+    redirects: c.redirects,
+    rewrites: c.rewrites,
+    routes: c.routes,
+  } as Parameters<typeof getTransformedRoutes>[0];
   let routes: VercelRoute[];
   try {
     const result = getTransformedRoutes(input);
@@ -138,7 +177,10 @@ export async function vercelRoutes(config: unknown, file: string): Promise<HostR
       continue;
     }
     const unless = passes.length > 0 ? passes.map((p) => `(?:${p})`).join('|') : undefined;
-    const scope = { ...(phase === 'after' ? { shadowed: true as const } : {}), ...(unless !== undefined ? { unless } : {}) };
+    const scope = {
+      ...(phase === 'after' ? { shadowed: true as const } : {}),
+      ...(unless !== undefined ? { unless } : {}),
+    };
     out.routes.push(proxy ? route(re, '', HOST_ONLY, scope) : route(re, vercelTo(to), code, scope));
   }
   return out;
@@ -183,7 +225,9 @@ export async function firebaseRoutes(site: FirebaseHosting, file: string): Promi
       } else {
         const re = fromRe2(regex as string);
         if (!captures) out.routes.push(route(re, literal(dest), status));
-        else for (const c of regexCaptures(pathToRegexp, dest)) out.routes.push(route(re, c.to, status, Object.keys(c.groups).length > 0 ? { groups: c.groups } : {}));
+        else
+          for (const c of regexCaptures(pathToRegexp, dest))
+            out.routes.push(route(re, c.to, status, Object.keys(c.groups).length > 0 ? { groups: c.groups } : {}));
       }
     } catch {
       out.skipped.push({ file, for: label, why: 'not a valid pattern' });
@@ -198,7 +242,11 @@ export async function firebaseRoutes(site: FirebaseHosting, file: string): Promi
     if (hostOnly) out.skipped.push({ file, for: label, why: 'a function, a Cloud Run service or another site' });
     try {
       const re = pattern !== undefined ? globRegExp(minimatch, firebaseGlob(pattern)) : fromRe2(regex as string);
-      out.routes.push(hostOnly ? route(re, '', HOST_ONLY, { shadowed: true }) : route(re, literal(destination as string), 200, { shadowed: true }));
+      out.routes.push(
+        hostOnly
+          ? route(re, '', HOST_ONLY, { shadowed: true })
+          : route(re, literal(destination as string), 200, { shadowed: true }),
+      );
     } catch {
       if (!hostOnly) out.skipped.push({ file, for: label, why: 'not a valid pattern' });
     }

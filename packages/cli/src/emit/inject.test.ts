@@ -6,7 +6,8 @@ import { finalHtml, injectRegister, REGISTER_TAG } from './inject.js';
 
 describe('injectRegister', () => {
   test('goes at the end of <head>, ignoring a </head> inside comments and scripts', () => {
-    const html = '<!doctype html><html><head><!-- </head> --><script>"</head>"</script><title>x</title></head><body></body></html>';
+    const html =
+      '<!doctype html><html><head><!-- </head> --><script>"</head>"</script><title>x</title></head><body></body></html>';
     const out = injectRegister(html)!;
     expect(out).toBe(html.replace('</head><body>', `${REGISTER_TAG}</head><body>`));
   });
@@ -22,10 +23,15 @@ describe('injectRegister', () => {
     expect(injectRegister('<html><body><script src="/objpack-register.js"></script></body></html>')).toBeUndefined();
   });
   test('a <template> in the head is inert content, never the place; foreign content opens the body', () => {
-    const head = '<!doctype html><html><head><template><div>x</div><p>y</p></template><meta name=a></head><body></body></html>';
+    const head =
+      '<!doctype html><html><head><template><div>x</div><p>y</p></template><meta name=a></head><body></body></html>';
     expect(injectRegister(head)).toBe(head.replace('</head>', `${REGISTER_TAG}</head>`));
-    expect(injectRegister('<title>x</title><svg><a href="#"><title>t</title></a></svg>')).toBe(`<title>x</title>${REGISTER_TAG}<svg><a href="#"><title>t</title></a></svg>`);
-    expect(injectRegister('<meta charset=utf-8><my-app></my-app>')).toBe(`<meta charset=utf-8>${REGISTER_TAG}<my-app></my-app>`);
+    expect(injectRegister('<title>x</title><svg><a href="#"><title>t</title></a></svg>')).toBe(
+      `<title>x</title>${REGISTER_TAG}<svg><a href="#"><title>t</title></a></svg>`,
+    );
+    expect(injectRegister('<meta charset=utf-8><my-app></my-app>')).toBe(
+      `<meta charset=utf-8>${REGISTER_TAG}<my-app></my-app>`,
+    );
     // A self-closing <script/> still opens a script's text, as in the tree builder.
     const selfClosed = '<head><script src=a.js /> </head> "</script></head><body>';
     expect(injectRegister(selfClosed)).toBe(selfClosed.replace('</head><body>', `${REGISTER_TAG}</head><body>`));
@@ -60,7 +66,11 @@ describe('injectRegister', () => {
       for (const child of node.childNodes) {
         if (!('tagName' in child)) continue;
         const path = [...inside, child.tagName];
-        if (child.tagName === 'script' && child.attrs.some((a) => a.name === 'src' && a.value === '/objpack-register.js')) out.push({ path, ns: child.namespaceURI });
+        if (
+          child.tagName === 'script' &&
+          child.attrs.some((a) => a.name === 'src' && a.value === '/objpack-register.js')
+        )
+          out.push({ path, ns: child.namespaceURI });
         scripts(child, path, out);
         if (child.tagName === 'template') scripts((child as T.Template).content, [...path, '#content'], out);
       }
@@ -70,7 +80,9 @@ describe('injectRegister', () => {
       const found = scripts(parse(injectRegister(page)!), [], []);
       expect(found, page).toHaveLength(1);
       expect(found[0]!.ns, page).toBe('http://www.w3.org/1999/xhtml');
-      expect(found[0]!.path.slice(0, 2), page).toSatisfy((p: string[]) => p[0] === 'html' && (p[1] === 'head' || p[1] === 'body'));
+      expect(found[0]!.path.slice(0, 2), page).toSatisfy(
+        (p: string[]) => p[0] === 'html' && (p[1] === 'head' || p[1] === 'body'),
+      );
       expect(found[0]!.path, page).not.toContain('#content');
     }
   });
@@ -82,20 +94,35 @@ describe('injectRegister', () => {
 });
 
 describe('finalHtml: pages in other encodings keep their bytes and their encoding', () => {
-  const win1252 = Buffer.concat([Buffer.from('<!doctype html><html><head><meta charset="windows-1252"><title>Caf'), Buffer.from([0xe9]), Buffer.from('</title></head><body>na'), Buffer.from([0xef]), Buffer.from('ve</body></html>')]);
+  const win1252 = Buffer.concat([
+    Buffer.from('<!doctype html><html><head><meta charset="windows-1252"><title>Caf'),
+    Buffer.from([0xe9]),
+    Buffer.from('</title></head><body>na'),
+    Buffer.from([0xef]),
+    Buffer.from('ve</body></html>'),
+  ]);
 
   test('a windows-1252 page gets the tag with every other byte unchanged, served as plain text/html', () => {
     const f = finalHtml(win1252, true);
     expect(f.changed).toBe(true);
     const at = win1252.indexOf('</head>');
-    expect(f.body.equals(Buffer.concat([win1252.subarray(0, at), Buffer.from(REGISTER_TAG), win1252.subarray(at)]))).toBe(true);
+    expect(
+      f.body.equals(Buffer.concat([win1252.subarray(0, at), Buffer.from(REGISTER_TAG), win1252.subarray(at)])),
+    ).toBe(true);
     expect(f.contentType).toBe('text/html');
   });
 
   test('UTF-8 pages, declared or not, are labelled UTF-8; a UTF-8 page declaring another charset is not', () => {
     expect(finalHtml(Buffer.from('<p>café</p>'), true).contentType).toBe('text/html; charset=utf-8');
-    expect(finalHtml(Buffer.from('<meta charset=UTF-8><p>café</p>'), false).contentType).toBe('text/html; charset=utf-8');
-    expect(finalHtml(Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"><p>plain</p>'), false).contentType).toBe('text/html');
+    expect(finalHtml(Buffer.from('<meta charset=UTF-8><p>café</p>'), false).contentType).toBe(
+      'text/html; charset=utf-8',
+    );
+    expect(
+      finalHtml(
+        Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"><p>plain</p>'),
+        false,
+      ).contentType,
+    ).toBe('text/html');
   });
 
   test('a non-UTF-8 page with no declaration is not labelled (the browser guesses as it would without objpack)', () => {

@@ -68,11 +68,13 @@ function headEnd(html: string): number {
       // As the tree builder does, also for `<script/>` (a self-closing flag on an HTML element is ignored).
       const mode = TEXT_MODES.get(token.tagID);
       if (mode !== undefined) tokenizer.state = mode;
-      if (templates === 0 && token.tagID !== $.TEMPLATE) safe = mode === undefined ? token.location!.endOffset : token.location!.startOffset;
+      if (templates === 0 && token.tagID !== $.TEMPLATE)
+        safe = mode === undefined ? token.location!.endOffset : token.location!.startOffset;
     },
     onEndTag(token) {
       if (token.tagID === $.TEMPLATE) templates = Math.max(0, templates - 1);
-      else if (templates === 0 && (token.tagID === $.HEAD || token.tagID === $.BODY || token.tagID === $.HTML)) return found(token.location!.startOffset);
+      else if (templates === 0 && (token.tagID === $.HEAD || token.tagID === $.BODY || token.tagID === $.HTML))
+        return found(token.location!.startOffset);
       if (templates === 0) safe = token.location!.endOffset;
     },
   };
@@ -87,7 +89,21 @@ const $ = html.TAG_ID;
  * Start tags the tree builder keeps in the head (or, after it, still puts there): any other opens the body.
  * Foreign content (`<svg>`, `<math>`) opens it too, so the scan never has to follow namespaces.
  */
-const HEAD_CONTENT = new Set<html.TAG_ID>([$.HTML, $.HEAD, $.BASE, $.BASEFONT, $.BGSOUND, $.LINK, $.META, $.NOFRAMES, $.SCRIPT, $.STYLE, $.TEMPLATE, $.TITLE, $.NOSCRIPT]);
+const HEAD_CONTENT = new Set<html.TAG_ID>([
+  $.HTML,
+  $.HEAD,
+  $.BASE,
+  $.BASEFONT,
+  $.BGSOUND,
+  $.LINK,
+  $.META,
+  $.NOFRAMES,
+  $.SCRIPT,
+  $.STYLE,
+  $.TEMPLATE,
+  $.TITLE,
+  $.NOSCRIPT,
+]);
 
 /** The tokenizer state the tree builder sets after these start tags (scripting on: `<noscript>` is raw text). */
 const TEXT_MODES = new Map<html.TAG_ID, (typeof TokenizerMode)[keyof typeof TokenizerMode]>([
@@ -129,5 +145,10 @@ export function finalHtml(
 ): { body: Buffer; sha256: string; changed: boolean; contentType: string } {
   const injected = inject ? injectBytes(source, base) : undefined;
   const body = injected ?? source;
-  return { body, sha256: createHash('sha256').update(body).digest('base64'), changed: injected !== undefined, contentType: htmlContentType(source) };
+  return {
+    body,
+    sha256: createHash('sha256').update(body).digest('base64'),
+    changed: injected !== undefined,
+    contentType: htmlContentType(source),
+  };
 }

@@ -14,7 +14,16 @@ export interface InspectResult {
   headerBytes: number;
   dataBytes: number;
   /** Every object in delivery order; `verified` is true once its SHA-256 matched. */
-  objects: Array<{ index: number; name: string; contentType: string; size: number; totalSize: number; partial: boolean; digest: string; verified: boolean }>;
+  objects: Array<{
+    index: number;
+    name: string;
+    contentType: string;
+    size: number;
+    totalSize: number;
+    partial: boolean;
+    digest: string;
+    verified: boolean;
+  }>;
 }
 
 /** Streams package events from a file, turning format errors into OBJPACK_E_CORRUPT_PACKAGE (exit 3). */
@@ -22,11 +31,19 @@ export async function* readPackageEvents(file: string): AsyncGenerator<DecodeEve
   file = await packagePath(file);
   const st = await stat(file).catch(() => undefined);
   if (!st) throw new ObjpackError(ErrorCode.INPUT_NOT_FOUND, `package not found: ${file}`, file);
-  if (st.isDirectory()) throw new ObjpackError(ErrorCode.USAGE, `${file} is a directory; give a package file (_objpack/pages/….objp or _objpack/shared/….objp)`, file);
+  if (st.isDirectory())
+    throw new ObjpackError(
+      ErrorCode.USAGE,
+      `${file} is a directory; give a package file (_objpack/pages/….objp or _objpack/shared/….objp)`,
+      file,
+    );
   try {
-    yield* decodeStream(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>, { hash: nodeSha256 });
+    yield* decodeStream(createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>, {
+      hash: nodeSha256,
+    });
   } catch (err) {
-    if (isFormatError(err)) throw new ObjpackError(ErrorCode.CORRUPT_PACKAGE, `${file}: ${err.message}`, file, { cause: err });
+    if (isFormatError(err))
+      throw new ObjpackError(ErrorCode.CORRUPT_PACKAGE, `${file}: ${err.message}`, file, { cause: err });
     throw err;
   }
 }
@@ -46,7 +63,16 @@ export async function inspectPackage(file: string): Promise<InspectResult> {
     if (e.type === 'index') {
       index = e.index;
       for (const o of e.index.entries) {
-        objects.push({ index: o.index, name: o.name, contentType: o.contentType, size: o.size, totalSize: o.totalSize, partial: o.partial, digest: digestToSri(o.digest), verified: false });
+        objects.push({
+          index: o.index,
+          name: o.name,
+          contentType: o.contentType,
+          size: o.size,
+          totalSize: o.totalSize,
+          partial: o.partial,
+          digest: digestToSri(o.digest),
+          verified: false,
+        });
       }
     } else if (e.type === 'end') {
       objects[e.entry.index]!.verified = true;

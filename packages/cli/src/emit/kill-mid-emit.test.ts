@@ -20,7 +20,12 @@ if (!built) console.warn(`SKIPPED kill-mid-emit tests: ${DIST} is missing (run \
  * file is written, or at once after the `afterFile`-th. Resolves with the signal (null when the build
  * finished first) and, for a finished build, how long its write phase took.
  */
-function buildAndDie(root: string, assets: object, kill: { afterFile?: number; delayMs?: number }, cache: boolean): Promise<{ signal: string | null; writeMs?: number }> {
+function buildAndDie(
+  root: string,
+  assets: object,
+  kill: { afterFile?: number; delayMs?: number },
+  cache: boolean,
+): Promise<{ signal: string | null; writeMs?: number }> {
   const script = `
     import { build } from ${JSON.stringify(DIST)};
     let first;
@@ -45,7 +50,8 @@ function buildAndDie(root: string, assets: object, kill: { afterFile?: number; d
   });
 }
 
-const readRoutes = (root: string) => JSON.parse(readFileSync(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
+const readRoutes = (root: string) =>
+  JSON.parse(readFileSync(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
 
 describe.skipIf(!built)('a build killed mid-emit (SIGKILL)', () => {
   test('leaves one whole generation at every kill point, and the next build completes', async () => {
@@ -53,7 +59,10 @@ describe.skipIf(!built)('a build killed mid-emit (SIGKILL)', () => {
     const assets = await fakeWorkerAssets();
     const { build } = (await import(DIST)) as { build: typeof buildFn };
     const first = await build({ root, workerAssets: assets as never });
-    await writeFiles(root, { 'index.html': (SMALL_SITE['index.html'] as string).replace('Home', 'Home 2'), 'css/base.css': 'body{padding:0}' });
+    await writeFiles(root, {
+      'index.html': (SMALL_SITE['index.html'] as string).replace('Home', 'Home 2'),
+      'css/base.css': 'body{padding:0}',
+    });
     const seen: string[] = [];
     for (const n of [1, 2, 3, 4, 5, 6, 8, 10]) {
       const { signal } = await buildAndDie(root, assets, { afterFile: n }, false);
@@ -92,7 +101,9 @@ describe.skipIf(!built)('a build killed mid-emit (SIGKILL)', () => {
       // Odd trials edit a few pages' text (the incremental patch), even ones a stylesheet many pages carry
       // (the pipeline, most page packages rewritten), every fourth without the cache.
       const kind = trial % 2 ? 'page' : trial % 4 ? 'css' : 'cold';
-      if (kind === 'page') for (let k = 0; k < 1 + rng.int(3); k++) appendFileSync(pages[rng.int(pages.length)]!, `<p>edit ${trial}.${k}</p>\n`);
+      if (kind === 'page')
+        for (let k = 0; k < 1 + rng.int(3); k++)
+          appendFileSync(pages[rng.int(pages.length)]!, `<p>edit ${trial}.${k}</p>\n`);
       else appendFileSync(css[rng.int(css.length)]!, `/* edit ${trial} */\n`);
       // Up to 1.2 times the last write phase: some kills land after the manifest, in the clean-up.
       const delayMs = Math.round(rng.next() * 1.2 * writeMs[kind]);

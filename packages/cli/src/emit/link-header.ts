@@ -1,4 +1,10 @@
-import { joinLinkValue, MAX_LINK_HEADER_BYTES, preloadLinkEntry, type PreloadCors, type PreloadHint } from '@objpack/format';
+import {
+  joinLinkValue,
+  MAX_LINK_HEADER_BYTES,
+  preloadLinkEntry,
+  type PreloadCors,
+  type PreloadHint,
+} from '@objpack/format';
 
 /** Hosts and proxies commonly cap one header at 8 KB; the same cap as the worker's header (@objpack/format). */
 export { MAX_LINK_HEADER_BYTES };

@@ -1,4 +1,15 @@
-import { MANIFEST_VERSION, UTF8_HTML, type BuildManifest, type FirebaseUrls, type HostHeaderRule, type HostRedirectRule, type HostRoute, type ManifestPackage, type PreloadEntry, type RouteTable } from '@objpack/format';
+import {
+  MANIFEST_VERSION,
+  UTF8_HTML,
+  type BuildManifest,
+  type FirebaseUrls,
+  type HostHeaderRule,
+  type HostRedirectRule,
+  type HostRoute,
+  type ManifestPackage,
+  type PreloadEntry,
+  type RouteTable,
+} from '@objpack/format';
 import type { PackagePlan } from '../plan/types.js';
 import { packageFile } from './generation.js';
 
@@ -47,10 +58,19 @@ export function buildManifest(
     if (kind === 'page' && w.buildId !== undefined && w.buildId !== buildId) packages[at].buildId = w.buildId;
     return at;
   };
-  for (const s of plan.shared) record(s.url, 'shared', s.objects.map((o) => o.url));
+  for (const s of plan.shared)
+    record(
+      s.url,
+      'shared',
+      s.objects.map((o) => o.url),
+    );
   const pages: BuildManifest['pages'] = {};
   for (const p of plan.pages) {
-    const at = record(p.packageUrl, 'page', p.objects.map((o) => o.url));
+    const at = record(
+      p.packageUrl,
+      'page',
+      p.objects.map((o) => o.url),
+    );
     pages[p.url] = {
       file: p.file,
       package: at,
@@ -65,10 +85,22 @@ export function buildManifest(
   }
   const objects: BuildManifest['objects'] = {};
   for (const o of plan.objects.values()) {
-    objects[stripQuery(o.url)] ??= { file: o.rel, bytes: o.bytes, digest: o.sri, contentType: o.contentType, as: o.as, ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}) };
+    objects[stripQuery(o.url)] ??= {
+      file: o.rel,
+      bytes: o.bytes,
+      digest: o.sri,
+      contentType: o.contentType,
+      as: o.as,
+      ...(o.headers && o.headers.length > 0 ? { headers: o.headers } : {}),
+    };
   }
   return {
-    version: MANIFEST_VERSION, buildId, ...(base !== '/' ? { base } : {}), pages, packages, objects,
+    version: MANIFEST_VERSION,
+    buildId,
+    ...(base !== '/' ? { base } : {}),
+    pages,
+    packages,
+    objects,
     ...(hostHeaders.length > 0 ? { hostHeaders: [...hostHeaders] } : {}),
     ...(cleanUrls ? { cleanUrls: true as const } : {}),
     ...(cleanSlashUrls ? { cleanSlashUrls: true as const } : {}),
@@ -95,8 +127,17 @@ export function routeTable(manifest: BuildManifest): RouteTable {
   const list = Object.keys(manifest.packages);
   const at = new Map(list.map((u, i) => [u, i]));
   const pages: RouteTable['pages'] = {};
-  for (const [url, p] of Object.entries(manifest.pages)) pages[url] = [at.get(p.package)!, ...p.shared.map((s) => at.get(s)!)];
-  const table: RouteTable = { version: MANIFEST_VERSION, buildId: manifest.buildId, packages: list, pages, ...(manifest.cleanUrls ? { cleanUrls: true as const } : {}), ...(manifest.cleanSlashUrls ? { cleanSlashUrls: true as const } : {}), ...(manifest.bareDirUrls ? { bareDirUrls: true as const } : {}) };
+  for (const [url, p] of Object.entries(manifest.pages))
+    pages[url] = [at.get(p.package)!, ...p.shared.map((s) => at.get(s)!)];
+  const table: RouteTable = {
+    version: MANIFEST_VERSION,
+    buildId: manifest.buildId,
+    packages: list,
+    pages,
+    ...(manifest.cleanUrls ? { cleanUrls: true as const } : {}),
+    ...(manifest.cleanSlashUrls ? { cleanSlashUrls: true as const } : {}),
+    ...(manifest.bareDirUrls ? { bareDirUrls: true as const } : {}),
+  };
   const packageBuilds: Record<string, string> = {};
   list.forEach((u, i) => {
     const id = manifest.packages[u]!.buildId;
@@ -136,7 +177,13 @@ export function routeTable(manifest: BuildManifest): RouteTable {
   if (sets.length > 0) table.htmlHeaders = { sets, pages: headerPages };
   if (manifest.hostRedirects?.length) {
     table.redirects = manifest.hostRedirects.map((r): NonNullable<RouteTable['redirects']>[number] =>
-      r.host !== undefined || r.cleanOnly ? [r.match, r.flags, { ...(r.host !== undefined ? { host: r.host } : {}), ...(r.cleanOnly ? { clean: true as const } : {}) }] : [r.match, r.flags],
+      r.host !== undefined || r.cleanOnly
+        ? [
+            r.match,
+            r.flags,
+            { ...(r.host !== undefined ? { host: r.host } : {}), ...(r.cleanOnly ? { clean: true as const } : {}) },
+          ]
+        : [r.match, r.flags],
     );
   }
   return table;

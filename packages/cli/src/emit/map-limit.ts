@@ -2,7 +2,11 @@
  * Runs `fn` over `items` with at most `limit` calls in flight; rejects with the first failure, once the calls
  * already started have settled (so a caller cleaning up after a failure sees everything they did).
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let failed = false;

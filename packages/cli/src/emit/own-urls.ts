@@ -26,11 +26,14 @@ function consequence(url: string, base: string): string {
 /** How to keep objpack's URLs out of a rule, in the host's own terms (`b`: the base path). */
 function remedy(rule: RedirectRule, b: string): string {
   if (rule.file.endsWith('vercel.json')) {
-    return `leave objpack's paths out of its source (\`${b}((?!_objpack/|objpack-).*)\`), ` +
+    return (
+      `leave objpack's paths out of its source (\`${b}((?!_objpack/|objpack-).*)\`), ` +
       'or make it a `rewrites` entry, ' +
-      'which Vercel applies only where no file is';
+      'which Vercel applies only where no file is'
+    );
   }
-  if (rule.file.endsWith('firebase.json')) return 'leave objpack\'s paths out of its source: superstatic applies `redirects` before any file';
+  if (rule.file.endsWith('firebase.json'))
+    return "leave objpack's paths out of its source: superstatic applies `redirects` before any file";
   const to = (path: string, force: string) => `\`${b}${path}  ${b}${path.replace('*', ':splat')}  200${force}\``;
   const keep = (force: string) =>
     `${to('objpack-sw.js', force)}, ${to('objpack-register.js', force)} and ${to('_objpack/*', force)}`;
@@ -59,15 +62,32 @@ export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host
   const worker = own.worker ? [workerPath(base), registerPath(base)] : [];
   const urls = [...worker, `${base}${ROUTES_FILE}`, ...own.packages];
   // Each host tries its own rules: Cloudflare Pages never applies a forced (`!`) rule, Netlify an unforced one only where no file is.
-  const taken = new Map([...firstTakers(forHost.filter((r) => r.beforeFiles), urls), ...firstTakers(forHost.filter((r) => r.beforeFilesOn), urls)]);
+  const taken = new Map([
+    ...firstTakers(
+      forHost.filter((r) => r.beforeFiles),
+      urls,
+    ),
+    ...firstTakers(
+      forHost.filter((r) => r.beforeFilesOn),
+      urls,
+    ),
+  ]);
   return forHost
     .filter((r) => taken.has(r))
     .map((rule) => {
       const url = taken.get(rule)!;
-      const where = rule.beforeFiles ? '' : ` on ${rule.beforeFilesOn} (which applies \`_redirects\` before its files; Netlify applies a rule without \`!\` only where no file is, and a netlify.toml tells the build the site is Netlify's)`;
+      const where = rule.beforeFiles
+        ? ''
+        : ` on ${rule.beforeFilesOn} (which applies \`_redirects\` before its files; Netlify applies a rule without \`!\` only where no file is, and a netlify.toml tells the build the site is Netlify's)`;
       const head = `host rule \`${rule.written ?? rule.for}\` takes ${url} before the site's files${where}`;
       const message = `${head}: ${consequence(url, base)}; ${remedy(rule, base)}`;
-      return { code: WarningCode.HOST_ROUTE_SHADOWS_OWN, severity: 'warning' as const, message, file: rule.file, ...(rule.line !== undefined ? { line: rule.line } : {}) };
+      return {
+        code: WarningCode.HOST_ROUTE_SHADOWS_OWN,
+        severity: 'warning' as const,
+        message,
+        file: rule.file,
+        ...(rule.line !== undefined ? { line: rule.line } : {}),
+      };
     });
 }
 
@@ -80,7 +100,10 @@ function firstTakers(live: readonly RedirectRule[], urls: readonly string[]): Ma
     const decoded = safeDecode(url);
     const forms = decoded === undefined || decoded === url ? [url] : [url, decoded];
     // The host applies the first rule that takes the URL; one that serves the URL its own file keeps it.
-    const first = index.candidates(forms).map((i) => live[i]!).find((r) => forms.some((u) => r.test(u)));
+    const first = index
+      .candidates(forms)
+      .map((i) => live[i]!)
+      .find((r) => forms.some((u) => r.test(u)));
     if (first && !taken.has(first) && !forms.some((u) => first.keeps?.(u))) taken.set(first, url);
   }
   return taken;

@@ -13,16 +13,20 @@ const opts = async (root: string): Promise<BuildOptions> => ({ root, workerAsset
 
 /** The build id in a package file's own index, decoded with @objpack/format. */
 async function embeddedBuild(root: string, url: string): Promise<string> {
-  for await (const ev of decodeStream(createReadStream(path.join(root, decodeURIComponent(url.slice(1)))) as AsyncIterable<Uint8Array>)) {
+  for await (const ev of decodeStream(
+    createReadStream(path.join(root, decodeURIComponent(url.slice(1)))) as AsyncIterable<Uint8Array>,
+  )) {
     if (ev.type === 'index') return ev.index.buildId;
   }
   throw new Error(`no index in ${url}`);
 }
 
-const readRoutes = async (root: string) => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
+const readRoutes = async (root: string) =>
+  JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
 /** The build the route table says a page's package carries. */
 const expectedBuild = (t: RouteTable, page: string) => t.packageBuilds?.[String(t.pages[page]![0])] ?? t.buildId;
-const editBlog = (root: string) => writeFiles(root, { 'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 2') });
+const editBlog = (root: string) =>
+  writeFiles(root, { 'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 2') });
 
 describe('build ids of reused page packages', () => {
   test('an incremental rebuild keeps unchanged page packages byte for byte and names the build their index carries', async () => {
@@ -30,19 +34,27 @@ describe('build ids of reused page packages', () => {
     const first = await build(await opts(root));
     expect((await readRoutes(root)).packageBuilds).toBeUndefined();
     const pkgFile = (page: string) => path.join(root, first.manifest.pages[page]!.package.slice(1));
-    const before = { home: await readFile(pkgFile('/')), about: await readFile(pkgFile('/about/')), mtime: (await stat(pkgFile('/'))).mtimeMs };
+    const before = {
+      home: await readFile(pkgFile('/')),
+      about: await readFile(pkgFile('/about/')),
+      mtime: (await stat(pkgFile('/'))).mtimeMs,
+    };
     expect(first.manifest.pages['/']!.package).toBe(`/_objpack/pages/index.html.${first.buildId}.objp`);
 
     await editBlog(root);
     const second = await build(await opts(root));
     expect(second.buildId).not.toBe(first.buildId);
     // A package is named for the build its index carries: the edited page's is a new file, the kept ones keep theirs.
-    expect(second.written.filter((f) => f.endsWith('.objp'))).toEqual([`_objpack/pages/blog.html.${second.buildId}.objp`]);
+    expect(second.written.filter((f) => f.endsWith('.objp'))).toEqual([
+      `_objpack/pages/blog.html.${second.buildId}.objp`,
+    ]);
     expect(second.manifest.pages['/']!.package).toBe(first.manifest.pages['/']!.package);
     // The summary's first-load bytes count the page package under that name.
     const m = second.manifest;
     const home = second.summary.perPage.find((x) => x.url === '/')!;
-    expect(home.firstLoadBytes).toBe(m.packages[m.pages['/']!.package]!.bytes + m.pages['/']!.shared.reduce((n, u) => n + m.packages[u]!.bytes, 0));
+    expect(home.firstLoadBytes).toBe(
+      m.packages[m.pages['/']!.package]!.bytes + m.pages['/']!.shared.reduce((n, u) => n + m.packages[u]!.bytes, 0),
+    );
     expect(await readFile(pkgFile('/'))).toEqual(before.home);
     expect(await readFile(pkgFile('/about/'))).toEqual(before.about);
     expect((await stat(pkgFile('/'))).mtimeMs).toBe(before.mtime);
@@ -79,9 +91,14 @@ describe('build ids of reused page packages', () => {
     await editBlog(root);
     const second = await build(await opts(root));
     const id = second.buildId;
-    expect(second.written.filter((f) => f.endsWith('.objp')).sort()).toEqual([`_objpack/pages/about/index.html.${id}.objp`, `_objpack/pages/blog.html.${id}.objp`, `_objpack/pages/index.html.${id}.objp`]);
+    expect(second.written.filter((f) => f.endsWith('.objp')).sort()).toEqual([
+      `_objpack/pages/about/index.html.${id}.objp`,
+      `_objpack/pages/blog.html.${id}.objp`,
+      `_objpack/pages/index.html.${id}.objp`,
+    ]);
     expect((await readRoutes(root)).packageBuilds).toBeUndefined();
-    for (const page of ['/', '/about/', '/blog.html']) expect(await embeddedBuild(root, second.manifest.pages[page]!.package)).toBe(second.buildId);
+    for (const page of ['/', '/about/', '/blog.html'])
+      expect(await embeddedBuild(root, second.manifest.pages[page]!.package)).toBe(second.buildId);
     await verifyOutput(root);
   });
   test('after an objpack from before the v8 cache built the site, the v8 cache it left behind is not trusted', async () => {

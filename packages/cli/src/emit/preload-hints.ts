@@ -46,7 +46,9 @@ export function preloadHints(items: readonly ClosureItem[], kept: (item: Closure
  * would compete with the CSS on a slow link.
  */
 export function earlyHints(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): PreloadEntry[] {
-  return classify(items, kept).filter(([, why]) => why !== 'content-image' && why !== 'entry-module').map(([e]) => e);
+  return classify(items, kept)
+    .filter(([, why]) => why !== 'content-image' && why !== 'entry-module')
+    .map(([e]) => e);
 }
 
 /** Why an object is announced: see {@link preloadHints}. */
@@ -63,7 +65,8 @@ function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => bo
     }
     return undefined;
   };
-  const entry = (url: string, hint: PreloadEntry[1], cors: ClosureItem['cors']): PreloadEntry => (cors ? [url, hint, cors] : [url, hint]);
+  const entry = (url: string, hint: PreloadEntry[1], cors: ClosureItem['cors']): PreloadEntry =>
+    cors ? [url, hint, cors] : [url, hint];
   const out: Array<[PreloadEntry, Why]> = [];
   let cssImages = 0;
   let contentImages = 0;
@@ -73,14 +76,16 @@ function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => bo
     if (item.conditional !== undefined || item.as === 'document' || !kept(item)) continue;
     const from = byUrl.get(item.from);
     if (item.critical) out.push([entry(item.url, item.as, item.cors), 'critical']);
-    else if (item.as === 'script' && from?.as === 'script' && from.conditional === undefined) out.push([entry(item.url, 'module', moduleCors(item)), 'import']);
+    else if (item.as === 'script' && from?.as === 'script' && from.conditional === undefined)
+      out.push([entry(item.url, 'module', moduleCors(item)), 'import']);
     else if (item.as === 'image' && from?.as === 'style' && from.critical && cssImages < MAX_CSS_IMAGES) {
       cssImages++;
       out.push([[item.url, 'image'], 'css-image']);
     } else if (item.as === 'image' && from?.as === 'document' && contentImages < MAX_CONTENT_IMAGES) {
       contentImages++;
       out.push([entry(item.url, 'image', item.cors), 'content-image']);
-    } else if (item.as === 'script' && from?.as === 'document' && importers.has(item.url)) out.push([entry(item.url, 'module', item.cors), 'entry-module']);
+    } else if (item.as === 'script' && from?.as === 'document' && importers.has(item.url))
+      out.push([entry(item.url, 'module', item.cors), 'entry-module']);
   }
   return out;
 }

@@ -11,7 +11,10 @@ export function netlifyKeeps(from: string, to: string): (urlPath: string) => boo
   return (u) => {
     const { re, names } = (capture ??= netlifyCapture(from));
     const m = re.exec(u);
-    return m !== null && to.replace(/:([A-Za-z_]\w*)/g, (t, name: string) => (names.has(name) ? (m.groups?.[name] ?? '') : t)) === u;
+    return (
+      m !== null &&
+      to.replace(/:([A-Za-z_]\w*)/g, (t, name: string) => (names.has(name) ? (m.groups?.[name] ?? '') : t)) === u
+    );
   };
 }
 
@@ -20,7 +23,13 @@ export function vercelKeeps(src: string, dest: string): (urlPath: string) => boo
   let re: RegExp | undefined;
   return (u) => {
     const m = (re ??= new RegExp(src, 'i')).exec(u);
-    return m !== null && dest.replace(/\$(\d+|[A-Za-z_]\w*)/g, (_t, ref: string) => (/^\d/.test(ref) ? m[Number(ref)] : m.groups?.[ref]) ?? '') === u;
+    return (
+      m !== null &&
+      dest.replace(
+        /\$(\d+|[A-Za-z_]\w*)/g,
+        (_t, ref: string) => (/^\d/.test(ref) ? m[Number(ref)] : m.groups?.[ref]) ?? '',
+      ) === u
+    );
   };
 }
 
@@ -30,7 +39,12 @@ export function vercelKeeps(src: string, dest: string): (urlPath: string) => boo
  * written, and its line when `text` (the file) and its jsonc-parser `tree` have it: the line of the entry's
  * own `src`/`source` value, never the same string written elsewhere (an earlier redirect's destination).
  */
-export function vercelOrigins(transform: typeof getTransformedRoutes, c: Record<string, unknown>, text: string | undefined, tree?: JsonNode): (i: number) => { written?: string; line?: number } {
+export function vercelOrigins(
+  transform: typeof getTransformedRoutes,
+  c: Record<string, unknown>,
+  text: string | undefined,
+  tree?: JsonNode,
+): (i: number) => { written?: string; line?: number } {
   const count = (input: Record<string, unknown>) => {
     try {
       return transform(input as Parameters<typeof transform>[0]).routes?.length ?? 0;
@@ -38,7 +52,10 @@ export function vercelOrigins(transform: typeof getTransformedRoutes, c: Record<
       return 0;
     }
   };
-  const settings = c.cleanUrls === undefined && c.trailingSlash === undefined ? 0 : count({ cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash });
+  const settings =
+    c.cleanUrls === undefined && c.trailingSlash === undefined
+      ? 0
+      : count({ cleanUrls: c.cleanUrls, trailingSlash: c.trailingSlash });
   const slash = c.trailingSlash === undefined ? 0 : count({ trailingSlash: c.trailingSlash });
   const legacy = Array.isArray(c.routes) ? (c.routes as unknown[]) : [];
   const redirects = Array.isArray(c.redirects) ? (c.redirects as unknown[]) : [];
@@ -58,7 +75,8 @@ export function vercelOrigins(transform: typeof getTransformedRoutes, c: Record<
     if (i < settings - slash) return setting('cleanUrls');
     if (i < settings) return setting('trailingSlash');
     if (i < settings + legacy.length) return entry('routes', i - settings, 'src');
-    if (i < settings + legacy.length + redirects.length) return entry('redirects', i - settings - legacy.length, 'source');
+    if (i < settings + legacy.length + redirects.length)
+      return entry('redirects', i - settings - legacy.length, 'source');
     return {};
   };
 }

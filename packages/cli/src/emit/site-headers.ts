@@ -3,7 +3,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
-import { isCarriedHeader, isHeaderName, isHeaderValue, RuleIndex, type FirebaseUrls, type HostHeaderRule, type HostRoute } from '@objpack/format';
+import {
+  isCarriedHeader,
+  isHeaderName,
+  isHeaderValue,
+  RuleIndex,
+  type FirebaseUrls,
+  type HostHeaderRule,
+  type HostRoute,
+} from '@objpack/format';
 import { userPart } from './host-config.js';
 import { hostConfigDirs } from './host-config-files.js';
 import { parseFirebaseJson } from './firebase-json.js';
@@ -60,15 +68,21 @@ export interface SiteHeaders {
  * Matching rules combine as the hosts combine them: every match applies and a later rule's value wins;
  * the files are taken in the order above.
  */
-export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean; targets?: readonly string[] } = {}): Promise<SiteHeaders> {
+export async function loadSiteHeaders(
+  root: string,
+  opts: { cwd?: string; cleanUrls?: boolean; bareDirUrls?: boolean; targets?: readonly string[] } = {},
+): Promise<SiteHeaders> {
   const diagnostics: Diagnostic[] = [];
   const dirs = hostConfigDirs(root, opts.cwd);
   const toml = await netlifyToml(root, dirs);
   // `_headers` is read by Netlify and Cloudflare Pages, which match its paths differently: a netlify.toml or
   // `--target netlify` names Netlify, `--target cloudflare` alone Cloudflare; unknown, Netlify's parser decides.
-  const cloudflare = toml === undefined && !opts.targets?.includes('netlify') && opts.targets?.includes('cloudflare') === true;
+  const cloudflare =
+    toml === undefined && !opts.targets?.includes('netlify') && opts.targets?.includes('cloudflare') === true;
   const netlifyHost = toml !== undefined || opts.targets?.includes('netlify') === true;
-  const rules: SiteRule[] = [...(await netlifyRules(root, toml, diagnostics, cloudflare ? 'cloudflare' : netlifyHost ? 'netlify' : undefined))];
+  const rules: SiteRule[] = [
+    ...(await netlifyRules(root, toml, diagnostics, cloudflare ? 'cloudflare' : netlifyHost ? 'netlify' : undefined)),
+  ];
   const routes: HostRoutes = { routes: [], skipped: [] };
   const redirects = await netlifyRedirects(root, toml, diagnostics, routes);
   const own = await readOwnEntries(root);
@@ -117,7 +131,21 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
   if (opts.cleanUrls === false) cleanSlashUrls = false;
   const fb = firebaseUrls ? { firebaseUrls } : {};
   const netlify = toml !== undefined;
-  if (rules.length === 0) return { forPage: () => [], rules: [], diagnostics, cleanUrls, cleanSlashUrls, bareDirUrls, bareDirKnown, ...fb, redirects, projectConfigs, routes: routes.routes, netlify };
+  if (rules.length === 0)
+    return {
+      forPage: () => [],
+      rules: [],
+      diagnostics,
+      cleanUrls,
+      cleanSlashUrls,
+      bareDirUrls,
+      bareDirKnown,
+      ...fb,
+      redirects,
+      projectConfigs,
+      routes: routes.routes,
+      netlify,
+    };
   // With clean URLs the host serves about.html as `/about` (or `/about/`) and matches its rules against that
   // path too; with bare directory URLs guide/index.html as `/guide`.
   const clean = opts.cleanUrls ?? cleanUrls;
@@ -139,7 +167,9 @@ export async function loadSiteHeaders(root: string, opts: { cwd?: string; cleanU
       for: r.for,
       match: r.re.source,
       ...(r.re.flags === 'iu' ? {} : { flags: r.re.flags }),
-      headers: r.values.map(([n, v]): PageHeader => [n.toLowerCase(), v]).filter(([n, v]) => isHeaderName(n) && isHeaderValue(v)),
+      headers: r.values
+        .map(([n, v]): PageHeader => [n.toLowerCase(), v])
+        .filter(([n, v]) => isHeaderName(n) && isHeaderValue(v)),
       ...(r.errorPage ? { errorPage: true as const } : {}),
     })),
     forPage(url: string): PageHeader[] {
@@ -193,7 +223,13 @@ function decoded(url: string): string {
 }
 
 /** The rules of one `vercel.json` / `firebase.json` in `dir`, minus the entries objpack wrote there (`own`). */
-async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: string, root: string, own: Record<string, unknown[]>, diagnostics: Diagnostic[]): Promise<ParsedRules & { redirects?: RedirectRule[]; routes?: HostRoutes; applies?: boolean; unsure?: boolean }> {
+async function jsonConfigRules(
+  file: 'vercel.json' | 'firebase.json',
+  dir: string,
+  root: string,
+  own: Record<string, unknown[]>,
+  diagnostics: Diagnostic[],
+): Promise<ParsedRules & { redirects?: RedirectRule[]; routes?: HostRoutes; applies?: boolean; unsure?: boolean }> {
   const shown = path.relative(root, path.join(dir, file)) || file;
   let config: unknown;
   let text: string;
@@ -201,7 +237,12 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
     text = await readFile(path.join(dir, file), 'utf8');
     config = file === 'firebase.json' ? await parseFirebaseJson(text) : JSON.parse(text);
   } catch (err) {
-    diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers not read: ${(err as Error).message}`, file: shown });
+    diagnostics.push({
+      code: WarningCode.HOST_HEADERS,
+      severity: 'warning',
+      message: `host headers not read: ${(err as Error).message}`,
+      file: shown,
+    });
     return { rules: [], diagnostics: [] };
   }
   const ours = dir === root ? (own[file] ?? []) : [];
@@ -230,14 +271,20 @@ async function jsonConfigRules(file: 'vercel.json' | 'firebase.json', dir: strin
     routes = site ? await firebaseRoutes(site, shown) : { routes: [], skipped: [] };
   }
   diagnostics.push(...parsed.diagnostics, ...redirected.diagnostics);
-  return { ...parsed, redirects: redirected.rules, routes, applies: file === 'vercel.json' || firebaseSite(config, dir, root) !== undefined };
+  return {
+    ...parsed,
+    redirects: redirected.rules,
+    routes,
+    applies: file === 'vercel.json' || firebaseSite(config, dir, root) !== undefined,
+  };
 }
 
 /**
  * Output directories of the frameworks Vercel detects (@vercel/frameworks `outputDirectory`), relative to
  * the project: where a site is when the project's vercel.json does not say.
  */
-const VERCEL_OUTPUTS = /^(?:dist|build|public|out|_site|www|storybook-static|\.output\/public|__sapper__\/export|\.vercel\/output\/static|(?:docs\/|src\/)?\.(?:vitepress|vuepress)\/dist|dist\/[^/]+(?:\/browser)?|build\/[^/]+)$/;
+const VERCEL_OUTPUTS =
+  /^(?:dist|build|public|out|_site|www|storybook-static|\.output\/public|__sapper__\/export|\.vercel\/output\/static|(?:docs\/|src\/)?\.(?:vitepress|vuepress)\/dist|dist\/[^/]+(?:\/browser)?|build\/[^/]+)$/;
 
 /**
  * Whether the vercel.json in `dir` configures the site in `root`: its own, or the project's when its
@@ -278,7 +325,12 @@ export async function netlifyToml(root: string, dirs: readonly string[]): Promis
 }
 
 /** `_headers` in `root` and `[[headers]]` of the site's `netlify.toml` (`toml`), with Netlify's parser. */
-async function netlifyRules(root: string, toml: string | undefined, diagnostics: Diagnostic[], host: 'netlify' | 'cloudflare' | undefined): Promise<SiteRule[]> {
+async function netlifyRules(
+  root: string,
+  toml: string | undefined,
+  diagnostics: Diagnostic[],
+  host: 'netlify' | 'cloudflare' | undefined,
+): Promise<SiteRule[]> {
   let text: string;
   try {
     text = await readFile(path.join(root, '_headers'), 'utf8');
@@ -295,11 +347,27 @@ async function netlifyRules(root: string, toml: string | undefined, diagnostics:
     const headersFile = path.join(dir, '_headers');
     await writeFile(headersFile, user);
     const { parseAllHeaders } = await import('@netlify/headers-parser');
-    const parsed = await parseAllHeaders({ headersFiles: [headersFile], netlifyConfigPath: toml, configHeaders: [], minimal: false });
+    const parsed = await parseAllHeaders({
+      headersFiles: [headersFile],
+      netlifyConfigPath: toml,
+      configHeaders: [],
+      minimal: false,
+    });
     rules = parsed.headers.filter((h): h is Header => 'forRegExp' in h);
-    for (const e of parsed.errors) diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers: ${e.message.split('\n')[0]}`, file: '_headers' });
+    for (const e of parsed.errors)
+      diagnostics.push({
+        code: WarningCode.HOST_HEADERS,
+        severity: 'warning',
+        message: `host headers: ${e.message.split('\n')[0]}`,
+        file: '_headers',
+      });
   } catch (err) {
-    diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message: `host headers not read: ${(err as Error).message}`, file: '_headers' });
+    diagnostics.push({
+      code: WarningCode.HOST_HEADERS,
+      severity: 'warning',
+      message: `host headers not read: ${(err as Error).message}`,
+      file: '_headers',
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

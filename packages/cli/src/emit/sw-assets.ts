@@ -22,7 +22,12 @@ export async function loadWorkerAssets(): Promise<WorkerAssets> {
     const mod = (await import(ASSETS_MODULE)) as { workerAssets(): WorkerAssets };
     assets = mod.workerAssets();
   } catch (cause) {
-    throw new ObjpackError(ErrorCode.SW_ASSETS_MISSING, `cannot load @objpack/client-sw/assets: ${(cause as Error)?.message ?? cause}`, undefined, { cause });
+    throw new ObjpackError(
+      ErrorCode.SW_ASSETS_MISSING,
+      `cannot load @objpack/client-sw/assets: ${(cause as Error)?.message ?? cause}`,
+      undefined,
+      { cause },
+    );
   }
   await checkWorkerAssets(assets);
   return assets;

@@ -8,7 +8,18 @@ describe('safeTarget', () => {
     expect(safeTarget('/out', '/guide/')).toBe('/out/guide/index.html');
     expect(safeTarget('/out', '/caf%C3%A9.png')).toBe('/out/café.png');
   });
-  test.each(['/../etc/passwd', '/a/../../b', '/%2e%2e/x', '/a%2Fb', '/a%5Cb', '//x', '/C:/win', 'rel', '/a/%00', '/%zz'])('refuses %s', (name) => {
+  test.each([
+    '/../etc/passwd',
+    '/a/../../b',
+    '/%2e%2e/x',
+    '/a%2Fb',
+    '/a%5Cb',
+    '//x',
+    '/C:/win',
+    'rel',
+    '/a/%00',
+    '/%zz',
+  ])('refuses %s', (name) => {
     expect(() => safeTarget('/out', name)).toThrow(expect.objectContaining({ code: ErrorCode.UNSAFE_PATH }));
   });
 });

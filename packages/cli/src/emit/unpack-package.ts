@@ -10,7 +10,8 @@ import { readPackageEvents } from './inspect-package.js';
  * NUL and drive letters are refused) so nothing can land outside `dir`.
  */
 export function safeTarget(dir: string, name: string): string {
-  const unsafe = (why: string) => new ObjpackError(ErrorCode.UNSAFE_PATH, `refusing ${JSON.stringify(name)}: ${why}`, name);
+  const unsafe = (why: string) =>
+    new ObjpackError(ErrorCode.UNSAFE_PATH, `refusing ${JSON.stringify(name)}: ${why}`, name);
   const urlPath = name.split(/[?#]/)[0]!;
   if (!urlPath.startsWith('/')) throw unsafe('not an absolute URL path');
   const segments = urlPath.slice(1).split('/');
@@ -22,7 +23,8 @@ export function safeTarget(dir: string, name: string): string {
     } catch {
       throw unsafe('malformed percent-encoding');
     }
-    if (d === '' || d === '.' || d === '..' || /[/\\\0]/.test(d) || /^[a-zA-Z]:/.test(d)) throw unsafe(`bad segment ${JSON.stringify(d)}`);
+    if (d === '' || d === '.' || d === '..' || /[/\\\0]/.test(d) || /^[a-zA-Z]:/.test(d))
+      throw unsafe(`bad segment ${JSON.stringify(d)}`);
     return d;
   });
   const target = path.resolve(dir, ...decoded);
@@ -37,9 +39,19 @@ export function safeTarget(dir: string, name: string): string {
  * Unless `force`, a file already at one of the targets is refused with OBJPACK_E_TARGET_EXISTS before
  * anything is written.
  */
-export async function unpackPackage(file: string, dir: string, options: { force?: boolean } = {}): Promise<{ files: string[] }> {
+export async function unpackPackage(
+  file: string,
+  dir: string,
+  options: { force?: boolean } = {},
+): Promise<{ files: string[] }> {
   await mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'EEXIST' || err.code === 'ENOTDIR') throw new ObjpackError(ErrorCode.USAGE, `${dir} is a file or lies under one; give a directory to extract into (it is created if missing)`, dir, { cause: err });
+    if (err.code === 'EEXIST' || err.code === 'ENOTDIR')
+      throw new ObjpackError(
+        ErrorCode.USAGE,
+        `${dir} is a file or lies under one; give a directory to extract into (it is created if missing)`,
+        dir,
+        { cause: err },
+      );
     throw err;
   });
   const realDir = await realpath(dir);
@@ -57,11 +69,19 @@ export async function unpackPackage(file: string, dir: string, options: { force?
         await mkdir(path.dirname(target), { recursive: true });
         const parent = await realpath(path.dirname(target));
         if (parent !== realDir && !parent.startsWith(realDir + path.sep)) {
-          throw new ObjpackError(ErrorCode.UNSAFE_PATH, `refusing ${e.entry.name}: a symlink leads outside ${realDir}`, e.entry.name);
+          throw new ObjpackError(
+            ErrorCode.UNSAFE_PATH,
+            `refusing ${e.entry.name}: a symlink leads outside ${realDir}`,
+            e.entry.name,
+          );
         }
         const existing = await lstat(target).catch(() => undefined);
         if (existing?.isSymbolicLink() || existing?.isDirectory()) {
-          throw new ObjpackError(ErrorCode.UNSAFE_PATH, `refusing ${e.entry.name}: ${target} is a symlink or directory`, e.entry.name);
+          throw new ObjpackError(
+            ErrorCode.UNSAFE_PATH,
+            `refusing ${e.entry.name}: ${target} is a symlink or directory`,
+            e.entry.name,
+          );
         }
         tmp = tempPathFor(target);
         fh = await open(tmp, 'wx');
@@ -86,6 +106,10 @@ async function refuseExisting(targets: string[], realDir: string): Promise<void>
   for (const target of targets) {
     if (!(await lstat(target).catch(() => undefined))) continue;
     const name = path.relative(realDir, target).split(path.sep).join('/');
-    throw new ObjpackError(ErrorCode.TARGET_EXISTS, `${name} already exists in ${realDir}; pass --force to overwrite`, target);
+    throw new ObjpackError(
+      ErrorCode.TARGET_EXISTS,
+      `${name} already exists in ${realDir}; pass --force to overwrite`,
+      target,
+    );
   }
 }

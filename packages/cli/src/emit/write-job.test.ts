@@ -18,15 +18,29 @@ import type { WriteJob } from './write-job.js';
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();
 
 function object(file: string, url: string, body: Uint8Array, extra: Partial<PlanObject> = {}): PlanObject {
-  return { url, path: url, file, rel: url.slice(1), bytes: body.length, contentType: 'text/html', as: 'document', sendBytes: body.length, digest: sha(body), sri: '', ...extra };
+  return {
+    url,
+    path: url,
+    file,
+    rel: url.slice(1),
+    bytes: body.length,
+    contentType: 'text/html',
+    as: 'document',
+    sendBytes: body.length,
+    digest: sha(body),
+    sri: '',
+    ...extra,
+  };
 }
 
 async function entries(file: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const dec = new TextDecoder();
-  for await (const ev of decodeStream((async function* () {
-    yield new Uint8Array(await readFile(file));
-  })())) {
+  for await (const ev of decodeStream(
+    (async function* () {
+      yield new Uint8Array(await readFile(file));
+    })(),
+  )) {
     if (ev.type === 'data') out.set(ev.entry.name, (out.get(ev.entry.name) ?? '') + dec.decode(ev.bytes));
   }
   return out;
@@ -74,7 +88,12 @@ describe('package writes on worker threads', () => {
       const body = readFileSync(jobs[i]!.target);
       expect(d.bytes).toBe(body.length);
       expect(d.digest).toBe(`sha256-${sha(body).toString('base64')}`);
-      expect(await entries(jobs[i]!.target)).toEqual(new Map([['/a.html', injected.toString()], ['/a.css', 'p{color:red}']]));
+      expect(await entries(jobs[i]!.target)).toEqual(
+        new Map([
+          ['/a.html', injected.toString()],
+          ['/a.css', 'p{color:red}'],
+        ]),
+      );
     }
     // The page itself is untouched until the caller renames a staged copy over it.
     expect(readFileSync(path.join(site, 'a.html'), 'utf8')).toBe(html);
@@ -86,15 +105,52 @@ describe('package writes on worker threads', () => {
     const site = mkdtempSync(path.join(dir, 'site-'));
     writeFileSync(path.join(site, 'a.html'), '<p>a</p>');
     writeFileSync(path.join(site, 'not-a-dir'), 'x');
-    const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof ObjpackError ? e.code : String(e)));
+    const code = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: unknown) => (e instanceof ObjpackError ? e.code : String(e)),
+      );
     const a = object(path.join(site, 'a.html'), '/a.html', Buffer.from('<p>a</p>'));
     const target = path.join(site, '_objpack/a.objp');
     // A site file that changed since it was hashed, and one that vanished.
-    expect(await code(pool.write({ target, buildId: 'b', sharedRefs: [], objects: [{ ...a, digest: sha(Buffer.from('other')) }], html: path.join(site, 'a.html') }))).toBe(ErrorCode.SOURCE_CHANGED);
-    expect(await code(pool.write({ target, buildId: 'b', sharedRefs: [], objects: [a, object(path.join(site, 'gone.css'), '/gone.css', Buffer.from('x'))] }))).toBe(ErrorCode.SOURCE_CHANGED);
+    expect(
+      await code(
+        pool.write({
+          target,
+          buildId: 'b',
+          sharedRefs: [],
+          objects: [{ ...a, digest: sha(Buffer.from('other')) }],
+          html: path.join(site, 'a.html'),
+        }),
+      ),
+    ).toBe(ErrorCode.SOURCE_CHANGED);
+    expect(
+      await code(
+        pool.write({
+          target,
+          buildId: 'b',
+          sharedRefs: [],
+          objects: [a, object(path.join(site, 'gone.css'), '/gone.css', Buffer.from('x'))],
+        }),
+      ),
+    ).toBe(ErrorCode.SOURCE_CHANGED);
     // An output that cannot be written: the staged page (written first, on the worker) is removed again.
-    expect(await code(pool.write({ target: path.join(site, 'not-a-dir/a.objp'), buildId: 'b', sharedRefs: [], objects: [a], html: path.join(site, 'a.html') }))).toBe(ErrorCode.WRITE);
-    expect(await code(pool.write({ target, buildId: 'b', sharedRefs: [], objects: [a], html: path.join(site, 'not-a-dir/a.html') }))).toBe(ErrorCode.WRITE);
+    expect(
+      await code(
+        pool.write({
+          target: path.join(site, 'not-a-dir/a.objp'),
+          buildId: 'b',
+          sharedRefs: [],
+          objects: [a],
+          html: path.join(site, 'a.html'),
+        }),
+      ),
+    ).toBe(ErrorCode.WRITE);
+    expect(
+      await code(
+        pool.write({ target, buildId: 'b', sharedRefs: [], objects: [a], html: path.join(site, 'not-a-dir/a.html') }),
+      ),
+    ).toBe(ErrorCode.WRITE);
     expect((await listFiles(site)).filter((f) => f.includes(TEMP_MARK))).toEqual([]);
   });
 });

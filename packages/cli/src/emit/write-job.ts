@@ -57,13 +57,20 @@ export async function encodeJob(job: WriteJob): Promise<Encoded> {
   try {
     page = job.html !== undefined && first ? await htmlBody(first) : undefined;
   } catch (err) {
-    throw new ObjpackError(ErrorCode.SOURCE_CHANGED, `cannot read ${first?.rel} while writing ${job.target}: ${(err as Error).message}`, first?.file, { cause: err });
+    throw new ObjpackError(
+      ErrorCode.SOURCE_CHANGED,
+      `cannot read ${first?.rel} while writing ${job.target}: ${(err as Error).message}`,
+      first?.file,
+      { cause: err },
+    );
   }
   // The page's bytes, once read (and digest-checked by the encoder), go into the package and into the page.
   const objects = page && first ? [{ ...first, load: async () => page }, ...job.objects.slice(1)] : job.objects;
   const input = { buildId: job.buildId, sharedRefs: job.sharedRefs, objects };
   const small = await encodeInMemory(job.target, input);
-  const done: Encoded = small ? { bytes: small.data.length, digest: small.digest, data: small.data } : await writePackage(job.target, input);
+  const done: Encoded = small
+    ? { bytes: small.data.length, digest: small.digest, data: small.data }
+    : await writePackage(job.target, input);
   if (page && job.html !== undefined) {
     done.htmlTemp = writeTemp(job.html, page);
     done.htmlBytes = page.length;
@@ -83,7 +90,9 @@ export async function finishJob(job: WriteJob, e: Encoded): Promise<WriteDone> {
     return done;
   } catch (err) {
     if (done.htmlTemp !== undefined) rmSync(done.htmlTemp, { force: true });
-    throw new ObjpackError(ErrorCode.WRITE, `cannot write ${job.target}: ${(err as Error).message}`, job.target, { cause: err });
+    throw new ObjpackError(ErrorCode.WRITE, `cannot write ${job.target}: ${(err as Error).message}`, job.target, {
+      cause: err,
+    });
   }
 }
 

@@ -21,14 +21,15 @@ export async function htmlBody(o: PlanObject): Promise<Uint8Array> {
 
 function encoderObject(o: PlanObject): EncoderObject {
   const partial = o.sendBytes < o.bytes;
-  const body: EncoderObject['body'] = o.load || o.inject !== undefined
-    ? async function* () {
-        yield await htmlBody(o);
-      }
-    : o.sendBytes <= READ_WHOLE && !partial
-      ? // Small files are read synchronously: cheaper than a thread-pool round trip per call.
-        () => [readFileSync(o.file)]
-      : fileSource(o.file, { start: 0, end: o.sendBytes - 1 });
+  const body: EncoderObject['body'] =
+    o.load || o.inject !== undefined
+      ? async function* () {
+          yield await htmlBody(o);
+        }
+      : o.sendBytes <= READ_WHOLE && !partial
+        ? // Small files are read synchronously: cheaper than a thread-pool round trip per call.
+          () => [readFileSync(o.file)]
+        : fileSource(o.file, { start: 0, end: o.sendBytes - 1 });
   return {
     name: o.url,
     contentType: o.contentType,
@@ -46,13 +47,19 @@ type PackageInput = { buildId: string; sharedRefs: readonly string[]; objects: r
  * Encodes a package in memory, unless its objects carry more than 1 MB (`undefined`: stream it with
  * writePackage). The bytes are in their own ArrayBuffer, so a worker thread can transfer them.
  */
-export async function encodeInMemory(target: string, input: PackageInput): Promise<{ data: Uint8Array; digest: string } | undefined> {
+export async function encodeInMemory(
+  target: string,
+  input: PackageInput,
+): Promise<{ data: Uint8Array; digest: string } | undefined> {
   if (input.objects.reduce((n, o) => n + o.sendBytes, 0) > IN_MEMORY) return undefined;
   const h = createHash('sha256');
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
-    for await (const chunk of encodePackage({ buildId: input.buildId, sharedRefs: input.sharedRefs, objects: input.objects.map(encoderObject) }, { hash: nodeSha256 })) {
+    for await (const chunk of encodePackage(
+      { buildId: input.buildId, sharedRefs: input.sharedRefs, objects: input.objects.map(encoderObject) },
+      { hash: nodeSha256 },
+    )) {
       h.update(chunk);
       chunks.push(chunk);
       size += chunk.length;
@@ -78,7 +85,10 @@ export async function writePackage(target: string, input: PackageInput): Promise
   const small = await encodeInMemory(target, input);
   if (small) return { bytes: await writeSmallAtomic(target, small.data), digest: small.digest };
   const h = createHash('sha256');
-  const stream = encodePackage({ buildId: input.buildId, sharedRefs: input.sharedRefs, objects: input.objects.map(encoderObject) }, { hash: nodeSha256 });
+  const stream = encodePackage(
+    { buildId: input.buildId, sharedRefs: input.sharedRefs, objects: input.objects.map(encoderObject) },
+    { hash: nodeSha256 },
+  );
   async function* hashed() {
     for await (const chunk of stream) {
       h.update(chunk);
@@ -99,7 +109,12 @@ function sourceError(err: unknown, target: string): unknown {
     return new ObjpackError(ErrorCode.SOURCE_CHANGED, err.message, err.entry, { cause: err });
   }
   if (err && typeof err === 'object' && 'code' in err && (err.code === 'ENOENT' || err.code === 'EACCES')) {
-    return new ObjpackError(ErrorCode.SOURCE_CHANGED, `cannot read a site file while writing ${target}: ${(err as unknown as Error).message}`, undefined, { cause: err });
+    return new ObjpackError(
+      ErrorCode.SOURCE_CHANGED,
+      `cannot read a site file while writing ${target}: ${(err as unknown as Error).message}`,
+      undefined,
+      { cause: err },
+    );
   }
   return err;
 }

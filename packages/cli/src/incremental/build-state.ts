@@ -121,7 +121,8 @@ export interface BuildState {
 }
 
 /** The state without what {@link saveState} fills in. */
-export type StateInput = Omit<BuildState, 'version' | 'rows' | 'overlay'> & Partial<Pick<BuildState, 'rows' | 'overlay'>>;
+export type StateInput = Omit<BuildState, 'version' | 'rows' | 'overlay'> &
+  Partial<Pick<BuildState, 'rows' | 'overlay'>>;
 
 /**
  * The bulky rows, read one at a time at their offsets: an incremental build touching one page reads three
@@ -138,7 +139,8 @@ export class StateRows {
     try {
       fd = openSync(path.join(outDir, STATE_ROWS_FILE), 'r');
       const st = fstatSync(fd);
-      if (statSignature({ bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino }) === state.rows.signature) return new StateRows(fd, state);
+      if (statSignature({ bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino }) === state.rows.signature)
+        return new StateRows(fd, state);
     } catch {
       // no rows: no patching
     }
@@ -185,11 +187,24 @@ export function extractSignature(extract: PageExtract, lines: boolean, fontsByCh
   // Where the page's characters choose its unicode-range font subsets, an edit that brings new ones (the
   // first Cyrillic word) rebuilds the page's closure instead of patching it; elsewhere they do not count.
   const chars = fontsByChars ? (extract.chars ?? '') : null;
-  return createHash('sha1').update(JSON.stringify([lines, refs, extract.parseErrors, extract.firstError ?? null, chars])).digest('base64url');
+  return createHash('sha1')
+    .update(JSON.stringify([lines, refs, extract.parseErrors, extract.firstError ?? null, chars]))
+    .digest('base64url');
 }
 
 export function objectRow(o: PlanObject): ObjectRow {
-  return [o.url, o.path, o.file, o.rel, o.bytes, o.contentType, o.as, o.sendBytes, Buffer.from(o.digest).toString('base64'), o.sri];
+  return [
+    o.url,
+    o.path,
+    o.file,
+    o.rel,
+    o.bytes,
+    o.contentType,
+    o.as,
+    o.sendBytes,
+    Buffer.from(o.digest).toString('base64'),
+    o.sri,
+  ];
 }
 
 export function planObjectOf(row: ObjectRow): PlanObject {
@@ -252,11 +267,13 @@ export async function saveState(outDir: string, state: StateInput, rows?: readon
     overlay = {};
   }
   if (!meta) throw new Error('saveState: no rows');
-  await writeFileAtomic(path.join(outDir, STATE_FILE), v8.serialize({ ...state, version: STATE_VERSION, rows: meta, overlay }));
+  await writeFileAtomic(
+    path.join(outDir, STATE_FILE),
+    v8.serialize({ ...state, version: STATE_VERSION, rows: meta, overlay }),
+  );
 }
 
 /** Before a full build writes anything: a state that outlived its outputs must never be patched. */
 export function dropState(outDir: string): void {
   rmSync(path.join(outDir, STATE_FILE), { force: true });
 }
-

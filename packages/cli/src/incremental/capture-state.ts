@@ -6,7 +6,15 @@ import type { Diagnostic, SiteGraph } from '../discover/types.js';
 import { WarningCode } from '../errors.js';
 import type { PackagePlan } from '../plan/types.js';
 import type { BuildSummary } from '../report/summary.js';
-import { extractSignature, fileSnapshot, objectRow, type PageRecord, type ReportShared, type SharedRecord, type StateInput } from './build-state.js';
+import {
+  extractSignature,
+  fileSnapshot,
+  objectRow,
+  type PageRecord,
+  type ReportShared,
+  type SharedRecord,
+  type StateInput,
+} from './build-state.js';
 
 /**
  * The state a full build leaves for the next one to patch, or undefined when this build cannot vouch for it:
@@ -32,7 +40,8 @@ export function captureState(input: {
   outputs: Record<string, string>;
 }): { state: StateInput; rows: string[] } | undefined {
   const { graph, plan, manifest } = input;
-  if (input.diagnostics.some((d) => UNSTABLE.has(d.code)) || !graph.extracts || !graph.walkDiagnostics) return undefined;
+  if (input.diagnostics.some((d) => UNSTABLE.has(d.code)) || !graph.extracts || !graph.walkDiagnostics)
+    return undefined;
   const objects: string[] = [];
   const at = new Map<string, number>();
   for (const o of plan.objects.values()) {
@@ -92,7 +101,12 @@ export function captureState(input: {
     const key = `${input.basePath}${rel}`;
     const f = files.get(key);
     if (!f) added = true;
-    files.set(key, { ...(f ?? { path: key, file: path.join(input.outDir, rel), rel, contentType: '' }), bytes: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
+    files.set(key, {
+      ...(f ?? { path: key, file: path.join(input.outDir, rel), rel, contentType: '' }),
+      bytes: st.size,
+      mtimeMs: st.mtimeMs,
+      ino: st.ino,
+    });
   }
   const sorted = added ? new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : files;
   const state: StateInput = {
@@ -107,7 +121,14 @@ export function captureState(input: {
     pageBuilds,
     superseded: [...input.superseded],
     objectCount: objects.length,
-    reportShared: JSON.stringify(plan.shared.map((s): ReportShared => ({ url: s.url, bytes: manifest.packages[s.url]?.bytes ?? 0, pages: s.pages.length, urls: s.objects.map((o) => o.url) }))),
+    reportShared: JSON.stringify(
+      plan.shared.map((s): ReportShared => ({
+        url: s.url,
+        bytes: manifest.packages[s.url]?.bytes ?? 0,
+        pages: s.pages.length,
+        urls: s.objects.map((o) => o.url),
+      })),
+    ),
     stats: plan.stats,
     summary: JSON.stringify(input.summary),
     diagnostics: JSON.stringify(input.diagnostics),

@@ -5,7 +5,14 @@ import type { SiteFile } from '../discover/types.js';
 import { finalHtml } from '../emit/inject.js';
 import { contentKey } from '../plan/plan-packages.js';
 import type { PlanObject } from '../plan/types.js';
-import { extractSignature, planObjectOf, type BuildState, type ObjectRow, type PageRecord, type StateRows } from './build-state.js';
+import {
+  extractSignature,
+  planObjectOf,
+  type BuildState,
+  type ObjectRow,
+  type PageRecord,
+  type StateRows,
+} from './build-state.js';
 
 /** A changed page the patch handles. */
 export interface Changed {
@@ -47,7 +54,12 @@ export async function examine(
   // The page changed encoding: its manifest entry changes too, which the pipeline handles.
   if (contentType !== html[5]) return undefined;
   const htmlObject: PlanObject = {
-    ...planObjectOf(html), bytes: body.length, sendBytes: body.length, digest: Buffer.from(sum, 'base64'), sri: `sha256-${sum}`, load: async () => body,
+    ...planObjectOf(html),
+    bytes: body.length,
+    sendBytes: body.length,
+    digest: Buffer.from(sum, 'base64'),
+    sri: `sha256-${sum}`,
+    load: async () => body,
     ...(record.headers ? { headers: record.headers } : {}),
   };
   const objects = [htmlObject, ...record.own.slice(1).map((k) => planObjectOf(rows.object(k)))];

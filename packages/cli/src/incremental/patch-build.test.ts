@@ -4,7 +4,20 @@
  * and equal (build ids aside) to a full build of a fresh copy with the same edits. Edits that change
  * closures (a page gains a stylesheet, a CSS @import changes, a file is deleted) must fall back.
  */
-import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,10 +42,15 @@ let assets: WorkerAssets;
 let copies = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  const gen = (await import(GENERATORS)) as { generateSurgeSite(o: { pages: number; outDir: string }): Promise<unknown> };
+  const gen = (await import(GENERATORS)) as {
+    generateSurgeSite(o: { pages: number; outDir: string }): Promise<unknown>;
+  };
   await gen.generateSurgeSite({ pages: 200, outDir: pristine });
   // Host headers for every page and more for some: the patch must carry them as the pipeline does.
-  writeFileSync(path.join(pristine, '_headers'), "/*\n  Content-Security-Policy: default-src 'self'\n/pages/p0004*\n  X-Frame-Options: DENY\n");
+  writeFileSync(
+    path.join(pristine, '_headers'),
+    "/*\n  Content-Security-Policy: default-src 'self'\n/pages/p0004*\n  X-Frame-Options: DENY\n",
+  );
   assets = await fakeWorkerAssets();
 });
 
@@ -59,10 +77,13 @@ async function outputs(root: string, current = false): Promise<Map<string, Buffe
 }
 /** Maps a slot key of {@link outputs} to the file it stands for in `root` (the manifest's name for a page package). */
 const filesOf = (root: string) => {
-  const bySlot = new Map(Object.values(readManifest(root).packages).map((p) => [p.file.replace(/\.[0-9a-f]{16}\.objp$/, '.objp'), p.file]));
+  const bySlot = new Map(
+    Object.values(readManifest(root).packages).map((p) => [p.file.replace(/\.[0-9a-f]{16}\.objp$/, '.objp'), p.file]),
+  );
   return (key: string) => bySlot.get(key) ?? key;
 };
-const readManifest = (root: string) => JSON.parse(readFileSync(path.join(root, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
+const readManifest = (root: string) =>
+  JSON.parse(readFileSync(path.join(root, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
 
 /** Byte-for-byte equality of everything but the build's private files. */
 async function expectSameBytes(a: string, b: string): Promise<void> {
@@ -84,7 +105,10 @@ async function expectSameAsFullBuild(incremental: string, full: string): Promise
   for (const [f, bytes] of x) {
     const other = y.get(f)!;
     if (f.endsWith('.objp')) {
-      const [p, q] = [await inspectPackage(path.join(incremental, fileIn(f))), await inspectPackage(path.join(full, fileFull(f)))];
+      const [p, q] = [
+        await inspectPackage(path.join(incremental, fileIn(f))),
+        await inspectPackage(path.join(full, fileFull(f))),
+      ];
       expect({ ...p, file: '', buildId: '' }, f).toEqual({ ...q, file: '', buildId: '' });
     } else if (f === 'objpack-manifest.json') {
       const norm = (b: Buffer) => {
@@ -93,10 +117,12 @@ async function expectSameAsFullBuild(incremental: string, full: string): Promise
         // A page package's file digest covers the build id in its index (the packages are compared above),
         // and its name carries that id.
         const slot = (u: string) => u.replace(/\.[0-9a-f]{16}\.objp$/, '.objp');
-        m.packages = Object.fromEntries(Object.entries(m.packages).map(([u, p]) => {
-          delete p.buildId;
-          return [slot(u), p.kind === 'page' ? { ...p, file: slot(p.file), digest: '' } : p];
-        }));
+        m.packages = Object.fromEntries(
+          Object.entries(m.packages).map(([u, p]) => {
+            delete p.buildId;
+            return [slot(u), p.kind === 'page' ? { ...p, file: slot(p.file), digest: '' } : p];
+          }),
+        );
         for (const p of Object.values(m.pages)) p.package = slot(p.package);
         return m;
       };
@@ -142,7 +168,8 @@ describe('incremental fast path (issue 3)', () => {
     expect(r.patched).toBe(false);
     return r;
   };
-  const appendTo = (rel: string, text: string) => (root: string) => writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8') + text);
+  const appendTo = (rel: string, text: string) => (root: string) =>
+    writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8') + text);
 
   let site: string;
   // A full build of 200 pages on one thread: past the 60 s default on a shared machine under load.
@@ -159,7 +186,12 @@ describe('incremental fast path (issue 3)', () => {
       const r = await run(site);
       expect(r.patched).toBe(true);
       expect(r.pagesParsed).toBe(1);
-      expect(r.written).toEqual([`_objpack/pages/pages/p00042.html.${r.buildId}.objp`, 'objpack-report.html', '_objpack/routes.json', 'objpack-manifest.json']);
+      expect(r.written).toEqual([
+        `_objpack/pages/pages/p00042.html.${r.buildId}.objp`,
+        'objpack-report.html',
+        '_objpack/routes.json',
+        'objpack-manifest.json',
+      ]);
       const pipeline = await pipelineFrom(before, change);
       await expectSameBytes(site, before);
       expect(r.buildId).toBe(pipeline.buildId);
@@ -167,17 +199,27 @@ describe('incremental fast path (issue 3)', () => {
       expect(r.diagnostics).toEqual(pipeline.diagnostics);
       expect(r.reused).toBe(pipeline.reused);
       expect(r.plan.stats).toEqual(pipeline.plan.stats);
-      expect(r.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes, o.headers]))).toEqual(pipeline.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes, o.headers])));
+      expect(r.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes, o.headers]))).toEqual(
+        pipeline.plan.pages.map((p) => p.closure.map((o) => [o.url, o.sri, o.sendBytes, o.headers])),
+      );
       await expectSameAsFullBuild(site, await fullBuildWithEdits());
       // The result's lazily loaded parts are the written ones.
       expect(r.manifest).toEqual(JSON.parse(readFileSync(path.join(site, 'objpack-manifest.json'), 'utf8')));
-      expect(r.plan.pages.find((p) => p.file === 'pages/p00042.html')?.objects[0]?.sri).toBe(r.manifest.objects['/pages/p00042.html']?.digest);
-      expect(r.manifest.objects['/pages/p00042.html']?.headers).toEqual([['content-security-policy', "default-src 'self'"], ['x-frame-options', 'DENY']]);
+      expect(r.plan.pages.find((p) => p.file === 'pages/p00042.html')?.objects[0]?.sri).toBe(
+        r.manifest.objects['/pages/p00042.html']?.digest,
+      );
+      expect(r.manifest.objects['/pages/p00042.html']?.headers).toEqual([
+        ['content-security-policy', "default-src 'self'"],
+        ['x-frame-options', 'DENY'],
+      ]);
     }
   }, 120_000); // two rounds of three builds of 200 pages each: past 30 s on a loaded 2-core machine
 
   const insertAfterBody = (rel: string, text: string) => (root: string) =>
-    writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace('<body>\n', `<body>\n${text}`));
+    writeFileSync(
+      path.join(root, rel),
+      readFileSync(path.join(root, rel), 'utf8').replace('<body>\n', `<body>\n${text}`),
+    );
 
   test('an edit that moves every reference of the page down is patched', async () => {
     const before = copy(site);
@@ -207,7 +249,8 @@ describe('incremental fast path (issue 3)', () => {
   test('a page regenerated without the registration tag is patched and gets the tag back', async () => {
     const before = copy(site);
     const rel = 'pages/p00043.html';
-    const change = (root: string) => writeFileSync(path.join(root, rel), `${readFileSync(path.join(pristine, rel), 'utf8')}<p>regenerated</p>\n`);
+    const change = (root: string) =>
+      writeFileSync(path.join(root, rel), `${readFileSync(path.join(pristine, rel), 'utf8')}<p>regenerated</p>\n`);
     edit(site, change);
     const r = await run(site);
     expect(r.patched).toBe(true);
@@ -234,14 +277,29 @@ describe('incremental fast path (issue 3)', () => {
   });
 
   const fallbacks: Array<[string, (root: string) => void]> = [
-    ['a page adds a stylesheet', (root) => {
-      const rel = path.join(root, 'pages/p00010.html');
-      writeFileSync(rel, readFileSync(rel, 'utf8').replace('<head>', '<head><link rel="stylesheet" href="/assets/css/s00135.css">'));
-    }],
-    ['a stylesheet changes its @import', (root) => {
-      const rel = path.join(root, 'assets/css/s00135.css');
-      writeFileSync(rel, readFileSync(rel, 'utf8').replace('@import url("/assets/css/s00147.css");', '@import url("/assets/css/s00010.css");'));
-    }],
+    [
+      'a page adds a stylesheet',
+      (root) => {
+        const rel = path.join(root, 'pages/p00010.html');
+        writeFileSync(
+          rel,
+          readFileSync(rel, 'utf8').replace('<head>', '<head><link rel="stylesheet" href="/assets/css/s00135.css">'),
+        );
+      },
+    ],
+    [
+      'a stylesheet changes its @import',
+      (root) => {
+        const rel = path.join(root, 'assets/css/s00135.css');
+        writeFileSync(
+          rel,
+          readFileSync(rel, 'utf8').replace(
+            '@import url("/assets/css/s00147.css");',
+            '@import url("/assets/css/s00010.css");',
+          ),
+        );
+      },
+    ],
     ['a file is deleted', (root) => unlinkSync(path.join(root, 'assets/img/i00175.png'))],
     ['a page is deleted', (root) => unlinkSync(path.join(root, 'pages/p00150.html'))],
   ];
@@ -267,8 +325,15 @@ describe('incremental fast path (issue 3)', () => {
   test('a page with inline CSS and a module script: patched while their references stay, not once they change', async () => {
     // The fast path loads the inline parsers only for such pages; they must still see the references.
     const rel = 'pages/p00046.html';
-    const replaceIn = (from: string, to: string) => (root: string) => writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace(from, to));
-    edit(site, insertAfterBody(rel, '<style>.hero { background: url(/assets/img/i00000.png) }</style>\n<p style="background: url(/assets/img/i00004.png)">x</p>\n<script type="module">import "/assets/js/m00003.js";</script>\n'));
+    const replaceIn = (from: string, to: string) => (root: string) =>
+      writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace(from, to));
+    edit(
+      site,
+      insertAfterBody(
+        rel,
+        '<style>.hero { background: url(/assets/img/i00000.png) }</style>\n<p style="background: url(/assets/img/i00004.png)">x</p>\n<script type="module">import "/assets/js/m00003.js";</script>\n',
+      ),
+    );
     expect((await run(site)).patched).toBe(false);
     const before = copy(site);
     const change = insertAfterBody(rel, '<p>text only</p>\n');
@@ -276,7 +341,11 @@ describe('incremental fast path (issue 3)', () => {
     expect((await run(site)).patched).toBe(true);
     await pipelineFrom(before, change);
     await expectSameBytes(site, before);
-    for (const [from, to] of [['i00000.png', 'i00006.png'], ['i00004.png', 'i00013.png'], ['m00003.js', 'm00007.js']] as const) {
+    for (const [from, to] of [
+      ['i00000.png', 'i00006.png'],
+      ['i00004.png', 'i00013.png'],
+      ['m00003.js', 'm00007.js'],
+    ] as const) {
       edit(site, replaceIn(from, to));
       expect((await run(site)).patched, `${from} → ${to}`).toBe(false);
     }
@@ -287,7 +356,12 @@ describe('incremental fast path (issue 3)', () => {
     const rel = 'pages/p00042.html';
     const original = readFileSync(path.join(site, rel));
     // Same length: the package the patch writes has the size the cache remembers for the original.
-    edit(site, (root) => writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace('<title>/pages/p', '<title>/pages/P')));
+    edit(site, (root) =>
+      writeFileSync(
+        path.join(root, rel),
+        readFileSync(path.join(root, rel), 'utf8').replace('<title>/pages/p', '<title>/pages/P'),
+      ),
+    );
     expect((await run(site)).patched).toBe(true);
     edit(site, (root) => writeFileSync(path.join(root, rel), original));
     rmSync(path.join(site, STATE_FILE));
@@ -305,7 +379,8 @@ describe('incremental fast path (issue 3)', () => {
 
   const pageRel = 'pages/p00042.html';
   /** The page's package file, as the manifest names it. */
-  const packageOf = (root: string, rel: string) => path.join(root, readManifest(root).pages[`/${rel}`]!.package.slice(1));
+  const packageOf = (root: string, rel: string) =>
+    path.join(root, readManifest(root).pages[`/${rel}`]!.package.slice(1));
 
   test('a patch killed after writing a package, then the edit reverted: the package gets the reverted HTML', async () => {
     const original = readFileSync(path.join(site, pageRel));
@@ -314,10 +389,18 @@ describe('incremental fast path (issue 3)', () => {
     const kept = [STATE_FILE, 'objpack-manifest.json', '_objpack/routes.json', 'objpack-report.html'];
     kept.forEach((f, i) => linkSync(path.join(site, f), path.join(dir, `kept-${i}`)));
     // Same length: the package keeps its size, so only the null mark tells the next build.
-    edit(site, (root) => writeFileSync(path.join(root, pageRel), readFileSync(path.join(root, pageRel), 'utf8').replace('<title>/pages/p', '<title>/pages/Q')));
+    edit(site, (root) =>
+      writeFileSync(
+        path.join(root, pageRel),
+        readFileSync(path.join(root, pageRel), 'utf8').replace('<title>/pages/p', '<title>/pages/Q'),
+      ),
+    );
     expect((await run(site)).patched).toBe(true);
     kept.forEach((f, i) => renameSync(path.join(dir, `kept-${i}`), path.join(site, f)));
-    writeFileSync(path.join(site, '_objpack/.cache-updates.json'), JSON.stringify({ [`/_objpack/pages/${pageRel}.objp`]: null }));
+    writeFileSync(
+      path.join(site, '_objpack/.cache-updates.json'),
+      JSON.stringify({ [`/_objpack/pages/${pageRel}.objp`]: null }),
+    );
     edit(site, (root) => writeFileSync(path.join(root, pageRel), original));
     const r = await run(site);
     expect(r.patched).toBe(false);
@@ -351,37 +434,61 @@ describe('incremental fast path (issue 3)', () => {
     await expectSameAsFullBuild(site, await fullBuildWithEdits());
   });
 
-  test.each(['objpack-manifest.json', '_objpack/routes.json'])('a %s the patch cannot edit falls back before anything is written', async (rel) => {
-    expect((await run(site)).patched).toBe(true);
-    // Same content, another layout; the state is told it is the build's own output.
-    const file = path.join(site, rel);
-    const text = readFileSync(file, 'utf8');
-    writeFileSync(file, rel.endsWith('routes.json') ? JSON.stringify(JSON.parse(text), null, 1) : JSON.stringify(JSON.parse(text)));
-    const state = loadState(site)!;
-    await saveState(site, { ...state, outputs: { ...state.outputs, ...outputSignatures(site, [rel]) } });
-    edit(site, appendTo(pageRel, '<p>odd layout</p>\n'));
-    const pkg = statSync(packageOf(site, pageRel));
-    const patched = await patchBuild({ root: site, fingerprint: state.fingerprint, exclude: OWN_FILES, inject: true, worker: true, report: path.join(site, 'objpack-report.html'), progress: () => undefined, t0: 0 });
-    expect(patched).toBeUndefined();
-    const after = statSync(packageOf(site, pageRel));
-    expect([after.ino, after.mtimeMs, after.size]).toEqual([pkg.ino, pkg.mtimeMs, pkg.size]);
-    expect(existsSync(path.join(site, '_objpack/.cache-updates.json'))).toBe(false);
-    expect((await run(site)).patched).toBe(false);
-    await expectSameAsFullBuild(site, await fullBuildWithEdits());
-  });
+  test.each(['objpack-manifest.json', '_objpack/routes.json'])(
+    'a %s the patch cannot edit falls back before anything is written',
+    async (rel) => {
+      expect((await run(site)).patched).toBe(true);
+      // Same content, another layout; the state is told it is the build's own output.
+      const file = path.join(site, rel);
+      const text = readFileSync(file, 'utf8');
+      writeFileSync(
+        file,
+        rel.endsWith('routes.json') ? JSON.stringify(JSON.parse(text), null, 1) : JSON.stringify(JSON.parse(text)),
+      );
+      const state = loadState(site)!;
+      await saveState(site, { ...state, outputs: { ...state.outputs, ...outputSignatures(site, [rel]) } });
+      edit(site, appendTo(pageRel, '<p>odd layout</p>\n'));
+      const pkg = statSync(packageOf(site, pageRel));
+      const patched = await patchBuild({
+        root: site,
+        fingerprint: state.fingerprint,
+        exclude: OWN_FILES,
+        inject: true,
+        worker: true,
+        report: path.join(site, 'objpack-report.html'),
+        progress: () => undefined,
+        t0: 0,
+      });
+      expect(patched).toBeUndefined();
+      const after = statSync(packageOf(site, pageRel));
+      expect([after.ino, after.mtimeMs, after.size]).toEqual([pkg.ino, pkg.mtimeMs, pkg.size]);
+      expect(existsSync(path.join(site, '_objpack/.cache-updates.json'))).toBe(false);
+      expect((await run(site)).patched).toBe(false);
+      await expectSameAsFullBuild(site, await fullBuildWithEdits());
+    },
+  );
 });
 
 describe('incremental builds and font subsets', () => {
   const FONT_SITE = new URL('../../../../fixtures/closure/font-subsets/site/', import.meta.url);
-  const closureOf = (r: BuildResult, file: string) => r.plan.pages.find((p) => p.file === file)?.closure.map((o) => o.url);
+  const closureOf = (r: BuildResult, file: string) =>
+    r.plan.pages.find((p) => p.file === file)?.closure.map((o) => o.url);
 
   test('text that brings a new script is not patched: the page gets that unicode-range subset', async () => {
     const site = path.join(dir, 'fonts');
     cpSync(FONT_SITE, site, { recursive: true });
     // A page without the site's fonts: its characters choose nothing.
-    writeFileSync(path.join(site, 'plain.html'), '<!doctype html>\n<html>\n<body>\n<p>No stylesheet</p>\n</body>\n</html>\n');
+    writeFileSync(
+      path.join(site, 'plain.html'),
+      '<!doctype html>\n<html>\n<body>\n<p>No stylesheet</p>\n</body>\n</html>\n',
+    );
     const first = await run(site, false);
-    expect(closureOf(first, 'index.html')).toEqual(['/', '/css/site.css', '/fonts/latin.woff2', '/fonts/heading.woff2']);
+    expect(closureOf(first, 'index.html')).toEqual([
+      '/',
+      '/css/site.css',
+      '/fonts/latin.woff2',
+      '/fonts/heading.woff2',
+    ]);
     // ASCII text changes no subset: patched as before; nor does any text on a page without such fonts.
     insertAfterBody(site, 'index.html', '<p>more English</p>\n');
     expect((await run(site)).patched).toBe(true);
@@ -390,27 +497,45 @@ describe('incremental builds and font subsets', () => {
     insertAfterBody(site, 'index.html', '<p>Ещё</p>\n');
     const r = await run(site);
     expect(r.patched).toBe(false);
-    expect(closureOf(r, 'index.html')).toEqual(['/', '/css/site.css', '/fonts/latin.woff2', '/fonts/cyrillic.woff2', '/fonts/heading.woff2']);
+    expect(closureOf(r, 'index.html')).toEqual([
+      '/',
+      '/css/site.css',
+      '/fonts/latin.woff2',
+      '/fonts/cyrillic.woff2',
+      '/fonts/heading.woff2',
+    ]);
     // ru.html's closure came from the cache in that build: it still knows its fonts follow its text.
     insertAfterBody(site, 'ru.html', '<p>Ω</p>\n');
     const again = await run(site);
     expect(again.patched).toBe(false);
-    expect(closureOf(again, 'ru.html')).toEqual(['/ru.html', '/css/site.css', '/fonts/latin.woff2', '/fonts/cyrillic.woff2', '/fonts/greek.woff2', '/fonts/heading.woff2']);
+    expect(closureOf(again, 'ru.html')).toEqual([
+      '/ru.html',
+      '/css/site.css',
+      '/fonts/latin.woff2',
+      '/fonts/cyrillic.woff2',
+      '/fonts/greek.woff2',
+      '/fonts/heading.woff2',
+    ]);
     const fresh = path.join(dir, 'fonts-fresh');
     cpSync(site, fresh, { recursive: true });
     const full = await run(fresh, false);
-    for (const page of ['index.html', 'ru.html', 'plain.html']) expect(closureOf(full, page)).toEqual(closureOf(again, page));
+    for (const page of ['index.html', 'ru.html', 'plain.html'])
+      expect(closureOf(full, page)).toEqual(closureOf(again, page));
   });
 
   function insertAfterBody(root: string, rel: string, text: string) {
-    writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace('<body>\n', `<body>\n${text}`));
+    writeFileSync(
+      path.join(root, rel),
+      readFileSync(path.join(root, rel), 'utf8').replace('<body>\n', `<body>\n${text}`),
+    );
   }
 });
 
 describe('host configs the crawl leaves out', () => {
   test("an edit to a site's netlify.toml or _redirects is seen even when --exclude keeps it out of the crawl: the pipeline runs, no page keeps old headers", async () => {
     const site = path.join(dir, 'excluded-config');
-    const page = (text: string) => `<!doctype html><html><head><title>x</title></head><body><p>${text}</p></body></html>\n`;
+    const page = (text: string) =>
+      `<!doctype html><html><head><title>x</title></head><body><p>${text}</p></body></html>\n`;
     const toml = (value: string) => `[[headers]]\n  for = "/*"\n  [headers.values]\n    X-Frame-Options = "${value}"\n`;
     mkdirSync(site, { recursive: true });
     writeFileSync(path.join(site, 'index.html'), page('home'));

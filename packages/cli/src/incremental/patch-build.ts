@@ -27,7 +27,17 @@ import type { PackagePlan } from '../plan/types.js';
 import { renderReport } from '../report/render-report.js';
 import { insideDir, writeReport } from '../report/report-file.js';
 import type { BuildSummary } from '../report/summary.js';
-import { fileKeysOf, loadState, objectRow, outputSignatures, planObjectOf, saveState, StateRows, type BuildState, type ReportShared } from './build-state.js';
+import {
+  fileKeysOf,
+  loadState,
+  objectRow,
+  outputSignatures,
+  planObjectOf,
+  saveState,
+  StateRows,
+  type BuildState,
+  type ReportShared,
+} from './build-state.js';
 import { examine, type Changed } from './changed-page.js';
 import { planFromState } from './plan-from-state.js';
 import { readAhead } from './read-ahead.js';
@@ -79,7 +89,8 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   const walkOptions = { origin: input.origin, base: input.base, exclude: input.exclude };
   const { walked } = await walkFlat(root, walkOptions, walkDiagnostics);
   const fileStats = walked.stats;
-  if (fileKeysOf(walked.paths) !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics) return undefined;
+  if (fileKeysOf(walked.paths) !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics)
+    return undefined;
   const touched: SiteFile[] = [];
   /** Where each touched file's stats are in `fileStats`. */
   const statsAt = new Map<SiteFile, number>();
@@ -100,7 +111,12 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   }
   // Without a worker, the pipeline counts the pages that still load its script (emit/kept-worker.ts): an edit
   // that may change the count is left to it.
-  if (!input.worker && changed.length > 0 && (state.diagnostics.includes(WarningCode.REGISTER_WITHOUT_SW) || changed.some((c) => c.body.includes(REGISTER_PATH)))) return undefined;
+  if (
+    !input.worker &&
+    changed.length > 0 &&
+    (state.diagnostics.includes(WarningCode.REGISTER_WITHOUT_SW) || changed.some((c) => c.body.includes(REGISTER_PATH)))
+  )
+    return undefined;
   const reportShared = JSON.parse(state.reportShared) as ReportShared[];
   if (!packagesIntact(root, reportShared, changed, state)) return undefined;
   const discoverMs = performance.now() - t0;
@@ -110,7 +126,10 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   const pageKeys = [...state.pageKeys];
   const rewritten = changed.filter((c) => c.key !== state.pageKeys[c.index]);
   for (const c of rewritten) pageKeys[c.index] = c.key;
-  const buildId = createHash('sha256').update([...state.sharedKeys, ...pageKeys].join('\n')).digest('hex').slice(0, 16);
+  const buildId = createHash('sha256')
+    .update([...state.sharedKeys, ...pageKeys].join('\n'))
+    .digest('hex')
+    .slice(0, 16);
   const hashMs = performance.now() - t1;
 
   const t2 = performance.now();
@@ -133,7 +152,9 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     const after = pageBuilds[k] !== buildId ? pageBuilds[k] : undefined;
     if (rewrittenAt.has(k) || before !== after) edited.push(k);
   }
-  const objectEdits = rewritten.map((c) => ({ c, url: stripQuery(c.objects[0]!.url), at: c.record.own[0]! })).sort((a, b) => a.at - b.at);
+  const objectEdits = rewritten
+    .map((c) => ({ c, url: stripQuery(c.objects[0]!.url), at: c.record.own[0]! }))
+    .sort((a, b) => a.at - b.at);
   // A rewritten package gets its generation's name: the files the published table names stay as they are.
   const fileUrl = (k: number, builds: readonly string[]) => generationUrl(state.packageUrls[k]!, builds[k]!);
   const renamed = new Map(rewritten.map((c) => [fileUrl(c.index, state.pageBuilds), fileUrl(c.index, pageBuilds)]));
@@ -143,7 +164,12 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
       const w = fresh.get(k);
       const url = fileUrl(k, state.pageBuilds);
       const newUrl = renamed.get(url);
-      return { url, ...(newUrl !== undefined && newUrl !== url ? { newUrl } : {}), buildId: pageBuilds[k] !== buildId ? pageBuilds[k] : undefined, ...(w ? { bytes: w.bytes, digest: w.digest } : {}) };
+      return {
+        url,
+        ...(newUrl !== undefined && newUrl !== url ? { newUrl } : {}),
+        buildId: pageBuilds[k] !== buildId ? pageBuilds[k] : undefined,
+        ...(w ? { bytes: w.bytes, digest: w.digest } : {}),
+      };
     });
     const objects = objectEdits.map((o) => ({ url: o.url, bytes: o.c.objects[0]!.bytes, digest: o.c.objects[0]!.sri }));
     return patchManifest(located!, buildId, edits, objects);
@@ -154,21 +180,45 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     manifestSource = await manifestRead;
     const routesSource = await routesRead;
     if (!manifestSource || !routesSource) return undefined;
-    const moved = rewritten.map((c) => c.index).sort((a, b) => a - b).map((k) => fileUrl(k, state.pageBuilds)).filter((u) => renamed.get(u) !== u);
-    located = locateManifest(manifestSource, state.buildId, edited.map((k) => fileUrl(k, state.pageBuilds)), objectEdits.map((o) => o.url), moved);
-    if (!located || !manifestEdits(new Map(rewritten.map((c) => [c.index, { bytes: c.record.bytes, digest: c.objects[0]!.sri }])))) return undefined;
+    const moved = rewritten
+      .map((c) => c.index)
+      .sort((a, b) => a - b)
+      .map((k) => fileUrl(k, state.pageBuilds))
+      .filter((u) => renamed.get(u) !== u);
+    located = locateManifest(
+      manifestSource,
+      state.buildId,
+      edited.map((k) => fileUrl(k, state.pageBuilds)),
+      objectEdits.map((o) => o.url),
+      moved,
+    );
+    if (
+      !located ||
+      !manifestEdits(new Map(rewritten.map((c) => [c.index, { bytes: c.record.bytes, digest: c.objects[0]!.sri }])))
+    )
+      return undefined;
     // Route table indexes: shared packages first, then page packages in plan order (manifest.ts routeTable).
     const builds = new Map<number, string>();
     const shared = state.sharedKeys.length;
     for (let k = 0; k < pageBuilds.length; k++) builds.set(shared + k, pageBuilds[k]!);
-    routes = patchRoutes(routesSource.toString('utf8'), state.buildId, buildId, shared + pageBuilds.length, builds, renamed);
+    routes = patchRoutes(
+      routesSource.toString('utf8'),
+      state.buildId,
+      buildId,
+      shared + pageBuilds.length,
+      builds,
+      renamed,
+    );
     if (routes === undefined) return undefined;
   }
 
   // Null marks first: a patch killed from here on leaves them, and the next build re-encodes these files
   // (patchWith refuses while any is left). They are replaced by records only once the state is saved.
   const unknown = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));
-  updatePackages(root, unknown([...rewritten.map((c) => c.record.packageUrl), ...htmlWrites.map((c) => `file:${c.file.rel}`)]));
+  updatePackages(
+    root,
+    unknown([...rewritten.map((c) => c.record.packageUrl), ...htmlWrites.map((c) => `file:${c.file.rel}`)]),
+  );
   const fresh = new Map<number, { bytes: number; digest: string }>();
   for (const c of rewritten) {
     const rel = packageFile(fileUrl(c.index, pageBuilds));
@@ -204,7 +254,13 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     if (input.report !== undefined) {
       const html = renderReport(
         { buildId, packages: Object.fromEntries(reportShared.map((s) => [s.url, { bytes: s.bytes }])) },
-        { shared: reportShared.map((s) => ({ url: s.url, pages: { length: s.pages }, objects: s.urls.map((url) => ({ url })) })) },
+        {
+          shared: reportShared.map((s) => ({
+            url: s.url,
+            pages: { length: s.pages },
+            objects: s.urls.map((url) => ({ url })),
+          })),
+        },
         summary,
         diagnostics,
       );
@@ -223,7 +279,10 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   const named = new Set([...renamed.values()].map(packageFile));
   const removed = manifestSource && routes !== undefined ? state.superseded.filter((f) => !named.has(f)) : [];
   await Promise.all(removed.map((f) => rm(abs(f), { force: true })));
-  const superseded = manifestSource && routes !== undefined ? [...renamed].filter(([from, to]) => from !== to).map(([from]) => packageFile(from)) : state.superseded;
+  const superseded =
+    manifestSource && routes !== undefined
+      ? [...renamed].filter(([from, to]) => from !== to).map(([from]) => packageFile(from))
+      : state.superseded;
   await removeTempFiles(root, new Set(['.', ...htmlWrites.map((c) => path.posix.dirname(c.file.rel))]));
   const writeMs = performance.now() - t2;
 
@@ -241,16 +300,34 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     superseded,
     overlay,
     summary: JSON.stringify(summary),
-    outputs: { ...state.outputs, ...outputSignatures(root, written.filter((w) => w in state.outputs)) },
+    outputs: {
+      ...state.outputs,
+      ...outputSignatures(
+        root,
+        written.filter((w) => w in state.outputs),
+      ),
+    },
   };
   if (touched.length > 0) await saveState(root, next);
   // The records the pipeline would have written (emit.ts), so its next run keeps these files.
   updatePackages(root, {
     ...Object.fromEntries(rewritten.map((c) => [c.record.packageUrl, { key: c.key, ...fresh.get(c.index)!, buildId }])),
-    ...Object.fromEntries(htmlWrites.map((c) => [`file:${c.file.rel}`, { key: c.objects[0]!.sri, bytes: c.body.length, digest: c.objects[0]!.sri }])),
+    ...Object.fromEntries(
+      htmlWrites.map((c) => [
+        `file:${c.file.rel}`,
+        { key: c.objects[0]!.sri, bytes: c.body.length, digest: c.objects[0]!.sri },
+      ]),
+    ),
   });
 
-  const timings = { discover: discoverMs, trace: 0, hash: hashMs, plan: 0, write: writeMs, total: performance.now() - t0 };
+  const timings = {
+    discover: discoverMs,
+    trace: 0,
+    hash: hashMs,
+    plan: 0,
+    write: writeMs,
+    total: performance.now() - t0,
+  };
   input.progress({ phase: 'done', done: 1, total: 1 });
   let manifest: BuildManifest | undefined;
   let plan: PackagePlan | undefined;
@@ -293,7 +370,16 @@ function unfinished(root: string): boolean {
 }
 
 /** Every shared package, and the changed pages' own packages, still exist with the sizes the build wrote. */
-function packagesIntact(root: string, shared: readonly ReportShared[], changed: readonly Changed[], state: BuildState): boolean {
-  const sizeIs = (url: string, bytes: number) => statSync(path.join(root, packageFile(url)), { throwIfNoEntry: false })?.size === bytes;
-  return shared.every((s) => sizeIs(s.url, s.bytes)) && changed.every((c) => sizeIs(generationUrl(c.record.packageUrl, state.pageBuilds[c.index]!), c.record.bytes));
+function packagesIntact(
+  root: string,
+  shared: readonly ReportShared[],
+  changed: readonly Changed[],
+  state: BuildState,
+): boolean {
+  const sizeIs = (url: string, bytes: number) =>
+    statSync(path.join(root, packageFile(url)), { throwIfNoEntry: false })?.size === bytes;
+  return (
+    shared.every((s) => sizeIs(s.url, s.bytes)) &&
+    changed.every((c) => sizeIs(generationUrl(c.record.packageUrl, state.pageBuilds[c.index]!), c.record.bytes))
+  );
 }

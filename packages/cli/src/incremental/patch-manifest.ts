@@ -42,7 +42,13 @@ export interface ManifestSpans {
  * manifest order), or undefined if the text does not have the expected shape (the caller falls back to
  * a full build).
  */
-export function locateManifest(text: Buffer, oldId: string, packages: readonly string[], objects: readonly string[], renamed: readonly string[] = []): ManifestSpans | undefined {
+export function locateManifest(
+  text: Buffer,
+  oldId: string,
+  packages: readonly string[],
+  objects: readonly string[],
+  renamed: readonly string[] = [],
+): ManifestSpans | undefined {
   const head = Buffer.from(`{\n  "version": `);
   const idLine = Buffer.from(`\n  "buildId": ${JSON.stringify(oldId)},\n`);
   // From the end: the pages section before them is most of the file (12 of 20 MB for 10,000 pages). Each
@@ -50,7 +56,8 @@ export function locateManifest(text: Buffer, oldId: string, packages: readonly s
   const objectsAt = text.lastIndexOf('\n  "objects": {\n');
   const packagesAt = objectsAt < 0 ? -1 : text.lastIndexOf('\n  "packages": {\n', objectsAt);
   const idAt = text.indexOf(idLine);
-  if (text.subarray(0, head.length).compare(head) !== 0 || idAt < 0 || idAt > 64 || packagesAt < 0 || objectsAt < 0) return undefined;
+  if (text.subarray(0, head.length).compare(head) !== 0 || idAt < 0 || idAt > 64 || packagesAt < 0 || objectsAt < 0)
+    return undefined;
   const spans: Array<[number, number]> = [];
   // The pages section comes before `packages`: each renamed package's page names it once, in plan order.
   const pageLines: Array<[number, number]> = [];
@@ -80,7 +87,12 @@ export function locateManifest(text: Buffer, oldId: string, packages: readonly s
  * The patched manifest as the parts of its text (written as they are: no 18 MB copy), or undefined if an
  * entry does not have the expected fields. `edits` and `objects` are those `located` was found for, in order.
  */
-export function patchManifest(located: ManifestSpans, newId: string, edits: readonly PackageEdit[], objects: readonly ObjectEdit[]): Buffer[] | undefined {
+export function patchManifest(
+  located: ManifestSpans,
+  newId: string,
+  edits: readonly PackageEdit[],
+  objects: readonly ObjectEdit[],
+): Buffer[] | undefined {
   const { text, spans, pageLines } = located;
   const renamed = edits.filter((e) => e.newUrl !== undefined);
   if (spans.length !== edits.length + objects.length || pageLines.length !== renamed.length) return undefined;
@@ -121,7 +133,11 @@ export function patchManifest(located: ManifestSpans, newId: string, edits: read
       let out: string | undefined = entry.replace(/,\n {6}"buildId": "[^"]*"$/, '');
       if (e.newUrl !== undefined) out = rename(out, e.url, e.newUrl);
       if (e.bytes !== undefined) out = setFields(out, e.bytes, e.digest!);
-      return out === undefined ? undefined : e.buildId === undefined ? out : `${out},\n      "buildId": ${JSON.stringify(e.buildId)}`;
+      return out === undefined
+        ? undefined
+        : e.buildId === undefined
+          ? out
+          : `${out},\n      "buildId": ${JSON.stringify(e.buildId)}`;
     });
     if (!ok) return undefined;
   }
@@ -155,7 +171,14 @@ function setFields(entry: string | undefined, bytes: number, digest: string): st
  * packageBuilds (only values without braces), then anything else (preload, htmlTypes). Undefined if the text does not
  * look like that.
  */
-export function patchRoutes(text: string, oldId: string, newId: string, packageCount: number, builds: ReadonlyMap<number, string>, renamed: ReadonlyMap<string, string> = new Map()): string | undefined {
+export function patchRoutes(
+  text: string,
+  oldId: string,
+  newId: string,
+  packageCount: number,
+  builds: ReadonlyMap<number, string>,
+  renamed: ReadonlyMap<string, string> = new Map(),
+): string | undefined {
   const head = `{"version":`;
   for (const [from, to] of renamed) {
     // Package URLs are JSON strings in the `packages` list, before `pages`; each is there once.

@@ -5,7 +5,11 @@ import { planObjectOf, StateRows, STATE_ROWS_FILE, type BuildState, type SharedR
 /** The plan a full build would return, rebuilt from the state's rows (only when a caller asks for it). */
 export function planFromState(root: string, state: BuildState): PackagePlan {
   const rows = StateRows.open(root, state);
-  if (!rows) throw new ObjpackError(ErrorCode.SOURCE_CHANGED, `${STATE_ROWS_FILE} changed since this build: its plan can no longer be read`);
+  if (!rows)
+    throw new ObjpackError(
+      ErrorCode.SOURCE_CHANGED,
+      `${STATE_ROWS_FILE} changed since this build: its plan can no longer be read`,
+    );
   try {
     const objects = Array.from({ length: state.objectCount }, (_, k) => planObjectOf(rows.object(k)));
     const records = state.pageFiles.map((_, k) => rows.page(k));

@@ -31,7 +31,9 @@ export function readAhead(file: string): Promise<Buffer | undefined> {
     const from = (at: number): void => {
       if (at === size) return finish(buf);
       try {
-        read(fd, buf, at, Math.min(size - at, MAX_READ), at, (err, n) => (err ? finish(undefined) : n === 0 ? finish(buf.subarray(0, at)) : from(at + n)));
+        read(fd, buf, at, Math.min(size - at, MAX_READ), at, (err, n) =>
+          err ? finish(undefined) : n === 0 ? finish(buf.subarray(0, at)) : from(at + n),
+        );
       } catch {
         finish(undefined);
       }

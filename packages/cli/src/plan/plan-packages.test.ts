@@ -14,7 +14,13 @@ const obj = (url: string, bytes: number): PlanObject => ({
   digest: new Uint8Array(32).fill(url.length),
   sri: 'sha256-x',
 });
-const page = (url: string, objects: PlanObject[]): PlanPage => ({ url, file: `${url.slice(1) || 'index'}.html`, items: [obj(`${url}#html`.replace('#html', url === '/' ? 'index.html' : '.html'), 1000), ...objects], critical: [], crossOrigin: [] });
+const page = (url: string, objects: PlanObject[]): PlanPage => ({
+  url,
+  file: `${url.slice(1) || 'index'}.html`,
+  items: [obj(`${url}#html`.replace('#html', url === '/' ? 'index.html' : '.html'), 1000), ...objects],
+  critical: [],
+  crossOrigin: [],
+});
 
 describe('planPackages', () => {
   const css = obj('/site.css', 40_000);
@@ -37,11 +43,16 @@ describe('planPackages', () => {
   test('groups by the exact set of pages: two sections get two packages, nothing sent to a page that does not need it', () => {
     const a = obj('/a.css', 50_000);
     const b = obj('/b.css', 50_000);
-    const pages = [...Array.from({ length: 5 }, (_, i) => page(`/a${i}`, [css, a])), ...Array.from({ length: 5 }, (_, i) => page(`/b${i}`, [css, b]))];
+    const pages = [
+      ...Array.from({ length: 5 }, (_, i) => page(`/a${i}`, [css, a])),
+      ...Array.from({ length: 5 }, (_, i) => page(`/b${i}`, [css, b])),
+    ];
     const plan = planPackages(pages);
     expect(plan.shared).toHaveLength(3);
     for (const p of plan.pages) {
-      const carried = new Set([...p.objects, ...p.shared.flatMap((u) => plan.shared.find((s) => s.url === u)!.objects)].map((o) => o.url));
+      const carried = new Set(
+        [...p.objects, ...p.shared.flatMap((u) => plan.shared.find((s) => s.url === u)!.objects)].map((o) => o.url),
+      );
       expect(carried).toEqual(new Set(p.closure.map((o) => o.url)));
     }
   });
@@ -53,7 +64,9 @@ describe('planPackages', () => {
     expect(plan.stats.mergedGroups).toBe(1);
     expect(plan.shared).toHaveLength(1);
     expect(plan.shared[0]!.objects.map((o) => o.url)).toContain('/tiny.svg');
-    const placed = [...plan.pages.flatMap((p) => p.objects.slice(1)), ...plan.shared.flatMap((s) => s.objects)].map((o) => o.url);
+    const placed = [...plan.pages.flatMap((p) => p.objects.slice(1)), ...plan.shared.flatMap((s) => s.objects)].map(
+      (o) => o.url,
+    );
     expect(new Set(placed).size).toBe(placed.length);
   });
 

@@ -19,7 +19,10 @@ export interface SessionCost {
  * body: one request, no bytes), a shared package once per session (immutable), and the rest of each
  * partial medium once.
  */
-export function sessionCost(build: { manifest: BuildManifest; plan: PackagePlan }, session: readonly string[]): SessionCost {
+export function sessionCost(
+  build: { manifest: BuildManifest; plan: PackagePlan },
+  session: readonly string[],
+): SessionCost {
   const { manifest, plan } = build;
   const planned = new Map(plan.pages.map((p) => [p.url, p]));
   const have = new Set<string>();
@@ -49,5 +52,11 @@ export function sessionCost(build: { manifest: BuildManifest; plan: PackagePlan 
       }
     }
   }
-  return { navigations: session.length, requests, bytesSent, uniqueBytes, ratio: uniqueBytes ? bytesSent / uniqueBytes : 1 };
+  return {
+    navigations: session.length,
+    requests,
+    bytesSent,
+    uniqueBytes,
+    ratio: uniqueBytes ? bytesSent / uniqueBytes : 1,
+  };
 }

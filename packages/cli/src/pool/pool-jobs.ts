@@ -19,11 +19,24 @@ import { encodeJob, toWriteFailure } from '../emit/write-job.js';
 import type { Encoded, WriteFailure, WriteJob } from '../emit/write-job.js';
 
 export type PageJob =
-  | { id: number; kind: 'page'; file: string; hash: boolean; ignore?: string; final?: 'inject' | 'plain';
+  | {
+      id: number;
+      kind: 'page';
+      file: string;
+      hash: boolean;
+      ignore?: string;
+      final?: 'inject' | 'plain';
       /** The base path whose registration tag `inject` adds. */
-      base?: string }
+      base?: string;
+    }
   | { id: number; kind: 'asset'; file: string; as: 'css' | 'js'; hash: boolean }
-  | { id: number; kind: 'digest'; file: string; sendBytes: number; stat: { size: number; mtimeMs: number; ino?: number } }
+  | {
+      id: number;
+      kind: 'digest';
+      file: string;
+      sendBytes: number;
+      stat: { size: number; mtimeMs: number; ino?: number };
+    }
   | { id: number; kind: 'write'; job: WriteJob };
 
 export type PageResult =
@@ -34,10 +47,16 @@ export type AssetResult =
   | { id: number; hash: string; extract: CssExtract | JsExtract; error?: undefined }
   | { id: number; error: { code?: string; message: string } };
 
-export type DigestResult = { id: number; digest: FileDigest; error?: undefined } | { id: number; error: { code?: string; message: string } };
+export type DigestResult =
+  { id: number; digest: FileDigest; error?: undefined } | { id: number; error: { code?: string; message: string } };
 
 /** `done`, or `failure` (the job threw), or `error` (the pool could not run it). */
-export type WriteResult = { id: number; done?: Encoded; failure?: WriteFailure; error?: { code?: string; message: string } };
+export type WriteResult = {
+  id: number;
+  done?: Encoded;
+  failure?: WriteFailure;
+  error?: { code?: string; message: string };
+};
 
 /** A parser thread loads every parser up front (pages' inline CSS and module scripts). */
 export const INLINE_PARSERS: InlineParsers = { css: extractCss, js: extractJs };
@@ -49,17 +68,35 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
   const { id } = job;
   try {
     if (job.kind === 'digest') return { id, digest: await digestFile(job.file, job.sendBytes, job.stat) };
-    if (job.kind === 'write') return await encodeJob(job.job).then((done) => ({ id, done }), (err: unknown) => ({ id, failure: toWriteFailure(err) }));
+    if (job.kind === 'write')
+      return await encodeJob(job.job).then(
+        (done) => ({ id, done }),
+        (err: unknown) => ({ id, failure: toWriteFailure(err) }),
+      );
     // Synchronous: on a parser thread nothing else waits, and readFile's four thread-pool round trips per
     // file (open, fstat, read, close) showed as ~25 % of each thread's time in discovery (issue 3).
     const bytes = readFileSync(job.file);
     if (job.kind === 'asset') {
-      return { id, hash: job.hash ? contentHash(bytes) : '', extract: job.as === 'css' ? extractCss(decodeCss(bytes)) : extractJs(bytes.toString('utf8')) };
+      return {
+        id,
+        hash: job.hash ? contentHash(bytes) : '',
+        extract: job.as === 'css' ? extractCss(decodeCss(bytes)) : extractJs(bytes.toString('utf8')),
+      };
     }
-    const r: PageResult = { id, hash: job.hash ? pageHash(bytes, job.ignore) : '', extract: extractPage(decodeHtml(bytes), INLINE_PARSERS) };
+    const r: PageResult = {
+      id,
+      hash: job.hash ? pageHash(bytes, job.ignore) : '',
+      extract: extractPage(decodeHtml(bytes), INLINE_PARSERS),
+    };
     if (job.final !== undefined) {
       const f = finalHtml(bytes, job.final === 'inject', job.base);
-      r.final = { sha256: f.sha256, bytes: f.body.length, source: bytes.length, changed: f.changed, type: f.contentType };
+      r.final = {
+        sha256: f.sha256,
+        bytes: f.body.length,
+        source: bytes.length,
+        changed: f.changed,
+        type: f.contentType,
+      };
     }
     return r;
   } catch (err) {

@@ -89,7 +89,10 @@ export class ThreadPool {
    * `concurrency` counts threads including the calling one, which resolves references and assembles
    * closures while the others parse: 1 → no worker, N → N − 1 parser threads (default: one parser per core, ≤ 4).
    */
-  static async create(concurrency?: number, workerUrl = new URL('./pool-worker.js', import.meta.url)): Promise<ThreadPool> {
+  static async create(
+    concurrency?: number,
+    workerUrl = new URL('./pool-worker.js', import.meta.url),
+  ): Promise<ThreadPool> {
     await jsReady;
     const n = Math.max(1, Math.min(concurrency ?? Math.min(availableParallelism() + 1, 5), 16));
     return new ThreadPool(n - 1, workerUrl);
@@ -112,7 +115,11 @@ export class ThreadPool {
    */
   parse(file: string, hash: boolean, ignore?: string, final?: 'inject' | 'plain', base?: string): Promise<PageResult> {
     const job: PageJob = {
-      id: this.nextId++, kind: 'page', file, hash, ...(ignore !== undefined ? { ignore } : {}),
+      id: this.nextId++,
+      kind: 'page',
+      file,
+      hash,
+      ...(ignore !== undefined ? { ignore } : {}),
       ...(final !== undefined ? { final } : {}),
       ...(base !== undefined ? { base } : {}),
     };
@@ -129,7 +136,8 @@ export class ThreadPool {
   digest(file: string, sendBytes: number, stat: { size: number; mtimeMs: number; ino?: number }): Promise<FileDigest> {
     const job: PageJob = { id: this.nextId++, kind: 'digest', file, sendBytes, stat };
     return (this.submit(job, this.digests) as Promise<DigestResult>).then((r) => {
-      if (r.error) throw Object.assign(new Error(r.error.message), r.error.code !== undefined ? { code: r.error.code } : {});
+      if (r.error)
+        throw Object.assign(new Error(r.error.message), r.error.code !== undefined ? { code: r.error.code } : {});
       return r.digest;
     });
   }
@@ -163,7 +171,8 @@ export class ThreadPool {
   dropDigests(unwanted: (file: string) => boolean): void {
     const keep: Pending[] = [];
     for (const p of this.digests.splice(0)) {
-      if (p.job.kind === 'digest' && unwanted(p.job.file)) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'not needed' } });
+      if (p.job.kind === 'digest' && unwanted(p.job.file))
+        p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'not needed' } });
       else keep.push(p);
     }
     this.digests.push(...keep);
@@ -189,11 +198,19 @@ export class ThreadPool {
   async close(): Promise<void> {
     this.closed = true;
     const slots = this.slots.splice(0);
-    for (const s of slots) for (const p of s.jobs.values()) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
+    for (const s of slots)
+      for (const p of s.jobs.values())
+        p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
     // terminate() of an unref'd thread does not keep the loop alive: awaiting it could end the process.
     await Promise.all(slots.map((s) => (s.worker.ref(), s.worker.terminate())));
     // Nobody waits for what is still queued (a build that failed early): answer it without doing it.
-    for (const p of [...this.assets.splice(0), ...this.pages.splice(0), ...this.digests.splice(0), ...this.writes.splice(0)]) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
+    for (const p of [
+      ...this.assets.splice(0),
+      ...this.pages.splice(0),
+      ...this.digests.splice(0),
+      ...this.writes.splice(0),
+    ])
+      p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
   }
 
   /**
@@ -207,7 +224,13 @@ export class ThreadPool {
     const orphans = [...slot.jobs.values()];
     slot.jobs.clear();
     slot.batches = 0;
-    if (this.slots.length === 0) orphans.push(...this.assets.splice(0), ...this.pages.splice(0), ...this.digests.splice(0), ...this.writes.splice(0));
+    if (this.slots.length === 0)
+      orphans.push(
+        ...this.assets.splice(0),
+        ...this.pages.splice(0),
+        ...this.digests.splice(0),
+        ...this.writes.splice(0),
+      );
     for (const p of orphans) {
       if (this.closed) p.done({ id: p.job.id, error: { code: 'ECANCELED', message: 'thread pool closed' } });
       else void runHere(p.job).then(p.done);

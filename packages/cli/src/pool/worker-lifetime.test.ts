@@ -11,11 +11,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const GENERATORS = fileURLToPath(new URL('../../../../fixtures/generators/index.mjs', import.meta.url));
 const built = existsSync(path.join(DIST, 'pool/pool-worker.js'));
-if (!built) console.warn('SKIPPED worker lifetime tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
+if (!built)
+  console.warn('SKIPPED worker lifetime tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
 
 /** Runs an ES module body with `node --input-type=module -e`; the timeout only turns a hang into a failure. */
 const runEval = (code: string, flags: string[] = []) => {
-  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', code], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status, signal: r.signal, stdout: r.stdout.trim(), stderr: r.stderr };
 };
 
@@ -23,7 +27,9 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
   let site: string;
   beforeAll(async () => {
     site = await mkdtemp(path.join(tmpdir(), 'objpack-workers-'));
-    const r = runEval(`import { generateSurgeSite } from ${JSON.stringify(GENERATORS)}; await generateSurgeSite({ pages: 90, outDir: ${JSON.stringify(site)} });`);
+    const r = runEval(
+      `import { generateSurgeSite } from ${JSON.stringify(GENERATORS)}; await generateSurgeSite({ pages: 90, outDir: ${JSON.stringify(site)} });`,
+    );
     expect(r.status, r.stderr).toBe(0);
   });
   afterAll(() => rm(site, { recursive: true, force: true }));
@@ -39,11 +45,15 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
   });
 
   /** Parses 80 pages on a pool (never closed) in a fresh `node -e` process; prints `<threads> <parsed>`. */
-  const parseOnPool = (flags: string[] = []) => runEval(`
+  const parseOnPool = (flags: string[] = []) =>
+    runEval(
+      `
       import { ThreadPool } from ${JSON.stringify(path.join(DIST, 'pool/thread-pool.js'))};
       const p = await ThreadPool.create(3);
       const rs = await Promise.all(Array.from({ length: 80 }, (_, i) => p.parse(${JSON.stringify(site)} + '/pages/p' + String(i + 1).padStart(5, '0') + '.html', true)));
-      console.log(p.threads, rs.filter((x) => x.extract).length);`, flags);
+      console.log(p.threads, rs.filter((x) => x.extract).length);`,
+      flags,
+    );
 
   test('a pool nobody closes does not keep the process alive once idle', () => {
     const r = parseOnPool();
@@ -93,9 +103,13 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
 });
 
 describe('workerExecArgv', () => {
-  test('drops the flags about the parent\'s own entry point, keeps the rest', async () => {
+  test("drops the flags about the parent's own entry point, keeps the rest", async () => {
     const { workerExecArgv } = await import('./thread-pool.js');
-    expect(workerExecArgv(['--input-type=module', '-e', 'code', '--max-old-space-size=512'])).toEqual(['--max-old-space-size=512']);
-    expect(workerExecArgv(['--input-type', 'module', '--eval', 'x', '--enable-source-maps', '-p', 'y'])).toEqual(['--enable-source-maps']);
+    expect(workerExecArgv(['--input-type=module', '-e', 'code', '--max-old-space-size=512'])).toEqual([
+      '--max-old-space-size=512',
+    ]);
+    expect(workerExecArgv(['--input-type', 'module', '--eval', 'x', '--enable-source-maps', '-p', 'y'])).toEqual([
+      '--enable-source-maps',
+    ]);
   });
 });

@@ -23,5 +23,8 @@ export function formatGrouped(ds: readonly Diagnostic[]): Array<{ line: string; 
     if (g) g.more++;
     else groups.set(what(d), { first: d, more: 0 });
   }
-  return [...groups.values()].map(({ first, more }) => ({ line: `${formatDiagnostic(first)}${more ? ` (and ${more} more like it)` : ''}`, count: more + 1 }));
+  return [...groups.values()].map(({ first, more }) => ({
+    line: `${formatDiagnostic(first)}${more ? ` (and ${more} more like it)` : ''}`,
+    count: more + 1,
+  }));
 }

@@ -8,7 +8,9 @@ import { barChart, escapeHtml, formatBytes } from './svg-bars.js';
 const MAX_CHART_ROWS = 60;
 
 /** What the report reads of the manifest and the plan (an incremental build patches it from its state). */
-export type ReportManifest = Pick<BuildManifest, 'buildId'> & { packages: Readonly<Record<string, { bytes: number } | undefined>> };
+export type ReportManifest = Pick<BuildManifest, 'buildId'> & {
+  packages: Readonly<Record<string, { bytes: number } | undefined>>;
+};
 export interface ReportPlan {
   shared: ReadonlyArray<{ url: string; pages: { readonly length: number }; objects: ReadonlyArray<{ url: string }> }>;
 }
@@ -19,40 +21,75 @@ export const REPORT_HEAD = `<!doctype html>
 <title>objpack report`;
 
 /** The build report: one self-contained file (inline CSS and SVG, no scripts) with the build's charts. */
-export function renderReport(manifest: ReportManifest, plan: ReportPlan, summary: BuildSummary, diagnostics: readonly Diagnostic[]): string {
+export function renderReport(
+  manifest: ReportManifest,
+  plan: ReportPlan,
+  summary: BuildSummary,
+  diagnostics: readonly Diagnostic[],
+): string {
   const pages = [...summary.perPage].sort((a, b) => b.closureBytes - a.closureBytes).slice(0, MAX_CHART_ROWS);
   const labels = pages.map((p) => p.url);
-  const cut = summary.perPage.length > pages.length ? `<p class="note">The ${pages.length} largest of ${summary.perPage.length} pages.</p>` : '';
-  const sizeChart = barChart(labels, [
-    { name: 'critical tier (packaged)', color: '#3b82f6', values: pages.map((p) => p.closureBytes) },
-    { name: 'later tier (network)', color: '#94a3b8', values: pages.map((p) => p.laterBytes) },
-  ], formatBytes);
-  const countChart = barChart(labels, [{ name: 'objects', color: '#10b981', values: pages.map((p) => p.objects) }], String);
-  const reqChart = barChart(labels, [
-    { name: 'requests without objpack', color: '#f59e0b', values: pages.map((p) => p.requestsBefore) },
-    { name: 'requests with objpack', color: '#6366f1', values: pages.map((p) => p.requestsAfter) },
-  ], String);
+  const cut =
+    summary.perPage.length > pages.length
+      ? `<p class="note">The ${pages.length} largest of ${summary.perPage.length} pages.</p>`
+      : '';
+  const sizeChart = barChart(
+    labels,
+    [
+      { name: 'critical tier (packaged)', color: '#3b82f6', values: pages.map((p) => p.closureBytes) },
+      { name: 'later tier (network)', color: '#94a3b8', values: pages.map((p) => p.laterBytes) },
+    ],
+    formatBytes,
+  );
+  const countChart = barChart(
+    labels,
+    [{ name: 'objects', color: '#10b981', values: pages.map((p) => p.objects) }],
+    String,
+  );
+  const reqChart = barChart(
+    labels,
+    [
+      { name: 'requests without objpack', color: '#f59e0b', values: pages.map((p) => p.requestsBefore) },
+      { name: 'requests with objpack', color: '#6366f1', values: pages.map((p) => p.requestsAfter) },
+    ],
+    String,
+  );
   const shared = [...plan.shared].sort((a, b) => b.pages.length - a.pages.length);
   const sharedChart = shared.length
-    ? barChart(shared.slice(0, MAX_CHART_ROWS).map((s) => s.url.split('/').pop()!), [
-        { name: 'pages using it', color: '#8b5cf6', values: shared.slice(0, MAX_CHART_ROWS).map((s) => s.pages.length) },
-      ], String)
+    ? barChart(
+        shared.slice(0, MAX_CHART_ROWS).map((s) => s.url.split('/').pop()!),
+        [
+          {
+            name: 'pages using it',
+            color: '#8b5cf6',
+            values: shared.slice(0, MAX_CHART_ROWS).map((s) => s.pages.length),
+          },
+        ],
+        String,
+      )
     : '<p>No shared packages: no object is used by several pages often enough to share.</p>';
   const sharedRows = shared.slice(0, 500).map((s) => {
     const bytes = manifest.packages[s.url]?.bytes ?? 0;
     const objs = s.objects.map((o) => escapeHtml(o.url)).join('<br>');
     return `<tr><td><code>${escapeHtml(s.url)}</code></td><td>${formatBytes(bytes)}</td><td>${s.pages.length}</td><td><details><summary>${s.objects.length} object${s.objects.length === 1 ? '' : 's'}</summary>${objs}</details></td></tr>`;
   });
-  const missing = diagnostics.filter((d) => d.code === DiscoverCodes.MISSING_REF || d.code === DiscoverCodes.REF_ESCAPES_ROOT);
-  const missingRows = missing.slice(0, 1000).map((d) =>
-    `<tr><td>${escapeHtml(d.file ?? '')}${d.line ? `:${d.line}` : ''}</td><td><code>${escapeHtml(d.ref ?? '')}</code></td><td>${escapeHtml(d.code)}</td></tr>`);
+  const missing = diagnostics.filter(
+    (d) => d.code === DiscoverCodes.MISSING_REF || d.code === DiscoverCodes.REF_ESCAPES_ROOT,
+  );
+  const missingRows = missing
+    .slice(0, 1000)
+    .map(
+      (d) =>
+        `<tr><td>${escapeHtml(d.file ?? '')}${d.line ? `:${d.line}` : ''}</td><td><code>${escapeHtml(d.ref ?? '')}</code></td><td>${escapeHtml(d.code)}</td></tr>`,
+    );
   const stat = (k: string, v: string) => `<div class="stat"><b>${escapeHtml(v)}</b><span>${escapeHtml(k)}</span></div>`;
   const links = summary.linkRules;
   const linkStat = links ? stat('pages with a Link rule (_headers)', `${links.pages} of ${links.of}`) : '';
   // Where a user looks for why some pages' first visits lack preloads (the summary table says it too).
-  const linkNote = links && links.cut > 0
-    ? `<p class="note">_headers (--target cloudflare): Link rules for ${escapeHtml(linkRulesText(links))}. ${links.cut} page${links.cut === 1 ? ' gets' : 's get'} no preloads from the host on a first visit; the worker, once installed, announces them on every navigation.</p>`
-    : '';
+  const linkNote =
+    links && links.cut > 0
+      ? `<p class="note">_headers (--target cloudflare): Link rules for ${escapeHtml(linkRulesText(links))}. ${links.cut} page${links.cut === 1 ? ' gets' : 's get'} no preloads from the host on a first visit; the worker, once installed, announces them on every navigation.</p>`
+      : '';
   return `${REPORT_HEAD} — build ${escapeHtml(manifest.buildId)}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1000px;padding:0 1rem;color:#111}

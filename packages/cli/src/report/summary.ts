@@ -70,7 +70,10 @@ function chainDepth(page: PageClosure): number {
 }
 
 export function summarize(
-  manifest: Pick<BuildManifest, 'packages' | 'pages'>, plan: PackagePlan, graph: SiteGraph, diagnostics: readonly Diagnostic[],
+  manifest: Pick<BuildManifest, 'packages' | 'pages'>,
+  plan: PackagePlan,
+  graph: SiteGraph,
+  diagnostics: readonly Diagnostic[],
 ): BuildSummary {
   const closures = new Map(graph.pages.map((p) => [p.url, p]));
   const sizeOf = (url: string) => manifest.packages[url]?.bytes ?? 0;

@@ -16,10 +16,13 @@ export async function countingProxy(port: number): Promise<CountingProxy> {
   let seen: string[] = [];
   const proxy = http.createServer((req, res) => {
     seen.push(req.url ?? '');
-    const upstream = http.request({ port, host: '127.0.0.1', path: req.url, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = http.request(
+      { port, host: '127.0.0.1', path: req.url, method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -30,7 +33,7 @@ export async function countingProxy(port: number): Promise<CountingProxy> {
     origin: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     take: () => [seen, (seen = [])][0]!,
     async quiet(ms: number) {
-      for (let last = -1; last !== total; ) {
+      for (let last = -1; last !== total;) {
         last = total;
         await new Promise((resolve) => setTimeout(resolve, ms));
       }

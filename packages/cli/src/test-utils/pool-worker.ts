@@ -14,6 +14,14 @@ export async function compilePoolWorker(prefix: string): Promise<{ dir: string; 
   mkdirSync(CACHE, { recursive: true });
   const dir = mkdtempSync(path.join(CACHE, prefix));
   const outfile = path.join(dir, 'pool-worker.mjs');
-  await build({ entryPoints: [fileURLToPath(new URL('../pool/pool-worker.ts', import.meta.url))], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
+  await build({
+    entryPoints: [fileURLToPath(new URL('../pool/pool-worker.ts', import.meta.url))],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    logLevel: 'silent',
+  });
   return { dir, workerUrl: pathToFileURL(outfile) };
 }

@@ -31,14 +31,16 @@ export async function verifyOutput(outDir: string): Promise<BuildManifest> {
   };
   for (const [url, pkg] of Object.entries(manifest.packages)) {
     const id = await check(url);
-    if (pkg.kind === 'page' && id !== (pkg.buildId ?? manifest.buildId)) throw new Error(`${pkg.file}: index names build ${id}, manifest ${pkg.buildId ?? manifest.buildId}`);
+    if (pkg.kind === 'page' && id !== (pkg.buildId ?? manifest.buildId))
+      throw new Error(`${pkg.file}: index names build ${id}, manifest ${pkg.buildId ?? manifest.buildId}`);
   }
   const routes = JSON.parse(await readFile(path.join(outDir, '_objpack/routes.json'), 'utf8')) as RouteTable;
   for (const p of routes.packages) await check(p);
   for (const [url, [page]] of Object.entries(routes.pages)) {
     const file = routes.packages[page!]!;
     const expected = routes.packageBuilds?.[String(page)] ?? routes.buildId;
-    if (embedded.get(file) !== expected) throw new Error(`routes.json: ${url} expects build ${expected}, ${file} names ${embedded.get(file)}`);
+    if (embedded.get(file) !== expected)
+      throw new Error(`routes.json: ${url} expects build ${expected}, ${file} names ${embedded.get(file)}`);
   }
   return manifest;
 }

@@ -26,7 +26,9 @@ const MAX_HINTS = 24;
   // Once the page has loaded: on a first visit the worker's install (its script, the route table, the
   // packages it is hinted) would compete with the page's own requests and scripts.
   const register = () =>
-    navigator.serviceWorker.register(data.sw || `${dir}objpack-sw.js`, { scope, updateViaCache: 'none' }).catch(() => {});
+    navigator.serviceWorker
+      .register(data.sw || `${dir}objpack-sw.js`, { scope, updateViaCache: 'none' })
+      .catch(() => {});
   if (document.readyState === 'complete') register();
   else addEventListener('load', register, { once: true });
   // The worker cannot see a page in the back/forward cache (clients.matchAll() leaves it out) and would take
@@ -56,7 +58,8 @@ const MAX_HINTS = 24;
   const spent = { viewport: 0, intent: 0 };
   /** Viewport links seen before the worker controls the page (a first visit): hinted once it does. */
   let waiting: HTMLAnchorElement[] | undefined;
-  const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 200));
+  const idle = (fn: () => void) =>
+    'requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 200);
   /**
    * Hints before the page's load event (a hover while it loads) wait for it and an idle moment: on a slow
    * link a package fetched ahead takes bandwidth from the page being loaded.
@@ -66,11 +69,16 @@ const MAX_HINTS = 24;
     if (document.readyState !== 'complete') {
       if (!early) {
         early = [];
-        addEventListener('load', () => idle(() => {
-          const queued = early ?? [];
-          early = undefined;
-          for (const [l, k] of queued) hint(l, k);
-        }), { once: true });
+        addEventListener(
+          'load',
+          () =>
+            idle(() => {
+              const queued = early ?? [];
+              early = undefined;
+              for (const [l, k] of queued) hint(l, k);
+            }),
+          { once: true },
+        );
       }
       early.push([links, kind]);
       return;
@@ -80,11 +88,15 @@ const MAX_HINTS = 24;
       if (kind !== 'viewport') return;
       if (!waiting) {
         waiting = [];
-        navigator.serviceWorker.addEventListener('controllerchange', () => {
-          const seen = waiting ?? [];
-          waiting = undefined;
-          hint(seen, 'viewport');
-        }, { once: true });
+        navigator.serviceWorker.addEventListener(
+          'controllerchange',
+          () => {
+            const seen = waiting ?? [];
+            waiting = undefined;
+            hint(seen, 'viewport');
+          },
+          { once: true },
+        );
       }
       waiting.push(...links.slice(0, MAX_HINTS - waiting.length));
       return;
@@ -111,7 +123,8 @@ const MAX_HINTS = 24;
     const a = (e.target as Element | null)?.closest?.('a[href]');
     if (a instanceof HTMLAnchorElement) hint([a], 'intent');
   };
-  for (const type of ['mouseover', 'touchstart', 'pointerdown', 'focusin']) document.addEventListener(type, onIntent, { passive: true, capture: true });
+  for (const type of ['mouseover', 'touchstart', 'pointerdown', 'focusin'])
+    document.addEventListener(type, onIntent, { passive: true, capture: true });
 
   const watchViewport = () =>
     idle(() => {
@@ -142,7 +155,12 @@ const MAX_HINTS = 24;
         }
         if (first && added.length > 0) idle(() => added.splice(0).forEach(observe));
       });
-      mo.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] });
+      mo.observe(document.documentElement, {
+        childList: true,
+        subtree: true,
+        attributes: true,
+        attributeFilter: ['href'],
+      });
     });
   if (document.readyState === 'complete') watchViewport();
   else addEventListener('load', watchViewport, { once: true });

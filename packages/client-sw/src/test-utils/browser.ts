@@ -10,7 +10,10 @@ import type { TestServer } from './server.js';
 import { buildSite, type BuiltSite, type SiteFile, type SiteSpec } from './site.js';
 
 export { CHROMIUM, launchBrowser, stopWorkers } from './engines/chromium.js';
-if (!CHROMIUM) console.warn('\n!!! /usr/bin/chromium is missing: SKIPPING the service-worker browser tests (run node scripts/system-tools.mjs).\n');
+if (!CHROMIUM)
+  console.warn(
+    '\n!!! /usr/bin/chromium is missing: SKIPPING the service-worker browser tests (run node scripts/system-tools.mjs).\n',
+  );
 
 export interface Bundles {
   worker: Buffer;
@@ -61,8 +64,12 @@ self.addEventListener('fetch', (e) => {
 });
 self.objpackOptions = Object.assign(${JSON.stringify(cfg.options ?? {})}, { onEvent: (e) => self.__events.push(e) });
 ${cfg.quota ? `Cache.prototype.put = function () { return Promise.reject(new DOMException('quota', 'QuotaExceededError')); };` : ''}
-${cfg.listLateMs ? `const matchAll = self.clients.matchAll.bind(self.clients);
-self.clients.matchAll = (o) => matchAll(o).then((list) => list.filter((c) => Date.now() - (self.__firstSeen.get(c.id) ?? 0) >= ${cfg.listLateMs}));` : ''}
+${
+  cfg.listLateMs
+    ? `const matchAll = self.clients.matchAll.bind(self.clients);
+self.clients.matchAll = (o) => matchAll(o).then((list) => list.filter((c) => Date.now() - (self.__firstSeen.get(c.id) ?? 0) >= ${cfg.listLateMs}));`
+    : ''
+}
 self.__frozen = 0;
 self.addEventListener('message', (e) => {
   if (e.data?.type === 'objpack:frozen') self.__frozen++;
@@ -81,11 +88,19 @@ ${cfg.busy ? 'setInterval(() => (self.objpack.lastActivity = performance.now()),
 export function workerFiles(b: Bundles, cfg: WorkerConfig = {}): Map<string, SiteFile> {
   return new Map<string, SiteFile>([
     ['/objpack-sw.js', { type: 'text/javascript', body: b.worker }],
-    ['/sw-test.js', { type: 'text/javascript', body: Buffer.from(testWorker(cfg)), headers: { 'cache-control': 'no-cache' } }],
-    ['/install.html', {
-      type: 'text/html',
-      body: Buffer.from('<!doctype html><link rel="icon" href="data:,"><script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="off"></script>'),
-    }],
+    [
+      '/sw-test.js',
+      { type: 'text/javascript', body: Buffer.from(testWorker(cfg)), headers: { 'cache-control': 'no-cache' } },
+    ],
+    [
+      '/install.html',
+      {
+        type: 'text/html',
+        body: Buffer.from(
+          '<!doctype html><link rel="icon" href="data:,"><script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="off"></script>',
+        ),
+      },
+    ],
   ]);
 }
 
@@ -97,7 +112,10 @@ export function serveSite(server: TestServer, b: Bundles, spec: SiteSpec, cfg: W
 }
 
 /** Opens the install page and waits until the worker controls it; clears the server log. */
-export async function installWorker<P extends EnginePage>(context: { newPage(): Promise<P> }, server: TestServer): Promise<P> {
+export async function installWorker<P extends EnginePage>(
+  context: { newPage(): Promise<P> },
+  server: TestServer,
+): Promise<P> {
   const page = await context.newPage();
   await page.goto(`${server.origin}/install.html`);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
@@ -229,7 +247,13 @@ export async function snapshot(page: EnginePage): Promise<Snapshot> {
     for (const el of document.querySelectorAll('*')) {
       for (const m of getComputedStyle(el).backgroundImage.matchAll(/url\("([^"]+)"\)/g)) urls.add(m[1]!);
     }
-    await Promise.all([...urls].map((u) => Object.assign(new Image(), { src: u }).decode().catch(() => {})));
+    await Promise.all(
+      [...urls].map((u) =>
+        Object.assign(new Image(), { src: u })
+          .decode()
+          .catch(() => {}),
+      ),
+    );
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   });
   let shot = Buffer.from(await page.screenshot());

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { bundles, type Bundles } from './browser.js';
 import {
-  ENGINE_NAMES, engineInstalled, launchEngine, type Engine, type EngineContext, type EngineName, type EnginePage,
+  ENGINE_NAMES,
+  engineInstalled,
+  launchEngine,
+  type Engine,
+  type EngineContext,
+  type EngineName,
+  type EnginePage,
 } from './engines/index.js';
 import { TestServer } from './server.js';
 

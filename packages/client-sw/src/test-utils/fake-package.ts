@@ -55,10 +55,14 @@ export function chunksAt(pkg: Uint8Array, cuts: readonly number[]): Uint8Array[]
 }
 
 /** Cuts every `size` bytes. */
-export const evenCuts = (length: number, size: number): number[] => Array.from({ length: Math.ceil(length / size) }, (_, i) => i * size);
+export const evenCuts = (length: number, size: number): number[] =>
+  Array.from({ length: Math.ceil(length / size) }, (_, i) => i * size);
 
 /** A pull-driven body: one chunk per read, and `delivered` once the last one was taken. */
-export function networkBody(chunks: readonly Uint8Array[]): { body: ReadableStream<Uint8Array>; delivered: Promise<void> } {
+export function networkBody(chunks: readonly Uint8Array[]): {
+  body: ReadableStream<Uint8Array>;
+  delivered: Promise<void>;
+} {
   let i = 0;
   let done!: () => void;
   const delivered = new Promise<void>((r) => (done = r));
@@ -95,7 +99,9 @@ export function runSpec(kind: 'page' | 'shared', events: ObjpackEvent[], extra: 
 }
 
 /** Replaces `caches` and `fetch`; `answer` gives each package request its body. */
-export function fakeWorkerGlobals(answer: (url: string) => ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>): { caches: FakeCaches; fetched: string[] } {
+export function fakeWorkerGlobals(
+  answer: (url: string) => ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>,
+): { caches: FakeCaches; fetched: string[] } {
   const cs = new FakeCaches();
   const fetched: string[] = [];
   vi.stubGlobal('caches', cs);
@@ -113,7 +119,10 @@ export function encoded(input: EncoderInput): { pkg: Uint8Array; index: PackageI
   const d = new Decoder({ onIndex: (i) => (index = i) });
   d.push(pkg);
   d.end();
-  const boundaries = index!.entries.flatMap((e) => [index!.headerBytes + e.offset, index!.headerBytes + e.offset + e.size]);
+  const boundaries = index!.entries.flatMap((e) => [
+    index!.headerBytes + e.offset,
+    index!.headerBytes + e.offset + e.size,
+  ]);
   return { pkg, index: index!, boundaries };
 }
 

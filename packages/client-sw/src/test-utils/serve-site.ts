@@ -29,13 +29,23 @@ export function manifestFor(spec: SiteSpec, site: BuiltSite): BuildManifest {
     const kept = spec.pageBuilds?.[url];
     if (kept !== undefined && kept !== spec.buildId) packages[site.pagePackage[url]!]!.buildId = kept;
     const shared = p.shared.map((g) => site.sharedPackage[g]!);
-    pages[url] = { file: fileOf(url), package: site.pagePackage[url]!, shared, closure: [url, ...p.objects, ...p.shared.flatMap((g) => spec.shared[g]!)], critical: [], preconnect: [] };
+    pages[url] = {
+      file: fileOf(url),
+      package: site.pagePackage[url]!,
+      shared,
+      closure: [url, ...p.objects, ...p.shared.flatMap((g) => spec.shared[g]!)],
+      critical: [],
+      preconnect: [],
+    };
   }
   return { version: 1, buildId: spec.buildId, pages, packages, objects };
 }
 
 /** `objpack serve`'s complete delta listing for the site (what `/_objpack/listing` answers for a small site). */
-export function listingFor(spec: SiteSpec, site: BuiltSite): { buildId: string; complete: true; packages: Record<string, Array<[string, string, string]>> } {
+export function listingFor(
+  spec: SiteSpec,
+  site: BuiltSite,
+): { buildId: string; complete: true; packages: Record<string, Array<[string, string, string]>> } {
   const m = manifestFor(spec, site);
   const packages: Record<string, Array<[string, string, string]>> = {};
   for (const [url, p] of Object.entries(m.packages)) {
@@ -48,7 +58,12 @@ export function listingFor(spec: SiteSpec, site: BuiltSite): { buildId: string; 
  * Writes a built site (plus extra files) into `root` the way `objpack build` leaves it: files, packages
  * (written after the files, so the server does not take them for stale), routes and the manifest.
  */
-export async function writeSite(root: string, spec: SiteSpec, site: BuiltSite, extra: Map<string, SiteFile>): Promise<void> {
+export async function writeSite(
+  root: string,
+  spec: SiteSpec,
+  site: BuiltSite,
+  extra: Map<string, SiteFile>,
+): Promise<void> {
   const put = async (url: string, body: Uint8Array) => {
     const file = join(root, fileOf(url));
     await mkdir(dirname(file), { recursive: true });
@@ -73,7 +88,6 @@ export interface CountingProxy {
   close: () => Promise<void>;
 }
 
-
 export async function countingProxy(targetPort: number): Promise<CountingProxy> {
   let requests: Array<{ path: string; have: boolean; answered: boolean; bytes: number }> = [];
   /** Response bytes before any request was seen on their connection (none expected). */
@@ -97,7 +111,12 @@ export async function countingProxy(targetPort: number): Promise<CountingProxy> 
         const h = head.slice(0, end);
         head = head.slice(end + 4);
         const path = /^[A-Z]+ (\S+)/.exec(h)?.[1] ?? '?';
-        const r = { path: decodeURIComponent(path.split('?')[0]!), have: /\r\nx-objpack-have:/i.test(h), answered: false, bytes: 0 };
+        const r = {
+          path: decodeURIComponent(path.split('?')[0]!),
+          have: /\r\nx-objpack-have:/i.test(h),
+          answered: false,
+          bytes: 0,
+        };
         requests.push(r);
         pending.push(r);
         current = r;
@@ -124,7 +143,8 @@ export async function countingProxy(targetPort: number): Promise<CountingProxy> 
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bytes: () => stray + requests.reduce((n, r) => n + (WORKER_SCRIPTS.has(r.path) ? 0 : r.bytes), 0),
     // The worker's own scripts are the browser's update checks (timed by Chromium, not by objpack).
-    requests: () => requests.filter((r) => r.answered && !WORKER_SCRIPTS.has(r.path)).map(({ path, have }) => ({ path, have })),
+    requests: () =>
+      requests.filter((r) => r.answered && !WORKER_SCRIPTS.has(r.path)).map(({ path, have }) => ({ path, have })),
     reset: () => {
       stray = 0;
       requests = [];

@@ -9,7 +9,11 @@ export interface LoggedRequest {
 }
 
 /** Returns true when it answered the request itself (failure injection, stalls). */
-export type Hook = (req: IncomingMessage, res: ServerResponse, file: SiteFile | undefined) => boolean | Promise<boolean>;
+export type Hook = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: SiteFile | undefined,
+) => boolean | Promise<boolean>;
 
 /**
  * A static server on a real socket (127.0.0.1, port 0) that records every request, as Workbox's tests

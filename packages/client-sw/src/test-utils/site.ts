@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { Decoder, encodePackageSync, type EncoderObject, type PackageIndex, type PreloadEntry, type RouteTable } from '@objpack/format';
+import {
+  Decoder,
+  encodePackageSync,
+  type EncoderObject,
+  type PackageIndex,
+  type PreloadEntry,
+  type RouteTable,
+} from '@objpack/format';
 
 /** One file of a test site, served at its URL path. */
 export interface SiteFile {
@@ -48,7 +55,9 @@ const OBJP = 'application/vnd.objpack';
 
 /** A page file's own headers as the build carries them: lower-case names, sorted. */
 const pageHeaders = (f: SiteFile): Array<[string, string]> =>
-  Object.entries(f.headers ?? {}).map(([k, v]): [string, string] => [k.toLowerCase(), v]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  Object.entries(f.headers ?? {})
+    .map(([k, v]): [string, string] => [k.toLowerCase(), v])
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1));
 
 /** What `objpack build` would write for the spec: the files, one package per page, shared packages, routes. */
 export function buildSite(spec: SiteSpec): BuiltSite {
@@ -57,7 +66,8 @@ export function buildSite(spec: SiteSpec): BuiltSite {
     const f = spec.files[name];
     if (!f) throw new Error(`test site: no file ${name}`);
     const prefix = spec.partial?.[name];
-    if (prefix !== undefined) return { name, contentType: f.type, body: f.body.subarray(0, prefix), totalSize: f.body.length };
+    if (prefix !== undefined)
+      return { name, contentType: f.type, body: f.body.subarray(0, prefix), totalSize: f.body.length };
     // As the build does: a page's host headers (from `_headers`) go into its HTML entry.
     const headers = Object.hasOwn(spec.pages, name) ? pageHeaders(f) : [];
     return { name, contentType: f.type, body: f.body, ...(headers.length > 0 ? { headers } : {}) };
@@ -67,7 +77,11 @@ export function buildSite(spec: SiteSpec): BuiltSite {
   for (const [group, names] of Object.entries(spec.shared)) {
     const bytes = encodePackageSync({ buildId: '', objects: names.map(object) });
     const path = `/_objpack/shared/${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.objp`;
-    files.set(path, { type: OBJP, body: Buffer.from(bytes), headers: { 'cache-control': 'public, max-age=31536000, immutable' } });
+    files.set(path, {
+      type: OBJP,
+      body: Buffer.from(bytes),
+      headers: { 'cache-control': 'public, max-age=31536000, immutable' },
+    });
     sharedPackage[group] = path;
     packages.push(path);
   }
@@ -85,15 +99,31 @@ export function buildSite(spec: SiteSpec): BuiltSite {
     pages[page] = [packages.length - 1, ...sharedRefs.map((r) => packages.indexOf(r))];
     if (buildId !== spec.buildId) packageBuilds[String(packages.length - 1)] = buildId;
   }
-  const routes: RouteTable = { version: 1, buildId: spec.buildId, packages, pages, ...(Object.keys(packageBuilds).length > 0 ? { packageBuilds } : {}), ...(spec.cleanUrls ? { cleanUrls: true as const } : {}), ...(spec.bareDirUrls ? { bareDirUrls: true as const } : {}), ...(spec.redirects ? { redirects: spec.redirects } : {}) };
+  const routes: RouteTable = {
+    version: 1,
+    buildId: spec.buildId,
+    packages,
+    pages,
+    ...(Object.keys(packageBuilds).length > 0 ? { packageBuilds } : {}),
+    ...(spec.cleanUrls ? { cleanUrls: true as const } : {}),
+    ...(spec.bareDirUrls ? { bareDirUrls: true as const } : {}),
+    ...(spec.redirects ? { redirects: spec.redirects } : {}),
+  };
   if (spec.preload) {
     const urls: PreloadEntry[] = [];
     const at = new Map<string, number>();
     const idx = (h: PreloadEntry) => at.get(h[0]) ?? (at.set(h[0], urls.push(h) - 1), urls.length - 1);
-    routes.preload = { urls, pages: Object.fromEntries(Object.entries(spec.preload).map(([page, hints]) => [page, hints.map(idx)])) };
+    routes.preload = {
+      urls,
+      pages: Object.fromEntries(Object.entries(spec.preload).map(([page, hints]) => [page, hints.map(idx)])),
+    };
   }
   // As the build does: pages that are not UTF-8 HTML are named with their type.
-  const htmlTypes = Object.fromEntries(Object.keys(spec.pages).map((p) => [p, spec.files[p]!.type]).filter(([, t]) => t !== 'text/html; charset=utf-8'));
+  const htmlTypes = Object.fromEntries(
+    Object.keys(spec.pages)
+      .map((p) => [p, spec.files[p]!.type])
+      .filter(([, t]) => t !== 'text/html; charset=utf-8'),
+  );
   if (!spec.omitHtmlTypes && Object.keys(htmlTypes).length > 0) routes.htmlTypes = htmlTypes;
   const sets: Array<Array<[string, string]>> = [];
   const headerPages: Record<string, number> = {};
@@ -105,7 +135,11 @@ export function buildSite(spec: SiteSpec): BuiltSite {
     headerPages[page] = i;
   }
   if (sets.length > 0) routes.htmlHeaders = { sets, pages: headerPages };
-  files.set('/_objpack/routes.json', { type: 'application/json', body: Buffer.from(JSON.stringify(routes)), headers: { 'cache-control': 'no-cache' } });
+  files.set('/_objpack/routes.json', {
+    type: 'application/json',
+    body: Buffer.from(JSON.stringify(routes)),
+    headers: { 'cache-control': 'no-cache' },
+  });
   return { files, routes, pagePackage, sharedPackage };
 }
 
@@ -123,7 +157,11 @@ export function svg(color: string, padTo = 0): SiteFile {
  * The test site: two pages sharing CSS (with an @import and a background image), a module script with an
  * import, a JSON object the page fetches, and a page-specific image. `v` changes visible content.
  */
-export function testSite(register: Buffer, v = 1, extra: Partial<SiteSpec> & { prefetch?: boolean; more?: string; speculation?: string } = {}): SiteSpec {
+export function testSite(
+  register: Buffer,
+  v = 1,
+  extra: Partial<SiteSpec> & { prefetch?: boolean; more?: string; speculation?: string } = {},
+): SiteSpec {
   const page = (title: string, img: string, more = '') =>
     html(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/site.css"><script type="module" src="/assets/app.js"></script>
@@ -135,9 +173,15 @@ export function testSite(register: Buffer, v = 1, extra: Partial<SiteSpec> & { p
     files: {
       '/': page('Home', '/img/home.svg'),
       '/about/': page('About', '/img/about.svg'),
-      '/assets/site.css': text('text/css', `@import url("/assets/base.css");\nh1{color:rgb(${v * 40},0,0)}.bg{background:url(/assets/bg.svg);width:40px;height:40px}`),
+      '/assets/site.css': text(
+        'text/css',
+        `@import url("/assets/base.css");\nh1{color:rgb(${v * 40},0,0)}.bg{background:url(/assets/bg.svg);width:40px;height:40px}`,
+      ),
       '/assets/base.css': text('text/css', `body{font:16px sans-serif;margin:${v * 2}px}`),
-      '/assets/app.js': text('text/javascript', `import { label } from '/assets/dep.js';\ndocument.getElementById('js').textContent = label;\nfetch('/assets/data.json').then((r) => r.json()).then((d) => { document.getElementById('json').textContent = d.msg; document.documentElement.dataset.ready = '1'; });`),
+      '/assets/app.js': text(
+        'text/javascript',
+        `import { label } from '/assets/dep.js';\ndocument.getElementById('js').textContent = label;\nfetch('/assets/data.json').then((r) => r.json()).then((d) => { document.getElementById('json').textContent = d.msg; document.documentElement.dataset.ready = '1'; });`,
+      ),
       '/assets/dep.js': text('text/javascript', `export const label = 'module v${v}';`),
       '/assets/data.json': text('application/json', JSON.stringify({ msg: `data v${v}` })),
       '/assets/bg.svg': svg(v === 1 ? 'teal' : 'orange'),
@@ -152,7 +196,15 @@ export function testSite(register: Buffer, v = 1, extra: Partial<SiteSpec> & { p
       ...extra.pages,
     },
     shared: {
-      common: ['/assets/site.css', '/assets/base.css', '/assets/app.js', '/assets/dep.js', '/assets/data.json', '/assets/bg.svg', '/sw-register.js'],
+      common: [
+        '/assets/site.css',
+        '/assets/base.css',
+        '/assets/app.js',
+        '/assets/dep.js',
+        '/assets/data.json',
+        '/assets/bg.svg',
+        '/sw-register.js',
+      ],
       ...extra.shared,
     },
     partial: extra.partial,

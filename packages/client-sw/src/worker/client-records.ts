@@ -58,7 +58,13 @@ const READY_WAIT_MS = 10_000;
 async function settles(p: Promise<unknown> | undefined, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
-  return Promise.race([Promise.resolve(p).then(() => true, () => true), late]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    Promise.resolve(p).then(
+      () => true,
+      () => true,
+    ),
+    late,
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -70,7 +76,8 @@ async function settles(p: Promise<unknown> | undefined, ms: number): Promise<boo
 export const FROZEN_KEEP_MS = 30 * 60_000;
 
 /** Whether a page that went into the back/forward cache at `frozenAt` may still come back. */
-export const mayComeBack = (frozenAt: number | undefined): boolean => frozenAt !== undefined && Date.now() - frozenAt < FROZEN_KEEP_MS;
+export const mayComeBack = (frozenAt: number | undefined): boolean =>
+  frozenAt !== undefined && Date.now() - frozenAt < FROZEN_KEEP_MS;
 
 /**
  * The page `clientId` at `url` went into the back/forward cache (its `pagehide`, objpack-register.js): its

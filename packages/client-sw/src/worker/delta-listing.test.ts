@@ -51,31 +51,50 @@ function holding(n: number, pad = 0): Delta {
   const d = new Delta(new Store('objpack-v1', O), resolveOptions({}, O));
   d.capable = true;
   for (let i = 0; i < n; i++) {
-    d.add('objpack-v1-build-b1', { buildId: 'b1', sharedRefs: [], html: `/p${i}`, objects: [{ name: `/p${i}`, digest: D('A') }] }, `/_objpack/pages/${'x'.repeat(pad)}p${i}.objp`);
+    d.add(
+      'objpack-v1-build-b1',
+      { buildId: 'b1', sharedRefs: [], html: `/p${i}`, objects: [{ name: `/p${i}`, digest: D('A') }] },
+      `/_objpack/pages/${'x'.repeat(pad)}p${i}.objp`,
+    );
   }
   return d;
 }
 const asked = (u: URL) => u.searchParams.getAll('p');
 /** A server with `buildId` listing every asked package (none complete). */
-const lists = (buildId: string) => (u: URL) => Response.json({ buildId, complete: false, packages: Object.fromEntries(asked(u).map((p) => [p, [[p, D('B'), 'text/html']]])) });
+const lists = (buildId: string) => (u: URL) =>
+  Response.json({
+    buildId,
+    complete: false,
+    packages: Object.fromEntries(asked(u).map((p) => [p, [[p, D('B'), 'text/html']]])),
+  });
 
 describe('Delta listing requests', () => {
   it('a complete listing is the only request of its build', async () => {
     const d = holding(3);
     answer = () => Response.json({ buildId: 'b2', complete: true, packages: {} });
     for (let i = 0; i < 3; i++) await d.refresh('b2');
-    expect(requests.map(asked)).toEqual([['/_objpack/pages/p0.objp', '/_objpack/pages/p1.objp', '/_objpack/pages/p2.objp']]);
+    expect(requests.map(asked)).toEqual([
+      ['/_objpack/pages/p0.objp', '/_objpack/pages/p1.objp', '/_objpack/pages/p2.objp'],
+    ]);
   });
 
   it('held packages are asked once per build, answered or absent; new ones on a later refresh', async () => {
     const d = holding(2);
-    answer = (u) => Response.json({ buildId: 'b2', complete: false, packages: { [asked(u)[0]!]: [['/p0', D('B'), 'text/html']] } });
+    answer = (u) =>
+      Response.json({ buildId: 'b2', complete: false, packages: { [asked(u)[0]!]: [['/p0', D('B'), 'text/html']] } });
     await d.refresh('b2');
     await d.refresh('b2');
-    d.add('objpack-v1-build-b2', { buildId: 'b2', sharedRefs: [], html: '/p9', objects: [] }, '/_objpack/pages/p9.objp');
+    d.add(
+      'objpack-v1-build-b2',
+      { buildId: 'b2', sharedRefs: [], html: '/p9', objects: [] },
+      '/_objpack/pages/p9.objp',
+    );
     await d.refresh('b2');
     await d.refresh('b2');
-    expect(requests.map(asked)).toEqual([['/_objpack/pages/p0.objp', '/_objpack/pages/p1.objp'], ['/_objpack/pages/p9.objp']]);
+    expect(requests.map(asked)).toEqual([
+      ['/_objpack/pages/p0.objp', '/_objpack/pages/p1.objp'],
+      ['/_objpack/pages/p9.objp'],
+    ]);
   });
 
   it.each([
@@ -95,7 +114,9 @@ describe('Delta listing requests', () => {
     await d.refresh('b2');
     expect(requests.map(asked)).toEqual([0, 1].map(() => ['/_objpack/pages/p0.objp', '/_objpack/pages/p1.objp']));
     expect(d.plan('/_objpack/pages/p1.objp', 'b2')).toBeUndefined(); // listed, but nothing of it is held
-    expect((d as unknown as { listing: { packages: object } }).listing.packages).toHaveProperty(['/_objpack/pages/p1.objp']);
+    expect((d as unknown as { listing: { packages: object } }).listing.packages).toHaveProperty([
+      '/_objpack/pages/p1.objp',
+    ]);
   });
 
   it('keeps the URL under 6,000 characters (paths are encoded twice); the rest go in the next request', async () => {
@@ -110,7 +131,7 @@ describe('Delta listing requests', () => {
     expect(new Set(requests.flatMap(asked)).size).toBe(40);
   });
 
-  it('under a base, asks its scope\'s listing and takes the packages named in its scope', async () => {
+  it("under a base, asks its scope's listing and takes the packages named in its scope", async () => {
     const scope = `${O}/repo/`;
     const d = new Delta(new Store('objpack-v1/repo/', O), resolveOptions({}, O, scope));
     d.capable = true;

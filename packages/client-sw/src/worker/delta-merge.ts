@@ -7,7 +7,17 @@ import type { Slot } from './slot.js';
 /** The entry a delta left out, rebuilt from the manifest row; headers come from the held copy. */
 function borrowedEntry(claim: Claim, index: number): ObjectEntry {
   const digest = sriToDigest(claim.digest)!;
-  return { index, name: claim.name, contentType: claim.contentType, headers: [], size: 0, totalSize: 0, partial: false, digest, offset: -1 };
+  return {
+    index,
+    name: claim.name,
+    contentType: claim.contentType,
+    headers: [],
+    size: 0,
+    totalSize: 0,
+    partial: false,
+    digest,
+    offset: -1,
+  };
 }
 
 /** Headers of a held copy that are the object's own (ours are recomputed for the new build). */
@@ -17,7 +27,10 @@ const OWN_HEADERS = new Set(['content-type', 'content-length', 'x-objpack-digest
  * The whole package's index from a delta's, in the plan's order: the objects the delta left out come from
  * held copies (`borrowed`, found in the caches `borrowsFrom`).
  */
-export function mergeDelta(received: PackageIndex, plan: HavePlan): { index: PackageIndex; borrowed: string[]; borrowsFrom: string[] } {
+export function mergeDelta(
+  received: PackageIndex,
+  plan: HavePlan,
+): { index: PackageIndex; borrowed: string[]; borrowsFrom: string[] } {
   const present = new Map(received.entries.map((e) => [e.name, e]));
   const entries: ObjectEntry[] = [];
   const borrowed: string[] = [];
@@ -39,7 +52,12 @@ export function mergeDelta(received: PackageIndex, plan: HavePlan): { index: Pac
 }
 
 /** Fills a left-out object from its held copy, verified again (`complete`) like any other object. */
-export async function fillFromHeld(spec: RunSpec, slot: Slot, claim: Claim, complete: (slot: Slot, bytes: Uint8Array) => Promise<void>): Promise<boolean> {
+export async function fillFromHeld(
+  spec: RunSpec,
+  slot: Slot,
+  claim: Claim,
+  complete: (slot: Slot, bytes: Uint8Array) => Promise<void>,
+): Promise<boolean> {
   try {
     const res = await spec.store.match([claim.cacheName], claim.heldAs);
     if (!res) throw new ObjpackSwError(SwErrorCode.DELTA, claim.heldAs);

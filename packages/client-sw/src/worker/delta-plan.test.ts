@@ -12,8 +12,21 @@ function delta(): Delta {
   const d = new Delta(new Store('objpack-v1', O), resolveOptions({}, O));
   d.capable = true;
   // The listing normally arrives in the background (doRefresh); plan() reads only memory.
-  (d as unknown as { listing: unknown }).listing = { buildId: 'b2', complete: true, packages: { [PKG]: [['/', `sha256-${'B'.repeat(43)}=`, 'text/html'], ['/img.png', DIGEST, 'image/png']] } };
-  d.add('objpack-v1-build-b2', { buildId: 'b2', sharedRefs: [], objects: [{ name: '/img.png', digest: DIGEST }] }, '/_objpack/shared/s.objp');
+  (d as unknown as { listing: unknown }).listing = {
+    buildId: 'b2',
+    complete: true,
+    packages: {
+      [PKG]: [
+        ['/', `sha256-${'B'.repeat(43)}=`, 'text/html'],
+        ['/img.png', DIGEST, 'image/png'],
+      ],
+    },
+  };
+  d.add(
+    'objpack-v1-build-b2',
+    { buildId: 'b2', sharedRefs: [], objects: [{ name: '/img.png', digest: DIGEST }] },
+    '/_objpack/shared/s.objp',
+  );
   return d;
 }
 

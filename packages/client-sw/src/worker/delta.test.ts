@@ -7,7 +7,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ObjpackEvent } from '../options.js';
 import { LISTING_PATH } from './delta.js';
 import {
-  bundles, CHROMIUM, installWorker, launchBrowser, pageDone, reference, serveSite, snapshot, swEvents, workerFiles, type Bundles, type WorkerConfig,
+  bundles,
+  CHROMIUM,
+  installWorker,
+  launchBrowser,
+  pageDone,
+  reference,
+  serveSite,
+  snapshot,
+  swEvents,
+  workerFiles,
+  type Bundles,
+  type WorkerConfig,
 } from '../test-utils/browser.js';
 import { countingProxy, listingFor, writeSite, type CountingProxy } from '../test-utils/serve-site.js';
 import { TestServer, WORKER_SCRIPTS } from '../test-utils/server.js';
@@ -143,7 +154,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       const shared = site2.sharedPackage.common!;
       // (The two are fetched in parallel: either may come first. No listing request: both pages are listed.)
       const seen = proxy!.requests().filter((r) => r.path !== '/_objpack/routes.json');
-      expect(seen.sort((x, y) => x.path.localeCompare(y.path))).toEqual([{ path: site2.pagePackage['/']!, have: true }, { path: shared, have: false }]);
+      expect(seen.sort((x, y) => x.path.localeCompare(y.path))).toEqual([
+        { path: site2.pagePackage['/']!, have: true },
+        { path: shared, have: false },
+      ]);
       const full = site2.files.get(site2.pagePackage['/']!)!.body.length + site2.files.get(shared)!.body.length;
       expect(proxy!.bytes()).toBeLessThan(full - 30_000);
       const got = await snapshot(page);
@@ -167,7 +181,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       await page.goto(`${proxy!.origin}/about/`);
       await pageDone(page);
       const events = await waitEvent(page, listingEvent('build-2'));
-      expect(events).toContainEqual(expect.objectContaining({ type: 'fallback', url: site2.pagePackage['/about/'], code: 'OBJPSW_DELTA' }));
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: 'fallback', url: site2.pagePackage['/about/'], code: 'OBJPSW_DELTA' }),
+      );
       expect(proxy!.requests().filter((r) => r.path === site2.pagePackage['/about/'])).toEqual([
         { path: site2.pagePackage['/about/'], have: true },
         { path: site2.pagePackage['/about/'], have: false },
@@ -203,11 +219,16 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       await page.click('#next');
       await page.waitForURL(`${proxy!.origin}/about/`);
       await pageDone(page);
-      expect(proxy!.requests()).toEqual([{ path: site.pagePackage['/about/'], have: true }, { path: '/img/big.svg', have: false }]);
+      expect(proxy!.requests()).toEqual([
+        { path: site.pagePackage['/about/'], have: true },
+        { path: '/img/big.svg', have: false },
+      ]);
       const got = await snapshot(page);
       expect(got.dom).toBe(ref.dom);
       expect(got.shot.equals(ref.shot)).toBe(true);
-      expect(await swEvents(page)).toContainEqual(expect.objectContaining({ type: 'fallback', url: '/img/big.svg', code: 'OBJPSW_DELTA' }));
+      expect(await swEvents(page)).toContainEqual(
+        expect.objectContaining({ type: 'fallback', url: '/img/big.svg', code: 'OBJPSW_DELTA' }),
+      );
     });
   });
 
@@ -225,7 +246,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
     it('stays off: no X-Objpack-Have, no listing request, whole packages', async () => {
       const s = spec(1);
       const site = serveSite(server, b, s);
-      server.files.set(LISTING_PATH, { type: 'application/json', body: Buffer.from(JSON.stringify(listingFor(s, site))) });
+      server.files.set(LISTING_PATH, {
+        type: 'application/json',
+        body: Buffer.from(JSON.stringify(listingFor(s, site))),
+      });
       const page = await installWorker(context, server);
       await page.goto(`${server.origin}/`);
       await pageDone(page);
@@ -233,7 +257,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       await page.waitForURL(`${server.origin}/about/`);
       await pageDone(page);
       const log = server.log.splice(0).filter((r) => !WORKER_SCRIPTS.has(r.path));
-      expect(log.map((r) => r.path).sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!, site.pagePackage['/about/']!].sort());
+      expect(log.map((r) => r.path).sort()).toEqual(
+        [site.pagePackage['/']!, site.sharedPackage.common!, site.pagePackage['/about/']!].sort(),
+      );
       expect(log.filter((r) => r.headers['x-objpack-have'] !== undefined)).toEqual([]);
       expect(await page.textContent('h1')).toBe('About v1');
     });
@@ -241,7 +267,10 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
     it('a delta request that fails is retried once for the whole package', async () => {
       const s = spec(1);
       const site = serveSite(server, b, s);
-      server.files.set(LISTING_PATH, { type: 'application/json', body: Buffer.from(JSON.stringify(listingFor(s, site))) });
+      server.files.set(LISTING_PATH, {
+        type: 'application/json',
+        body: Buffer.from(JSON.stringify(listingFor(s, site))),
+      });
       // Looks like objpack serve (Vary), then fails every delta: a broken proxy or server in between.
       for (const path of Object.values(site.pagePackage)) {
         server.hooks.set(path, (req, res) => {

@@ -196,7 +196,11 @@ export class Delta {
     for (const p of want) asked.add(p);
     m = this.listing?.buildId === buildId ? this.listing : undefined;
     this.listing = { buildId, complete: answer.complete, packages: { ...m?.packages, ...answer.packages } };
-    this.options.onEvent({ type: 'delta', url: url.pathname, detail: `listing ${buildId}${answer.complete ? '' : ` (${Object.keys(answer.packages).length} packages)`}` });
+    this.options.onEvent({
+      type: 'delta',
+      url: url.pathname,
+      detail: `listing ${buildId}${answer.complete ? '' : ` (${Object.keys(answer.packages).length} packages)`}`,
+    });
     await this.persist();
   }
 
@@ -226,7 +230,9 @@ export class Delta {
   private async persist(): Promise<void> {
     // `false` is not kept: a restarted worker asks again once, so a server that turns deltas on is noticed.
     const body = JSON.stringify({ capable: this.capable === true ? true : undefined, listing: this.listing });
-    await this.store.putMeta(this.stateKey, new Response(body, { headers: { 'content-type': 'application/json' } })).catch(() => {});
+    await this.store
+      .putMeta(this.stateKey, new Response(body, { headers: { 'content-type': 'application/json' } }))
+      .catch(() => {});
   }
 }
 
@@ -248,7 +254,14 @@ function parseListing(text: string, ownDir: string): Listing | undefined {
     if (!url.startsWith(ownDir) || !Array.isArray(list)) continue;
     const rows: ListingRow[] = [];
     for (const r of list as unknown[]) {
-      if (!Array.isArray(r) || typeof r[0] !== 'string' || !r[0].startsWith('/') || typeof r[1] !== 'string' || !sriToDigest(r[1])) continue;
+      if (
+        !Array.isArray(r) ||
+        typeof r[0] !== 'string' ||
+        !r[0].startsWith('/') ||
+        typeof r[1] !== 'string' ||
+        !sriToDigest(r[1])
+      )
+        continue;
       rows.push([r[0], r[1], String(r[2])]);
     }
     out[url] = rows;

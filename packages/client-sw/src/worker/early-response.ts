@@ -18,7 +18,8 @@ export const earlyType = (key: string) => /(\/|\.html?)$/i.test(key);
 export function earlyAllowed(w: ObjpackWorker, url: URL, table: RouteTable, route: Route): boolean {
   if (!w.options.earlyResponse || !earlyType(route.key) || w.late.get(route.key) === table.buildId) return false;
   // Under a CSP sandbox (without scripts) the failure path's meta refresh would be blocked: no early answer.
-  if (route.htmlHeaders?.some(([n, v]) => n === 'content-security-policy' && /(^|;)\s*sandbox\b/i.test(v))) return false;
+  if (route.htmlHeaders?.some(([n, v]) => n === 'content-security-policy' && /(^|;)\s*sandbox\b/i.test(v)))
+    return false;
   // navigator.onLine false is reliable (true is not): no early answer that can only end in a refresh.
   return Date.now() >= w.earlyOffUntil && (w.scope as { navigator?: { onLine?: boolean } }).navigator?.onLine !== false;
 }
@@ -29,16 +30,25 @@ export function earlyAllowed(w: ObjpackWorker, url: URL, table: RouteTable, rout
  * the build gives every HTML entry; a page whose entry turns out to differ, and any failure before the
  * HTML's first byte, gets a one-line refresh and goes the usual way (or to the network) on its reload.
  */
-export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table: RouteTable, route: Route, packages: BoundPackage[]): Response {
+export function earlyRoute(
+  w: ObjpackWorker,
+  event: FetchEvent,
+  url: URL,
+  table: RouteTable,
+  route: Route,
+  packages: BoundPackage[],
+): Response {
   const run = packages[0]!.run!;
   const clientId = event.resultingClientId;
   const binding: Binding = { buildId: table.buildId, packages, createdAt: Date.now() };
   const bound = bindPage(w, event, table, route, packages);
-  binding.ready = bound.then(
-    // A record saved before this (a back/forward-cache mark) no longer matches: it is saved again.
-    (b) => void ((binding.buildId = b.buildId), (binding.packages = b.packages), (binding.saved = false)),
-    noop,
-  ).finally(() => (binding.ready = undefined));
+  binding.ready = bound
+    .then(
+      // A record saved before this (a back/forward-cache mark) no longer matches: it is saved again.
+      (b) => void ((binding.buildId = b.buildId), (binding.packages = b.packages), (binding.saved = false)),
+      noop,
+    )
+    .finally(() => (binding.ready = undefined));
   bind(w, event, binding);
   event.waitUntil(run.finished);
   const type = route.htmlType ?? UTF8_HTML;
@@ -63,7 +73,9 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
             throw new ObjpackSwError(SwErrorCode.NO_HTML, `${route.page} ${slot.entry.contentType}`);
           }
           void slot.done.then(() => (w.lastActivity = performance.now()), noop);
-          reader = slot.stream((err, committed) => recover(w, url, table.buildId, clientId, committed, err)).getReader();
+          reader = slot
+            .stream((err, committed) => recover(w, url, table.buildId, clientId, committed, err))
+            .getReader();
         } catch (err) {
           controller.enqueue(earlyFailure(w, url, table, route, err));
           controller.close();
@@ -87,8 +99,13 @@ export function earlyRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table:
 }
 
 /** The entry's headers are exactly the ones the early answer sent (names as the build writes them: lower case). */
-function sameHeaders(entry: ReadonlyArray<readonly [string, string]>, sent: ReadonlyArray<readonly [string, string]>): boolean {
-  return entry.length === sent.length && entry.every(([n, v], i) => n.toLowerCase() === sent[i]![0] && v === sent[i]![1]);
+function sameHeaders(
+  entry: ReadonlyArray<readonly [string, string]>,
+  sent: ReadonlyArray<readonly [string, string]>,
+): boolean {
+  return (
+    entry.length === sent.length && entry.every(([n, v], i) => n.toLowerCase() === sent[i]![0] && v === sent[i]![1])
+  );
 }
 
 /**

@@ -10,13 +10,20 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
   const suite = useChromiumSuite();
 
   it('hover and touchstart prefetch links below the fold (and only then)', async () => {
-    const far = (title: string) => ({ type: 'text/html; charset=utf-8', body: Buffer.from(`<!doctype html><title>${title}</title><h1>${title}</h1>`) });
-    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
-      prefetch: true,
-      more: '<div style="height:5000px"></div><a id="far" href="/far/">far</a> <a id="far2" href="/far2/">far 2</a>',
-      files: { '/far/': far('Far'), '/far2/': far('Far 2') },
-      pages: { '/far/': { objects: [], shared: ['common'] }, '/far2/': { objects: [], shared: ['common'] } },
-    }));
+    const far = (title: string) => ({
+      type: 'text/html; charset=utf-8',
+      body: Buffer.from(`<!doctype html><title>${title}</title><h1>${title}</h1>`),
+    });
+    const site = serveSite(
+      suite.server,
+      suite.b,
+      testSite(suite.b.register, 1, {
+        prefetch: true,
+        more: '<div style="height:5000px"></div><a id="far" href="/far/">far</a> <a id="far2" href="/far2/">far 2</a>',
+        files: { '/far/': far('Far'), '/far2/': far('Far 2') },
+        pages: { '/far/': { objects: [], shared: ['common'] }, '/far2/': { objects: [], shared: ['common'] } },
+      }),
+    );
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
@@ -38,17 +45,26 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
     const page = await suite.context.newPage();
     await page.goto(`${suite.server.origin}/`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
-    await expect.poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/']), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/']), { timeout: 5000 })
+      .toBe(true);
   });
 
   it('prefetches links a client-side router adds after load, once they are on screen', async () => {
-    const late = { type: 'text/html; charset=utf-8', body: Buffer.from('<!doctype html><title>Late</title><h1>Late</h1>') };
-    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
-      prefetch: true,
-      more: '<div id="view"></div>',
-      files: { '/late/': late },
-      pages: { '/late/': { objects: [], shared: ['common'] } },
-    }));
+    const late = {
+      type: 'text/html; charset=utf-8',
+      body: Buffer.from('<!doctype html><title>Late</title><h1>Late</h1>'),
+    };
+    const site = serveSite(
+      suite.server,
+      suite.b,
+      testSite(suite.b.register, 1, {
+        prefetch: true,
+        more: '<div id="view"></div>',
+        files: { '/late/': late },
+        pages: { '/late/': { objects: [], shared: ['common'] } },
+      }),
+    );
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
@@ -64,10 +80,14 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
 
   it('hint budgets are per view and per kind: the viewport cannot use up a hover, a press or keyboard focus', async () => {
     const onScreen = Array.from({ length: 30 }, (_, i) => `<a href="/n${i}/">${i}</a>`).join(' ');
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
-      prefetch: true,
-      more: `<p>${onScreen}</p><div id="view"></div><div style="height:5000px"></div><a id="far" href="/far/">far</a> <a id="far2" href="/far2/">far 2</a>`,
-    }));
+    serveSite(
+      suite.server,
+      suite.b,
+      testSite(suite.b.register, 1, {
+        prefetch: true,
+        more: `<p>${onScreen}</p><div id="view"></div><div style="height:5000px"></div><a id="far" href="/far/">far</a> <a id="far2" href="/far2/">far 2</a>`,
+      }),
+    );
     // The snippet's messages to the worker, as sent (the worker takes at most maxPrefetch of each).
     await suite.context.addInitScript(() => {
       const post = ServiceWorker.prototype.postMessage;
@@ -100,7 +120,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
 
   it('does not prefetch on a 2G connection', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
-    await suite.context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: false, effectiveType: 'slow-2g' } }));
+    await suite.context.addInitScript(() =>
+      Object.defineProperty(navigator, 'connection', { value: { saveData: false, effectiveType: 'slow-2g' } }),
+    );
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
@@ -112,7 +134,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
 
   it('does not prefetch when the user asked to save data', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
-    await suite.context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }));
+    await suite.context.addInitScript(() =>
+      Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }),
+    );
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
@@ -124,13 +148,22 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
 
   it('the ESM export works inside an existing module worker beside its own routes (Workbox-style)', async () => {
     const esm = await build({
-      entryPoints: [fileURLToPath(new URL('../index.ts', import.meta.url))], bundle: true, format: 'esm', write: false,
-      alias: { '@objpack/format': fileURLToPath(new URL('../../../format/src/index.ts', import.meta.url)) }, logLevel: 'silent',
+      entryPoints: [fileURLToPath(new URL('../index.ts', import.meta.url))],
+      bundle: true,
+      format: 'esm',
+      write: false,
+      alias: { '@objpack/format': fileURLToPath(new URL('../../../format/src/index.ts', import.meta.url)) },
+      logLevel: 'silent',
     });
     // The pages' own register script would replace this worker with the test one: make it a no-op here.
     const site = serveSite(suite.server, suite.b, testSite(Buffer.from('/* registered by the page itself */')));
-    suite.server.files.set('/objpack-esm.js', { type: 'text/javascript', body: Buffer.from(esm.outputFiles[0]!.contents) });
-    suite.server.files.set('/sw-esm.js', { type: 'text/javascript', body: Buffer.from(`import { createObjpackHandler } from '/objpack-esm.js';
+    suite.server.files.set('/objpack-esm.js', {
+      type: 'text/javascript',
+      body: Buffer.from(esm.outputFiles[0]!.contents),
+    });
+    suite.server.files.set('/sw-esm.js', {
+      type: 'text/javascript',
+      body: Buffer.from(`import { createObjpackHandler } from '/objpack-esm.js';
 const objpack = createObjpackHandler({ routesMaxAgeMs: 3600000 });
 self.addEventListener('install', (e) => objpack.handleInstall(e));
 self.addEventListener('activate', (e) => objpack.handleActivate(e));
@@ -138,8 +171,14 @@ self.addEventListener('fetch', (e) => {
   if (objpack.handleFetch(e)) return;
   if (new URL(e.request.url).pathname === '/hello') e.respondWith(new Response('from my own worker'));
 });
-self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitUntil(objpack.settled().then(() => e.ports[0].postMessage(true))); });`) });
-    suite.server.files.set('/install.html', { type: 'text/html', body: Buffer.from(`<!doctype html><link rel="icon" href="data:,"><script>navigator.serviceWorker.register('/sw-esm.js', { type: 'module' });</script>`) });
+self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitUntil(objpack.settled().then(() => e.ports[0].postMessage(true))); });`),
+    });
+    suite.server.files.set('/install.html', {
+      type: 'text/html',
+      body: Buffer.from(
+        `<!doctype html><link rel="icon" href="data:,"><script>navigator.serviceWorker.register('/sw-esm.js', { type: 'module' });</script>`,
+      ),
+    });
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
@@ -160,18 +199,23 @@ self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitU
     it('takes packages from the first mirror that has them', async () => {
       // A generous timeout: on a loaded machine the default 250 ms can pass before the mirror answers, and
       // the fallback has its own test below.
-      const site = serveSite(suite.server, suite.b, testSite(suite.b.register), { options: { mirrors: [mirror.origin], mirrorTimeoutMs: 10_000 } });
+      const site = serveSite(suite.server, suite.b, testSite(suite.b.register), {
+        options: { mirrors: [mirror.origin], mirrorTimeoutMs: 10_000 },
+      });
       mirror.files = new Map(site.files);
       const page = await installWorker(suite.context, suite.server);
       await page.goto(`${suite.server.origin}/`);
       await pageDone(page);
       expect(suite.server.take()).toEqual([]);
       const asked = mirror.take();
-      for (const p of [site.pagePackage['/']!, site.sharedPackage.common!]) expect(asked).toEqual(expect.arrayContaining([`HEAD ${p}`, p]));
+      for (const p of [site.pagePackage['/']!, site.sharedPackage.common!])
+        expect(asked).toEqual(expect.arrayContaining([`HEAD ${p}`, p]));
     });
 
     it('falls back to the origin when mirrors miss or do not answer in time', async () => {
-      const site = serveSite(suite.server, suite.b, testSite(suite.b.register), { options: { mirrors: [mirror.origin, 'http://127.0.0.1:9'], mirrorTimeoutMs: 200 } });
+      const site = serveSite(suite.server, suite.b, testSite(suite.b.register), {
+        options: { mirrors: [mirror.origin, 'http://127.0.0.1:9'], mirrorTimeoutMs: 200 },
+      });
       // The mirror holds nothing: a 404 for the page package, and it never answers for the shared one.
       mirror.hooks.set(site.sharedPackage.common!, () => new Promise<boolean>(() => {}));
       const page = await installWorker(suite.context, suite.server);

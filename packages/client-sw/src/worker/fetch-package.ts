@@ -6,7 +6,11 @@ import type { ResolvedOptions } from '../options.js';
  * that has the package, and give up on them after the timeout (then the origin serves). Mirrors are
  * trusted by configuration, as a CDN is: the worker verifies every object's digest, not who wrote the index.
  */
-export async function pickMirror(path: string, options: ResolvedOptions, signal: AbortSignal): Promise<string | undefined> {
+export async function pickMirror(
+  path: string,
+  options: ResolvedOptions,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   if (options.mirrors.length === 0) return undefined;
   const ctrl = new AbortController();
   const abort = () => ctrl.abort();
@@ -14,7 +18,12 @@ export async function pickMirror(path: string, options: ResolvedOptions, signal:
   const timer = setTimeout(abort, options.mirrorTimeoutMs);
   try {
     const asks = options.mirrors.map(async (origin) => {
-      const res = await fetch(new URL(path, origin).href, { method: 'HEAD', mode: 'cors', credentials: 'omit', signal: ctrl.signal });
+      const res = await fetch(new URL(path, origin).href, {
+        method: 'HEAD',
+        mode: 'cors',
+        credentials: 'omit',
+        signal: ctrl.signal,
+      });
       if (!res.ok) throw new Error(String(res.status));
       return origin;
     });
@@ -72,7 +81,8 @@ export async function fetchPackage(
     throw new ObjpackSwError(SwErrorCode.PACKAGE_NETWORK, path, { cause });
   }
   observe?.(response, !!have);
-  if (response.status !== 200 || !response.body) throw new ObjpackSwError(SwErrorCode.PACKAGE_HTTP, `${path} ${response.status}`);
+  if (response.status !== 200 || !response.body)
+    throw new ObjpackSwError(SwErrorCode.PACKAGE_HTTP, `${path} ${response.status}`);
   const delta = !!have && response.headers.get('x-objpack-dynamic') === 'delta';
   return { response, from: origin, delta };
 }

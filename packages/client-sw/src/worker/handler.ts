@@ -67,7 +67,12 @@ export class ObjpackWorker {
     this.options = resolveOptions(options, this.origin, scope.registration?.scope);
     this.ownDir = `${this.options.scopePath}_objpack/`;
     this.store = new Store(this.options.cachePrefix, this.origin, () => this.retired());
-    this.routes = new Routes(this.store, this.options, () => this.cleanup(), (outgoing) => pinOpenPages(this, outgoing));
+    this.routes = new Routes(
+      this.store,
+      this.options,
+      () => this.cleanup(),
+      (outgoing) => pinOpenPages(this, outgoing),
+    );
     this.delta = new Delta(this.store, this.options);
     this.prefetches = new Prefetches(this.options.prefetchBytes, (run) => {
       if (this.runs.get(run.path) === run) this.runs.delete(run.path);
@@ -132,7 +137,8 @@ export class ObjpackWorker {
   /** @internal */
   async plan(table: RouteTable, route: Route, sharedOverride?: readonly string[]): Promise<Binding['packages']> {
     // A package kept from an earlier build belongs to this table's build: its objects go to this build's cache.
-    const buildCache = (index: PackageIndex) => this.store.buildName(ofTable(table, route, index) ? table.buildId : index.buildId);
+    const buildCache = (index: PackageIndex) =>
+      this.store.buildName(ofTable(table, route, index) ? table.buildId : index.buildId);
     const namesOf = (r: HeldRecord) => new Set(r.objects.map((o) => o.name));
     const bind = async (path: string, cacheName: string, start: () => PackageRun): Promise<BoundPackage> => {
       // A completed prefetch answers from memory (its bytes are verified), not object by object from Cache Storage.
@@ -146,7 +152,9 @@ export class ObjpackWorker {
       return p;
     };
     return Promise.all([
-      bind(route.page, this.store.buildName(table.buildId), () => this.startRun(route.page, 'page', buildCache, table.buildId, route.build)),
+      bind(route.page, this.store.buildName(table.buildId), () =>
+        this.startRun(route.page, 'page', buildCache, table.buildId, route.build),
+      ),
       ...(sharedOverride ?? route.shared).map((path) => {
         const cacheName = this.store.sharedName(path);
         return bind(path, cacheName, () => this.startRun(path, 'shared', () => cacheName));
@@ -154,9 +162,20 @@ export class ObjpackWorker {
     ]);
   }
 
-  private startRun(path: string, kind: 'page' | 'shared', cacheFor: (i: PackageIndex) => string, buildId = '', packageBuild = buildId): PackageRun {
+  private startRun(
+    path: string,
+    kind: 'page' | 'shared',
+    cacheFor: (i: PackageIndex) => string,
+    buildId = '',
+    packageBuild = buildId,
+  ): PackageRun {
     const run: PackageRun = new PackageRun({
-      path, kind, origin: this.origin, options: this.options, store: this.store, cacheFor,
+      path,
+      kind,
+      origin: this.origin,
+      options: this.options,
+      store: this.store,
+      cacheFor,
       have: kind === 'page' ? () => this.delta.plan(path, buildId, packageBuild) : undefined,
       observe: kind === 'page' ? (res, sent) => this.delta.observe(res, sent) : undefined,
       onHeld: (cacheName, record) => {
@@ -201,7 +220,10 @@ export class ObjpackWorker {
   /** Fetches the registration snippet past the HTTP cache into the meta cache (see `registerUrl`). */
   async keepRegisterScript(): Promise<void> {
     if (!this.options.registerPath) return;
-    const res = await fetch(this.store.key(this.options.registerPath), { cache: 'no-cache', credentials: 'same-origin' });
+    const res = await fetch(this.store.key(this.options.registerPath), {
+      cache: 'no-cache',
+      credentials: 'same-origin',
+    });
     if (res.status !== 200) return;
     await this.rememberRegister(res.clone());
     await this.store.putMeta(this.store.key(this.options.registerPath), res);
@@ -282,7 +304,10 @@ export class ObjpackWorker {
   remember(clientId: string, binding: Binding): Promise<void> {
     if (!clientId) return Promise.resolve();
     const saving = (async () => {
-      await this.quiet(performance.now() + 10_000, () => binding.saved === true || binding.buildId !== this.routes.table?.buildId);
+      await this.quiet(
+        performance.now() + 10_000,
+        () => binding.saved === true || binding.buildId !== this.routes.table?.buildId,
+      );
       if (!binding.saved) await saveRecord(this, clientId, binding).catch(noop);
     })().finally(() => this.saving.delete(saving));
     this.saving.add(saving);
@@ -293,11 +318,19 @@ export class ObjpackWorker {
   async cleanup(): Promise<void> {
     const table = this.routes.table;
     if (!table) return;
-    const live = new Set((await this.scope.clients.matchAll({ includeUncontrolled: true, type: 'all' })).map((c) => c.id));
-    const keep = new Set<string>([this.store.buildName(table.buildId), ...table.packages.map((p) => this.store.sharedName(p))]);
+    const live = new Set(
+      (await this.scope.clients.matchAll({ includeUncontrolled: true, type: 'all' })).map((c) => c.id),
+    );
+    const keep = new Set<string>([
+      this.store.buildName(table.buildId),
+      ...table.packages.map((p) => this.store.sharedName(p)),
+    ]);
     for (const [id, b] of this.bindings) {
       // A page in the back/forward cache is listed nowhere: its pagehide mark keeps it (client-records.ts).
-      const gone = !live.has(id) && !mayComeBack(b.frozenAt) && (Date.now() - b.createdAt > BINDING_GRACE_MS || (b.seen && (await this.clientGone(id))));
+      const gone =
+        !live.has(id) &&
+        !mayComeBack(b.frozenAt) &&
+        (Date.now() - b.createdAt > BINDING_GRACE_MS || (b.seen && (await this.clientGone(id))));
       if (gone) this.bindings.delete(id);
       else for (const p of b.packages) keep.add(p.cacheName);
     }
@@ -311,7 +344,9 @@ export class ObjpackWorker {
     for (const r of this.runs.values()) for (const name of [r.cacheName, ...r.borrowsFrom]) keep.add(name);
     // The awaits above let a refresh adopt a newer table and navigations bind to it: what they use stays.
     const now = this.routes.table;
-    if (now && now !== table) for (const name of [this.store.buildName(now.buildId), ...now.packages.map((p) => this.store.sharedName(p))]) keep.add(name);
+    if (now && now !== table)
+      for (const name of [this.store.buildName(now.buildId), ...now.packages.map((p) => this.store.sharedName(p))])
+        keep.add(name);
     for (const b of this.bindings.values()) for (const p of b.packages) keep.add(p.cacheName);
     const gone = await this.store.prune(keep);
     this.delta.forget(gone);
@@ -328,7 +363,9 @@ export class ObjpackWorker {
   private async clientGone(id: string): Promise<boolean> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const unsure = new Promise<'unsure'>((r) => (timer = setTimeout(() => r('unsure'), CLIENT_CHECK_MS)));
-    const client = await Promise.race([this.scope.clients.get(id).catch(() => 'unsure' as const), unsure]).finally(() => clearTimeout(timer));
+    const client = await Promise.race([this.scope.clients.get(id).catch(() => 'unsure' as const), unsure]).finally(() =>
+      clearTimeout(timer),
+    );
     return client === undefined;
   }
 
@@ -356,6 +393,8 @@ export class ObjpackWorker {
  * Creates objpack's fetch handling for use inside an existing service worker (Workbox or your own):
  * call `handler.handleFetch(event)` first in your fetch listener, and forward install/activate/message.
  */
-export function createObjpackHandler(options: ObjpackOptions & { scope?: ServiceWorkerGlobalScope } = {}): ObjpackWorker {
+export function createObjpackHandler(
+  options: ObjpackOptions & { scope?: ServiceWorkerGlobalScope } = {},
+): ObjpackWorker {
   return new ObjpackWorker(options.scope ?? (self as unknown as ServiceWorkerGlobalScope), options);
 }

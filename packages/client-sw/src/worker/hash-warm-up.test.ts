@@ -6,7 +6,14 @@
 import type { EncoderInput } from '@objpack/format';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
-import { chunksAt, encoded, fakeWorkerGlobals, type FakeCaches, networkBody, runSpec } from '../test-utils/fake-package.js';
+import {
+  chunksAt,
+  encoded,
+  fakeWorkerGlobals,
+  type FakeCaches,
+  networkBody,
+  runSpec,
+} from '../test-utils/fake-package.js';
 import type { Binding } from './binding.js';
 import type * as Format from '@objpack/format';
 
@@ -22,7 +29,11 @@ const input: EncoderInput = {
   buildId: 'b1',
   sharedRefs: [],
   objects: [
-    { name: '/', contentType: 'text/html; charset=utf-8', body: enc.encode('<!doctype html><title>t</title><link rel=stylesheet href=/a.css>') },
+    {
+      name: '/',
+      contentType: 'text/html; charset=utf-8',
+      body: enc.encode('<!doctype html><title>t</title><link rel=stylesheet href=/a.css>'),
+    },
     { name: '/a.css', contentType: 'text/css', body: enc.encode('p{color:red}') },
   ],
 };
@@ -47,7 +58,9 @@ async function load() {
   const { PackageRun } = await import('./package-run.js');
   // subresource.ts is typed for the WebWorker lib, which the tests' DOM lib lacks: loaded by a name tsc does not follow.
   const at = './subresource.js';
-  const { subresource } = (await import(/* @vite-ignore */ at)) as { subresource: (w: unknown, event: unknown) => Promise<Response> };
+  const { subresource } = (await import(/* @vite-ignore */ at)) as {
+    subresource: (w: unknown, event: unknown) => Promise<Response>;
+  };
   vi.mocked(format.sha256).mockClear();
   return { sha256: vi.mocked(format.sha256), PackageRun, subresource };
 }
@@ -67,7 +80,6 @@ beforeEach(() => {
   }));
 });
 afterEach(() => vi.unstubAllGlobals());
-
 
 describe('hash warm-up', () => {
   it('runs once, for the first page package, in a task of its own while the package is on its way', async () => {
@@ -100,8 +112,12 @@ describe('hash warm-up', () => {
       const run = new PackageRun(runSpec('page', []));
       expect(await run.finished).toBe(true);
       expect(sha256.mock.calls.filter(isWarmUp)).toHaveLength(1);
-      expect(sha256.mock.calls.filter((c) => Buffer.from(c[0]).equals(Buffer.from(input.objects[0]!.body as Uint8Array)))).toHaveLength(1);
-      expect(Buffer.from(await run.slots.get('/')!.done).toString()).toBe(Buffer.from(input.objects[0]!.body as Uint8Array).toString());
+      expect(
+        sha256.mock.calls.filter((c) => Buffer.from(c[0]).equals(Buffer.from(input.objects[0]!.body as Uint8Array))),
+      ).toHaveLength(1);
+      expect(Buffer.from(await run.slots.get('/')!.done).toString()).toBe(
+        Buffer.from(input.objects[0]!.body as Uint8Array).toString(),
+      );
     });
 
     for (const name of ['/', '/a.css']) {
@@ -120,11 +136,17 @@ describe('hash warm-up', () => {
         await expect(slot.done).rejects.toMatchObject({ code: 'OBJP_DIGEST_MISMATCH' });
         expect(await streamed).toBe('refresh');
         expect(failed).toMatchObject({ code: 'OBJP_DIGEST_MISMATCH' });
-        expect(events).toContainEqual(expect.objectContaining({ type: 'fallback', url: name, code: 'OBJP_DIGEST_MISMATCH' }));
+        expect(events).toContainEqual(
+          expect.objectContaining({ type: 'fallback', url: name, code: 'OBJP_DIGEST_MISMATCH' }),
+        );
         expect(caches.get('objpack-v1-build-b1', name)).toBeUndefined();
 
         // A request of the page for it goes to the network.
-        const binding: Binding = { buildId: 'b1', packages: [{ path: run.path, cacheName: 'objpack-v1-build-b1', run }], createdAt: Date.now() };
+        const binding: Binding = {
+          buildId: 'b1',
+          packages: [{ path: run.path, cacheName: 'objpack-v1-build-b1', run }],
+          createdAt: Date.now(),
+        };
         const network = vi.fn(async () => new Response('from the network'));
         const w = { bindings: new Map([['c1', binding]]), options: run.spec.options, network };
         const event = { request: new Request(`https://site.example${name}`), clientId: 'c1' };

@@ -27,7 +27,7 @@ describeEngines('next-page hints', (engine) => {
     expect(requests).toEqual([]);
   });
 
-  it('Speculation Rules where the engine has them; elsewhere the worker\'s hints still make the click free', async () => {
+  it("Speculation Rules where the engine has them; elsewhere the worker's hints still make the click free", async () => {
     const spec = testSite(suite.b.register, 1, { prefetch: true, speculation: 'prefetch' });
     const { page, requests } = await hintedClick(spec);
     expect(requests).toEqual([]);
@@ -35,8 +35,9 @@ describeEngines('next-page hints', (engine) => {
     await pageDone(page);
     const [supported, rules] = await page.evaluate(() => [
       HTMLScriptElement.supports?.('speculationrules') ?? false,
-      [...document.querySelectorAll('script[type="speculationrules"]')]
-        .map((s) => JSON.parse(s.textContent ?? '') as unknown),
+      [...document.querySelectorAll('script[type="speculationrules"]')].map(
+        (s) => JSON.parse(s.textContent ?? '') as unknown,
+      ),
     ]);
     // Only Chromium implements them (Firefox 153 ESR and WebKitGTK 2.50 do not).
     expect(supported).toBe(engine === 'chromium');

@@ -10,7 +10,9 @@ const noop = () => {};
  * once (the worker holds no state an old one needs).
  */
 export function install(w: ObjpackWorker, event: ExtendableEvent): void {
-  event.waitUntil(Promise.all([w.routes.refresh().catch(noop), w.keepRegisterScript().catch(noop)]).then(() => w.scope.skipWaiting()));
+  event.waitUntil(
+    Promise.all([w.routes.refresh().catch(noop), w.keepRegisterScript().catch(noop)]).then(() => w.scope.skipWaiting()),
+  );
 }
 
 /** Activate: drop caches of another objpack version's layout, then control open pages. */
@@ -36,6 +38,11 @@ export function message(w: ObjpackWorker, event: ExtendableMessageEvent): void {
   const source = event.source as Client | null;
   if (data?.type === 'objpack:frozen' && source?.id) event.waitUntil(freeze(w, source.id, source.url).catch(noop));
   if (data?.type === 'objpack:prefetch' && Array.isArray(data.urls)) {
-    event.waitUntil(prefetch(w, data.urls.filter((u): u is string => typeof u === 'string')));
+    event.waitUntil(
+      prefetch(
+        w,
+        data.urls.filter((u): u is string => typeof u === 'string'),
+      ),
+    );
   }
 }

@@ -25,18 +25,24 @@ const playAndSeek = async () => {
   const within = <T>(p: Promise<T>, what: string) =>
     Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error(`${what}: timed out`)), 10_000))]);
   await within(v.play(), 'play');
-  await within(new Promise<void>((ok) => {
-    const tick = () => (v.currentTime > 0.5 ? ok() : setTimeout(tick, 20));
-    tick();
-  }), 'playing past 0.5 s');
+  await within(
+    new Promise<void>((ok) => {
+      const tick = () => (v.currentTime > 0.5 ? ok() : setTimeout(tick, 20));
+      tick();
+    }),
+    'playing past 0.5 s',
+  );
   v.pause();
   const seeked = new Promise((ok) => v.addEventListener('seeked', ok, { once: true }));
   v.currentTime = 3;
   await within(seeked, 'seek');
-  await within(new Promise<void>((ok) => {
-    const ready = () => (v.readyState >= 2 ? ok() : setTimeout(ready, 20));
-    ready();
-  }), 'a frame at 3 s');
+  await within(
+    new Promise<void>((ok) => {
+      const ready = () => (v.readyState >= 2 ? ok() : setTimeout(ready, 20));
+      ready();
+    }),
+    'a frame at 3 s',
+  );
   return { at: Math.round(v.currentTime * 10) / 10, error: v.error?.code ?? null, width: v.videoWidth };
 };
 
@@ -48,14 +54,18 @@ describeEngines('media', (engine) => {
   const suite = useEngineSuite(engine);
 
   it('large media: the prefix comes from the package, the rest by Range; no 206 is cached', async () => {
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
-      files: {
-        '/media/': mediaPage('<img id="big" src="/img/big.svg" width="40" height="40">'),
-        '/img/big.svg': svg('crimson', 300_000),
-      },
-      pages: { '/media/': { objects: ['/img/big.svg'], shared: ['common'] } },
-      partial: { '/img/big.svg': 65_536 },
-    }));
+    serveSite(
+      suite.server,
+      suite.b,
+      testSite(suite.b.register, 1, {
+        files: {
+          '/media/': mediaPage('<img id="big" src="/img/big.svg" width="40" height="40">'),
+          '/img/big.svg': svg('crimson', 300_000),
+        },
+        pages: { '/media/': { objects: ['/img/big.svg'], shared: ['common'] } },
+        partial: { '/img/big.svg': 65_536 },
+      }),
+    );
     const ref = await reference(suite.engine, `${suite.server.origin}/media/`);
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/media/`);
@@ -70,11 +80,15 @@ describeEngines('media', (engine) => {
 
   it('a <video> whose start is in the package plays and seeks as without objpack, by Range from the host', async () => {
     const video = '<video src="/media/clip.webm" muted playsinline preload="auto" width="160" height="120"></video>';
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, {
-      files: { '/video/': mediaPage(video), '/media/clip.webm': clip },
-      pages: { '/video/': { objects: ['/media/clip.webm'], shared: ['common'] } },
-      partial: { '/media/clip.webm': 16_384 },
-    }));
+    serveSite(
+      suite.server,
+      suite.b,
+      testSite(suite.b.register, 1, {
+        files: { '/video/': mediaPage(video), '/media/clip.webm': clip },
+        pages: { '/video/': { objects: ['/media/clip.webm'], shared: ['common'] } },
+        partial: { '/media/clip.webm': 16_384 },
+      }),
+    );
     // Without objpack first (another origin, no worker): what the engine does with the host alone.
     const plain = await suite.engine.newContext();
     try {

@@ -1,6 +1,12 @@
 import { expect, it } from 'vitest';
 import {
-  cacheContents, installWorker, pageDone, reference, serveSite, snapshot, swEvents,
+  cacheContents,
+  installWorker,
+  pageDone,
+  reference,
+  serveSite,
+  snapshot,
+  swEvents,
 } from '../test-utils/browser.js';
 import { describeEngines, useEngineSuite } from '../test-utils/engine-suite.js';
 import { stallAfter } from '../test-utils/server.js';
@@ -38,7 +44,17 @@ describeEngines('navigations', (engine) => {
     expect(got.dom).toBe(ref.dom);
     expect(got.shot.equals(ref.shot)).toBe(true);
     const served = (await swEvents(page)).filter((e) => e.type === 'object-served').map((e) => e.url);
-    expect(served).toEqual(expect.arrayContaining(['/assets/site.css', '/assets/base.css', '/assets/app.js', '/assets/dep.js', '/assets/data.json', '/img/home.svg', '/assets/bg.svg']));
+    expect(served).toEqual(
+      expect.arrayContaining([
+        '/assets/site.css',
+        '/assets/base.css',
+        '/assets/app.js',
+        '/assets/dep.js',
+        '/assets/data.json',
+        '/img/home.svg',
+        '/assets/bg.svg',
+      ]),
+    );
   });
 
   it('second page reuses shared objects: only its page package is fetched', async () => {
@@ -57,13 +73,22 @@ describeEngines('navigations', (engine) => {
     await pageDone(page);
     expect(suite.server.take()).toEqual([]);
     const caches = await cacheContents(page);
-    expect(caches['objpack-v1-build-build-1']).toEqual(expect.arrayContaining(['/', '/about/', '/img/home.svg', '/img/about.svg']));
-    expect(caches[`objpack-v1-shared-${site.sharedPackage.common}`]).toEqual(expect.arrayContaining(['/assets/site.css', '/assets/app.js']));
+    expect(caches['objpack-v1-build-build-1']).toEqual(
+      expect.arrayContaining(['/', '/about/', '/img/home.svg', '/img/about.svg']),
+    );
+    expect(caches[`objpack-v1-shared-${site.sharedPackage.common}`]).toEqual(
+      expect.arrayContaining(['/assets/site.css', '/assets/app.js']),
+    );
   });
 
   it('clean URLs: with the table saying so, /contact is the page /contact.html, answered from its package', async () => {
     const base = testSite(suite.b.register);
-    const spec = { ...base, cleanUrls: true, files: { ...base.files, '/contact.html': base.files['/']! }, pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } } };
+    const spec = {
+      ...base,
+      cleanUrls: true,
+      files: { ...base.files, '/contact.html': base.files['/']! },
+      pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } },
+    };
     const site = serveSite(suite.server, suite.b, spec);
     const { page, requests } = await fromHome('/contact');
     // The test server has no /contact (it would 404): only the page's package went to the network.
@@ -80,13 +105,21 @@ describeEngines('navigations', (engine) => {
       const { page, requests } = await fromHome('/about');
       // On: only the page's package goes to the network, and the page stays at /about.
       expect(requests).toEqual(bareDirUrls ? [site.pagePackage['/about/']] : ['/about', site.pagePackage['/about/']]);
-      expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual(['About v1', bareDirUrls ? '/about' : '/about/']);
+      expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual([
+        'About v1',
+        bareDirUrls ? '/about' : '/about/',
+      ]);
     });
   }
 
   it("a page the host redirects before its files (the table's redirects) goes to the network and follows the redirect", async () => {
     const base = testSite(suite.b.register);
-    const spec = { ...base, redirects: [['^\\/contact\\.html$', 'i']] as Array<[string, string]>, files: { ...base.files, '/contact.html': base.files['/']! }, pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } } };
+    const spec = {
+      ...base,
+      redirects: [['^\\/contact\\.html$', 'i']] as Array<[string, string]>,
+      files: { ...base.files, '/contact.html': base.files['/']! },
+      pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } },
+    };
     const site = serveSite(suite.server, suite.b, spec);
     redirect('/contact.html', '/about/');
     const { page, requests } = await fromHome('/contact.html');
@@ -106,7 +139,9 @@ describeEngines('navigations', (engine) => {
     const nav = page.goto(`${suite.server.origin}/`);
     await stall.reached;
     // The page is parsed and its shared objects applied while the page package is still open.
-    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Home v1' && document.documentElement.dataset.ready === '1');
+    await page.waitForFunction(
+      () => document.querySelector('h1')?.textContent === 'Home v1' && document.documentElement.dataset.ready === '1',
+    );
     expect(await page.evaluate(() => (document.getElementById('img') as HTMLImageElement).complete)).toBe(false);
     stall.release();
     await nav;
@@ -122,34 +157,53 @@ describeEngines('navigations', (engine) => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register));
     const routes = { ...site.routes, pages: { ...site.routes.pages } };
     for (let i = 0; i < 12_000; i++) routes.pages[`/pad/page-${i}/`] = site.routes.pages['/about/']!;
-    suite.server.files.set('/_objpack/routes.json', { type: 'application/json', body: Buffer.from(JSON.stringify(routes)), headers: { 'cache-control': 'no-cache' } });
+    suite.server.files.set('/_objpack/routes.json', {
+      type: 'application/json',
+      body: Buffer.from(JSON.stringify(routes)),
+      headers: { 'cache-control': 'no-cache' },
+    });
     const page = await installWorker(suite.context, suite.server);
-    const keys = () => page.evaluate(async () => (await (await caches.open('objpack-v1-meta')).keys()).map((r) => new URL(r.url).search).filter((s) => s.startsWith('?objpack-shard=')));
+    const keys = () =>
+      page.evaluate(async () =>
+        (await (await caches.open('objpack-v1-meta')).keys())
+          .map((r) => new URL(r.url).search)
+          .filter((s) => s.startsWith('?objpack-shard=')),
+      );
     await expect.poll(keys).toContain('?objpack-shard=core');
-    await page.evaluate(async () => (await caches.open('objpack-v1-meta')).delete(`${location.origin}/_objpack/routes.json`));
+    await page.evaluate(async () =>
+      (await caches.open('objpack-v1-meta')).delete(`${location.origin}/_objpack/routes.json`),
+    );
     await suite.stopWorkers(page);
     suite.server.take();
     return { site, page };
   }
 
   // Only Chromium's driver can stop a worker.
-  it.skipIf(engine !== 'chromium')('a restarted worker answers a navigation on a large site from the shard of the table that holds the page', async () => {
-    const { site, page } = await restartedOnLargeSite();
-    await page.goto(`${suite.server.origin}/about/`);
-    await pageDone(page);
-    const asked = suite.server.take();
-    expect(asked).toContain(site.pagePackage['/about/']);
-    // Chromium 156 sends a stopped worker's navigation to the network itself while the worker starts
-    // (ServiceWorkerAutoPreload); the page is still answered from the package, so no object is asked for.
-    expect(asked.filter((p) => !p.startsWith('/_objpack/') && p !== '/about/')).toEqual([]);
-    expect(await page.evaluate(() => document.querySelector('h1')?.textContent)).toBe('About v1');
-  });
+  it.skipIf(engine !== 'chromium')(
+    'a restarted worker answers a navigation on a large site from the shard of the table that holds the page',
+    async () => {
+      const { site, page } = await restartedOnLargeSite();
+      await page.goto(`${suite.server.origin}/about/`);
+      await pageDone(page);
+      const asked = suite.server.take();
+      expect(asked).toContain(site.pagePackage['/about/']);
+      // Chromium 156 sends a stopped worker's navigation to the network itself while the worker starts
+      // (ServiceWorkerAutoPreload); the page is still answered from the package, so no object is asked for.
+      expect(asked.filter((p) => !p.startsWith('/_objpack/') && p !== '/about/')).toEqual([]);
+      expect(await page.evaluate(() => document.querySelector('h1')?.textContent)).toBe('About v1');
+    },
+  );
 
-  it.skipIf(engine !== 'chromium')('a restarted worker prefetches a hinted page of a large site from the shard that holds it', async () => {
-    const { site, page } = await restartedOnLargeSite();
-    await page.evaluate(() => navigator.serviceWorker.controller!.postMessage({ type: 'objpack:prefetch', urls: ['/about/'] }));
-    await expect.poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/'])).toBe(true);
-  });
+  it.skipIf(engine !== 'chromium')(
+    'a restarted worker prefetches a hinted page of a large site from the shard that holds it',
+    async () => {
+      const { site, page } = await restartedOnLargeSite();
+      await page.evaluate(() =>
+        navigator.serviceWorker.controller!.postMessage({ type: 'objpack:prefetch', urls: ['/about/'] }),
+      );
+      await expect.poll(() => suite.server.log.some((r) => r.path === site.pagePackage['/about/'])).toBe(true);
+    },
+  );
 
   it('offline: a visited page still opens', async () => {
     serveSite(suite.server, suite.b, testSite(suite.b.register));

@@ -38,7 +38,9 @@ export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): P
     // The page comes from the network, maybe from a newer build: its objects must too.
     bind(w, event, { buildId: '', packages: [], createdAt: Date.now() });
     const res = w.network(event.request);
-    return once ? res.catch(async (netErr) => (await w.offlineCopy(url.pathname, route.key)) ?? Promise.reject(netErr)) : res;
+    return once
+      ? res.catch(async (netErr) => (await w.offlineCopy(url.pathname, route.key)) ?? Promise.reject(netErr))
+      : res;
   }
   try {
     const res = await serveRoute(w, event, url, table, route);
@@ -53,11 +55,19 @@ export async function navigate(w: ObjpackWorker, event: FetchEvent, url: URL): P
     if (!transient(errorCode(err))) w.bypass.set(url.pathname, table.buildId);
     // The page comes from the network, maybe from a newer build: its objects must too.
     bind(w, event, { buildId: '', packages: [], createdAt: Date.now() });
-    return w.network(event.request).catch(async (netErr) => (await w.offlineCopy(url.pathname, route.key)) ?? Promise.reject(netErr));
+    return w
+      .network(event.request)
+      .catch(async (netErr) => (await w.offlineCopy(url.pathname, route.key)) ?? Promise.reject(netErr));
   }
 }
 
-async function serveRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table: RouteTable, route: Route): Promise<Response> {
+async function serveRoute(
+  w: ObjpackWorker,
+  event: FetchEvent,
+  url: URL,
+  table: RouteTable,
+  route: Route,
+): Promise<Response> {
   const packages = await w.plan(table, route);
   const page = packages[0]!;
   if (page.run && earlyAllowed(w, url, table, route)) {
@@ -81,7 +91,10 @@ async function serveRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table: 
     if (!cached) throw new ObjpackSwError(SwErrorCode.OBJECT_ABSENT, route.page);
     // A cached Response's headers are immutable: copy them to announce the preloads.
     const headers = new Headers(cached.headers);
-    html = w.options.preload && announcePreloads(headers, table, route.key) ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers }) : cached;
+    html =
+      w.options.preload && announcePreloads(headers, table, route.key)
+        ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers })
+        : cached;
   }
   bind(w, event, { buildId: bound.buildId, packages: bound.packages, createdAt: Date.now() });
   return html;
@@ -90,11 +103,21 @@ async function serveRoute(w: ObjpackWorker, event: FetchEvent, url: URL, table: 
 /** Records where the page this navigation creates gets its objects, in memory and (for restarts) on disk. */
 export function bind(w: ObjpackWorker, event: FetchEvent, binding: Binding): void {
   w.bindings.set(event.resultingClientId, binding);
-  event.waitUntil(Promise.resolve(binding.ready).then(() => w.remember(event.resultingClientId, binding)).catch(noop));
+  event.waitUntil(
+    Promise.resolve(binding.ready)
+      .then(() => w.remember(event.resultingClientId, binding))
+      .catch(noop),
+  );
 }
 
 /** The page package's index is in: the build it names, and the page's packages (re-planned after a deploy). */
-export async function bindPage(w: ObjpackWorker, event: FetchEvent, table: RouteTable, route: Route, packages: BoundPackage[]) {
+export async function bindPage(
+  w: ObjpackWorker,
+  event: FetchEvent,
+  table: RouteTable,
+  route: Route,
+  packages: BoundPackage[],
+) {
   const page = packages[0]!;
   const index = await page.run!.index;
   const current = ofTable(table, route, index);
@@ -125,12 +148,24 @@ export async function htmlSlot(run: PackageRun, index: PackageIndex, route: Rout
  * ends up exactly as without objpack: if no byte reached the page yet, the document is a one-line refresh;
  * otherwise the partial page is closed and navigated.
  */
-export function recover(w: ObjpackWorker, url: URL, buildId: string, clientId: string, committed: boolean, err?: unknown): Uint8Array | undefined {
+export function recover(
+  w: ObjpackWorker,
+  url: URL,
+  buildId: string,
+  clientId: string,
+  committed: boolean,
+  err?: unknown,
+): Uint8Array | undefined {
   // A package cut off or stalled on the way says nothing about the build: only this load goes to the network.
   const code = errorCode(err);
   if (transient(code)) w.networkOnce.add(url.pathname);
   else w.bypass.set(url.pathname, buildId);
-  w.options.onEvent({ type: 'fallback', url: url.pathname, code: transient(code) ? code : SwErrorCode.DECODE, detail: committed ? 'navigate' : 'refresh' });
+  w.options.onEvent({
+    type: 'fallback',
+    url: url.pathname,
+    code: transient(code) ? code : SwErrorCode.DECODE,
+    detail: committed ? 'navigate' : 'refresh',
+  });
   if (!committed) return refreshTo(url);
   const tryNavigate = async (attempt: number): Promise<void> => {
     const client = await w.scope.clients.get(clientId);

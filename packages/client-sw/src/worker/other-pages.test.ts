@@ -23,15 +23,27 @@ function worker(table: RouteTable | undefined): { w: WorkerParts; asked: string[
   const w = {
     runs: new Map(),
     routes: { current: async () => table },
-    store: { match: async (names: readonly string[], name: string) => (asked.push([...names, name]), new Response(`${names[0]} ${name}`)) },
+    store: {
+      match: async (names: readonly string[], name: string) => (
+        asked.push([...names, name]),
+        new Response(`${names[0]} ${name}`)
+      ),
+    },
     options: { onEvent: () => {} },
   } as unknown as WorkerParts;
   return { w, asked };
 }
 
-const homeBinding = (buildId = 'b2'): Binding => ({ buildId, packages: [{ path: HOME, cacheName: 'build-b2' }, { path: SHARED, cacheName: 'shared-0123' }], createdAt: 0 });
+const homeBinding = (buildId = 'b2'): Binding => ({
+  buildId,
+  packages: [
+    { path: HOME, cacheName: 'build-b2' },
+    { path: SHARED, cacheName: 'shared-0123' },
+  ],
+  createdAt: 0,
+});
 
-describe('OtherPages: objects of other pages of the page\'s build (client-side routers)', () => {
+describe("OtherPages: objects of other pages of the page's build (client-side routers)", () => {
   it('answers from a held page package and a held shared package of the build', async () => {
     const o = new OtherPages();
     o.add('build-b2', { buildId: 'b2', sharedRefs: [], objects: [{ name: '/about.css', digest: 'd' }] }, ABOUT);
@@ -39,8 +51,12 @@ describe('OtherPages: objects of other pages of the page\'s build (client-side r
     o.add('build-b1', { buildId: 'b1', sharedRefs: [], objects: [{ name: '/old.css', digest: 'd' }] }, KEPT);
     const { w } = worker(TABLE);
     expect(o.mayHave(w, '/about.css')).toBe(true);
-    expect(await (await o.answer(w, homeBinding(), '/about.css', 'https://x/about.css'))?.text()).toBe('build-b2 /about.css');
-    expect(await (await o.answer(w, homeBinding(), '/chunk.js', 'https://x/chunk.js'))?.text()).toBe('shared-4567 /chunk.js');
+    expect(await (await o.answer(w, homeBinding(), '/about.css', 'https://x/about.css'))?.text()).toBe(
+      'build-b2 /about.css',
+    );
+    expect(await (await o.answer(w, homeBinding(), '/chunk.js', 'https://x/chunk.js'))?.text()).toBe(
+      'shared-4567 /chunk.js',
+    );
     // A page package kept byte for byte from b1 belongs to b2 (the table's packageBuilds says so).
     expect(await (await o.answer(w, homeBinding(), '/old.css', 'https://x/old.css'))?.text()).toBe('build-b1 /old.css');
     expect(o.mayHave(w, '/nowhere.png')).toBe(false);
@@ -50,7 +66,11 @@ describe('OtherPages: objects of other pages of the page\'s build (client-side r
   it('never mixes builds: not for a page of another build than the table, not from a package of an older deploy', async () => {
     const o = new OtherPages();
     o.add('build-b1', { buildId: 'b1', sharedRefs: [], objects: [{ name: '/about.css', digest: 'd' }] }, ABOUT);
-    o.add('shared-89ab', { buildId: '', sharedRefs: [], objects: [{ name: '/gone.js', digest: 'd' }] }, '/_objpack/shared/89ab.objp');
+    o.add(
+      'shared-89ab',
+      { buildId: '', sharedRefs: [], objects: [{ name: '/gone.js', digest: 'd' }] },
+      '/_objpack/shared/89ab.objp',
+    );
     const { w, asked } = worker(TABLE);
     // /about.html's package of b1: the same URL as b2's, another content.
     expect(await o.answer(w, homeBinding(), '/about.css', 'https://x/about.css')).toBeUndefined();

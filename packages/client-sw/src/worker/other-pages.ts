@@ -39,7 +39,8 @@ export class OtherPages {
   add(cacheName: string, record: HeldRecord, path: string): void {
     for (const o of record.objects) {
       const homes = this.held.get(o.name) ?? [];
-      if (!homes.some((h) => h.cacheName === cacheName && h.path === path)) homes.push({ cacheName, path, buildId: record.buildId });
+      if (!homes.some((h) => h.cacheName === cacheName && h.path === path))
+        homes.push({ cacheName, path, buildId: record.buildId });
       this.held.set(o.name, homes);
     }
   }
@@ -82,7 +83,9 @@ export class OtherPages {
       const bytes = await slot.done.catch(() => undefined);
       if (!bytes) continue;
       w.options.onEvent({ type: 'object-served', url: name, detail: 'other-page' });
-      return slot.entry.partial ? partialResponse(slot.entry, bytes, url, run.buildId) : objectResponse(slot.entry, bytes, run.buildId);
+      return slot.entry.partial
+        ? partialResponse(slot.entry, bytes, url, run.buildId)
+        : objectResponse(slot.entry, bytes, run.buildId);
     }
     for (const h of homes ?? []) {
       if (!ofBuild(h.path, h.buildId)) continue;

@@ -15,27 +15,40 @@ const bytesOf = (n: number, seed: number) => Buffer.from(new Uint8Array(n).map((
 describe.skipIf(!CHROMIUM)('service worker in Chromium: object bytes', () => {
   const suite = useChromiumSuite();
 
-  it('every object served to the page and stored in Cache Storage is byte for byte the site\'s file', async () => {
+  it("every object served to the page and stored in Cache Storage is byte for byte the site's file", async () => {
     // Small objects that share a network chunk with the HTML, and large ones that span several chunks.
-    const extra = { '/a.bin': bytesOf(3, 5), '/b.bin': bytesOf(100, 7), '/big.bin': bytesOf(300_000, 11), '/mid.bin': bytesOf(70_000, 13) };
+    const extra = {
+      '/a.bin': bytesOf(3, 5),
+      '/b.bin': bytesOf(100, 7),
+      '/big.bin': bytesOf(300_000, 11),
+      '/mid.bin': bytesOf(70_000, 13),
+    };
     const spec = testSite(suite.b.register, 1, {
-      files: Object.fromEntries(Object.entries(extra).map(([k, body]) => [k, { type: 'application/octet-stream', body }])),
+      files: Object.fromEntries(
+        Object.entries(extra).map(([k, body]) => [k, { type: 'application/octet-stream', body }]),
+      ),
       pages: { '/': { objects: ['/img/home.svg', '/a.bin', '/b.bin', '/big.bin', '/mid.bin'], shared: ['common'] } },
     });
     const site = serveSite(suite.server, suite.b, spec);
     const expected = Object.fromEntries(
-      [...spec.pages['/']!.objects, ...spec.shared.common!].map((name) => [name, createHash('sha256').update(site.files.get(name)!.body).digest('base64')]),
+      [...spec.pages['/']!.objects, ...spec.shared.common!].map((name) => [
+        name,
+        createHash('sha256').update(site.files.get(name)!.body).digest('base64'),
+      ]),
     );
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
     const digests = (where: 'served' | 'cached') =>
       page.evaluate(
         async ({ names, where }) => {
-          const sha = async (b: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', b))));
+          const sha = async (b: ArrayBuffer) =>
+            btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', b))));
           const out: Record<string, string> = {};
           for (const name of names) {
             const res = where === 'served' ? await fetch(name) : await caches.match(name);
-            out[name] = res ? `${await sha(await res.arrayBuffer())} ${res.headers.get('x-objpack-digest')}` : 'missing';
+            out[name] = res
+              ? `${await sha(await res.arrayBuffer())} ${res.headers.get('x-objpack-digest')}`
+              : 'missing';
           }
           return out;
         },

@@ -7,7 +7,16 @@
 import { digestToSri, type EncoderInput, type ObjectEntry } from '@objpack/format';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ObjpackEvent } from '../options.js';
-import { around, chunksAt, encoded, evenCuts, fakeWorkerGlobals, networkBody, runSpec, writeGate } from '../test-utils/fake-package.js';
+import {
+  around,
+  chunksAt,
+  encoded,
+  evenCuts,
+  fakeWorkerGlobals,
+  networkBody,
+  runSpec,
+  writeGate,
+} from '../test-utils/fake-package.js';
 import { objectResponse } from './object-response.js';
 import { PackageRun } from './package-run.js';
 import type * as ObjectResponse from './object-response.js';
@@ -27,8 +36,18 @@ const input: EncoderInput = {
   buildId: 'b1',
   sharedRefs: [],
   objects: [
-    { name: '/', contentType: 'text/html; charset=utf-8', headers: [['content-security-policy', "default-src 'self'"]], body: enc.encode(`<!doctype html><title>t</title>${'<p>x</p>'.repeat(20)}`) },
-    { name: '/a.css', contentType: 'text/css; charset=utf-8', headers: [['x-objpack-test', 'yes']], body: enc.encode('p{color:red}') },
+    {
+      name: '/',
+      contentType: 'text/html; charset=utf-8',
+      headers: [['content-security-policy', "default-src 'self'"]],
+      body: enc.encode(`<!doctype html><title>t</title>${'<p>x</p>'.repeat(20)}`),
+    },
+    {
+      name: '/a.css',
+      contentType: 'text/css; charset=utf-8',
+      headers: [['x-objpack-test', 'yes']],
+      body: enc.encode('p{color:red}'),
+    },
     { name: '/t1.txt', contentType: 'text/plain', body: enc.encode('one') },
     { name: '/empty.txt', contentType: 'text/plain', body: new Uint8Array(0) },
     { name: '/t2.txt', contentType: 'text/plain', body: enc.encode('two!') },
@@ -53,7 +72,7 @@ const concat = (parts: Uint8Array[]) => {
 };
 const readAll = async (s: ReadableStream<Uint8Array>) => {
   const parts: Uint8Array[] = [];
-  for (const r = s.getReader(); ; ) {
+  for (const r = s.getReader(); ;) {
     const { done, value } = await r.read();
     if (done) return concat(parts);
     parts.push(value.slice());
@@ -79,7 +98,13 @@ async function runSplit(chunks: Uint8Array[]): Promise<string[]> {
   const gate = writeGate();
   const events: ObjpackEvent[] = [];
   const run = new PackageRun(runSpec('page', events, { quiet: gate.quiet }));
-  if (!(await run.index.then(() => true, () => false))) return [`no index: ${JSON.stringify(events)}`];
+  if (
+    !(await run.index.then(
+      () => true,
+      () => false,
+    ))
+  )
+    return [`no index: ${JSON.stringify(events)}`];
   // What the page is served: the verified bytes (subresources, at request time) and the stream (the HTML).
   const done = whole.map((e) => run.slots.get(e.name)!.done);
   const early = index.entries.map((e) => readAll(run.slots.get(e.name)!.stream(() => undefined)));
@@ -90,7 +115,10 @@ async function runSplit(chunks: Uint8Array[]): Promise<string[]> {
   if (vi.mocked(objectResponse).mock.calls.length > 0) wrong.push('a Cache Storage Response was made before the write');
   const late = index.entries.map((e) => readAll(run.slots.get(e.name)!.stream(() => undefined)));
   gate.open();
-  if (!(await run.finished)) wrong.push(`run failed: ${JSON.stringify(events.filter((e) => e.type === 'fallback' || e.type === 'cache-error'))}`);
+  if (!(await run.finished))
+    wrong.push(
+      `run failed: ${JSON.stringify(events.filter((e) => e.type === 'fallback' || e.type === 'cache-error'))}`,
+    );
   const servedNow = await Promise.all(done);
   const [earlyStreams, lateStreams] = [await Promise.all(early), await Promise.all(late)];
   const same = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && Buffer.from(a).equals(Buffer.from(b));
@@ -99,7 +127,8 @@ async function runSplit(chunks: Uint8Array[]): Promise<string[]> {
     if (!same(servedNow[i], body(e.name))) wrong.push(`${e.name}: served bytes changed after it completed`);
     const put = caches.get('objpack-v1-build-b1', e.name);
     if (!same(put?.bytes, body(e.name))) wrong.push(`${e.name}: Cache Storage bytes differ`);
-    else if (JSON.stringify(put!.headers) !== JSON.stringify(Object.fromEntries(Object.entries(headersOf(e)).sort()))) wrong.push(`${e.name}: headers ${JSON.stringify(put!.headers)}`);
+    else if (JSON.stringify(put!.headers) !== JSON.stringify(Object.fromEntries(Object.entries(headersOf(e)).sort())))
+      wrong.push(`${e.name}: headers ${JSON.stringify(put!.headers)}`);
   });
   index.entries.forEach((e, i) => {
     if (!same(earlyStreams[i], body(e.name))) wrong.push(`${e.name}: stream opened before its bytes differs`);
@@ -131,7 +160,10 @@ describe('PackageRun bytes', () => {
 
   it('serves and stores every object byte for byte, cut once at every offset through the index and small objects and around every body boundary', async () => {
     const bigStart = index.headerBytes + index.entries.find((e) => e.name === '/big.bin')!.offset;
-    const cuts = new Set([...Array.from({ length: bigStart + 4 }, (_, i) => i), ...around([...boundaries, 16 * 1024, 32 * 1024, pkg.length], 3, pkg.length)]);
+    const cuts = new Set([
+      ...Array.from({ length: bigStart + 4 }, (_, i) => i),
+      ...around([...boundaries, 16 * 1024, 32 * 1024, pkg.length], 3, pkg.length),
+    ]);
     for (const cut of cuts) expect(await runSplit(chunksAt(pkg, [cut])), `cut at ${cut}`).toEqual([]);
   });
 
@@ -145,7 +177,8 @@ describe('PackageRun bytes', () => {
     // An object that starts in one chunk, fills the next and ends in a third; a chunk holding several objects.
     const points = around(boundaries, 1, pkg.length);
     for (const a of points) {
-      for (const b of points) if (b > a) expect(await runSplit(chunksAt(pkg, [a, b])), `cuts at ${a}, ${b}`).toEqual([]);
+      for (const b of points)
+        if (b > a) expect(await runSplit(chunksAt(pkg, [a, b])), `cuts at ${a}, ${b}`).toEqual([]);
     }
   });
 });

@@ -99,7 +99,12 @@ export class PackageRun {
     } catch (err) {
       // Nothing reached the page yet: ask for the whole package (then, if that fails too, the network).
       if (this.indexed || this.ctrl.signal.aborted) throw err;
-      this.spec.options.onEvent({ type: 'fallback', url: this.spec.path, code: SwErrorCode.DELTA, detail: errorCode(err) });
+      this.spec.options.onEvent({
+        type: 'fallback',
+        url: this.spec.path,
+        code: SwErrorCode.DELTA,
+        detail: errorCode(err),
+      });
       this.borrowsFrom.clear();
       this.borrowed.clear();
       return this.attempt(undefined);
@@ -126,7 +131,8 @@ export class PackageRun {
       if (sinceArm >= MIN_PROGRESS_BYTES) arm();
     };
     const disarm = () => clearTimeout(timer);
-    const why = (err: unknown) => (stalled ? new ObjpackSwError(SwErrorCode.PACKAGE_STALLED, spec.path, { cause: err }) : err);
+    const why = (err: unknown) =>
+      stalled ? new ObjpackSwError(SwErrorCode.PACKAGE_STALLED, spec.path, { cause: err }) : err;
     try {
       return await this.transfer(want, { arm, progress, disarm, why });
     } finally {
@@ -136,12 +142,19 @@ export class PackageRun {
 
   private async transfer(
     want: HavePlan | undefined,
-    { arm, progress, disarm, why }: { arm(): void; progress(bytes: number): void; disarm(): void; why(err: unknown): unknown },
+    {
+      arm,
+      progress,
+      disarm,
+      why,
+    }: { arm(): void; progress(bytes: number): void; disarm(): void; why(err: unknown): unknown },
   ): Promise<boolean> {
     const { spec } = this;
     arm();
     const fetching = fetchPackage(spec.path, spec.origin, spec.options, this.ctrl.signal, {
-      revalidate: spec.kind === 'page', have: want?.header, observe: spec.observe,
+      revalidate: spec.kind === 'page',
+      have: want?.header,
+      observe: spec.observe,
     }).catch((err: unknown) => Promise.reject(why(err)));
     if (spec.kind === 'page') warmHash();
     const fetched = await fetching;
@@ -152,7 +165,8 @@ export class PackageRun {
       throw new ObjpackSwError(SwErrorCode.ABORTED, spec.path);
     }
     const plan = fetched.delta ? want : undefined;
-    if (want) spec.options.onEvent({ type: 'delta', url: spec.path, detail: plan ? `delta ${want.claims.size}` : 'full' });
+    if (want)
+      spec.options.onEvent({ type: 'delta', url: spec.path, detail: plan ? `delta ${want.claims.size}` : 'full' });
     spec.options.onEvent({ type: 'package-start', url: spec.path });
     let cache: Cache | undefined;
     let puts: Promise<void> = Promise.resolve();
@@ -204,35 +218,43 @@ export class PackageRun {
       slot.fail(err);
       spec.options.onEvent({ type: 'fallback', url: entry.name, code: err.code });
     };
-    const decoder = new Decoder({
-      onIndex: (received) => {
-        if (plan && !plan.builds.includes(received.buildId)) {
-          // Claims were made from this build's manifest: a delta of another build could name other bytes.
-          throw new ObjpackSwError(SwErrorCode.DELTA, `${spec.path} ${received.buildId}`);
-        }
-        const index = plan ? this.merge(received, plan) : received;
-        fresh = true;
-        spec.options.onEvent({ type: 'package-index', url: spec.path, detail: String(index.entries.length) });
-        for (const e of index.entries) this.slots.set(e.name, new Slot(e));
-        for (const name of this.borrowed) this.slots.get(name)!.borrowed = true;
-        const html = spec.kind === 'page' ? htmlEntry(index) : undefined;
-        if (html) this.slots.get(html.name)!.urgent = true;
-        this.buildId = index.buildId;
-        this.cacheName = spec.cacheFor(index);
-        record.buildId = index.buildId;
-        record.sharedRefs = [...index.sharedRefs];
-        this.indexed = true;
-        this.resolveIndex(index);
-        for (const slot of this.slots.values()) {
-          if (slot.borrowed) checks.push(this.fill(slot, plan!.claims.get(slot.entry.name)!, complete).then((ok) => void (ok || (corrupt = true))));
-        }
+    const decoder = new Decoder(
+      {
+        onIndex: (received) => {
+          if (plan && !plan.builds.includes(received.buildId)) {
+            // Claims were made from this build's manifest: a delta of another build could name other bytes.
+            throw new ObjpackSwError(SwErrorCode.DELTA, `${spec.path} ${received.buildId}`);
+          }
+          const index = plan ? this.merge(received, plan) : received;
+          fresh = true;
+          spec.options.onEvent({ type: 'package-index', url: spec.path, detail: String(index.entries.length) });
+          for (const e of index.entries) this.slots.set(e.name, new Slot(e));
+          for (const name of this.borrowed) this.slots.get(name)!.borrowed = true;
+          const html = spec.kind === 'page' ? htmlEntry(index) : undefined;
+          if (html) this.slots.get(html.name)!.urgent = true;
+          this.buildId = index.buildId;
+          this.cacheName = spec.cacheFor(index);
+          record.buildId = index.buildId;
+          record.sharedRefs = [...index.sharedRefs];
+          this.indexed = true;
+          this.resolveIndex(index);
+          for (const slot of this.slots.values()) {
+            if (slot.borrowed)
+              checks.push(
+                this.fill(slot, plan!.claims.get(slot.entry.name)!, complete).then(
+                  (ok) => void (ok || (corrupt = true)),
+                ),
+              );
+          }
+        },
+        onObjectData: (entry, bytes) => this.slots.get(entry.name)!.data(bytes),
+        onObjectEnd: (entry) => {
+          const slot = this.slots.get(entry.name)!;
+          checks.push(complete(slot, slot.assemble()));
+        },
       },
-      onObjectData: (entry, bytes) => this.slots.get(entry.name)!.data(bytes),
-      onObjectEnd: (entry) => {
-        const slot = this.slots.get(entry.name)!;
-        checks.push(complete(slot, slot.assemble()));
-      },
-    }, { verify: false });
+      { verify: false },
+    );
     const reader = response.body!.getReader();
     try {
       for (;;) {

@@ -22,7 +22,14 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch never competes 
 
   it('a hover while the page is still loading is hinted only after its load event', async () => {
     // An image from the network that the server holds keeps the page's load event back.
-    const site = serveSite(suite.server, suite.b, farSite(suite.b.register, { more: '<img src="/slow.svg" width="4" height="4">', files: { '/slow.svg': svg('red') } }));
+    const site = serveSite(
+      suite.server,
+      suite.b,
+      farSite(suite.b.register, {
+        more: '<img src="/slow.svg" width="4" height="4">',
+        files: { '/slow.svg': svg('red') },
+      }),
+    );
     const slow = stallAfter(0);
     suite.server.hooks.set('/slow.svg', slow.hook);
     const page = await installWorker(suite.context, suite.server);
@@ -70,8 +77,15 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch never competes 
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     await page.dispatchEvent('#far', 'mouseover');
-    await expect.poll(async () => (await swEvents(page)).some((e) => e.type === 'fallback' && e.url === site.pagePackage['/far/'] && e.code === 'OBJPSW_ABORTED'),
-      { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await swEvents(page)).some(
+            (e) => e.type === 'fallback' && e.url === site.pagePackage['/far/'] && e.code === 'OBJPSW_ABORTED',
+          ),
+        { timeout: 5000 },
+      )
+      .toBe(true);
     await page.click('#far');
     await page.waitForURL(`${suite.server.origin}/far/`);
     expect(await page.locator('h1').textContent()).toBe('Far');
@@ -79,7 +93,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch never competes 
     expect(asked(site.pagePackage['/far/'])).toBe(2);
   });
 
-  it('a page fetched ahead is answered from the prefetch\'s verified bytes in memory, not from Cache Storage', async () => {
+  it("a page fetched ahead is answered from the prefetch's verified bytes in memory, not from Cache Storage", async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);

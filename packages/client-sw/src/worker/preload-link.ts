@@ -1,4 +1,11 @@
-import { isAnnounced, MAX_LINK_HEADER_BYTES, preloadLinkEntry, preloadLinkValue, type PreloadEntry, type RouteTable } from '@objpack/format';
+import {
+  isAnnounced,
+  MAX_LINK_HEADER_BYTES,
+  preloadLinkEntry,
+  preloadLinkValue,
+  type PreloadEntry,
+  type RouteTable,
+} from '@objpack/format';
 
 /** Hosts and proxies commonly cap one header at 8 KB; the worker's header follows the same rule as the build's. */
 export const MAX_PRELOAD_HEADER_BYTES = MAX_LINK_HEADER_BYTES;

@@ -1,19 +1,44 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM, installWorker, pageDone, reference, serveSite, snapshot, swEvents, swFetches, type SeenFetch, type WorkerConfig } from '../test-utils/browser.js';
+import {
+  CHROMIUM,
+  installWorker,
+  pageDone,
+  reference,
+  serveSite,
+  snapshot,
+  swEvents,
+  swFetches,
+  type SeenFetch,
+  type WorkerConfig,
+} from '../test-utils/browser.js';
 import { useChromiumSuite, type ChromiumSuite } from '../test-utils/chromium-suite.js';
 import { stallAfter } from '../test-utils/server.js';
 import { bodyOffset, testSite, type SiteSpec } from '../test-utils/site.js';
 
 /** Objects the page finds only after its CSS, an `@import` or a module has been parsed. */
 const LATE = ['/assets/base.css', '/assets/t.woff2', '/assets/bg.svg', '/assets/dep.js', '/assets/data.json'];
-const COMMON = ['/assets/site.css', '/assets/base.css', '/assets/t.woff2', '/assets/app.js', '/assets/dep.js', '/assets/data.json', '/assets/bg.svg', '/sw-register.js'];
+const COMMON = [
+  '/assets/site.css',
+  '/assets/base.css',
+  '/assets/t.woff2',
+  '/assets/app.js',
+  '/assets/dep.js',
+  '/assets/data.json',
+  '/assets/bg.svg',
+  '/sw-register.js',
+];
 
 /** The test site with a web font in the `@import`ed sheet, and the route table's preload list for `/`. */
 function fontSite(register: Buffer, preload = true): SiteSpec {
   const spec = testSite(register, 1, {
     files: {
-      '/assets/base.css': { type: 'text/css', body: Buffer.from('@font-face{font-family:T;src:url(/assets/t.woff2) format("woff2")}body{font:16px T,sans-serif;margin:2px}') },
+      '/assets/base.css': {
+        type: 'text/css',
+        body: Buffer.from(
+          '@font-face{font-family:T;src:url(/assets/t.woff2) format("woff2")}body{font:16px T,sans-serif;margin:2px}',
+        ),
+      },
       // Not a real font: the browser still requests it (and then falls back), which is what is counted.
       '/assets/t.woff2': { type: 'font/woff2', body: Buffer.alloc(2048, 7) },
     },
@@ -21,8 +46,15 @@ function fontSite(register: Buffer, preload = true): SiteSpec {
   });
   if (preload) {
     spec.preload = {
-      '/': [['/assets/site.css', 'style'], ['/assets/base.css', 'style'], ['/assets/t.woff2', 'font'], ['/assets/app.js', 'module'],
-        ['/assets/dep.js', 'module'], ['/assets/data.json', 'fetch'], ['/assets/bg.svg', 'image']],
+      '/': [
+        ['/assets/site.css', 'style'],
+        ['/assets/base.css', 'style'],
+        ['/assets/t.woff2', 'font'],
+        ['/assets/app.js', 'module'],
+        ['/assets/dep.js', 'module'],
+        ['/assets/data.json', 'fetch'],
+        ['/assets/bg.svg', 'image'],
+      ],
     };
   }
   return spec;
@@ -92,8 +124,20 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: Link preloads on the nav
   const corsSite = (announceCors: boolean) => {
     const spec = fontSite(suite.b.register);
     const home = spec.files['/']!;
-    spec.files['/'] = { ...home, body: Buffer.from(home.body.toString().replace('<link rel="stylesheet" href="/assets/site.css">', '<link rel="stylesheet" crossorigin href="/assets/site.css">')) };
-    spec.preload!['/'] = spec.preload!['/']!.map((h) => (h[0] === '/assets/site.css' && announceCors ? ['/assets/site.css', 'style', 'anonymous'] : h));
+    spec.files['/'] = {
+      ...home,
+      body: Buffer.from(
+        home.body
+          .toString()
+          .replace(
+            '<link rel="stylesheet" href="/assets/site.css">',
+            '<link rel="stylesheet" crossorigin href="/assets/site.css">',
+          ),
+      ),
+    };
+    spec.preload!['/'] = spec.preload!['/']!.map((h) =>
+      h[0] === '/assets/site.css' && announceCors ? ['/assets/site.css', 'style', 'anonymous'] : h,
+    );
     return spec;
   };
 

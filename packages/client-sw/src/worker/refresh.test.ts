@@ -5,7 +5,9 @@ const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 describe('refreshTo', () => {
   it('names the page without its fragment (a bare refresh on /a#x is a same-document jump)', () => {
-    expect(text(refreshTo(new URL('https://x.test/guide/?q=1#part')))).toBe('<!doctype html><meta http-equiv="refresh" content="0; url=/guide/?q=1">');
+    expect(text(refreshTo(new URL('https://x.test/guide/?q=1#part')))).toBe(
+      '<!doctype html><meta http-equiv="refresh" content="0; url=/guide/?q=1">',
+    );
   });
 
   it('escapes what would end or change the attribute', () => {

@@ -36,7 +36,9 @@ describe('objectName', () => {
   it('names an object as the page spelled it: the build names it so, and a preload of it names that URL', () => {
     // Chromium keeps every escape as the page wrote it: these reach the worker so.
     expect(objectName(`${O}/caf%c3%a9.css?v=%c3`)).toBe('/caf%c3%a9.css?v=%c3');
-    expect(objectName(`${O}/_next/static/chunks/pages/%5Bslug%5D-1a2b.js`)).toBe('/_next/static/chunks/pages/%5Bslug%5D-1a2b.js');
+    expect(objectName(`${O}/_next/static/chunks/pages/%5Bslug%5D-1a2b.js`)).toBe(
+      '/_next/static/chunks/pages/%5Bslug%5D-1a2b.js',
+    );
   });
 });
 
@@ -52,11 +54,26 @@ describe('clearSiteData', () => {
 });
 
 describe('lookupRoute', () => {
-  const table: RouteTable = { version: 1, buildId: 'b', packages: ['/_objpack/pages/index.html.objp', '/_objpack/shared/a.objp', '/_objpack/pages/x.html.objp'], pages: { '/': [0, 1], '/x.html': [2], '/bad/': [7] } };
+  const table: RouteTable = {
+    version: 1,
+    buildId: 'b',
+    packages: ['/_objpack/pages/index.html.objp', '/_objpack/shared/a.objp', '/_objpack/pages/x.html.objp'],
+    pages: { '/': [0, 1], '/x.html': [2], '/bad/': [7] },
+  };
   it('finds pages by path, /dir/ and /dir/index.html alike', () => {
-    expect(lookupRoute(table, '/')).toEqual({ page: '/_objpack/pages/index.html.objp', shared: ['/_objpack/shared/a.objp'], build: 'b', key: '/' });
+    expect(lookupRoute(table, '/')).toEqual({
+      page: '/_objpack/pages/index.html.objp',
+      shared: ['/_objpack/shared/a.objp'],
+      build: 'b',
+      key: '/',
+    });
     expect(lookupRoute(table, '/index.html')).toMatchObject({ page: '/_objpack/pages/index.html.objp', key: '/' });
-    expect(lookupRoute(table, '/x.html')).toEqual({ page: '/_objpack/pages/x.html.objp', shared: [], build: 'b', key: '/x.html' });
+    expect(lookupRoute(table, '/x.html')).toEqual({
+      page: '/_objpack/pages/x.html.objp',
+      shared: [],
+      build: 'b',
+      key: '/x.html',
+    });
   });
   it('names the build a kept page package carries (packageBuilds), else the table build', () => {
     const kept: RouteTable = { ...table, packageBuilds: { '2': 'a' } };
@@ -69,7 +86,10 @@ describe('lookupRoute', () => {
     expect(lookupRoute(piped, '/a%7Cb.html')).toMatchObject({ key: '/a%7Cb.html' });
   });
   it('finds a page by another spelling of its URL: lower-case hex, escaped brackets or unreserved characters', () => {
-    const named: RouteTable = { ...table, pages: { ...table.pages, '/[slug].html': [2], '/caf%C3%A9/': [2], '/a-b~.html': [2] } };
+    const named: RouteTable = {
+      ...table,
+      pages: { ...table.pages, '/[slug].html': [2], '/caf%C3%A9/': [2], '/a-b~.html': [2] },
+    };
     expect(lookupRoute(named, '/%5Bslug%5D.html')).toMatchObject({ key: '/[slug].html' });
     expect(lookupRoute(named, '/%5bslug%5d.html')).toMatchObject({ key: '/[slug].html' });
     expect(lookupRoute(named, '/caf%c3%a9/')).toMatchObject({ key: '/caf%C3%A9/' });
@@ -86,13 +106,21 @@ describe('lookupRoute', () => {
   it('with cleanUrls, /x is the page /x.html (never /x/, /x.htm or a path with an extension); without, it is not', () => {
     expect(lookupRoute(table, '/x')).toBeUndefined();
     const clean: RouteTable = { ...table, cleanUrls: true };
-    expect(lookupRoute(clean, '/x')).toEqual({ page: '/_objpack/pages/x.html.objp', shared: [], build: 'b', key: '/x.html' });
+    expect(lookupRoute(clean, '/x')).toEqual({
+      page: '/_objpack/pages/x.html.objp',
+      shared: [],
+      build: 'b',
+      key: '/x.html',
+    });
     expect(lookupRoute(clean, '/x/')).toBeUndefined();
     expect(lookupRoute(clean, '/x.json')).toBeUndefined();
     expect(lookupRoute(clean, '/x.html.html')).toBeUndefined();
     expect(lookupRoute(clean, '/index')).toBeUndefined();
     // Dots in the name are names (`/docs/v1.2` is `/docs/v1.2.html`); a directory page wins, as objpack serve redirects `/a` to `/a/`.
-    const more: RouteTable = { ...clean, pages: { ...clean.pages, '/docs/v1.2.html': [2], '/a/': [0], '/a.html': [2] } };
+    const more: RouteTable = {
+      ...clean,
+      pages: { ...clean.pages, '/docs/v1.2.html': [2], '/a/': [0], '/a.html': [2] },
+    };
     expect(lookupRoute(more, '/docs/v1.2')?.key).toBe('/docs/v1.2.html');
     expect(lookupRoute(more, '/a')).toBeUndefined();
     expect(lookupRoute(more, '/a/')?.key).toBe('/a/');

@@ -41,14 +41,23 @@ export function shardOf(pathname: string, shards: number): number {
 }
 
 /** Splits a table whose JSON is `chars` long into shards (undefined when it is small enough to read whole). */
-export function splitTable(table: RouteTable, chars: number, id: string): { core: ShardCore; shards: RouteTable[] } | undefined {
+export function splitTable(
+  table: RouteTable,
+  chars: number,
+  id: string,
+): { core: ShardCore; shards: RouteTable[] } | undefined {
   if (chars < SHARD_MIN_CHARS) return undefined;
   const n = Math.min(MAX_SHARDS, Math.ceil(chars / SHARD_CHARS));
   const common: Record<string, unknown> = { ...table };
   for (const k of PER_PAGE) delete common[k];
   const parts = Array.from({ length: n }, () => new ShardBuilder(table));
   for (const key of Object.keys(table.pages)) parts[shardOf(key, n)]!.add(key);
-  return { core: { id, shards: n, buildId: table.buildId }, shards: parts.map((p) => ({ ...(common as Omit<RouteTable, 'packages' | 'pages'>), ...p.table(), shardOf: id }) as RouteTable) };
+  return {
+    core: { id, shards: n, buildId: table.buildId },
+    shards: parts.map(
+      (p) => ({ ...(common as Omit<RouteTable, 'packages' | 'pages'>), ...p.table(), shardOf: id }) as RouteTable,
+    ),
+  };
 }
 
 /** One shard's per-page fields, indices renumbered into its own lists. */

@@ -24,13 +24,21 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 const table = (buildId: string, cleanUrls: boolean): RouteTable => ({
-  version: 1, buildId, packages: ['/_objpack/pages/about.html.objp'], pages: { '/about.html': [0] }, ...(cleanUrls ? { cleanUrls: true as const } : {}),
+  version: 1,
+  buildId,
+  packages: ['/_objpack/pages/about.html.objp'],
+  pages: { '/about.html': [0] },
+  ...(cleanUrls ? { cleanUrls: true as const } : {}),
 });
 
 describe('Routes.refresh', () => {
   it('takes a table of the same build whose clean-URL setting changed, without adopting a new build', async () => {
     const adopted: string[] = [];
-    const routes = new Routes(new Store('objpack-v1', O), resolveOptions({}, O), async (t) => void adopted.push(t.buildId));
+    const routes = new Routes(
+      new Store('objpack-v1', O),
+      resolveOptions({}, O),
+      async (t) => void adopted.push(t.buildId),
+    );
     served = table('b1', true);
     await routes.refresh();
     expect(lookupRoute(routes.table!, '/about')?.key).toBe('/about.html');
@@ -58,12 +66,16 @@ describe('Routes.refresh', () => {
   });
 });
 
-describe('lookupRoute with the host\'s redirects', () => {
+describe("lookupRoute with the host's redirects", () => {
   const pages = { '/': [0], '/old.html': [0], '/caf%C3%A9.html': [0], '/guide/': [0] };
-  const t = (redirects: unknown): RouteTable => ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, redirects } as RouteTable);
+  const t = (redirects: unknown): RouteTable =>
+    ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, redirects }) as RouteTable;
 
   it('leaves a page the host redirects to the network, in every form the worker would answer', () => {
-    const table = t([['^\\/old\\.html\\/?$', 'i'], ['^\\/guide\\/$', 'i']]);
+    const table = t([
+      ['^\\/old\\.html\\/?$', 'i'],
+      ['^\\/guide\\/$', 'i'],
+    ]);
     expect(lookupRoute(table, '/old.html')).toBeUndefined();
     expect(lookupRoute(table, '/OLD.html')).toBeUndefined();
     expect(lookupRoute(table, '/guide/')).toBeUndefined();
@@ -100,7 +112,8 @@ describe('lookupRoute with the host\'s redirects', () => {
 
 describe('lookupRoute with bare directory URLs (the host serves /guide/index.html at /guide)', () => {
   const pages = { '/': [0], '/guide/': [0], '/about.html': [0], '/both.html': [0], '/both/': [0], '/file': [0] };
-  const t = (extra: Partial<RouteTable>): RouteTable => ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, ...extra }) as RouteTable;
+  const t = (extra: Partial<RouteTable>): RouteTable =>
+    ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, ...extra }) as RouteTable;
 
   it('answers /guide with the directory page only when the table says the host serves it there', () => {
     expect(lookupRoute(t({}), '/guide')).toBeUndefined();
@@ -125,7 +138,9 @@ describe('lookupRoute with bare directory URLs (the host serves /guide/index.htm
     const slashless = t({ bareDirUrls: true, redirects: [['^/(.*)/$', 'i']] });
     expect(lookupRoute(slashless, '/guide/')).toBeUndefined();
     expect(lookupRoute(slashless, '/guide')?.key).toBe('/guide/');
-    expect(lookupRoute(t({ bareDirUrls: true, redirects: [['^/guide$', 'i', { clean: true }]] }), '/guide')).toBeUndefined();
+    expect(
+      lookupRoute(t({ bareDirUrls: true, redirects: [['^/guide$', 'i', { clean: true }]] }), '/guide'),
+    ).toBeUndefined();
   });
 
   it('a refreshed table of the same build whose directory URLs changed is taken', async () => {
@@ -141,11 +156,16 @@ describe('lookupRoute with bare directory URLs (the host serves /guide/index.htm
 
 describe('lookupRoute with cleanSlashUrls (Vercel/Firebase cleanUrls with trailingSlash: true serve /about.html at /about/)', () => {
   const pages = { '/': [0], '/about.html': [0], '/both.html': [0], '/both/': [0], '/docs/v1.2.html': [0] };
-  const t = (extra: Partial<RouteTable>): RouteTable => ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, ...extra }) as RouteTable;
+  const t = (extra: Partial<RouteTable>): RouteTable =>
+    ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, ...extra }) as RouteTable;
   // What the build keeps of getTransformedRoutes({ cleanUrls: true, trailingSlash: true }) for these pages.
-  const vercel = [['^/(.*)\\.html/?$', 'i'], ['^/((?:[^/]+/)*[^/\\.]+)$', 'i'], ['^/((?:[^/]+/)*[^/]+\\.\\w+)/$', 'i']] as RouteTable['redirects'];
+  const vercel = [
+    ['^/(.*)\\.html/?$', 'i'],
+    ['^/((?:[^/]+/)*[^/\\.]+)$', 'i'],
+    ['^/((?:[^/]+/)*[^/]+\\.\\w+)/$', 'i'],
+  ] as RouteTable['redirects'];
 
-  it('answers /about/ with about.html only when the table says so; /about and /about.html stay the host\'s redirects', () => {
+  it("answers /about/ with about.html only when the table says so; /about and /about.html stay the host's redirects", () => {
     expect(lookupRoute(t({}), '/about/')).toBeUndefined();
     const slash = t({ cleanSlashUrls: true, redirects: vercel });
     expect(lookupRoute(slash, '/about/')?.key).toBe('/about.html');
@@ -178,7 +198,11 @@ describe("lookupRoute for a site on Firebase with cleanUrls/trailingSlash: only 
     if (trailingSlash === false) redirects.push(['^\\/.+\\/$', '']);
     if (trailingSlash === true) redirects.push(['^(?:.*\\/)?[^/.]+$', '']);
     return {
-      version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, redirects,
+      version: 1,
+      buildId: 'b',
+      packages: ['/_objpack/pages/p.objp'],
+      pages,
+      redirects,
       ...(cleanUrls && trailingSlash !== true ? { cleanUrls: true as const } : {}),
       ...(cleanUrls && trailingSlash === true ? { cleanSlashUrls: true as const } : {}),
       ...(trailingSlash === false || (trailingSlash === undefined && cleanUrls) ? { bareDirUrls: true as const } : {}),
@@ -186,10 +210,30 @@ describe("lookupRoute for a site on Firebase with cleanUrls/trailingSlash: only 
   };
   // [cleanUrls, trailingSlash, URLs the host serves → page key, URLs it redirects (301) or has no file for]
   const cases: Array<[boolean, boolean | undefined, Record<string, string>, string[]]> = [
-    [true, undefined, { '/about': '/about.html', '/guide': '/guide/', '/guide/': '/guide/', '/': '/' }, ['/about.html', '/about/', '/guide/index.html', '/guide/index', '/index.html']],
-    [true, true, { '/about/': '/about.html', '/guide/': '/guide/', '/': '/' }, ['/about', '/about.html', '/guide', '/guide/index.html', '/index.html']],
-    [true, false, { '/about': '/about.html', '/guide': '/guide/', '/': '/' }, ['/about/', '/about.html', '/guide/', '/guide/index.html', '/index.html']],
-    [false, false, { '/guide': '/guide/', '/about.html': '/about.html', '/guide/index.html': '/guide/', '/': '/' }, ['/guide/', '/about', '/about/']],
+    [
+      true,
+      undefined,
+      { '/about': '/about.html', '/guide': '/guide/', '/guide/': '/guide/', '/': '/' },
+      ['/about.html', '/about/', '/guide/index.html', '/guide/index', '/index.html'],
+    ],
+    [
+      true,
+      true,
+      { '/about/': '/about.html', '/guide/': '/guide/', '/': '/' },
+      ['/about', '/about.html', '/guide', '/guide/index.html', '/index.html'],
+    ],
+    [
+      true,
+      false,
+      { '/about': '/about.html', '/guide': '/guide/', '/': '/' },
+      ['/about/', '/about.html', '/guide/', '/guide/index.html', '/index.html'],
+    ],
+    [
+      false,
+      false,
+      { '/guide': '/guide/', '/about.html': '/about.html', '/guide/index.html': '/guide/', '/': '/' },
+      ['/guide/', '/about', '/about/'],
+    ],
     [false, true, { '/guide/': '/guide/', '/about.html': '/about.html', '/': '/' }, ['/guide', '/about', '/about/']],
   ];
   it.each(cases)('cleanUrls %s, trailingSlash %s', (cleanUrls, trailingSlash, served, left) => {

@@ -90,10 +90,18 @@ export class Routes {
    */
   private async persist(text: string, table: RouteTable): Promise<void> {
     await this.store.deleteMeta(this.shardKey('core'));
-    await this.store.putMeta(this.options.routesUrl, new Response(text, { headers: { 'content-type': 'application/json' } }));
-    const split = splitTable(table, text.length, `${table.buildId}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`);
+    await this.store.putMeta(
+      this.options.routesUrl,
+      new Response(text, { headers: { 'content-type': 'application/json' } }),
+    );
+    const split = splitTable(
+      table,
+      text.length,
+      `${table.buildId}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`,
+    );
     if (!split) return;
-    const json = (value: unknown) => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
+    const json = (value: unknown) =>
+      new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
     await Promise.all(split.shards.map((s, i) => this.store.putMeta(this.shardKey(String(i)), json(s))));
     await this.store.putMeta(this.shardKey('core'), json(split.core));
   }
@@ -197,7 +205,8 @@ export function lookupRoute(table: RouteTable, requested: string): Route | undef
   const key = keys.find(has);
   const idx = key === undefined ? undefined : table.pages[key];
   if (key === undefined || !Array.isArray(idx) || idx.length === 0) return undefined;
-  if (hostTakes(table, pathname, key === `${pathname}.html` || key === `${pathname}/` || key === slashClean)) return undefined;
+  if (hostTakes(table, pathname, key === `${pathname}.html` || key === `${pathname}/` || key === slashClean))
+    return undefined;
   const paths = idx.map((i) => table.packages[i]);
   if (paths.some((p) => typeof p !== 'string')) return undefined;
   const [page, ...shared] = paths as string[];
@@ -205,7 +214,10 @@ export function lookupRoute(table: RouteTable, requested: string): Route | undef
   const types = table.htmlTypes;
   const htmlType = types && typeof types === 'object' && Object.hasOwn(types, key) ? types[key] : undefined;
   return {
-    page: page!, shared, build: typeof build === 'string' && build ? build : table.buildId, key,
+    page: page!,
+    shared,
+    build: typeof build === 'string' && build ? build : table.buildId,
+    key,
     // It becomes a response header.
     ...(isHeaderValue(htmlType) && htmlType !== '' ? { htmlType } : {}),
     ...htmlHeadersOf(table, key),
@@ -224,10 +236,16 @@ function compile(list: unknown): CompiledRule[] | null {
   try {
     if (!Array.isArray(list)) throw new TypeError('malformed redirects');
     return list.map((r: unknown): CompiledRule => {
-      if (!Array.isArray(r) || typeof r[0] !== 'string' || typeof r[1] !== 'string') throw new TypeError('malformed redirect');
+      if (!Array.isArray(r) || typeof r[0] !== 'string' || typeof r[1] !== 'string')
+        throw new TypeError('malformed redirect');
       const scope = (r[2] ?? {}) as { host?: unknown; clean?: unknown };
-      if (typeof scope !== 'object' || (scope.host !== undefined && typeof scope.host !== 'string')) throw new TypeError('malformed redirect');
-      return { re: new RegExp(r[0], r[1]), ...(scope.host !== undefined ? { host: scope.host } : {}), clean: scope.clean === true };
+      if (typeof scope !== 'object' || (scope.host !== undefined && typeof scope.host !== 'string'))
+        throw new TypeError('malformed redirect');
+      return {
+        re: new RegExp(r[0], r[1]),
+        ...(scope.host !== undefined ? { host: scope.host } : {}),
+        clean: scope.clean === true,
+      };
     });
   } catch {
     return null;
@@ -254,22 +272,41 @@ function hostTakes(table: RouteTable, pathname: string, clean: boolean): boolean
   }
   const host = (globalThis as { location?: { host?: string } }).location?.host?.toLowerCase();
   return rules.some(
-    (r) => (clean || !r.clean) && (r.host === undefined || host === undefined || r.host === host) && (r.re.test(pathname) || (decoded !== pathname && r.re.test(decoded))),
+    (r) =>
+      (clean || !r.clean) &&
+      (r.host === undefined || host === undefined || r.host === host) &&
+      (r.re.test(pathname) || (decoded !== pathname && r.re.test(decoded))),
   );
 }
 
 /** The page's header list from the table, if it has a well-formed one (names are tokens, values printable). */
 function htmlHeadersOf(table: RouteTable, key: string): { htmlHeaders?: Array<[string, string]> } {
   const h = table.htmlHeaders;
-  if (!h || typeof h !== 'object' || !Array.isArray(h.sets) || !h.pages || typeof h.pages !== 'object' || !Object.hasOwn(h.pages, key)) return {};
+  if (
+    !h ||
+    typeof h !== 'object' ||
+    !Array.isArray(h.sets) ||
+    !h.pages ||
+    typeof h.pages !== 'object' ||
+    !Object.hasOwn(h.pages, key)
+  )
+    return {};
   const list: unknown = h.sets[h.pages[key]!];
-  const ok = Array.isArray(list) && list.every((e) => Array.isArray(e) && e.length === 2 && isHeaderName(e[0]) && isHeaderValue(e[1]));
+  const ok =
+    Array.isArray(list) &&
+    list.every((e) => Array.isArray(e) && e.length === 2 && isHeaderName(e[0]) && isHeaderValue(e[1]));
   return ok ? { htmlHeaders: list as Array<[string, string]> } : {};
 }
 
 function parseTable(json: unknown): RouteTable {
   const t = json as RouteTable;
-  if (!t || typeof t !== 'object' || typeof t.buildId !== 'string' || !Array.isArray(t.packages) || typeof t.pages !== 'object') {
+  if (
+    !t ||
+    typeof t !== 'object' ||
+    typeof t.buildId !== 'string' ||
+    !Array.isArray(t.packages) ||
+    typeof t.pages !== 'object'
+  ) {
     throw new ObjpackSwError(SwErrorCode.ROUTES, 'malformed route table');
   }
   return t;

@@ -15,7 +15,10 @@ export async function subresource(w: ObjpackWorker, event: FetchEvent): Promise<
     const binding = w.bindings.get(event.clientId) ?? (await deriveBinding(w, event.clientId));
     if (binding) binding.seen = true;
     if (binding?.ready) await binding.ready;
-    const res = binding && ((await fromBinding(w, binding, name, event.request.url)) ?? (await w.otherPages.answer(w, binding, name, event.request.url)));
+    const res =
+      binding &&
+      ((await fromBinding(w, binding, name, event.request.url)) ??
+        (await w.otherPages.answer(w, binding, name, event.request.url)));
     if (res) return res;
   } catch (err) {
     w.options.onEvent({ type: 'fallback', url: name, code: errorCode(err) });
@@ -23,7 +26,12 @@ export async function subresource(w: ObjpackWorker, event: FetchEvent): Promise<
   return w.network(event.request);
 }
 
-async function fromBinding(w: ObjpackWorker, binding: Binding, name: string, url: string): Promise<Response | undefined> {
+async function fromBinding(
+  w: ObjpackWorker,
+  binding: Binding,
+  name: string,
+  url: string,
+): Promise<Response | undefined> {
   for (const p of binding.packages) {
     if (p.run) {
       const index = await p.run.index.catch(() => undefined);
@@ -33,10 +41,15 @@ async function fromBinding(w: ObjpackWorker, binding: Binding, name: string, url
         // A failed or corrupt object is never served: the network answers instead.
         const bytes = await slot.done.catch(() => undefined);
         if (!bytes) return undefined;
-        const res = slot.entry.partial ? partialResponse(slot.entry, bytes, url, p.run.buildId) : objectResponse(slot.entry, bytes, p.run.buildId);
+        const res = slot.entry.partial
+          ? partialResponse(slot.entry, bytes, url, p.run.buildId)
+          : objectResponse(slot.entry, bytes, p.run.buildId);
         const now = performance.now();
         w.options.onEvent({
-          type: 'object-served', url: name, ms: now - Math.max(slot.doneAt, requestedAt), detail: slot.doneAt >= requestedAt ? 'waited' : 'ready',
+          type: 'object-served',
+          url: name,
+          ms: now - Math.max(slot.doneAt, requestedAt),
+          detail: slot.doneAt >= requestedAt ? 'waited' : 'ready',
           at: performance.timeOrigin + slot.receivedAt,
         });
         return res;

@@ -3,21 +3,28 @@ import fc from 'fast-check';
 import type { BodySource, EncoderInput, EncoderObject } from '../types.js';
 
 /** Runs per property: OBJPACK_FC_RUNS (default 10,000) scaled by `share`. */
-export const fcRuns = (share = 1): number => Math.max(1, Math.round(Number(process.env.OBJPACK_FC_RUNS ?? 10_000) * share));
+export const fcRuns = (share = 1): number =>
+  Math.max(1, Math.round(Number(process.env.OBJPACK_FC_RUNS ?? 10_000) * share));
 
 const ch = (s: string) => fc.constantFrom(...s.split(''));
-const PCHAR = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&\'()*+,;=:@';
+const PCHAR = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@";
 const pctUnicode = fc.constantFrom('é', 'ß', '日本', '🙂', '\u00a0', 'Ω').map((s) => encodeURIComponent(s));
 
 /** A path segment as URL.pathname writes it: ASCII, non-ASCII as percent-encoded UTF-8, never `.`/`..`. */
 const segment = fc
-  .array(fc.oneof({ weight: 8, arbitrary: ch(PCHAR) }, { weight: 1, arbitrary: pctUnicode }), { minLength: 0, maxLength: 12 })
+  .array(fc.oneof({ weight: 8, arbitrary: ch(PCHAR) }, { weight: 1, arbitrary: pctUnicode }), {
+    minLength: 0,
+    maxLength: 12,
+  })
   .map((parts) => parts.join(''))
   .filter((s) => s !== '.' && s !== '..');
 
 /** A valid object name: `/` + segments, optionally a query. */
 export const nameArb: fc.Arbitrary<string> = fc
-  .tuple(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.option(fc.string({ unit: ch(`${PCHAR}/?`), maxLength: 12 }), { nil: undefined }))
+  .tuple(
+    fc.array(segment, { minLength: 1, maxLength: 4 }),
+    fc.option(fc.string({ unit: ch(`${PCHAR}/?`), maxLength: 12 }), { nil: undefined }),
+  )
   .map(([segs, q]) => `/${segs.join('/')}${q === undefined ? '' : `?${q}`}`)
   .filter((n) => !n.startsWith('//'));
 
@@ -25,19 +32,49 @@ const printable = (maxLength: number, minLength = 0) =>
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength, maxLength });
 
 export const contentTypeArb = fc.oneof(
-  fc.constantFrom('text/html; charset=utf-8', 'text/css', 'text/javascript', 'image/png', 'font/woff2', 'application/octet-stream'),
+  fc.constantFrom(
+    'text/html; charset=utf-8',
+    'text/css',
+    'text/javascript',
+    'image/png',
+    'font/woff2',
+    'application/octet-stream',
+  ),
   printable(40, 1),
 );
 
-const FORBIDDEN = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'set-cookie', 'keep-alive', 'upgrade']);
-const headerNameArb = fc.string({ unit: ch('abcdefghijklmnopqrstuvwxyz0123456789-!#$%&\'*+.^_`|~'), minLength: 1, maxLength: 16 }).filter((n) => !FORBIDDEN.has(n));
-const headerValueArb = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), fc.constant('\t')), maxLength: 40 });
+const FORBIDDEN = new Set([
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'set-cookie',
+  'keep-alive',
+  'upgrade',
+]);
+const headerNameArb = fc
+  .string({ unit: ch("abcdefghijklmnopqrstuvwxyz0123456789-!#$%&'*+.^_`|~"), minLength: 1, maxLength: 16 })
+  .filter((n) => !FORBIDDEN.has(n));
+const headerValueArb = fc.string({
+  unit: fc.oneof(
+    fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    fc.constant('\t'),
+  ),
+  maxLength: 40,
+});
 export const headersArb = fc.array(fc.tuple(headerNameArb, headerValueArb), { maxLength: 3 });
 
-export const buildIdArb = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 64 });
+export const buildIdArb = fc.string({
+  unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 64,
+});
 
 /** Bodies are small (the properties run 10,000 times); zero length is common. */
-export const bodyArb = fc.oneof({ weight: 1, arbitrary: fc.constant(new Uint8Array(0)) }, { weight: 6, arbitrary: fc.uint8Array({ maxLength: 80 }) }, { weight: 1, arbitrary: fc.uint8Array({ minLength: 60, maxLength: 400 }) });
+export const bodyArb = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(new Uint8Array(0)) },
+  { weight: 6, arbitrary: fc.uint8Array({ maxLength: 80 }) },
+  { weight: 1, arbitrary: fc.uint8Array({ minLength: 60, maxLength: 400 }) },
+);
 
 /** How a streamed body hands out its bytes. */
 export interface SourcePlan {
@@ -109,7 +146,10 @@ export const packageSpecArb: fc.Arbitrary<PackageSpec> = fc.record({
       contentType: contentTypeArb,
       headers: headersArb,
       body: bodyArb,
-      extra: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 40 }) }),
+      extra: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(0) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 40 }) },
+      ),
       plan: sourcePlanArb,
     }),
     { selector: (o) => o.name, maxLength: 6 },

@@ -51,7 +51,9 @@ export function recorder(): { handlers: Required<DecoderHandlers>; result: () =>
     onIndex: (ix) => {
       if (index) fail('second onIndex');
       index = ix;
-      transcript.push(`index ${ix.buildId} [${ix.sharedRefs.join(' ')}] ${ix.entries.length} ${ix.headerBytes}+${ix.dataBytes}`);
+      transcript.push(
+        `index ${ix.buildId} [${ix.sharedRefs.join(' ')}] ${ix.entries.length} ${ix.headerBytes}+${ix.dataBytes}`,
+      );
     },
     onObjectStart: (e) => {
       if (!index || current || e !== index.entries[objects.length]) fail(`unexpected start of ${e.name}`);
@@ -100,7 +102,11 @@ export function transcriptOfEvents(events: Iterable<DecodeEvent>, complete = tru
 }
 
 /** Decodes `bytes` pushed as the given chunk lengths (the rest goes in one last chunk). */
-export function decodeChunks(bytes: Uint8Array, chunkLengths: readonly number[] = [], options?: DecoderOptions): Decoded {
+export function decodeChunks(
+  bytes: Uint8Array,
+  chunkLengths: readonly number[] = [],
+  options?: DecoderOptions,
+): Decoded {
   const r = recorder();
   const d = new Decoder(r.handlers, options);
   let at = 0;
@@ -118,7 +124,11 @@ export const evenChunks = (total: number, size: number): number[] =>
   Array.from({ length: Math.ceil(total / size) }, (_, i) => Math.min(size, total - i * size));
 
 /** The objects a decoder should report for `input` (bodies must be Uint8Array or already collected). */
-export function expectedObjects(input: EncoderInput, bodies: readonly Uint8Array[], digests: readonly Uint8Array[]): DecodedObject[] {
+export function expectedObjects(
+  input: EncoderInput,
+  bodies: readonly Uint8Array[],
+  digests: readonly Uint8Array[],
+): DecodedObject[] {
   let offset = 0;
   return input.objects.map((o, i) => {
     const body = bodies[i]!;

@@ -33,12 +33,23 @@ const edit = (pkg: Uint8Array, f: (b: Uint8Array, v: DataView) => void): Uint8Ar
 const emptyInput: EncoderInput = { objects: [] };
 const oneInput: EncoderInput = {
   buildId: 'golden-1',
-  objects: [{ name: '/index.html', contentType: 'text/html; charset=utf-8', body: utf8.encode('<!doctype html><title>OBJP</title><p>Hello, package.\n') }],
+  objects: [
+    {
+      name: '/index.html',
+      contentType: 'text/html; charset=utf-8',
+      body: utf8.encode('<!doctype html><title>OBJP</title><p>Hello, package.\n'),
+    },
+  ],
 };
 const zeroInput: EncoderInput = {
   objects: [
     { name: '/empty.js', contentType: 'text/javascript', body: new Uint8Array(0) },
-    { name: '/after-empty.txt', contentType: 'text/plain; charset=utf-8', headers: [['cache-control', 'no-cache']], body: utf8.encode('x') },
+    {
+      name: '/after-empty.txt',
+      contentType: 'text/plain; charset=utf-8',
+      headers: [['cache-control', 'no-cache']],
+      body: utf8.encode('x'),
+    },
     { name: '/empty-last.css', contentType: 'text/css', body: new Uint8Array(0) },
   ],
 };
@@ -59,24 +70,47 @@ function futureMinor(): Uint8Array {
 }
 
 export const GOLDEN_CASES: readonly GoldenCase[] = [
-  { name: 'empty', description: 'A package with no objects, no build id and no shared references.', input: emptyInput, bytes: () => encodePackageSync(emptyInput) },
-  { name: 'one-object', description: 'One HTML page with a build id.', input: oneInput, bytes: () => encodePackageSync(oneInput) },
+  {
+    name: 'empty',
+    description: 'A package with no objects, no build id and no shared references.',
+    input: emptyInput,
+    bytes: () => encodePackageSync(emptyInput),
+  },
+  {
+    name: 'one-object',
+    description: 'One HTML page with a build id.',
+    input: oneInput,
+    bytes: () => encodePackageSync(oneInput),
+  },
   {
     name: 'sample',
-    description: 'Build id, a shared reference, a query in a name, a custom header, an empty object, a partial entry (first 300 of 100000 bytes) and a percent-encoded UTF-8 name.',
+    description:
+      'Build id, a shared reference, a query in a name, a custom header, an empty object, a partial entry (first 300 of 100000 bytes) and a percent-encoded UTF-8 name.',
     input: samplePackageInput(),
     bytes: sample,
   },
-  { name: 'zero-length', description: 'Zero-length objects first and last around a one-byte object with a header.', input: zeroInput, bytes: () => encodePackageSync(zeroInput) },
+  {
+    name: 'zero-length',
+    description: 'Zero-length objects first and last around a one-byte object with a header.',
+    input: zeroInput,
+    bytes: () => encodePackageSync(zeroInput),
+  },
   {
     name: 'future-minor',
-    description: 'Version 1.1 with package flags 0x8000, attribute flag bit 8 and 17 unknown bytes after the headers subfield: a v1 reader must accept it and skip the unknown parts.',
+    description:
+      'Version 1.1 with package flags 0x8000, attribute flag bit 8 and 17 unknown bytes after the headers subfield: a v1 reader must accept it and skip the unknown parts.',
     bytes: futureMinor,
   },
-  { name: 'bad-magic', description: 'The sample with "OBJQ" instead of "OBJP".', error: 'OBJP_BAD_MAGIC', bytes: () => edit(sample(), (b) => (b[3] = 0x51)) },
+  {
+    name: 'bad-magic',
+    description: 'The sample with "OBJQ" instead of "OBJP".',
+    error: 'OBJP_BAD_MAGIC',
+    bytes: () => edit(sample(), (b) => (b[3] = 0x51)),
+  },
   {
     name: 'short-not-objp',
-    description: 'Ten bytes of text ("Not Found\\n"), shorter than the fixed header: not a package, so OBJP_BAD_MAGIC rather than OBJP_TRUNCATED.',
+    description:
+      'Ten bytes of text ("Not Found\\n"), shorter than the fixed header: not a package, so OBJP_BAD_MAGIC rather than OBJP_TRUNCATED.',
     error: 'OBJP_BAD_MAGIC',
     bytes: () => utf8.encode('Not Found\n'),
   },
@@ -92,8 +126,18 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
     error: 'OBJP_UNSUPPORTED_VERSION',
     bytes: () => fixCrcs(edit(sample(), (b) => (b[4] = 2))),
   },
-  { name: 'header-check', description: 'The sample with one bit of the object count flipped (header CRC not updated).', error: 'OBJP_HEADER_CHECK', bytes: () => edit(sample(), (b) => (b[8]! ^= 0x04)) },
-  { name: 'index-check', description: 'The sample with one bit of a content type flipped (index CRC not updated).', error: 'OBJP_INDEX_CHECK', bytes: () => edit(sample(), (b) => (b[HEADER_SIZE + 20]! ^= 0x01)) },
+  {
+    name: 'header-check',
+    description: 'The sample with one bit of the object count flipped (header CRC not updated).',
+    error: 'OBJP_HEADER_CHECK',
+    bytes: () => edit(sample(), (b) => (b[8]! ^= 0x04)),
+  },
+  {
+    name: 'index-check',
+    description: 'The sample with one bit of a content type flipped (index CRC not updated).',
+    error: 'OBJP_INDEX_CHECK',
+    bytes: () => edit(sample(), (b) => (b[HEADER_SIZE + 20]! ^= 0x01)),
+  },
   {
     name: 'truncated',
     description: 'The sample cut 10 bytes into the body of /video/intro.mp4.',
@@ -113,7 +157,8 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   },
   {
     name: 'count-limit',
-    description: 'A 100-byte file whose header claims 2^32-1 objects (CRC correct): must fail at byte 32 without allocating.',
+    description:
+      'A 100-byte file whose header claims 2^32-1 objects (CRC correct): must fail at byte 32 without allocating.',
     error: 'OBJP_LIMIT',
     bytes: () => rawPackage(new Uint8Array(68), new Uint8Array(0), { count: 0xffff_ffff }),
   },
@@ -149,10 +194,16 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
       return rawPackage({ objects: [{ name: '/a.txt', size: 5, digest: sha256(body) }] }, utf8.encode('hello!'));
     },
   },
-  { name: 'invalid-name', description: 'An object named "/../secret" (CRCs correct).', error: 'OBJP_INVALID_NAME', bytes: () => singleObjectPackage({ name: '/../secret' }) },
+  {
+    name: 'invalid-name',
+    description: 'An object named "/../secret" (CRCs correct).',
+    error: 'OBJP_INVALID_NAME',
+    bytes: () => singleObjectPackage({ name: '/../secret' }),
+  },
   {
     name: 'raw-utf8-name',
-    description: 'An object named "/café.png" in raw UTF-8 (CRCs correct): names must be percent-encoded ("/caf%C3%A9.png").',
+    description:
+      'An object named "/café.png" in raw UTF-8 (CRCs correct): names must be percent-encoded ("/caf%C3%A9.png").',
     error: 'OBJP_INVALID_NAME',
     bytes: () => singleObjectPackage({ name: '/café.png' }),
   },

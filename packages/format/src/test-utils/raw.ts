@@ -30,7 +30,6 @@ export interface RawInfo {
   tail?: Uint8Array;
 }
 
-
 /**
  * UTF-8 that keeps lone surrogates as their 3-byte forms (WTF-8) instead of replacing them with U+FFFD,
  * so a test can put exactly the code units of a JS string on the wire.
@@ -109,7 +108,10 @@ export interface RawHeader {
 }
 
 /** The 32-byte fixed header with correct CRCs unless overridden. */
-export function rawHeader(h: Required<Pick<RawHeader, 'count' | 'indexLength' | 'dataLength'>> & RawHeader, index: Uint8Array): Uint8Array {
+export function rawHeader(
+  h: Required<Pick<RawHeader, 'count' | 'indexLength' | 'dataLength'>> & RawHeader,
+  index: Uint8Array,
+): Uint8Array {
   const out = new Uint8Array(HEADER_SIZE);
   const v = new DataView(out.buffer);
   out.set(h.magic ?? MAGIC, 0);
@@ -129,18 +131,30 @@ export function rawHeader(h: Required<Pick<RawHeader, 'count' | 'indexLength' | 
  * A whole package from a raw index and data field. Count, lengths and CRCs are correct unless `header`
  * overrides them, so each test breaks exactly the one thing it is about.
  */
-export function rawPackage(info: RawInfo | Uint8Array, data: Uint8Array = new Uint8Array(0), header: RawHeader = {}): Uint8Array {
+export function rawPackage(
+  info: RawInfo | Uint8Array,
+  data: Uint8Array = new Uint8Array(0),
+  header: RawHeader = {},
+): Uint8Array {
   const index = info instanceof Uint8Array ? info : rawObjectInfo(info);
   const count = header.count ?? (info instanceof Uint8Array ? 0 : info.objects.length);
-  const head = rawHeader({ ...header, count, indexLength: header.indexLength ?? index.length, dataLength: header.dataLength ?? data.length }, index);
+  const head = rawHeader(
+    { ...header, count, indexLength: header.indexLength ?? index.length, dataLength: header.dataLength ?? data.length },
+    index,
+  );
   return concat([head, index, data]);
 }
 
 /** A valid-looking one-object package whose name, headers or attributes a test chooses (CRCs correct). */
-export function singleObjectPackage(over: Partial<RawObject> & { contentTypes?: readonly string[]; buildId?: string | Uint8Array } = {}): Uint8Array {
+export function singleObjectPackage(
+  over: Partial<RawObject> & { contentTypes?: readonly string[]; buildId?: string | Uint8Array } = {},
+): Uint8Array {
   const body = over.size === undefined ? utf8.encode('hello') : new Uint8Array(over.size);
   const { contentTypes, buildId, ...obj } = over;
-  return rawPackage({ buildId, contentTypes, objects: [{ name: '/a.txt', digest: sha256(body), ...obj, size: body.length }] }, body);
+  return rawPackage(
+    { buildId, contentTypes, objects: [{ name: '/a.txt', digest: sha256(body), ...obj, size: body.length }] },
+    body,
+  );
 }
 
 /** Recomputes both CRCs of a package in place (for fuzzing what lies behind them). */
@@ -148,7 +162,8 @@ export function fixCrcs(pkg: Uint8Array): Uint8Array {
   if (pkg.length < HEADER_SIZE) return pkg;
   const v = new DataView(pkg.buffer, pkg.byteOffset, pkg.byteLength);
   const indexLength = v.getUint32(12, true);
-  if (HEADER_SIZE + indexLength <= pkg.length) v.setUint32(24, crc32(pkg.subarray(HEADER_SIZE, HEADER_SIZE + indexLength)), true);
+  if (HEADER_SIZE + indexLength <= pkg.length)
+    v.setUint32(24, crc32(pkg.subarray(HEADER_SIZE, HEADER_SIZE + indexLength)), true);
   v.setUint32(28, crc32(pkg.subarray(0, 28)), true);
   return pkg;
 }

@@ -10,16 +10,29 @@ export interface Reply {
 }
 
 /** One request over a fresh connection (no agent pooling, so tests do not share sockets by accident). */
-export function get(base: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+export function get(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const informational: Reply['informational'] = [];
     const req = request(
-      { host: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port, path, method: init.method ?? 'GET', headers: init.headers, agent: false },
+      {
+        host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: u.port,
+        path,
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), informational }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), informational }),
+        );
         res.on('error', reject);
       },
     );

@@ -21,7 +21,11 @@ export function noise(n: number, seed = 1): Buffer {
   const out = Buffer.alloc(n);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < n; i++) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     out[i] = x & 0xff;
   }
   return out;
@@ -41,12 +45,16 @@ export function makeSite(siteBase = '/'): FixtureSite {
   const base = mkdtempSync(join(tmpdir(), 'objpack-serve-'));
   const root = join(base, 'site');
   const files: Record<string, Buffer> = {
-    '/index.html': Buffer.from('<!doctype html><title>Home</title><link rel=stylesheet href=/style.css><script type=module src=/app.js></script><img src=/logo.png>'),
+    '/index.html': Buffer.from(
+      '<!doctype html><title>Home</title><link rel=stylesheet href=/style.css><script type=module src=/app.js></script><img src=/logo.png>',
+    ),
     '/style.css': css,
     '/app.js': appJs,
     '/logo.png': noise(3000, 7),
     '/font.woff2': noise(1200, 9),
-    '/guide/index.html': Buffer.from('<!doctype html><title>Guide</title><link rel=stylesheet href=/style.css><script src=/guide/guide.js></script>'),
+    '/guide/index.html': Buffer.from(
+      '<!doctype html><title>Guide</title><link rel=stylesheet href=/style.css><script src=/guide/guide.js></script>',
+    ),
     '/guide/guide.js': guideJs,
     '/big.bin': noise(2 * 1024 * 1024, 3),
     '/with space.txt': Buffer.from('space'),
@@ -62,14 +70,22 @@ export function makeSite(siteBase = '/'): FixtureSite {
 
   const sharedUrl = u('/_objpack/shared/00112233aabbccdd.objp');
   const shared = encodePackageSync({
-    buildId: 'b1', objects: [{ name: u('/style.css'), contentType: 'text/css; charset=utf-8', body: css }],
+    buildId: 'b1',
+    objects: [{ name: u('/style.css'), contentType: 'text/css; charset=utf-8', body: css }],
   });
   const homeObjects = ['/index.html', '/app.js', '/logo.png', '/font.woff2'];
-  const types: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', png: 'image/png', woff2: 'font/woff2', css: 'text/css; charset=utf-8' };
+  const types: Record<string, string> = {
+    html: 'text/html; charset=utf-8',
+    js: 'text/javascript; charset=utf-8',
+    png: 'image/png',
+    woff2: 'font/woff2',
+    css: 'text/css; charset=utf-8',
+  };
   const typeOf = (p: string) => types[p.split('.').pop()!]!;
   const pkg = (names: string[]) =>
     encodePackageSync({
-      buildId: 'b1', sharedRefs: [sharedUrl],
+      buildId: 'b1',
+      sharedRefs: [sharedUrl],
       objects: names.map((n) => ({ name: u(n), contentType: typeOf(n), body: files[n]! })),
     });
   files['/_objpack/shared/00112233aabbccdd.objp'] = Buffer.from(shared);
@@ -79,7 +95,11 @@ export function makeSite(siteBase = '/'): FixtureSite {
   const objects: BuildManifest['objects'] = {};
   for (const p of [...homeObjects, '/style.css', '/guide/index.html', '/guide/guide.js']) {
     objects[u(p)] = {
-      file: p.slice(1), bytes: files[p]!.length, digest: sri(files[p]!), contentType: typeOf(p), as: 'fetch',
+      file: p.slice(1),
+      bytes: files[p]!.length,
+      digest: sri(files[p]!),
+      contentType: typeOf(p),
+      as: 'fetch',
     };
   }
   const manifest: BuildManifest = {
@@ -87,7 +107,9 @@ export function makeSite(siteBase = '/'): FixtureSite {
     buildId: 'b1',
     pages: {
       [u('/')]: {
-        file: 'index.html', package: u('/_objpack/pages/index.html.objp'), shared: [sharedUrl],
+        file: 'index.html',
+        package: u('/_objpack/pages/index.html.objp'),
+        shared: [sharedUrl],
         closure: ['/index.html', '/style.css', '/app.js', '/logo.png', '/font.woff2'].map(u),
         critical: [
           { path: u('/style.css'), as: 'style' },
@@ -97,7 +119,9 @@ export function makeSite(siteBase = '/'): FixtureSite {
         preconnect: [],
       },
       [u('/guide/')]: {
-        file: 'guide/index.html', package: u('/_objpack/pages/guide/index.html.objp'), shared: [sharedUrl],
+        file: 'guide/index.html',
+        package: u('/_objpack/pages/guide/index.html.objp'),
+        shared: [sharedUrl],
         closure: ['/guide/index.html', '/style.css', '/guide/guide.js'].map(u),
         critical: [{ path: u('/style.css'), as: 'style' }],
         preconnect: [],
@@ -105,20 +129,37 @@ export function makeSite(siteBase = '/'): FixtureSite {
     },
     packages: {
       [u('/_objpack/pages/index.html.objp')]: {
-        kind: 'page', file: '_objpack/pages/index.html.objp', bytes: 0, digest: '', objects: homeObjects.map(u),
+        kind: 'page',
+        file: '_objpack/pages/index.html.objp',
+        bytes: 0,
+        digest: '',
+        objects: homeObjects.map(u),
       },
       [u('/_objpack/pages/guide/index.html.objp')]: {
-        kind: 'page', file: '_objpack/pages/guide/index.html.objp', bytes: 0, digest: '',
+        kind: 'page',
+        file: '_objpack/pages/guide/index.html.objp',
+        bytes: 0,
+        digest: '',
         objects: ['/guide/index.html', '/guide/guide.js'].map(u),
       },
       [sharedUrl]: {
-        kind: 'shared', file: '_objpack/shared/00112233aabbccdd.objp', bytes: 0, digest: '', objects: [u('/style.css')],
+        kind: 'shared',
+        file: '_objpack/shared/00112233aabbccdd.objp',
+        bytes: 0,
+        digest: '',
+        objects: [u('/style.css')],
       },
     },
     objects,
     // The font may be reused for a year, as a host serves hashed assets; everything else keeps objpack serve's
     // default (revalidate), so a page's 103 names the font alone and its 200's Link both.
-    hostHeaders: [{ for: u('/font.woff2'), match: `^${u('/font.woff2').replace(/[.]/g, '\\.')}$`, headers: [['cache-control', 'public, max-age=31536000, immutable']] }],
+    hostHeaders: [
+      {
+        for: u('/font.woff2'),
+        match: `^${u('/font.woff2').replace(/[.]/g, '\\.')}$`,
+        headers: [['cache-control', 'public, max-age=31536000, immutable']],
+      },
+    ],
     ...(siteBase === '/' ? {} : { base: siteBase }),
   };
   files['/objpack-manifest.json'] = Buffer.from(JSON.stringify(manifest));

@@ -38,7 +38,12 @@ function fromFlags(opts: Record<string, unknown>, cmd: Command): Partial<BuildOp
   return o;
 }
 
-export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: Command, logger: Logger): Promise<number> {
+export async function runBuild(
+  dir: string,
+  opts: Record<string, unknown>,
+  cmd: Command,
+  logger: Logger,
+): Promise<number> {
   let result: BuildResult;
   try {
     const { config, file } = await loadConfig(process.cwd(), opts.config as string | undefined);
@@ -54,21 +59,27 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
   const exit = errors.length ? ExitCode.BUILD_ERRORS : ExitCode.OK;
   if (opts.json) {
     const { perPage: _perPage, ...summary } = result.summary;
-    logger.out(JSON.stringify({
-      ok: exit === 0,
-      exitCode: exit,
-      buildId: result.buildId,
-      root: result.root,
-      outDir: result.outDir,
-      ...(result.report !== undefined ? { report: result.report } : {}),
-      summary,
-      plan: result.plan.stats,
-      written: result.written.length,
-      reused: result.reused,
-      removed: result.removed.length,
-      timingsMs: Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v)])),
-      diagnostics: result.diagnostics,
-    }, null, 2));
+    logger.out(
+      JSON.stringify(
+        {
+          ok: exit === 0,
+          exitCode: exit,
+          buildId: result.buildId,
+          root: result.root,
+          outDir: result.outDir,
+          ...(result.report !== undefined ? { report: result.report } : {}),
+          summary,
+          plan: result.plan.stats,
+          written: result.written.length,
+          reused: result.reused,
+          removed: result.removed.length,
+          timingsMs: Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v)])),
+          diagnostics: result.diagnostics,
+        },
+        null,
+        2,
+      ),
+    );
     for (const d of errors) logger.error(formatDiagnostic(d));
     return exit;
   }
@@ -80,22 +91,25 @@ export async function runBuild(dir: string, opts: Record<string, unknown>, cmd: 
   if (rest > 0) logger.warn(`… and ${rest} more warnings (all are listed in the report and in --json)`);
   for (const d of errors) logger.error(formatDiagnostic(d));
   const s = result.summary;
-  const table = renderTable([
-    ['pages', String(s.pages)],
-    ['objects', String(s.objects)],
-    ['packages', `${s.packages.page} page + ${s.packages.shared} shared`],
-    ['object bytes', formatBytes(s.objectBytes)],
-    ['package bytes', formatBytes(s.packageBytes)],
-    ['duplicated bytes', formatBytes(s.duplicatedBytes)],
-    ['missing references', String(s.missingReferences)],
-    ['requests (all pages)', `${s.requestsBefore} → ${s.requestsAfter}`],
-    ['round trips saved', String(s.roundTripsSaved)],
-    ['later tier (not packaged)', `${s.later.objects} objects, ${formatBytes(s.later.bytes)}`],
-    ...(s.linkRules ? [['Link rules (_headers)', linkRulesText(s.linkRules)]] : []),
-    ['warnings / errors', `${s.warnings} / ${s.errors}`],
-    ['files written', `${result.written.length} (${result.reused} packages unchanged)`],
-    ['time', `${(result.timings.total / 1000).toFixed(2)} s`],
-  ], ['objpack build', result.buildId]);
+  const table = renderTable(
+    [
+      ['pages', String(s.pages)],
+      ['objects', String(s.objects)],
+      ['packages', `${s.packages.page} page + ${s.packages.shared} shared`],
+      ['object bytes', formatBytes(s.objectBytes)],
+      ['package bytes', formatBytes(s.packageBytes)],
+      ['duplicated bytes', formatBytes(s.duplicatedBytes)],
+      ['missing references', String(s.missingReferences)],
+      ['requests (all pages)', `${s.requestsBefore} → ${s.requestsAfter}`],
+      ['round trips saved', String(s.roundTripsSaved)],
+      ['later tier (not packaged)', `${s.later.objects} objects, ${formatBytes(s.later.bytes)}`],
+      ...(s.linkRules ? [['Link rules (_headers)', linkRulesText(s.linkRules)]] : []),
+      ['warnings / errors', `${s.warnings} / ${s.errors}`],
+      ['files written', `${result.written.length} (${result.reused} packages unchanged)`],
+      ['time', `${(result.timings.total / 1000).toFixed(2)} s`],
+    ],
+    ['objpack build', result.buildId],
+  );
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const line = `objpack: ${count(s.pages, 'page')}, ${count(s.packages.page + s.packages.shared, 'package')}, ${count(errors.length, 'error')}, ${count(warnings.length, 'warning')} → ${result.outDir}`;
   const report = !result.report ? '' : `\n  report: ${path.relative(process.cwd(), result.report) || result.report}`;

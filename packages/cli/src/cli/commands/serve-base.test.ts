@@ -12,7 +12,8 @@ const running: Cli[] = [];
 const temps: string[] = [];
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') for (const c of running) console.error(`objpack serve stderr:\n${c.stderr()}`);
-  for (const c of running.splice(0)) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  for (const c of running.splice(0))
+    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
   for (const d of temps.splice(0)) await rm(d, { recursive: true, force: true });
 });
 const start = async (args: string[], cwd: string) => {
@@ -58,7 +59,10 @@ describe.skipIf(!built)('objpack serve --base', () => {
         const html = unpack(r.body).get('/repo/about/');
         return r.status === 200 && html?.includes(text) ? { html, location: r.headers['content-location'] } : undefined;
       });
-    for (const [args, text] of [[['--base', '/repo/'], '<p>v2</p>'], [[], '<p>v3</p>']] as const) {
+    for (const [args, text] of [
+      [['--base', '/repo/'], '<p>v2</p>'],
+      [[], '<p>v3</p>'],
+    ] as const) {
       const cli = await start([root, '--port', '0', '--watch', ...args], root);
       expect(cli.url).toMatch(/\/repo\/$/);
       await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));

@@ -13,7 +13,10 @@ import { watchTree } from './watch-tree.js';
 
 // Rollup's rule: CLI tests run the built binary, exactly as users do (signals included).
 const built = existsSync(fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url)));
-if (!built) console.warn('SKIPPED objpack serve process tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)');
+if (!built)
+  console.warn(
+    'SKIPPED objpack serve process tests: packages/cli/dist is missing (run `pnpm --filter objpack run build`)',
+  );
 
 const running: Cli[] = [];
 const startCli = async (args: string[], cwd: string, under: string[] = []) => {
@@ -24,7 +27,8 @@ const startCli = async (args: string[], cwd: string, under: string[] = []) => {
 const temps: string[] = [];
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') for (const c of running) console.error(`objpack serve stderr:\n${c.stderr()}`);
-  for (const c of running.splice(0)) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  for (const c of running.splice(0))
+    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
   for (const d of temps.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
@@ -53,7 +57,9 @@ describe.skipIf(!built || !existsSync('/usr/bin/prlimit'))('objpack serve: the c
     await writeFile(path.join(root, 'index.html'), '<!doctype html><title>x</title>');
     const derived = await startCli([root, '--port', '0'], root, ['/usr/bin/prlimit', '--nofile=1000']);
     // 1000 descriptors: 100 kept in reserve, a third of the rest.
-    await until(async () => (/at most 300 connections \(from the open-file limit, 1000;/.test(derived.stderr()) ? true : undefined));
+    await until(async () =>
+      /at most 300 connections \(from the open-file limit, 1000;/.test(derived.stderr()) ? true : undefined,
+    );
     const given = await startCli([root, '--port', '0', '--max-connections', '7'], root);
     await until(async () => (/at most 7 connections \(--max-connections\)/.test(given.stderr()) ? true : undefined));
   });
@@ -78,11 +84,13 @@ describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', 
     // An idle keep-alive connection: one request answered, socket parked in the agent.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const idleSocket = await new Promise<Socket>((resolve, reject) => {
-      http.get(`${cli.url}/small.txt`, { agent }, (res) => {
-        const socket = res.socket; // the agent takes it back (and clears res.socket) once the body ends
-        res.resume();
-        res.on('end', () => resolve(socket));
-      }).on('error', reject);
+      http
+        .get(`${cli.url}/small.txt`, { agent }, (res) => {
+          const socket = res.socket; // the agent takes it back (and clears res.socket) once the body ends
+          res.resume();
+          res.on('end', () => resolve(socket));
+        })
+        .on('error', reject);
     });
     const idleClosed = new Promise<void>((resolve) => idleSocket.once('close', () => resolve()));
 
@@ -90,16 +98,19 @@ describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', 
     let received = 0;
     const slow = deferred<http.IncomingMessage>();
     const bodyDone = new Promise<number>((resolve, reject) => {
-      http.get(`${cli.url}/big.bin`, { agent: false }, (res) => {
-        res.pause();
-        res.on('data', (c: Buffer) => {
-          for (let i = 0; i < c.length; i++) if (c[i] !== (received + i) % 251) reject(new Error(`corrupt byte at ${received + i}`));
-          received += c.length;
-        });
-        res.on('end', () => resolve(received));
-        res.on('aborted', () => reject(new Error(`aborted after ${received} bytes`)));
-        slow.resolve(res);
-      }).on('error', reject);
+      http
+        .get(`${cli.url}/big.bin`, { agent: false }, (res) => {
+          res.pause();
+          res.on('data', (c: Buffer) => {
+            for (let i = 0; i < c.length; i++)
+              if (c[i] !== (received + i) % 251) reject(new Error(`corrupt byte at ${received + i}`));
+            received += c.length;
+          });
+          res.on('end', () => resolve(received));
+          res.on('aborted', () => reject(new Error(`aborted after ${received} bytes`)));
+          slow.resolve(res);
+        })
+        .on('error', reject);
     });
     const res = await slow.promise;
 
@@ -108,10 +119,14 @@ describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', 
     expect(received).toBe(0); // the idle socket closed while the big response was still held back
     // The listening socket is closed: new connections are refused.
     // (Polled: on a loaded machine the idle socket can close by its holding time before the signal lands.)
-    const tryConnect = () => new Promise<string>((resolve) => {
-      const s = connect(Number(new URL(cli.url).port), '127.0.0.1', () => { s.destroy(); resolve('connected'); });
-      s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
-    });
+    const tryConnect = () =>
+      new Promise<string>((resolve) => {
+        const s = connect(Number(new URL(cli.url).port), '127.0.0.1', () => {
+          s.destroy();
+          resolve('connected');
+        });
+        s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+      });
     let refused = await tryConnect();
     for (let i = 0; i < 50 && refused === 'connected'; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -133,13 +148,15 @@ describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', 
     let received = 0;
     const started = deferred<http.IncomingMessage>();
     const ended = new Promise<string>((resolve) => {
-      http.get(`${cli.url}/big.bin`, { agent: false }, (res) => {
-        res.pause();
-        res.on('data', (c: Buffer) => void (received += c.length));
-        res.on('end', () => resolve('complete'));
-        res.on('error', () => resolve('cut'));
-        started.resolve(res);
-      }).on('error', () => resolve('cut'));
+      http
+        .get(`${cli.url}/big.bin`, { agent: false }, (res) => {
+          res.pause();
+          res.on('data', (c: Buffer) => void (received += c.length));
+          res.on('end', () => resolve('complete'));
+          res.on('error', () => resolve('cut'));
+          started.resolve(res);
+        })
+        .on('error', () => resolve('cut'));
     });
     const res = await started.promise;
     cli.child.kill('SIGINT');
@@ -155,12 +172,19 @@ describe.skipIf(!built)('objpack serve --watch', () => {
     const root = await tempDir();
     await mkdir(path.join(root, 'css'));
     await writeFile(path.join(root, 'css', 'site.css'), 'body { color: blue; }\n');
-    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>v1</title><link rel="stylesheet" href="/css/site.css"><h1>Hello</h1>\n');
-    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about</title><link rel="stylesheet" href="/css/site.css">\n');
+    await writeFile(
+      path.join(root, 'index.html'),
+      '<!doctype html><title>v1</title><link rel="stylesheet" href="/css/site.css"><h1>Hello</h1>\n',
+    );
+    await writeFile(
+      path.join(root, 'about.html'),
+      '<!doctype html><title>about</title><link rel="stylesheet" href="/css/site.css">\n',
+    );
     const cli = await startCli([root, '--port', '0', '--watch'], root);
     await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
 
-    const manifest = async () => JSON.parse((await get(`${cli.url}/${MANIFEST_FILE}`)).body.toString()) as BuildManifest;
+    const manifest = async () =>
+      JSON.parse((await get(`${cli.url}/${MANIFEST_FILE}`)).body.toString()) as BuildManifest;
     // Each build names the page's new package for its build id: the server says which one it sends.
     const pagePackage = async () => {
       const r = await get(`${cli.url}/`, { 'x-objpack': 'package' });
@@ -179,7 +203,9 @@ describe.skipIf(!built)('objpack serve --watch', () => {
     // 1. CSS, replaced by rename (an editor's atomic save) twice: a per-file watch would miss the second.
     for (const color of ['red', 'green']) {
       await atomicWrite(path.join(root, 'css', 'site.css'), `body { color: ${color}; }\n`);
-      await until(async () => ((await get(`${cli.url}/css/site.css`)).body.toString().includes(color) ? true : undefined));
+      await until(async () =>
+        (await get(`${cli.url}/css/site.css`)).body.toString().includes(color) ? true : undefined,
+      );
       const now = await until(async () => {
         const p = await pagePackage();
         return p.objects.get('/css/site.css')?.includes(color) ? p : undefined;
@@ -190,9 +216,14 @@ describe.skipIf(!built)('objpack serve --watch', () => {
     expect(digest2).not.toBe(digest1);
 
     // 2. The page itself, written in place.
-    const html = (await readFile(path.join(root, 'index.html'), 'utf8')).replace('<title>v1</title>', '<title>v2</title>');
+    const html = (await readFile(path.join(root, 'index.html'), 'utf8')).replace(
+      '<title>v1</title>',
+      '<title>v2</title>',
+    );
     await writeFile(path.join(root, 'index.html'), html);
-    await until(async () => ((await get(`${cli.url}/`)).body.toString().includes('<title>v2</title>') ? true : undefined));
+    await until(async () =>
+      (await get(`${cli.url}/`)).body.toString().includes('<title>v2</title>') ? true : undefined,
+    );
     const after = await until(async () => {
       const p = await pagePackage();
       return p.objects.get('/')?.includes('<title>v2</title>') ? p : undefined;
@@ -212,8 +243,14 @@ describe.skipIf(!built)('objpack serve --watch and temporary files', () => {
   test('a save through a temporary file (sed -i) is one edit of the file: reported by its name, rebuilt once; a deleted page too', async () => {
     const root = await tempDir();
     await writeFile(path.join(root, 'site.css'), 'body { color: blue; }\n');
-    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>t</title><link rel="stylesheet" href="/site.css">\n');
-    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>a</title><link rel="stylesheet" href="/site.css">\n');
+    await writeFile(
+      path.join(root, 'index.html'),
+      '<!doctype html><title>t</title><link rel="stylesheet" href="/site.css">\n',
+    );
+    await writeFile(
+      path.join(root, 'about.html'),
+      '<!doctype html><title>a</title><link rel="stylesheet" href="/site.css">\n',
+    );
     const cli = await startCli([root, '--port', '0', '--watch'], root);
     await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
     // What GNU sed -i does: a sedXXXXXX file beside the edited one, written, then renamed over it.
@@ -282,7 +319,7 @@ describe.skipIf(!built)('objpack serve of a site no build has packaged', () => {
 });
 
 describe.skipIf(!built)('objpack serve --watch and the host config', () => {
-  test('an edit to the user\'s rules in _headers rebuilds and is served; the build\'s own rewrite of it does not loop', async () => {
+  test("an edit to the user's rules in _headers rebuilds and is served; the build's own rewrite of it does not loop", async () => {
     const root = await tempDir();
     await writeFile(path.join(root, 'index.html'), '<!doctype html><title>home</title>\n');
     await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about</title>\n');
@@ -312,7 +349,11 @@ describe('watchTree', () => {
     await mkdir(path.join(root, 'a'));
     await writeFile(path.join(root, 'a', 'x.css'), '0');
     const seen: string[] = [];
-    const w = watchTree(root, (p) => seen.push(p), (d) => d === 'skipped');
+    const w = watchTree(
+      root,
+      (p) => seen.push(p),
+      (d) => d === 'skipped',
+    );
     await w.ready;
     try {
       const saw = (p: string) => until(async () => (seen.includes(p) ? true : undefined));

@@ -43,7 +43,8 @@ const DEBOUNCE_MS = 150;
 /** A TCP port, 0 for any free one: beyond 65535 is a bad flag value (exit 2), not a server failure. */
 function parsePort(value: unknown): number | undefined {
   const port = parseCount(value, '--port');
-  if (port !== undefined && port > 65535) throw new ObjpackError(ErrorCode.USAGE, `--port expects 0–65535, got ${port}`);
+  if (port !== undefined && port > 65535)
+    throw new ObjpackError(ErrorCode.USAGE, `--port expects 0–65535, got ${port}`);
   return port;
 }
 
@@ -51,14 +52,19 @@ function parsePort(value: unknown): number | undefined {
 function pemFile(value: unknown, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const file = String(value);
-  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) throw new ObjpackError(ErrorCode.USAGE, `${flag} ${file}: no such file (a PEM file; or --https alone for a self-signed certificate)`);
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile())
+    throw new ObjpackError(
+      ErrorCode.USAGE,
+      `${flag} ${file}: no such file (a PEM file; or --https alone for a self-signed certificate)`,
+    );
   return file;
 }
 
 export function serveOptions(dir: string, opts: Record<string, unknown>): ServeOptions {
   // Checked here: a bad --base is a usage error (exit 2), not a server failure.
   const base = opts.base === undefined ? undefined : resolveBase({ base: opts.base });
-  const prefetch = opts.prefetch === false ? false : parseCount(opts.prefetch === true ? undefined : opts.prefetch, '--prefetch');
+  const prefetch =
+    opts.prefetch === false ? false : parseCount(opts.prefetch === true ? undefined : opts.prefetch, '--prefetch');
   return {
     root: path.resolve(dir),
     ...(base !== undefined ? { base } : {}),
@@ -111,13 +117,20 @@ function printDiagnostics(diagnostics: readonly Diagnostic[], shown: Set<string>
   const grouped = formatGrouped(fresh);
   for (const g of grouped.slice(0, MAX_WARNINGS)) logger.warn(g.line);
   const rest = grouped.slice(MAX_WARNINGS).reduce((n, g) => n + g.count, 0);
-  if (rest > 0) logger.warn(`… and ${rest} more warnings (all are listed in the build report, .objpack/report.html by default)`);
+  if (rest > 0)
+    logger.warn(`… and ${rest} more warnings (all are listed in the build report, .objpack/report.html by default)`);
   shown.clear();
   for (const t of now) shown.add(t);
 }
 
 /** Rebuilds through the build library on every burst of source changes, then swaps the server's index. */
-function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server: ObjpackServer, logger: Logger, shown: Set<string>): () => void {
+function startWatching(
+  root: string,
+  config: Omit<BuildOptions, 'root'>,
+  server: ObjpackServer,
+  logger: Logger,
+  shown: Set<string>,
+): () => void {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   /** Changed paths, each with whether it was a file of the site before this burst of changes. */
@@ -140,20 +153,26 @@ function startWatching(root: string, config: Omit<BuildOptions, 'root'>, server:
         printDiagnostics(r.diagnostics, shown, logger);
         remember();
         await server.reload();
-        logger.info(`${files.length === 1 ? files[0] : `${files.length} files`} changed: rebuilt in ${Math.round(performance.now() - t)} ms (${r.written.length} files written), server reloaded`);
+        logger.info(
+          `${files.length === 1 ? files[0] : `${files.length} files`} changed: rebuilt in ${Math.round(performance.now() - t)} ms (${r.written.length} files written), server reloaded`,
+        );
       } catch (err) {
         // The server keeps serving the last good build.
         reportError(err, logger);
       }
     });
   };
-  const watcher = watchTree(root, (file) => {
-    if (!file || OWN_OUTPUT.test(file) || file.includes(TEMP_MARK) || path.basename(file).startsWith('.')) return;
-    if (HOST_FILES.includes(file) && readIfAny(path.join(root, file)) === left.get(file)) return;
-    if (!changed.has(file)) changed.set(file, watcher.has(file));
-    clearTimeout(timer);
-    timer = setTimeout(rebuild, DEBOUNCE_MS);
-  }, (dir) => SKIP_DIR.test(dir));
+  const watcher = watchTree(
+    root,
+    (file) => {
+      if (!file || OWN_OUTPUT.test(file) || file.includes(TEMP_MARK) || path.basename(file).startsWith('.')) return;
+      if (HOST_FILES.includes(file) && readIfAny(path.join(root, file)) === left.get(file)) return;
+      if (!changed.has(file)) changed.set(file, watcher.has(file));
+      clearTimeout(timer);
+      timer = setTimeout(rebuild, DEBOUNCE_MS);
+    },
+    (dir) => SKIP_DIR.test(dir),
+  );
   void watcher.ready.then(() => logger.info(`watching ${root} for changes (${watcher.size} directories)`));
   return () => {
     clearTimeout(timer);
@@ -193,7 +212,8 @@ function capLine(server: ObjpackServer): string {
   const from = server.maxConnectionsFrom;
   if (server.maxConnections === Infinity) return '  no connection cap';
   if (!from) return `  at most ${server.maxConnections} connections (--max-connections)`;
-  const limit = from.source === 'rlimit' ? `the open-file limit, ${from.files}` : `an assumed open-file limit of ${from.files}`;
+  const limit =
+    from.source === 'rlimit' ? `the open-file limit, ${from.files}` : `an assumed open-file limit of ${from.files}`;
   return `  at most ${server.maxConnections} connections (from ${limit}; --max-connections to change)`;
 }
 
@@ -211,8 +231,10 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
     options = serveOptions(dir, opts);
     // As build: a wrong directory is a usage error (exit 2), not a server failure.
     const st = await stat(options.root).catch(() => undefined);
-    if (!st) throw new ObjpackError(ErrorCode.INPUT_NOT_FOUND, `site directory not found: ${options.root}`, options.root);
-    if (!st.isDirectory()) throw new ObjpackError(ErrorCode.INPUT_NOT_DIRECTORY, `not a directory: ${options.root}`, options.root);
+    if (!st)
+      throw new ObjpackError(ErrorCode.INPUT_NOT_FOUND, `site directory not found: ${options.root}`, options.root);
+    if (!st.isDirectory())
+      throw new ObjpackError(ErrorCode.INPUT_NOT_DIRECTORY, `not a directory: ${options.root}`, options.root);
     if (opts.watch) {
       config = (await loadConfig(process.cwd())).config;
       // The builds keep the base: --base, else the config's, else the one the last build recorded.
@@ -225,7 +247,12 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
     }
     server = await serve({
       ...options,
-      onLog: (e) => (e.level === 'error' ? logger.error(`${e.code ?? ''} ${e.message}`) : e.level === 'warn' ? logger.warn(`${e.code ?? ''} ${e.message}`) : undefined),
+      onLog: (e) =>
+        e.level === 'error'
+          ? logger.error(`${e.code ?? ''} ${e.message}`)
+          : e.level === 'warn'
+            ? logger.warn(`${e.code ?? ''} ${e.message}`)
+            : undefined,
     }).catch((err: unknown) => {
       throw new ObjpackError(ErrorCode.SERVE, (err as Error)?.message ?? String(err), undefined, { cause: err });
     });
@@ -236,7 +263,9 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
   const signals = onSignals(logger);
   // Serving a site no build has packaged works, as a plain file server: say so, or it looks like objpack.
   if (!opts.watch && !existsSync(path.join(options.root, MANIFEST_FILE))) {
-    logger.warn(`${MANIFEST_FILE} not found in ${options.root}: serving its files without packages (run \`objpack build ${dir}\` first, or serve with --watch)`);
+    logger.warn(
+      `${MANIFEST_FILE} not found in ${options.root}: serving its files without packages (run \`objpack build ${dir}\` first, or serve with --watch)`,
+    );
   }
   // Under a base the site is there, and nothing is above it.
   logger.always(`  Local: ${server.url}${server.base === '/' ? '' : server.base}`);

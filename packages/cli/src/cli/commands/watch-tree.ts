@@ -23,14 +23,21 @@ export interface TreeWatcher {
  * `onChange` gets the changed path relative to `root`, before {@link TreeWatcher.has} takes the change in;
  * `skipDir` (relative path) keeps whole subtrees out.
  */
-export function watchTree(rootDir: string, onChange: (relPath: string) => void, skipDir: (relPath: string) => boolean = () => false): TreeWatcher {
+export function watchTree(
+  rootDir: string,
+  onChange: (relPath: string) => void,
+  skipDir: (relPath: string) => boolean = () => false,
+): TreeWatcher {
   const root = path.resolve(rootDir);
   const watchers = new Map<string, FSWatcher>();
   const files = new Set<string>();
   let closed = false;
   const recheck = (child: string) => {
     const rel = path.relative(root, child);
-    lstat(child).then((s) => (s.isDirectory() ? files.delete(rel) : files.add(rel)), () => files.delete(rel));
+    lstat(child).then(
+      (s) => (s.isDirectory() ? files.delete(rel) : files.add(rel)),
+      () => files.delete(rel),
+    );
   };
 
   const drop = (dir: string) => {

@@ -3,16 +3,24 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Engine, EngineContext, EnginePage } from './types.js';
 
 /** Chromium from the env (scripts/system-tools.mjs) or Debian's path; undefined → its tests skip loudly. */
-export const CHROMIUM = process.env.OBJPACK_CHROMIUM
-  ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+export const CHROMIUM =
+  process.env.OBJPACK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 /** Chromium for the tests; `backForwardCache` keeps the cache on (Playwright switches it off by default). */
 export const launchBrowser = ({ backForwardCache = false } = {}): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
     ...(backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP *.objpack.test 127.0.0.1'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--host-resolver-rules=MAP *.objpack.test 127.0.0.1',
+    ],
   });
 
 /** Stops every service worker of the context, as Chromium does to an idle one (DevTools protocol). */

@@ -33,7 +33,7 @@ describe.each(ENGINE_NAMES)('test engine %s', (name) => {
       expect(new URL(await page.url()).pathname).toBe('/about/');
     });
 
-    it('a reference page is never controlled by a worker; a second tab shares the first one\'s', async () => {
+    it("a reference page is never controlled by a worker; a second tab shares the first one's", async () => {
       serveSite(suite.server, suite.b, testSite(suite.b.register));
       const ref = await reference(suite.engine, `${suite.server.origin}/`);
       expect(ref.dom).toContain('Home v1');
@@ -51,7 +51,11 @@ describe.each(ENGINE_NAMES)('test engine %s', (name) => {
       const page = await suite.context.newPage();
       await page.goto(`${suite.server.origin}/install.html`);
       await suite.offline(true);
-      const reach = (q: string) => fetch(`/assets/data.json?${q}`).then(() => 'online', () => 'offline');
+      const reach = (q: string) =>
+        fetch(`/assets/data.json?${q}`).then(
+          () => 'online',
+          () => 'offline',
+        );
       expect(await page.evaluate(reach, 'x')).toBe('offline');
       await suite.offline(false);
       expect(await page.evaluate(reach, 'y')).toBe('online');

@@ -4,8 +4,8 @@ import { pollUntil } from './poll.js';
 import type { Engine, EngineContext, EnginePage } from './types.js';
 
 /** Firefox ESR from the env (scripts/system-tools.mjs) or Debian's path; undefined → its tests skip loudly. */
-export const FIREFOX = process.env.OBJPACK_FIREFOX
-  ?? (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : undefined);
+export const FIREFOX =
+  process.env.OBJPACK_FIREFOX ?? (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : undefined);
 
 class FirefoxPage implements EnginePage {
   constructor(readonly raw: Page) {}

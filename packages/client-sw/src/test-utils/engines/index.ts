@@ -16,13 +16,16 @@ const ENGINES: Record<EngineName, { installed: boolean; needs: string; launch: (
  * The engines a suite runs in: all three, or those named in OBJPACK_ENGINES (comma-separated, to run one
  * engine's suites alone). A missing engine prints the loud banner once per test file and its suites skip.
  */
-export const ENGINE_NAMES: EngineName[] = (process.env.OBJPACK_ENGINES?.split(',') ?? Object.keys(ENGINES))
-  .filter((n): n is EngineName => Object.hasOwn(ENGINES, n));
+export const ENGINE_NAMES: EngineName[] = (process.env.OBJPACK_ENGINES?.split(',') ?? Object.keys(ENGINES)).filter(
+  (n): n is EngineName => Object.hasOwn(ENGINES, n),
+);
 
 for (const name of ENGINE_NAMES) {
   if (!ENGINES[name].installed) {
-    console.warn(`\n!!! ${name} is missing (${ENGINES[name].needs}): SKIPPING the service-worker tests in ${name}`
-      + ' (run node scripts/system-tools.mjs as root).\n');
+    console.warn(
+      `\n!!! ${name} is missing (${ENGINES[name].needs}): SKIPPING the service-worker tests in ${name}` +
+        ' (run node scripts/system-tools.mjs as root).\n',
+    );
   }
 }
 

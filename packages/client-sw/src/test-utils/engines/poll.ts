@@ -1,6 +1,10 @@
 /** Calls `check` every `everyMs` until it returns a truthy value; rejects with `what` after `timeoutMs`. */
-export async function pollUntil<T>(check: () => Promise<T>, what: string, timeoutMs = 30_000, everyMs = 50):
-  Promise<T> {
+export async function pollUntil<T>(
+  check: () => Promise<T>,
+  what: string,
+  timeoutMs = 30_000,
+  everyMs = 50,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const got = await check();

@@ -14,7 +14,10 @@ export const WEBKIT = {
 export const WEBKIT_READY = Boolean(WEBKIT.driver && WEBKIT.browser && WEBKIT.xvfb);
 
 class WebKitPage implements EnginePage {
-  constructor(private readonly ctx: WebKitContext, readonly handle: string) {}
+  constructor(
+    private readonly ctx: WebKitContext,
+    readonly handle: string,
+  ) {}
 
   /** The driver, switched to this page's window (WebDriver commands go to one window at a time). */
   private async on(): Promise<WebDriver> {
@@ -131,14 +134,18 @@ export async function launchWebKit(): Promise<Engine> {
     name: 'webkit',
     async newContext() {
       const driver = await startDriver(WEBKIT.driver!, xvfb.display);
-      const session = await new Builder().usingServer(driver.url).withCapabilities({
-        browserName: 'MiniBrowser',
-        'webkitgtk:browserOptions': { binary: WEBKIT.browser, args: ['--automation'] },
-        pageLoadStrategy: 'none',
-      }).build().catch(async (e: unknown) => {
-        await driver.stop();
-        throw e;
-      });
+      const session = await new Builder()
+        .usingServer(driver.url)
+        .withCapabilities({
+          browserName: 'MiniBrowser',
+          'webkitgtk:browserOptions': { binary: WEBKIT.browser, args: ['--automation'] },
+          pageLoadStrategy: 'none',
+        })
+        .build()
+        .catch(async (e: unknown) => {
+          await driver.stop();
+          throw e;
+        });
       const ctx = await new WebKitContext(session).init();
       contexts.add(ctx);
       const quit = ctx.close.bind(ctx);
