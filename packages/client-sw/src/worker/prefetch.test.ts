@@ -42,7 +42,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch never competes 
     expect(asked(site.pagePackage['/far/'])).toBe(0);
     slow.release();
     await page.waitForFunction(() => document.readyState === 'complete');
-    await expect.poll(() => asked(site.pagePackage['/far/']), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => asked(site.pagePackage['/far/']), { timeout: 15_000 }).toBe(1);
   });
 
   it('a navigation cancels packages fetched ahead for other pages at once', async () => {
@@ -83,7 +83,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch never competes 
           (await swEvents(page)).some(
             (e) => e.type === 'fallback' && e.url === site.pagePackage['/far/'] && e.code === 'OBJPSW_ABORTED',
           ),
-        { timeout: 5000 },
+        { timeout: 15_000 },
       )
       .toBe(true);
     await page.click('#far');
@@ -99,7 +99,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch never competes 
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     // The on-screen link's page package is fetched ahead once the page is idle (its shared package is held).
-    await expect.poll(() => asked(site.pagePackage['/about/']), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => asked(site.pagePackage['/about/']), { timeout: 15_000 }).toBe(1);
     await pageDone(page);
     await swEvents(page);
     suite.server.take();
