@@ -44,9 +44,13 @@ export async function measureCase(c, { objpack, current } = {}) {
     await lib.build({ root: c.site, out, report: false, cache: false, ...(c.expected.options ?? {}) });
     const manifest = JSON.parse(readFileSync(path.join(out, 'objpack-manifest.json'), 'utf8'));
     const { staticOnly, browserOnly } = c.expected.oracle;
+    // Closure items name their file (a page's URL is its directory, under the base when there is one).
+    const pathOf = new Map(graph.pages.flatMap((p) => p.items.map((i) => [i.url, i.path])));
+    const base = c.expected.options?.base ?? '/';
     const fileBytes = (url) => {
-      const f = graph.files.get(decodeURIComponent(url.split('?')[0]));
-      return f ? f.bytes : statSync(path.join(c.site, decodeURIComponent(url.split('?')[0]))).size;
+      const key = pathOf.get(url) ?? decodeURIComponent(url.split('?')[0]);
+      const f = graph.files.get(key);
+      return f ? f.bytes : statSync(path.join(c.site, key.startsWith(base) ? key.slice(base.length) : key)).size;
     };
     const pages = graph.pages.map((page) => {
       const mine = (list) => new Set(list.filter((e) => e.page === page.url).map((e) => e.url));

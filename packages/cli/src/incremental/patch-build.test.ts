@@ -40,7 +40,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'objpack-patch-'));
 const pristine = path.join(dir, 'pristine');
 let assets: WorkerAssets;
 let copies = 0;
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Generous hooks: the copies add up to thousands of files, removed and written on a shared, loaded disk.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 180_000);
 beforeAll(async () => {
   const gen = (await import(GENERATORS)) as {
     generateSurgeSite(o: { pages: number; outDir: string }): Promise<unknown>;
@@ -52,7 +53,7 @@ beforeAll(async () => {
     "/*\n  Content-Security-Policy: default-src 'self'\n/pages/p0004*\n  X-Frame-Options: DENY\n",
   );
   assets = await fakeWorkerAssets();
-});
+}, 180_000);
 
 // The report in the output, so the comparisons below cover it.
 const run = (root: string, cache = true): Promise<BuildResult> =>
