@@ -8,7 +8,7 @@ import { build, type BuildOptions } from './build.js';
 import { inspectPackage } from './emit/inspect-package.js';
 import { REGISTER_TAG } from './emit/inject.js';
 import { ErrorCode, ObjpackError } from './errors.js';
-import type { HostTarget } from './emit/host-config.js';
+import type { HostTarget } from './hosts/index.js';
 import { fakeWorkerAssets, makeSite, SMALL_SITE, writeFiles } from './test-utils/site.js';
 import { listFiles, verifyOutput } from './test-utils/verify-output.js';
 

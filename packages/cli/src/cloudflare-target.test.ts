@@ -3,7 +3,7 @@ import path from 'node:path';
 import { serve } from '@objpack/serve';
 import { describe, expect, test } from 'vitest';
 import { build, type BuildOptions } from './build.js';
-import { cloudflareLines } from './emit/cloudflare-headers.js';
+import { cloudflareLines } from './hosts/cloudflare-headers.js';
 import { WarningCode } from './errors.js';
 import { fakeWorkerAssets, makeSite } from './test-utils/site.js';
 
@@ -84,7 +84,7 @@ describe("_headers and Cloudflare Pages' limits", () => {
     expect(text).toContain('\n/posts/p0\n  Link:');
     expect(text).not.toContain('/posts/p99\n'); // the posts tie: by name, p99 is last
     expect(cf.diagnostics.filter((d) => d.code === WarningCode.CLOUDFLARE_HEADERS_LIMIT)).toEqual([]);
-    // The same rules, compiled as Cloudflare compiles them (site-headers.test has the differences).
+    // The same rules, compiled as Cloudflare compiles them (hosts/read-hosts.test.ts has the differences).
     expect(cf.manifest.hostHeaders).toEqual(
       plain.manifest.hostHeaders!.map((r) => ({ ...r, match: '^\\/.*$', flags: '' })),
     );

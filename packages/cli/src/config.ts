@@ -2,7 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildOptions } from './build.js';
-import { HOST_TARGETS } from './emit/host-config.js';
+import { HOST_TARGETS } from './hosts/index.js';
 import { ErrorCode, ObjpackError } from './errors.js';
 
 /** What `objpack.config.*` may set: any build option except the site directory's project and callbacks. */

@@ -1,12 +1,5 @@
 import path from 'node:path';
-import {
-  MANIFEST_FILE,
-  ROUTES_FILE,
-  type FirebaseUrls,
-  type HostHeaderRule,
-  type HostRedirectRule,
-  type HostRoute,
-} from '@objpack/format';
+import { MANIFEST_FILE, ROUTES_FILE } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
 import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
 import { baseDetected, detectBase } from './discover/detect-base.js';
@@ -22,8 +15,9 @@ import { keepRegisteredWorker } from './emit/kept-worker.js';
 import { REGISTER_PATH, registerTag, WORKER_PATH } from './emit/inject.js';
 import { NGINX_FILE, PUSH_MANIFEST_FILE } from './emit/output-files.js';
 import type { WorkerAssets } from './emit/sw-assets.js';
-import { loadSiteHeaders } from './emit/site-headers.js';
-import { applyRedirects, type RedirectRule } from './emit/host-redirects.js';
+import type { RedirectRule } from './hosts/host.js';
+import { settleHosts, type HostProfile } from './hosts/profile.js';
+import { readHosts } from './hosts/read-hosts.js';
 import { ownUrlShadows } from './emit/own-urls.js';
 import { htmlBody } from './emit/write-package.js';
 import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
@@ -97,16 +91,9 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   };
   let diagnostics: Diagnostic[];
   let pages: PlanPage[];
-  let hostHeaders: HostHeaderRule[] = [];
-  let hostRedirects: HostRedirectRule[] = [];
+  let host: HostProfile;
   let projectConfigs: string[] = [];
-  let hostRoutes: HostRoute[] = [];
   let hostRules: RedirectRule[] = [];
-  let cleanUrls = options.cleanUrls === true;
-  let cleanSlashUrls = false;
-  let bareDirUrls = options.bareDirUrls === true;
-  let firebaseUrls: FirebaseUrls | undefined;
-  let netlify = false;
   let t: number;
   try {
     try {
@@ -151,24 +138,18 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     timings.trace = performance.now() - t;
 
     t = performance.now();
-    const siteHeaders = await loadSiteHeaders(root, {
+    const siteHosts = await readHosts(root, {
       cleanUrls: options.cleanUrls,
       bareDirUrls: options.bareDirUrls,
       targets: options.targets,
     });
-    diagnostics.push(...siteHeaders.diagnostics);
-    hostHeaders = siteHeaders.rules;
-    projectConfigs = siteHeaders.projectConfigs;
-    hostRoutes = siteHeaders.routes;
-    hostRules = siteHeaders.redirects;
-    cleanUrls = options.cleanUrls ?? siteHeaders.cleanUrls;
-    cleanSlashUrls = siteHeaders.cleanSlashUrls;
-    bareDirUrls = options.bareDirUrls ?? siteHeaders.bareDirUrls;
-    firebaseUrls = siteHeaders.firebaseUrls;
-    netlify = siteHeaders.netlify;
+    diagnostics.push(...siteHosts.diagnostics);
+    projectConfigs = siteHosts.projectConfigs;
+    hostRules = siteHosts.redirects;
+    const cleanUrls = options.cleanUrls ?? siteHosts.cleanUrls;
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
     // A host config with clean URLs at `/about/` decided it too: there `/about` is redirected.
-    if (options.cleanUrls === undefined && !cleanUrls && !cleanSlashUrls) {
+    if (options.cleanUrls === undefined && !cleanUrls && !siteHosts.cleanSlashUrls) {
       linkWarning(
         diagnostics,
         graph.pages,
@@ -178,7 +159,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
           `${links} name pages without .html (${file} links to ${target.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`,
       );
     }
-    if (options.bareDirUrls === undefined && !siteHeaders.bareDirKnown) {
+    if (options.bareDirUrls === undefined && !siteHosts.bareDirKnown) {
       linkWarning(
         diagnostics,
         graph.pages,
@@ -188,26 +169,13 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
           `${links} name directory pages without their trailing slash (${file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`,
       );
     }
-    const { redirected, rules: takers } = applyRedirects(
+    const settled = settleHosts(
+      siteHosts,
+      { ...options, host: options.origin ? new URL(options.origin).host : undefined },
       graph.pages.map((p) => p.url),
-      siteHeaders.redirects,
-      { cleanUrls, bareDirUrls, cleanSlashUrls },
-      options.origin ? new URL(options.origin).host : undefined,
     );
-    if (redirected.length > 0) {
-      const { url, rule } = redirected[0]!;
-      const n = redirected.length;
-      const message = `${n} page${n === 1 ? '' : 's'} ${n === 1 ? 'is' : 'are'} redirected by the host before it serves files (${url} by ${rule.file} \`${rule.for}\`): the worker leaves ${n === 1 ? 'its URL' : 'their URLs'} to the host`;
-      diagnostics.push({ code: WarningCode.PAGES_REDIRECTED, severity: 'warning', message, file: rule.file });
-    }
-    hostRedirects = takers.map((r) => ({
-      file: r.file,
-      for: r.for,
-      match: r.re.source,
-      flags: r.re.flags,
-      ...(r.host !== undefined ? { host: r.host } : {}),
-      ...(r.cleanOnly ? { cleanOnly: true as const } : {}),
-    }));
+    diagnostics.push(...settled.diagnostics);
+    host = settled.profile;
     pages = await preparePages(graph, {
       cache,
       inject,
@@ -217,7 +185,7 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
       diagnostics,
       progress,
       hashing,
-      pageHeaders: siteHeaders.forPage,
+      pageHeaders: siteHosts.forPage,
     });
     timings.hash = performance.now() - t;
   } catch (err) {
@@ -248,9 +216,6 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     copy: inPlace ? undefined : [...graph.files.values()],
     html,
     worker: workerAssets ? { assets: workerAssets, unregister: options.unregister === true } : undefined,
-    targets: options.targets ?? [],
-    // `--target netlify` names the host as a netlify.toml does.
-    netlify: netlify || (options.targets ?? []).includes('netlify'),
     cache,
     report:
       report === undefined
@@ -265,14 +230,8 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
           },
     concurrency: options.concurrency,
     writer: pool,
-    hostHeaders,
-    hostRedirects,
-    hostRoutes,
+    host,
     base,
-    cleanUrls,
-    cleanSlashUrls,
-    bareDirUrls,
-    firebaseUrls,
     onFile: (_rel, done, total) => progress({ phase: 'write', done, total }),
   }).finally(() => pool.close());
   result.written.push(...keptWorker);

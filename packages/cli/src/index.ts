@@ -19,7 +19,7 @@ export type { ClosureItem, Diagnostic, DiscoverOptions, PageClosure, SiteFile, S
 export { planPackages, expectedExtraCopies, DEFAULT_PLAN_OPTIONS } from './plan/plan-packages.js';
 export type { PackagePlan, PlanOptions, PlanObject, PlanPage, PlannedPage, PlannedShared } from './plan/types.js';
 export { sessionCost, type SessionCost } from './plan/session-cost.js';
-export { HOST_TARGETS, type HostTarget } from './emit/host-config.js';
+export { HOST_TARGETS, type HostTarget } from './hosts/index.js';
 export { inspectPackage, type InspectResult } from './emit/inspect-package.js';
 export { unpackPackage } from './emit/unpack-package.js';
 export type { BuildSummary, PageSummary } from './report/summary.js';

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../build.js';
 import { fakeWorkerAssets, makeSite } from '../test-utils/site.js';
 import { verifyOutput } from '../test-utils/verify-output.js';
-import { HEADERS_BEGIN, HEADERS_END } from './host-config.js';
+import { HEADERS_BEGIN, HEADERS_END } from '../hosts/header-rules.js';
 import { inspectPackage } from './inspect-package.js';
 
 /** Relative references only: the same files work under any base. */

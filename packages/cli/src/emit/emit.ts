@@ -10,33 +10,22 @@ import type { BuildCache } from './build-cache.js';
 import { removeStale, removeTempFiles } from './cleanup.js';
 import { generationUrl, packageFile, publishedPackages } from './generation.js';
 import { readCopied, removeUncopied, writeCopied } from './copied-files.js';
-import { cloudflareHeaders, cloudflareProblems } from './cloudflare-headers.js';
-import { isHeadersPattern, type HeadersHost } from './header-patterns.js';
-import {
-  firebaseConfig,
-  headerRules,
-  netlifyHeaders,
-  nginxConfig,
-  pushManifest,
-  vercelConfig,
-  VERCEL_MAX_RULES,
-  type HeaderRule,
-  type HeaderRules,
-  type HostTarget,
-} from './host-config.js';
+import { headerRules } from '../hosts/header-rules.js';
+import type { HostWarning, LinkRules } from '../hosts/host.js';
+import { hostOutputs, writeHostOutputs } from '../hosts/outputs.js';
+import type { HostProfile } from '../hosts/profile.js';
 import { REGISTER_PATH, WORKER_PATH } from './inject.js';
-import { buildManifest, manifestText, routeTable, type HostRecord } from './manifest.js';
+import { buildManifest, manifestText, routeTable } from './manifest.js';
 import { mapLimit } from './map-limit.js';
 import type { WorkerAssets } from './sw-assets.js';
-import { HOST_ENTRIES_FILE, NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
-import { readJsonConfig, readOwnEntries } from './host-entries.js';
+import { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE } from './output-files.js';
+import { pushManifest } from './push-manifest.js';
 import { localWriter, type PackageWriter, type WriteJob } from './write-job.js';
 import { insideDir, removeOldReport, writeReport } from '../report/report-file.js';
 
 export { NGINX_FILE, PUSH_MANIFEST_FILE, REPORT_FILE };
 
-/** `HostRecord`: what the build learnt of the site's host, for the manifest and the route table. */
-export interface EmitInput extends HostRecord {
+export interface EmitInput {
   root: string;
   outDir: string;
   plan: PackagePlan;
@@ -48,9 +37,10 @@ export interface EmitInput extends HostRecord {
    */
   html: ReadonlyArray<{ rel: string; key: string; load(): Promise<Uint8Array> }>;
   worker?: { assets: WorkerAssets; unregister: boolean };
-  targets: readonly HostTarget[];
-  /** A netlify.toml or `--target netlify` says the site is Netlify's: its `_headers` has none of Cloudflare's limits. */
-  netlify?: boolean;
+  /** The URL path the host serves the site root at (`/repo/`). Default `/`. */
+  base?: string;
+  /** What the build learnt of the site's host: for the manifest, the route table and the host files. */
+  host: HostProfile;
   cache: BuildCache;
   /** The report (an absolute path) and how to render it from the finished manifest and the host configs. */
   report?: { file: string; render(manifest: BuildManifest, hosts: { linkRules?: LinkRules }): string };
@@ -61,12 +51,7 @@ export interface EmitInput extends HostRecord {
   onFile?(rel: string, done: number, total: number): void;
 }
 
-/** `--target cloudflare`: `pages` with a Link rule in `_headers`, `of` those with preloads, `cut` for want of room among the 100. */
-export interface LinkRules {
-  pages: number;
-  of: number;
-  cut: number;
-}
+export type { LinkRules };
 
 export interface EmitResult {
   manifest: BuildManifest;
@@ -84,13 +69,7 @@ export interface EmitResult {
    * Host config limits passed (`limit`, `cloudflare`: `_headers` on Cloudflare Pages), configs left untouched
    * (`kept`) and pages left without a `_headers` rule for a path its hosts read as a pattern (`pattern`).
    */
-  hostWarnings: Array<{
-    kind: 'limit' | 'kept' | 'cloudflare' | 'pattern';
-    message: string;
-    file?: string;
-    line?: number;
-    ref?: string;
-  }>;
+  hostWarnings: HostWarning[];
 }
 
 /**
@@ -242,7 +221,11 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     // Made while the pages are renamed: a rename over an old page waits for the disk to free its blocks
     // (0.3 ms each on this VM's ext4, 3 s for 10,000 pages), this thread meanwhile had nothing to do. Only
     // the files' contents are made here; they are written after the pages, manifest last, as before.
-    texts = outputTexts(buildManifest(plan, buildId, packages, input), input, existingHeaders);
+    texts = outputTexts(
+      buildManifest(plan, buildId, packages, { base: input.base, ...input.host }),
+      input,
+      existingHeaders,
+    );
     await renamed;
   } catch (err) {
     await renamed?.catch(() => undefined);
@@ -259,51 +242,11 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     done(h.rel);
   });
 
-  const { manifest, rules, headers } = texts;
-  const { linkRules } = headers;
-  const hostWarnings: EmitResult['hostWarnings'] = [...headers.warnings];
-  await writeText('_headers', headers.text);
-  await writeText(PUSH_MANIFEST_FILE, texts.pushManifest);
-  const jsonTargets = (['vercel', 'firebase'] as const).filter((t) => input.targets.includes(t));
-  if (jsonTargets.length > 0) {
-    if (jsonTargets.includes('vercel') && rules.length > VERCEL_MAX_RULES)
-      hostWarnings.push({
-        kind: 'limit',
-        message: `vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}`,
-      });
-    const previous = await readOwnEntries(outDir);
-    const configs: Array<{ file: string; config: Record<string, unknown>; ours: unknown[] }> = [];
-    for (const t of jsonTargets) {
-      const file = `${t}.json`;
-      const existing = await readJsonConfig(abs(file));
-      // Never overwrite what we cannot read (firebase-tools accepts comments in firebase.json).
-      if (existing === undefined)
-        hostWarnings.push({
-          kind: 'kept',
-          message: `${file} is not plain JSON: left as it is, without objpack's header rules`,
-        });
-      const made =
-        existing &&
-        (t === 'vercel'
-          ? vercelConfig(rules, existing, previous[file])
-          : firebaseConfig(rules, existing, previous[file]));
-      if (typeof made === 'string') hostWarnings.push({ kind: 'kept', message: `${file}: ${made}` });
-      else if (made) configs.push({ file, ...made });
-    }
-    // Entries of both builds are recorded before a config changes, and only this build's after: killed in
-    // between, the next build still knows every entry that is objpack's. Files not written this time keep theirs.
-    const record = (both: boolean) =>
-      JSON.stringify({
-        ...previous,
-        ...Object.fromEntries(configs.map((c) => [c.file, both ? [...(previous[c.file] ?? []), ...c.ours] : c.ours])),
-      });
-    if (configs.length > 0) {
-      await writeText(HOST_ENTRIES_FILE, record(true));
-      for (const c of configs) await writeText(c.file, `${JSON.stringify(c.config, null, 2)}\n`);
-      await writeText(HOST_ENTRIES_FILE, record(false));
-    }
-  }
-  if (texts.nginx !== undefined) await writeText(NGINX_FILE, texts.nginx);
+  const { manifest, hosts } = texts;
+  const linkRules = hosts.find((o) => o.linkRules)?.linkRules;
+  const hostWarnings = await writeHostOutputs(outDir, hosts, writeText, () =>
+    writeText(PUSH_MANIFEST_FILE, texts.pushManifest),
+  );
   if (input.report && texts.report !== undefined) {
     await writeReport(input.report.file, texts.report);
     const rel = insideDir(outDir, input.report.file);
@@ -330,7 +273,7 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
     reused,
     removed,
     superseded,
-    linkTruncated: headers.truncated,
+    linkTruncated: hosts.find((o) => o.truncated)?.truncated ?? texts.truncated,
     hostWarnings,
     ...(linkRules ? { linkRules } : {}),
   };
@@ -338,71 +281,19 @@ export async function emit(input: EmitInput): Promise<EmitResult> {
 
 /** The manifest and the contents of the files made from it (host configs that merge with the site's aside). */
 function outputTexts(manifest: BuildManifest, input: EmitInput, existingHeaders: string) {
-  const { rules, own, pages, truncated } = headerRules(manifest);
-  const headers = headersFile(own, pages, truncated, existingHeaders, input);
+  const headers = headerRules(manifest);
+  const { targets, netlify } = input.host;
+  const hosts = hostOutputs({ manifest, headers, existingHeaders, targets, netlify });
+  const linkRules = hosts.find((o) => o.linkRules)?.linkRules;
   return {
     manifest,
-    rules,
-    headers,
+    hosts,
+    truncated: headers.truncated,
     pushManifest: `${JSON.stringify(pushManifest(manifest), null, 2)}\n`,
-    nginx: input.targets.includes('nginx') ? nginxConfig(rules) : undefined,
-    report: input.report?.render(manifest, headers.linkRules ? { linkRules: headers.linkRules } : {}),
+    report: input.report?.render(manifest, linkRules ? { linkRules } : {}),
     routes: JSON.stringify(routeTable(manifest)),
     manifestText: manifestText(manifest),
   };
-}
-
-/**
- * `_headers` (`--target cloudflare`: within Cloudflare Pages' limits), with the pages whose Link lost entries,
- * how many pages kept a Link rule under that target, and what of the file breaks Cloudflare's limits.
- */
-function headersFile(
-  own: readonly HeaderRule[],
-  pages: readonly HeaderRule[],
-  truncated: HeaderRules['truncated'],
-  existing: string,
-  input: EmitInput,
-) {
-  const warnings: EmitResult['hostWarnings'] = [];
-  // Only where `_headers` may be read: a build for Vercel, Firebase or nginx alone would hear of it for nothing.
-  const read = input.targets.length === 0 || input.targets.some((t) => t === 'netlify' || t === 'cloudflare');
-  const patternWarning = (left: readonly string[], hosts: string) => {
-    if (left.length === 0 || !read) return;
-    const n = left.length;
-    const message = `${n} page${n === 1 ? ' gets' : 's get'} no Link rule in _headers (${left[0]}): ${n === 1 ? 'its path holds' : 'their paths hold'} \`*\` or \`:name\`, which ${hosts} reads as a pattern that matches other URLs too, with no escape; the worker still announces ${n === 1 ? 'its' : 'their'} preloads once installed`;
-    warnings.push({ kind: 'pattern', file: '_headers', ref: left[0], message });
-  };
-  if (input.targets.includes('cloudflare')) {
-    const made = cloudflareHeaders(own, pages, existing);
-    for (const p of cloudflareProblems(made.text, made, own.length))
-      warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
-    patternWarning(made.patterns, 'Cloudflare Pages');
-    const linkRules: LinkRules = { pages: made.pageRules, of: pages.length, cut: made.cut };
-    return { text: made.text, truncated: mergeTruncated(truncated, made.truncated), linkRules, warnings };
-  }
-  // The default `_headers` may be Netlify's or Cloudflare's, unless a netlify.toml or `--target netlify` says.
-  const hosts: HeadersHost[] = input.netlify === true ? ['netlify'] : ['netlify', 'cloudflare'];
-  const patterns = new Set(pages.filter((r) => isHeadersPattern(r.path, hosts)));
-  const text = netlifyHeaders([...own, ...pages.filter((r) => !patterns.has(r))], existing);
-  patternWarning(
-    [...patterns].map((r) => r.path),
-    input.netlify === true ? 'Netlify' : 'Netlify or Cloudflare Pages',
-  );
-  // A host named by --target (Vercel, Firebase, nginx, Netlify) or a netlify.toml says where the site goes:
-  // Cloudflare's limits are not its host's, and a warning on every build would only be noise.
-  const elsewhere = input.netlify === true || input.targets.length > 0;
-  if (!elsewhere)
-    for (const p of cloudflareProblems(text)) warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
-  return { text, truncated, linkRules: undefined, warnings };
-}
-
-/** Pages whose Link lost entries to 8 KB or to Cloudflare's lines, each once with all it lost. */
-function mergeTruncated(
-  ...lists: Array<ReadonlyArray<{ page: string; dropped: number }>>
-): Array<{ page: string; dropped: number }> {
-  const by = new Map<string, number>();
-  for (const list of lists) for (const t of list) by.set(t.page, (by.get(t.page) ?? 0) + t.dropped);
-  return [...by].map(([page, dropped]) => ({ page, dropped }));
 }
 
 /** Synchronous: one stat per kept package, and through the thread pool each would cost more than the call. */

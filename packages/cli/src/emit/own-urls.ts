@@ -2,7 +2,7 @@ import { ROUTES_FILE, RuleIndex } from '@objpack/format';
 import { WarningCode } from '../errors.js';
 import { safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
-import type { RedirectRule } from './host-redirects.js';
+import type { RedirectRule } from '../hosts/host.js';
 import { registerPath, workerPath } from './inject.js';
 
 /** The URLs objpack's worker needs from the host, as the build writes them. */

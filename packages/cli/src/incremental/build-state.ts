@@ -24,7 +24,7 @@ export const STATE_ROWS_FILE = `${PACKAGE_DIR}/.state-rows`;
  * 4: page URLs keep `[` `]` (site-origin.ts encodePath). 5: object URLs escape `|` `^` (resolve-url.ts).
  * 6: the summary's `linkRules` has `cut` (an older state's patch would not name Cloudflare's limit).
  * 7: object URLs in one spelling. 8: a page's recorded headers include the rules that name it
- * decoded (site-headers.ts forPage). 9: object URLs as the page spells them again. 10: page packages
+ * decoded (hosts/read-hosts.ts pageHeaders). 9: object URLs as the page spells them again. 10: page packages
  * are named for their build id (emit/generation.ts), `superseded`.
  */
 const STATE_VERSION = 10;

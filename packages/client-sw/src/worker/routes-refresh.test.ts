@@ -191,7 +191,7 @@ describe('lookupRoute with cleanSlashUrls (Vercel/Firebase cleanUrls with traili
 
 describe("lookupRoute for a site on Firebase with cleanUrls/trailingSlash: only URLs the host's file lookup serves (superstatic's files.js) are answered", () => {
   const pages = { '/': [0], '/about.html': [0], '/guide/': [0] };
-  /** The table the build writes for these firebase.json settings (host-json-rules.ts, host-redirects.ts firebaseRedirects). */
+  /** The table the build writes for these firebase.json settings (cli hosts/firebase-headers.ts and hosts/firebase-routes.ts). */
   const table = (cleanUrls: boolean, trailingSlash: boolean | undefined): RouteTable => {
     const redirects: Array<[string, string]> = [];
     if (cleanUrls) redirects.push(['\\.html$', '']);

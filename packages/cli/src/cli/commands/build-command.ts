@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { build, type BuildOptions, type BuildResult } from '../../build.js';
 import { loadConfig } from '../../config.js';
-import type { HostTarget } from '../../emit/host-config.js';
+import type { HostTarget } from '../../hosts/index.js';
 import { ExitCode } from '../../errors.js';
 import { linkRulesText } from '../../report/summary.js';
 import { formatBytes } from '../../report/svg-bars.js';

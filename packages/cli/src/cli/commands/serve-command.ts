@@ -8,7 +8,7 @@ import { build, type BuildOptions } from '../../build.js';
 import { loadConfig } from '../../config.js';
 import type { Diagnostic } from '../../discover/index.js';
 import { TEMP_MARK } from '../../emit/atomic-write.js';
-import { userPart } from '../../emit/host-config.js';
+import { userPart } from '../../hosts/header-rules.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
 import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';

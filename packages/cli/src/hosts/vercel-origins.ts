@@ -1,37 +1,7 @@
-/** What the build tells of a host rule beyond what it takes: where it is written, and which URLs it serves their own file. */
 import type { getTransformedRoutes } from '@vercel/routing-utils';
 import type { Node as JsonNode } from 'jsonc-parser';
 import { ConfigLines } from './config-lines.js';
 import { valueAt } from './json-node.js';
-import { netlifyCapture } from './host-routes.js';
-
-/** Whether a `_redirects` 200 rewrite serves a URL its own file: its destination, placeholders filled in, is the URL. */
-export function netlifyKeeps(from: string, to: string): (urlPath: string) => boolean {
-  let capture: ReturnType<typeof netlifyCapture> | undefined;
-  return (u) => {
-    const { re, names } = (capture ??= netlifyCapture(from));
-    const m = re.exec(u);
-    return (
-      m !== null &&
-      to.replace(/:([A-Za-z_]\w*)/g, (t, name: string) => (names.has(name) ? (m.groups?.[name] ?? '') : t)) === u
-    );
-  };
-}
-
-/** Whether a vercel.json route serves a URL its own file: its `dest`, `$1`… and `$name` filled in, is the URL. */
-export function vercelKeeps(src: string, dest: string): (urlPath: string) => boolean {
-  let re: RegExp | undefined;
-  return (u) => {
-    const m = (re ??= new RegExp(src, 'i')).exec(u);
-    return (
-      m !== null &&
-      dest.replace(
-        /\$(\d+|[A-Za-z_]\w*)/g,
-        (_t, ref: string) => (/^\d/.test(ref) ? m[Number(ref)] : m.groups?.[ref]) ?? '',
-      ) === u
-    );
-  };
-}
 
 /**
  * Where each route of getTransformedRoutes comes from, by its index: it lists `cleanUrls`' routes, then

@@ -1,6 +1,8 @@
 import { minimatch } from 'minimatch';
 import { describe, expect, test } from 'vitest';
-import { firebaseRules, vercelRules, type SiteRule } from './host-json-rules.js';
+import { firebaseRules } from './firebase-headers.js';
+import type { SiteRule } from './host.js';
+import { vercelRules } from './vercel-headers.js';
 
 const matching = (rules: SiteRule[], url: string) => rules.filter((r) => r.test(url)).map((r) => r.for);
 

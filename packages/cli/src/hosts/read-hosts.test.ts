@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { makeSite } from '../test-utils/site.js';
-import { HEADERS_BEGIN, HEADERS_END } from './host-config.js';
-import { loadSiteHeaders } from './site-headers.js';
+import { HEADERS_BEGIN, HEADERS_END } from './header-rules.js';
+import { readHosts as loadSiteHeaders } from './read-hosts.js';
 import { cleanUrlOf } from '../discover/site-origin.js';
 
 describe('loadSiteHeaders', () => {

@@ -2,8 +2,17 @@ import type { HostRoute } from '@objpack/format';
 import { minimatch } from 'minimatch';
 import pathToRegexp from 'path-to-regexp';
 import { describe, expect, it } from 'vitest';
-import { netlifyFrom } from './host-redirects.js';
-import { firebaseRoutes, netlifyCapture, netlifyRoute, vercelRoutes, type HostRoutes } from './host-routes.js';
+import type { FirebaseHosting } from './firebase-headers.js';
+import { firebaseRouting } from './firebase-routes.js';
+import type { HostRoutes } from './host.js';
+import { compileNetlify as netlifyCapture } from './netlify-pattern.js';
+import { netlifyRoute } from './netlify-redirects.js';
+import { vercelRouting } from './vercel-routes.js';
+
+/** The pattern as the worker's route table has it: the same compiled route, without its groups. */
+const netlifyFrom = (from: string) => ({ re: netlifyCapture(from).plain });
+const vercelRoutes = async (config: unknown, file: string) => (await vercelRouting(config, file)).routes;
+const firebaseRoutes = async (site: FirebaseHosting, file: string) => (await firebaseRouting(site, file)).routes;
 
 const PATHS = [
   '/',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
-// Apart from site-headers.ts, so that a build (the incremental fast path) can name these files without
-// loading the host-config parsers' modules.
+// Apart from the host modules, so that a build (the incremental fast path) can name these files without
+// loading the host config parsers' modules.
 
 /** Where `vercel.json` and `firebase.json` are looked for, in order: the site, then the project directory. */
 export function hostConfigDirs(root: string, cwd = process.cwd()): string[] {
@@ -10,7 +10,7 @@ export function hostConfigDirs(root: string, cwd = process.cwd()): string[] {
 }
 
 /**
- * Host configs loadSiteHeaders may read that the incremental fingerprint must cover: those outside the site,
+ * Host configs readHosts may read that the incremental fingerprint must cover: those outside the site,
  * and the site's own that no build writes (`netlify.toml`, `_redirects`), which `--exclude` can keep from the
  * walk that otherwise notices an edit (the site's `_headers`, vercel.json and firebase.json are outputs,
  * checked by signature).

@@ -1,17 +1,29 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  applyRedirects,
-  firebaseRedirects,
-  fromRe2,
-  netlifyFrom,
-  netlifyRedirects,
-  vercelRedirects,
-  type RedirectRule,
-} from './host-redirects.js';
 import { literalPath } from '@objpack/format';
-import { netlifyToml } from './site-headers.js';
+import { applyRedirects } from './apply-redirects.js';
+import type { FirebaseHosting } from './firebase-headers.js';
+import { firebaseRouting, fromRe2 } from './firebase-routes.js';
+import type { RedirectRule } from './host.js';
+import { netlifyToml } from './netlify.js';
+import { compileNetlify } from './netlify-pattern.js';
+import { netlifyRedirects } from './netlify-redirects.js';
+import { vercelRouting } from './vercel-routes.js';
+
+/** The redirect rules of one config and their warnings. */
+const vercelRedirects = async (config: unknown, file: string, text?: string) => {
+  const { redirects: rules, diagnostics } = await vercelRouting(config, file, text);
+  return { rules, diagnostics };
+};
+const firebaseRedirects = async (site: FirebaseHosting, ...rest: [string, string?, Array<string | number>?]) => {
+  const { redirects: rules, diagnostics } = await firebaseRouting(site, ...rest);
+  return { rules, diagnostics };
+};
+const netlifyFrom = (from: string) => {
+  const { plain: re, host } = compileNetlify(from);
+  return host === undefined ? { re } : { re, host };
+};
 import { cleanUrlOf } from '../discover/site-origin.js';
 import { makeSite } from '../test-utils/site.js';
 import type { Diagnostic } from '../discover/types.js';

@@ -10,7 +10,7 @@ import {
   cloudflareProblems,
   splitLinkValue,
 } from './cloudflare-headers.js';
-import { netlifyHeaders, type HeaderRule } from './host-config.js';
+import { netlifyHeaders, type HeaderRule } from './header-rules.js';
 import { linkRulesText } from '../report/summary.js';
 
 const own: HeaderRule[] = ['/_objpack/shared/*', '/_objpack/pages/*', '/_objpack/routes.json', '/objpack-sw.js'].map(

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { minimatch } from 'minimatch';
-import { firebaseConfig, HEADERS_BEGIN, netlifyHeaders } from './host-config.js';
-import { linkHeader, MAX_LINK_HEADER_BYTES, preloadLink } from './link-header.js';
+import { linkHeader, MAX_LINK_HEADER_BYTES, preloadLink } from '../emit/link-header.js';
+import { firebaseConfig } from './firebase.js';
+import { HEADERS_BEGIN, netlifyHeaders } from './header-rules.js';
 
 describe('Link headers and _headers', () => {
   test('a page with many critical objects gets a Link header cut at a whole entry, under 8 KB', () => {

@@ -1,3 +1,5 @@
+import type { HostWarning } from './host.js';
+
 /** The hosts that read `_headers`, whose matchers differ. */
 export type HeadersHost = 'netlify' | 'cloudflare';
 
@@ -14,4 +16,21 @@ const PATTERN: Record<HeadersHost, RegExp> = { netlify: /\*|\/:/, cloudflare: /\
  */
 export function isHeadersPattern(path: string, hosts: readonly HeadersHost[]): boolean {
   return hosts.some((h) => PATTERN[h].test(path));
+}
+
+/**
+ * The warning for pages left without a Link rule in `_headers` because their path holds `*` or `:name`
+ * (`hosts`: who reads it so), given only where `_headers` may be read: a build for Vercel, Firebase or
+ * nginx alone would hear of it for nothing.
+ */
+export function linkPatternWarning(
+  left: readonly string[],
+  hosts: string,
+  targets: readonly string[],
+): HostWarning | undefined {
+  const read = targets.length === 0 || targets.some((t) => t === 'netlify' || t === 'cloudflare');
+  if (left.length === 0 || !read) return undefined;
+  const n = left.length;
+  const message = `${n} page${n === 1 ? ' gets' : 's get'} no Link rule in _headers (${left[0]}): ${n === 1 ? 'its path holds' : 'their paths hold'} \`*\` or \`:name\`, which ${hosts} reads as a pattern that matches other URLs too, with no escape; the worker still announces ${n === 1 ? 'its' : 'their'} preloads once installed`;
+  return { kind: 'pattern', file: '_headers', ref: left[0], message };
 }

@@ -1,5 +1,5 @@
 import { isHeadersPattern } from './header-patterns.js';
-import { HEADERS_BEGIN, netlifyHeaders, userPart, type HeaderRule } from './host-config.js';
+import { HEADERS_BEGIN, netlifyHeaders, userPart, type HeaderRule } from './header-rules.js';
 
 /**
  * Cloudflare Pages' `_headers` limits (developers.cloudflare.com/pages/platform/limits/#headers): 100 rules
