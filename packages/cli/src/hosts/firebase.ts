@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WarningCode } from '../errors.js';
 import { firebaseRules, firebaseSite } from './firebase-headers.js';
 import { parseFirebaseJson } from './firebase-json.js';
 import { firebaseRouting } from './firebase-routes.js';
 import type { HeaderRule, Host, HostReading, JsonConfig } from './host.js';
-import { replaceOurs, toJsonHeaders } from './json-config.js';
+import { nothing, readConfigs, replaceOurs, toJsonHeaders } from './json-config.js';
 
 const FILE = 'firebase.json';
 
@@ -19,27 +16,18 @@ export const firebase = {
   name: 'firebase' as const,
   async read(site) {
     const readings: HostReading[] = [];
-    for (const dir of site.dirs.filter((d) => existsSync(path.join(d, FILE)))) {
-      const shown = path.relative(site.root, path.join(dir, FILE)) || FILE;
-      let config: unknown;
-      let text: string;
-      try {
-        text = await readFile(path.join(dir, FILE), 'utf8');
-        config = await parseFirebaseJson(text);
-      } catch (err) {
-        const message = `host headers not read: ${(err as Error).message}`;
-        site.diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message, file: shown });
-        readings.push({ headers: [], redirects: [], routes: { routes: [], skipped: [] } });
+    for await (const read of readConfigs(site, FILE, parseFirebaseJson)) {
+      if (read === undefined) {
+        readings.push(nothing());
         continue;
       }
+      const { dir, shown, text, config } = read;
       const own = dir === site.root ? (site.own[FILE] ?? []) : [];
       const { rules, diagnostics, ...urls } = await firebaseRules(config, own, shown, dir, site.root);
       const hosting = firebaseSite(config, dir, site.root);
       const all = (config as { hosting?: unknown } | null)?.hosting;
       const at = Array.isArray(all) ? ['hosting', all.indexOf(hosting)] : ['hosting'];
-      const routing = hosting
-        ? await firebaseRouting(hosting, shown, text, at)
-        : { redirects: [], routes: { routes: [], skipped: [] }, diagnostics: [] };
+      const routing = hosting ? await firebaseRouting(hosting, shown, text, at) : { ...nothing(), diagnostics: [] };
       site.diagnostics.push(...diagnostics, ...routing.diagnostics);
       readings.push({
         headers: rules,

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HOST_ENTRIES_FILE } from '../emit/output-files.js';
-import type { HeaderRule, HostOutput, HostWarning, JsonHeaderEntry } from './host.js';
+import { WarningCode } from '../errors.js';
+import type { HeaderRule, HostOutput, HostReading, HostSite, HostWarning, JsonHeaderEntry } from './host.js';
 
 /** The `headers` entries objpack added to each host JSON config of `outDir` (HOST_ENTRIES_FILE); empty when unknown. */
 export async function readOwnEntries(outDir: string): Promise<Record<string, unknown[]>> {
@@ -84,3 +86,39 @@ export async function writeJsonConfigs(
   for (const c of configs) await writeText(c.file, `${JSON.stringify(c.config, null, 2)}\n`);
   await writeText(HOST_ENTRIES_FILE, record(false));
 }
+
+/** A JSON config of the site's host as read: where it is, its text and its value. */
+export interface ReadConfig {
+  dir: string;
+  /** The file as messages name it, relative to the site. */
+  shown: string;
+  text: string;
+  config: unknown;
+}
+
+/**
+ * Each `file` of the site's config directories (`site.dirs`, the site's first), read and parsed with `parse`.
+ * One that cannot be is a warning and `undefined` in its place, where its host has nothing to apply.
+ */
+export async function* readConfigs(
+  site: HostSite,
+  file: string,
+  parse: (text: string) => unknown,
+): AsyncGenerator<ReadConfig | undefined> {
+  for (const dir of site.dirs.filter((d) => existsSync(path.join(d, file)))) {
+    const shown = path.relative(site.root, path.join(dir, file)) || file;
+    let read: ReadConfig | undefined;
+    try {
+      const text = await readFile(path.join(dir, file), 'utf8');
+      read = { dir, shown, text, config: await parse(text) };
+    } catch (err) {
+      const message = `host headers not read: ${(err as Error).message}`;
+      site.diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message, file: shown });
+    }
+    // One at a time: each config's warnings follow those of the one before.
+    yield read;
+  }
+}
+
+/** A reading of a config that gives the host nothing to apply. */
+export const nothing = (): HostReading => ({ headers: [], redirects: [], routes: { routes: [], skipped: [] } });

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WarningCode } from '../errors.js';
 import type { HeaderRule, Host, HostReading, JsonConfig } from './host.js';
-import { replaceOurs, toJsonHeaders } from './json-config.js';
+import { nothing, readConfigs, replaceOurs, toJsonHeaders } from './json-config.js';
 import { vercelRules } from './vercel-headers.js';
 import { vercelRouting } from './vercel-routes.js';
 
@@ -20,20 +18,12 @@ export const vercel = {
     const readings: HostReading[] = [];
     // A vercel.json that may be this site's (HOST_CONFIG_SKIPPED) may set `trailingSlash: true`: no default then.
     let said = false;
-    for (const dir of site.dirs.filter((d) => existsSync(path.join(d, FILE)))) {
-      const shown = path.relative(site.root, path.join(dir, FILE)) || FILE;
-      const none = { headers: [], redirects: [], routes: { routes: [], skipped: [] } };
-      let config: unknown;
-      let text: string;
-      try {
-        text = await readFile(path.join(dir, FILE), 'utf8');
-        config = JSON.parse(text);
-      } catch (err) {
-        const message = `host headers not read: ${(err as Error).message}`;
-        site.diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message, file: shown });
-        readings.push(none);
+    for await (const read of readConfigs(site, FILE, (text) => JSON.parse(text) as unknown)) {
+      if (read === undefined) {
+        readings.push(nothing());
         continue;
       }
+      const { dir, shown, text, config } = read;
       const deploys = vercelDeploys(config, dir, site.root);
       if (deploys !== true) {
         if (deploys === 'unsure') {
@@ -42,7 +32,7 @@ export const vercel = {
           site.diagnostics.push({ code: WarningCode.HOST_CONFIG_SKIPPED, severity: 'warning', message, file: shown });
           said = true;
         }
-        readings.push({ ...none, unsure: deploys === 'unsure' });
+        readings.push({ ...nothing(), unsure: deploys === 'unsure' });
         continue;
       }
       const { rules, diagnostics, ...urls } = await vercelRules(
@@ -66,7 +56,7 @@ export const vercel = {
     // and @vercel/routing-utils adds a redirect to `/guide/` only for `trailingSlash: true`.
     // `--target vercel` alone names the host; beside another target the site may be served by one that redirects.
     if (!said && site.targets.length > 0 && site.targets.every((t) => t === 'vercel'))
-      readings.push({ headers: [], redirects: [], routes: { routes: [], skipped: [] }, bareDirUrls: true });
+      readings.push({ ...nothing(), bareDirUrls: true });
     return readings;
   },
   output: {
