@@ -1,9 +1,9 @@
 import type { ByteLru } from './byte-lru.js';
 import type { CompressCache } from './compress-cache.js';
 import type { ConnectionTracker } from './connections.js';
+import type { AssembledPackage } from './dynamic.js';
 import type { ResolvedOptions } from './options.js';
 import type { Prefetcher } from './prefetch.js';
-import type { CachedPackage } from './send-package.js';
 import type { FileEntry, SiteIndex } from './site-index.js';
 import type { PageInfo, SiteManifest } from './site-manifest.js';
 
@@ -33,6 +33,11 @@ export interface RequestStats {
   packages: { prebuilt: number; dynamic: number; delta: number; assembled: number };
   notModified: number;
   errors: number;
+}
+
+/** Byte-bounded cache value for assembled packages. */
+export interface CachedPackage extends AssembledPackage {
+  byteLength: number;
 }
 
 /** Everything a request handler needs. */

@@ -11,11 +11,6 @@ import { nameForHeader } from './url-path.js';
 /** Largest package assembled on the fly (bodies are held in memory while encoding). */
 const MAX_DYNAMIC_BYTES = 64 * 1024 * 1024;
 
-/** Byte-bounded cache value for assembled packages. */
-export interface CachedPackage extends AssembledPackage {
-  byteLength: number;
-}
-
 /** How the package was asked for; callers pass one of a few long-lived constants (they key a cache). */
 export interface PackageRequest {
   /** Vary value for this URL (page URLs vary on Accept/X-Objpack too). */
