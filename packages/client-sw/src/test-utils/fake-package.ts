@@ -2,7 +2,7 @@
 import { Decoder, encodePackageSync, type EncoderInput, type PackageIndex } from '@objpack/format';
 import { vi } from 'vitest';
 import { resolveOptions, type ObjpackEvent } from '../options.js';
-import type { RunSpec } from '../worker/package-run.js';
+import type { RunSpec } from '../worker/run-spec.js';
 import { Store } from '../worker/store.js';
 
 export const ORIGIN = 'https://site.example';

@@ -1,8 +1,8 @@
 import type { RouteTable } from '@objpack/format';
 import type { Binding } from './binding.js';
-import type { ObjpackWorker } from './handler.js';
 import type { ClientRecord } from './store.js';
 import { recordBinding, tableBinding } from './subresource.js';
+import type { WorkerState } from './worker-state.js';
 
 const noop = () => {};
 
@@ -10,7 +10,7 @@ const noop = () => {};
  * Saves where a page's objects come from as its client record (meta cache), so a restarted worker answers
  * the page from the same build (subresource.ts deriveBinding).
  */
-export async function saveRecord(w: ObjpackWorker, clientId: string, binding: Binding): Promise<void> {
+export async function saveRecord(w: WorkerState, clientId: string, binding: Binding): Promise<void> {
   const packages = binding.packages.map((p) => ({ path: p.path, cacheName: p.cacheName }));
   const frozen = binding.frozenAt === undefined ? {} : { frozenAt: binding.frozenAt };
   await w.store.saveClient(clientId, { buildId: binding.buildId, packages, at: Date.now(), ...frozen });
@@ -26,7 +26,7 @@ export async function saveRecord(w: ObjpackWorker, clientId: string, binding: Bi
  * it: the pages this worker answered are saved from their bindings, and open pages it knows only from
  * the current table (answered before a restart, no record yet) are bound to `outgoing` and saved.
  */
-export async function pinOpenPages(w: ObjpackWorker, outgoing: RouteTable | undefined): Promise<void> {
+export async function pinOpenPages(w: WorkerState, outgoing: RouteTable | undefined): Promise<void> {
   const [open, saved] = await Promise.all([
     w.scope.clients.matchAll({ type: 'all' }).catch(() => [] as readonly Client[]),
     w.store.clients().catch(() => new Map<string, ClientRecord>()),
@@ -83,7 +83,7 @@ export const mayComeBack = (frozenAt: number | undefined): boolean =>
  * The page `clientId` at `url` went into the back/forward cache (its `pagehide`, objpack-register.js): its
  * record says so, written when the worker is quiet like any record.
  */
-export async function freeze(w: ObjpackWorker, clientId: string, url: string): Promise<void> {
+export async function freeze(w: WorkerState, clientId: string, url: string): Promise<void> {
   let binding = w.bindings.get(clientId);
   if (!binding) {
     const saved = await w.store.client(clientId).catch(() => undefined);
@@ -95,4 +95,22 @@ export async function freeze(w: ObjpackWorker, clientId: string, url: string): P
   binding.frozenAt = Date.now();
   binding.saved = false;
   await w.remember(clientId, binding);
+}
+
+/** Longest clean-up waits for `clients.get()` to say whether an unlisted page is there (it then stays). */
+const CLIENT_CHECK_MS = 5_000;
+
+/**
+ * Whether a page missing from `clients.matchAll()` is really gone. Chromium lists a page once the browser
+ * has taken in its commit, which can come after the page's first requests reached this worker; dropping
+ * its binding then sent its later requests to the newest table (a build-1 page got build 2's objects).
+ * `clients.get()` waits for such a page and finds nothing only for one that has gone.
+ */
+export async function clientGone(clients: Clients, id: string): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const unsure = new Promise<'unsure'>((r) => (timer = setTimeout(() => r('unsure'), CLIENT_CHECK_MS)));
+  const client = await Promise.race([clients.get(id).catch(() => 'unsure' as const), unsure]).finally(() =>
+    clearTimeout(timer),
+  );
+  return client === undefined;
 }

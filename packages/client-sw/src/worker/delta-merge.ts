@@ -1,7 +1,7 @@
 import { sriToDigest, type ObjectEntry, type PackageIndex } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { Claim, HavePlan } from './delta.js';
-import type { RunSpec } from './package-run.js';
+import type { RunSpec } from './run-spec.js';
 import type { Slot } from './slot.js';
 
 /** The entry a delta left out, rebuilt from the manifest row; headers come from the held copy. */

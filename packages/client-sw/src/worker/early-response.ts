@@ -1,12 +1,13 @@
 import { UTF8_HTML, type RouteTable } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { Binding, BoundPackage } from './binding.js';
-import type { ObjpackWorker } from './handler.js';
-import { bind, bindPage, htmlSlot, recover, transient } from './navigation.js';
+import { recover, transient } from './html-recovery.js';
+import { bind, bindPage, htmlSlot } from './page-binding.js';
 import { announcePreloads } from './preload-link.js';
 import { refreshTo } from './refresh.js';
 import type { Route } from './routes.js';
 import type { Slot } from './slot.js';
+import type { WorkerState } from './worker-state.js';
 
 const noop = () => {};
 /** How long navigations skip the early answer after a package was unreachable (ms). */
@@ -15,7 +16,7 @@ const EARLY_BACKOFF_MS = 60_000;
 export const earlyType = (key: string) => /(\/|\.html?)$/i.test(key);
 
 /** Whether this navigation may be answered before its package's first byte. */
-export function earlyAllowed(w: ObjpackWorker, url: URL, table: RouteTable, route: Route): boolean {
+export function earlyAllowed(w: WorkerState, url: URL, table: RouteTable, route: Route): boolean {
   if (!w.options.earlyResponse || !earlyType(route.key) || w.late.get(route.key) === table.buildId) return false;
   // Under a CSP sandbox (without scripts) the failure path's meta refresh would be blocked: no early answer.
   if (route.htmlHeaders?.some(([n, v]) => n === 'content-security-policy' && /(^|;)\s*sandbox\b/i.test(v)))
@@ -31,7 +32,7 @@ export function earlyAllowed(w: ObjpackWorker, url: URL, table: RouteTable, rout
  * HTML's first byte, gets a one-line refresh and goes the usual way (or to the network) on its reload.
  */
 export function earlyRoute(
-  w: ObjpackWorker,
+  w: WorkerState,
   event: FetchEvent,
   url: URL,
   table: RouteTable,
@@ -112,7 +113,7 @@ function sameHeaders(
  * No HTML byte reached an early-answered page: the same choice as a failed navigation (network, and a
  * bypass unless the package was merely unreachable), made on the page's reload by a meta refresh.
  */
-function earlyFailure(w: ObjpackWorker, url: URL, table: RouteTable, route: Route, err: unknown): Uint8Array {
+function earlyFailure(w: WorkerState, url: URL, table: RouteTable, route: Route, err: unknown): Uint8Array {
   const code = errorCode(err);
   w.options.onEvent({ type: 'fallback', url: url.pathname, code, detail: 'early-refresh' });
   if (transient(code)) {

@@ -3,15 +3,17 @@ import { resolveOptions, type ObjpackOptions, type ResolvedOptions } from '../op
 import { Delta } from './delta.js';
 import { PackageRun } from './package-run.js';
 import { carries, ofTable, type Binding, type BoundPackage } from './binding.js';
-import { mayComeBack, pinOpenPages, saveRecord } from './client-records.js';
+import { clientGone, mayComeBack, pinOpenPages, saveRecord } from './client-records.js';
 import { activate, install, message } from './lifecycle.js';
 import { navigate } from './navigation.js';
 import { OtherPages } from './other-pages.js';
-import { prefetch, Prefetches } from './prefetch.js';
+import { prefetch } from './prefetch.js';
+import { Prefetches } from './prefetches.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type ClientRecord, type HeldRecord } from './store.js';
 import { subresource } from './subresource.js';
+import type { WorkerState } from './worker-state.js';
 
 const noop = () => {};
 
@@ -21,14 +23,12 @@ const QUIET_MS = 150;
 const MAX_REFRESH_DELAY_MS = 2000;
 /** A binding lives at least this long: a navigation's client is not listed by matchAll() until it commits. */
 const BINDING_GRACE_MS = 60_000;
-/** Longest clean-up waits for `clients.get()` to say whether an unlisted page is there (it then stays). */
-const CLIENT_CHECK_MS = 5_000;
 
 /**
  * objpack's fetch handling, usable in any service worker: `handleFetch(event)` returns whether it answered.
  * The classic worker (`objpack-sw.js`) wires it to the events; a Workbox worker can call it first.
  */
-export class ObjpackWorker {
+export class ObjpackWorker implements WorkerState {
   readonly options: ResolvedOptions;
   readonly store: Store;
   readonly routes: Routes;
@@ -330,7 +330,7 @@ export class ObjpackWorker {
       const gone =
         !live.has(id) &&
         !mayComeBack(b.frozenAt) &&
-        (Date.now() - b.createdAt > BINDING_GRACE_MS || (b.seen && (await this.clientGone(id))));
+        (Date.now() - b.createdAt > BINDING_GRACE_MS || (b.seen && (await clientGone(this.scope.clients, id))));
       if (gone) this.bindings.delete(id);
       else for (const p of b.packages) keep.add(p.cacheName);
     }
@@ -352,21 +352,6 @@ export class ObjpackWorker {
     this.delta.forget(gone);
     this.otherPages.forget(gone);
     if (gone.length > 0) this.options.onEvent({ type: 'caches-deleted', url: '', detail: gone.join(' ') });
-  }
-
-  /**
-   * Whether a page missing from `clients.matchAll()` is really gone. Chromium lists a page once the browser
-   * has taken in its commit, which can come after the page's first requests reached this worker; dropping
-   * its binding then sent its later requests to the newest table (a build-1 page got build 2's objects).
-   * `clients.get()` waits for such a page and finds nothing only for one that has gone.
-   */
-  private async clientGone(id: string): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const unsure = new Promise<'unsure'>((r) => (timer = setTimeout(() => r('unsure'), CLIENT_CHECK_MS)));
-    const client = await Promise.race([this.scope.clients.get(id).catch(() => 'unsure' as const), unsure]).finally(() =>
-      clearTimeout(timer),
-    );
-    return client === undefined;
   }
 
   /** Clear-Site-Data or a kill switch: forget everything; with `storage`, unregister too. */

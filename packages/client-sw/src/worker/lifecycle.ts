@@ -1,7 +1,7 @@
-import type { ObjpackWorker } from './handler.js';
 import { isScopeCache } from '../cache-scope.js';
 import { freeze } from './client-records.js';
 import { prefetch } from './prefetch.js';
+import type { WorkerState } from './worker-state.js';
 
 const noop = () => {};
 
@@ -9,14 +9,14 @@ const noop = () => {};
  * Install: fetch the route table and this version's copy of the registration snippet, then take over at
  * once (the worker holds no state an old one needs).
  */
-export function install(w: ObjpackWorker, event: ExtendableEvent): void {
+export function install(w: WorkerState, event: ExtendableEvent): void {
   event.waitUntil(
     Promise.all([w.routes.refresh().catch(noop), w.keepRegisterScript().catch(noop)]).then(() => w.scope.skipWaiting()),
   );
 }
 
 /** Activate: drop caches of another objpack version's layout, then control open pages. */
-export function activate(w: ObjpackWorker, event: ExtendableEvent): void {
+export function activate(w: WorkerState, event: ExtendableEvent): void {
   event.waitUntil(
     (async () => {
       // Caches of another objpack version's layout are unreadable to this one.
@@ -33,7 +33,7 @@ export function activate(w: ObjpackWorker, event: ExtendableEvent): void {
  * Messages from the register snippet: `objpack:prefetch` with the URLs of likely next pages,
  * `objpack:frozen` from a page going into the back/forward cache.
  */
-export function message(w: ObjpackWorker, event: ExtendableMessageEvent): void {
+export function message(w: WorkerState, event: ExtendableMessageEvent): void {
   const data = event.data as { type?: string; urls?: unknown } | null;
   const source = event.source as Client | null;
   if (data?.type === 'objpack:frozen' && source?.id) event.waitUntil(freeze(w, source.id, source.url).catch(noop));

@@ -1,14 +1,14 @@
 import { Decoder, digestToSri, FormatError, type ObjectEntry, type PackageIndex } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
-import type { ResolvedOptions } from '../options.js';
 import type { Claim, HavePlan } from './delta.js';
 import { fillFromHeld, mergeDelta } from './delta-merge.js';
 import { fetchPackage } from './fetch-package.js';
 import { htmlEntry } from './html-entry.js';
 import { verify, verifyNow, warmHash } from './object-digest.js';
 import { objectResponse } from './object-response.js';
+import type { RunSpec } from './run-spec.js';
 import { Slot } from './slot.js';
-import type { HeldRecord, Store } from './store.js';
+import type { HeldRecord } from './store.js';
 
 const SLICE = 16 * 1024;
 /**
@@ -17,28 +17,6 @@ const SLICE = 16 * 1024;
  * below a 2G link's rate, and a legitimate tail shorter than this still has the whole window to arrive.
  */
 export const MIN_PROGRESS_BYTES = 16 * 1024;
-
-export interface RunSpec {
-  path: string;
-  kind: 'page' | 'shared';
-  origin: string;
-  options: ResolvedOptions;
-  store: Store;
-  /** Cache that receives this package's objects, chosen once the index names the build. */
-  cacheFor(index: PackageIndex): string;
-  /** Objects to name in `X-Objpack-Have` (page packages, objpack serve only). */
-  have?: () => HavePlan | undefined;
-  /** Sees the origin's package responses (delta detection). */
-  observe?: (res: Response, sentHave: boolean) => void;
-  /** The package is complete in Cache Storage under `cacheName`. */
-  onHeld?: (cacheName: string, record: HeldRecord) => void;
-  /** Resolves when writing to Cache Storage no longer competes with a loading page (or at `deadline`). */
-  quiet?: (deadline: number) => Promise<void>;
-  /** A newer worker has taken over: this one must not write (it would recreate caches the new one deleted). */
-  retired?: () => boolean;
-  /** Whether the package may be fetched, once its length is known (0 when unknown): a prefetch's byte budget. */
-  admit?: (bytes: number) => boolean;
-}
 
 /** Longest a package's Cache Storage writes wait for a quiet worker (ms after its first verified object). */
 const MAX_WRITE_DELAY_MS = 2000;

@@ -1,15 +1,15 @@
 import type { RouteTable } from '@objpack/format';
 import { errorCode } from '../errors.js';
 import type { Binding } from './binding.js';
-import type { ObjpackWorker } from './handler.js';
 import { objectResponse } from './object-response.js';
 import { partialResponse } from './partial.js';
 import { objectName } from './requests.js';
 import { lookupRoute } from './routes.js';
 import type { ClientRecord } from './store.js';
+import type { WorkerState } from './worker-state.js';
 
 /** Answers a page's request for an object from the packages the page was served from, else the network. */
-export async function subresource(w: ObjpackWorker, event: FetchEvent): Promise<Response> {
+export async function subresource(w: WorkerState, event: FetchEvent): Promise<Response> {
   const name = objectName(event.request.url);
   try {
     const binding = w.bindings.get(event.clientId) ?? (await deriveBinding(w, event.clientId));
@@ -26,12 +26,7 @@ export async function subresource(w: ObjpackWorker, event: FetchEvent): Promise<
   return w.network(event.request);
 }
 
-async function fromBinding(
-  w: ObjpackWorker,
-  binding: Binding,
-  name: string,
-  url: string,
-): Promise<Response | undefined> {
+async function fromBinding(w: WorkerState, binding: Binding, name: string, url: string): Promise<Response | undefined> {
   for (const p of binding.packages) {
     if (p.run) {
       const index = await p.run.index.catch(() => undefined);
@@ -68,7 +63,7 @@ async function fromBinding(
  * After a worker restart the bindings are gone: the page's saved record says where its objects come from;
  * without one (answered by an older worker, or never saved), the page's URL in the current table does.
  */
-async function deriveBinding(w: ObjpackWorker, clientId: string): Promise<Binding | undefined> {
+async function deriveBinding(w: WorkerState, clientId: string): Promise<Binding | undefined> {
   if (!clientId) return undefined;
   const saved = await w.store.client(clientId).catch(() => undefined);
   if (saved) {
@@ -86,7 +81,7 @@ async function deriveBinding(w: ObjpackWorker, clientId: string): Promise<Bindin
 }
 
 /** Where a page gets its objects by its saved record. */
-export function recordBinding(w: ObjpackWorker, saved: ClientRecord): Binding {
+export function recordBinding(w: WorkerState, saved: ClientRecord): Binding {
   // Runs started since the restart are the current table's; a page package's URL is the same in every
   // build, so only the (content-named) shared packages' runs can serve this page.
   const packages = saved.packages.map((p, i) => ({ ...p, run: i > 0 ? w.runs.get(p.path) : undefined }));
@@ -94,7 +89,7 @@ export function recordBinding(w: ObjpackWorker, saved: ClientRecord): Binding {
 }
 
 /** Where a page at `url` gets its objects by `table` (none when the table has no such page). */
-export function tableBinding(w: ObjpackWorker, table: RouteTable, url: string): Binding {
+export function tableBinding(w: WorkerState, table: RouteTable, url: string): Binding {
   const route = lookupRoute(table, new URL(url).pathname);
   if (!route) return { buildId: '', packages: [], createdAt: Date.now() };
   const packages = [
