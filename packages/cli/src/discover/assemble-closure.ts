@@ -4,67 +4,22 @@
  * deferred and module scripts with their static imports, images in document order, images from CSS,
  * then everything else. Each object appears once, at its first (most urgent) position.
  */
-import type { AssetAnalyzer, Dep, ModuleInfo, SheetInfo } from './asset-analyzer.js';
+import { BUCKETS, emptyBuckets, type AssembleContext, type Bucket, type Subtree } from './assemble-context.js';
+import type { Dep, ModuleInfo, SheetInfo } from './asset-analyzer.js';
+import { add, firstVisit, fontRange, fontStyle, type Sink } from './closure-sink.js';
 import { isCss, isJavaScript } from './asset-analyzer.js';
-import { asFor, mediaBlocksRender, srcsetUrls } from './object-kind.js';
+import { asFor, mediaBlocksRender, preloadAs, srcsetUrls } from './object-kind.js';
 import { DiscoverCodes, warning } from './diagnostic-codes.js';
-import type { HtmlRef } from './html-extract.js';
+import type { HtmlRef } from './html-ref.js';
 import type { PageExtract } from './page-extract.js';
 import { reportRef } from './report-ref.js';
-import type { UrlResolver } from './resolve-url.js';
 import { pageUrlPath } from './site-origin.js';
-import type { ClosureItem, Diagnostic, PageClosure, PreloadAs, SiteFile } from './types.js';
-import { inCriticalTier } from './tiers.js';
-import { rangesUsed, sortedCodePoints } from './unicode-range.js';
+import type { ClosureItem, Diagnostic, PageClosure, SiteFile } from './types.js';
+import { mergeBuckets } from './merge-buckets.js';
+import { pageChars } from './page-chars.js';
+import { addPageLink, type PageLinks } from './page-links.js';
+import { rangesUsed } from './unicode-range.js';
 import { unusedFaces, type FaceStyle } from './unused-faces.js';
-import type { CodeRanges } from './unicode-range.js';
-
-const BUCKETS = ['css', 'sync', 'fonts', 'early', 'images', 'cssImages', 'rest'] as const;
-type Bucket = (typeof BUCKETS)[number];
-const PRELOAD_AS = new Set<string>([
-  'document',
-  'style',
-  'script',
-  'font',
-  'image',
-  'fetch',
-  'audio',
-  'video',
-  'track',
-]);
-
-type Buckets = Record<Bucket, ClosureItem[]>;
-
-/** The `unicode-range` of font items (kept off ClosureItem: a page drops the subsets its text never uses). */
-const fontRanges = new WeakMap<ClosureItem, CodeRanges>();
-/** The family and style of font items, for leaving out faces the page's text never uses (unused-faces.ts). */
-const fontStyles = new WeakMap<ClosureItem, FaceStyle>();
-const emptyBuckets = (): Buckets => ({ css: [], sync: [], fonts: [], early: [], images: [], cssImages: [], rest: [] });
-
-/** Where a traversal writes: the page itself, or a stylesheet's/module's shared subtree. */
-interface Sink {
-  buckets: Buckets;
-  visited: Set<string>;
-  cross: Set<string>;
-  /** Items go into a subtree shared between pages: freeze them. */
-  shared: boolean;
-}
-
-/** Everything a stylesheet or module brings with it, by bucket, ready to append to a page. */
-export interface Subtree {
-  buckets: Buckets;
-  cross: string[];
-}
-
-/** State shared by every page of one build. */
-export interface AssembleContext {
-  /** Expanded subtrees by kind, bucket, criticality and file. */
-  subtrees: Map<string, Promise<Subtree>>;
-  resolver: UrlResolver;
-  analyzer: AssetAnalyzer;
-  /** Warnings that would otherwise repeat on every page (bare specifiers in a shared module). */
-  reported: Set<string>;
-}
 
 /**
  * Builds one page's closure. Problems with the page's own references go to `diagnostics` (so a cached
@@ -82,46 +37,12 @@ export async function assemblePage(
   const buckets = emptyBuckets();
   const visited = new Set<string>();
   const cross = new Set<string>();
-  const iframes: string[] = [];
-  const links: string[] = [];
-  const cleanLinks: string[] = [];
-  const bareDirLinks: string[] = [];
+  const pageLinks: PageLinks = { iframes: [], links: [], cleanLinks: [], bareDirLinks: [] };
+  const { iframes, links, cleanLinks, bareDirLinks } = pageLinks;
   const prefetch: string[] = [];
   let importMap: Record<string, string> = {};
 
   const pageSink: Sink = { buckets, visited, cross, shared: false };
-
-  type AddedDep = Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors' | 'range' | 'family' | 'slanted'>;
-  function add(
-    sink: Sink,
-    bucket: Bucket,
-    dep: AddedDep,
-    as: PreloadAs,
-    critical: boolean,
-    from: string,
-    cond?: string,
-  ) {
-    const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from, line: dep.line };
-    if (dep.cors !== undefined) item.cors = dep.cors;
-    const c = cond ?? dep.cond;
-    if (c !== undefined) item.conditional = c;
-    if (dep.range) fontRanges.set(item, dep.range);
-    if (dep.family !== undefined || dep.slanted) {
-      fontStyles.set(item, { family: dep.family, slanted: dep.slanted === true });
-    }
-    sink.buckets[bucket].push(sink.shared ? Object.freeze(item) : item);
-  }
-
-  /** Records the object once per URL and bucket; expands its references once per file and bucket. */
-  function firstVisit(sink: Sink, dep: Dep, bucket: Bucket): { item: boolean; expand: boolean } {
-    const itemKey = `${bucket}|${dep.url}`;
-    const fileKey = `${bucket}|file:${dep.path}`;
-    const item = !sink.visited.has(itemKey);
-    const expand = !sink.visited.has(fileKey);
-    sink.visited.add(itemKey);
-    sink.visited.add(fileKey);
-    return { item, expand };
-  }
 
   /**
    * What a stylesheet or module brings with it is the same on every page that references it directly, so it
@@ -368,7 +289,7 @@ export async function assemblePage(
       case 'preload': {
         const dep = local(ref.v, ref);
         if (!dep) break;
-        const as = (PRELOAD_AS.has(ref.as ?? '') ? ref.as : asFor(dep.file)) as PreloadAs;
+        const as = preloadAs(ref.as, dep.file);
         // A preloaded stylesheet is applied later (the loadCSS pattern): its fonts and images follow it.
         if (as === 'style' && isCss(dep.file)) await visitSheet(pageSink, dep, 'early', false, pageUrl);
         else
@@ -435,66 +356,29 @@ export async function assemblePage(
         const r = resolver.resolve(ref.v, resolver.baseFor(docUrl, ref.base), true);
         if (r.kind === 'cross') {
           if (ref.k === 'iframe') cross.add(r.host);
-        } else if (r.kind === 'local') {
-          if (!/\.html?$/i.test(r.file.rel)) break;
-          const target = pageUrlPath(r.file.rel, resolver.site.basePath);
-          const list = ref.k === 'iframe' ? iframes : links;
-          if (!list.includes(target)) list.push(target);
-          // `/about` reaching about.html: the site relies on its host's clean URLs (see build's cleanUrls).
-          const linked = r.url.split('?')[0]!;
-          if (
-            ref.k === 'anchor' &&
-            !r.path.endsWith('/index.html') &&
-            !/\.html?$/i.test(linked) &&
-            !cleanLinks.includes(target)
-          )
-            cleanLinks.push(target);
-          // `/guide` reaching guide/index.html: the host redirects it to `/guide/` or serves it there (bareDirUrls).
-          if (
-            ref.k === 'anchor' &&
-            r.path.endsWith('/index.html') &&
-            !linked.endsWith('/') &&
-            !/\/index(?:\.html?)?$/i.test(linked) &&
-            !bareDirLinks.includes(target)
-          )
-            bareDirLinks.push(target);
-        } else if (ref.k === 'iframe') reportRef(diagnostics, r, ref.v, page.rel, ref.line);
+        } else if (r.kind === 'local') addPageLink(pageLinks, ref.k, r, resolver.site.basePath);
+        else if (ref.k === 'iframe') reportRef(diagnostics, r, ref.v, page.rel, ref.line);
         break;
       }
       default:
     }
   }
 
-  const chars = await pageChars(ctx, extract, buckets);
-  const items: ClosureItem[] = [{ url: pageUrl, path: page.path, as: 'document', critical: true, from: pageUrl }];
-  const index = new Map<string, number>([[pageUrl, 0]]);
+  const chars = await pageChars(ctx, extract, buckets, (item) => fontRange(item) !== undefined);
   const styles = new Map<string, FaceStyle>();
   for (const bucket of BUCKETS) {
     for (const item of buckets[bucket]) {
-      if (analyzer.gone.has(item.path)) continue;
-      const style = fontStyles.get(item);
+      const style = fontStyle(item);
       // A file two faces name counts as upright if either is.
-      if (style && !(styles.get(item.url)?.slanted === false)) styles.set(item.url, style);
-      const range = fontRanges.get(item);
-      if (range && chars && !rangesUsed(range, chars)) continue;
-      const at = index.get(item.url);
-      if (at === undefined) {
-        index.set(item.url, items.length);
-        items.push(item);
-        continue;
-      }
-      // A later, stronger reference upgrades the first one (copied: shared items are frozen).
-      const first = items[at] as ClosureItem;
-      const tierUp = inCriticalTier(item) && !inCriticalTier(first);
-      const unconditional = item.conditional === undefined && first.conditional !== undefined;
-      const upgrade = (item.critical && !first.critical) || unconditional || tierUp;
-      if (!upgrade) continue;
-      const copy: ClosureItem = { ...first, critical: first.critical || item.critical };
-      if (item.conditional === undefined) delete copy.conditional;
-      else if (tierUp) copy.conditional = item.conditional;
-      items[at] = copy;
+      if (style && !analyzer.gone.has(item.path) && !(styles.get(item.url)?.slanted === false))
+        styles.set(item.url, style);
     }
   }
+  const document: ClosureItem = { url: pageUrl, path: page.path, as: 'document', critical: true, from: pageUrl };
+  const items = mergeBuckets(document, buckets, (item) => {
+    const range = fontRange(item);
+    return analyzer.gone.has(item.path) || (range !== undefined && chars !== undefined && !rangesUsed(range, chars));
+  });
   await unusedFaces(ctx, page, extract, items, styles);
   const closure: PageClosure = {
     url: pageUrl,
@@ -509,31 +393,4 @@ export async function assemblePage(
   };
   if (chars) closure.fontsByChars = true;
   return closure;
-}
-
-/**
- * The non-ASCII characters a page can show: its own (text, attributes, scripts: more than it renders,
- * which at worst keeps a subset) and those its stylesheets put in `content`. Text that scripts fetch or
- * compute is not seen; a subset dropped for it is fetched from the network like any unpackaged object.
- */
-async function pageChars(
-  ctx: AssembleContext,
-  extract: PageExtract,
-  buckets: Buckets,
-): Promise<Uint32Array | undefined> {
-  let ranged = false;
-  for (const b of BUCKETS) for (const item of buckets[b]) if (fontRanges.has(item)) ranged = true;
-  if (!ranged) return undefined;
-  const sources: Array<string | undefined> = [extract.chars];
-  for (const inline of Object.values(extract.inline)) sources.push(inline.css?.chars);
-  const sheets = new Set<string>();
-  for (const b of BUCKETS) {
-    for (const item of buckets[b]) {
-      if (item.as !== 'style' || sheets.has(item.path)) continue;
-      sheets.add(item.path);
-      const file = ctx.resolver.files.get(item.path);
-      if (file && isCss(file)) sources.push((await ctx.analyzer.sheet(file)).chars);
-    }
-  }
-  return sortedCodePoints(...sources);
 }

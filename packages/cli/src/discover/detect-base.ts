@@ -1,6 +1,6 @@
 import { checkBasePath } from '@objpack/format';
 import { DiscoverCodes } from './diagnostic-codes.js';
-import type { HtmlRef } from './html-extract.js';
+import type { HtmlRef } from './html-ref.js';
 import type { Diagnostic, SiteGraph } from './types.js';
 
 /** References that name no URL of their own (inline text, candidate lists) or no object (hints). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { assemblePage } from './assemble-closure.js';
-import type { AssembleContext } from './assemble-closure.js';
+import type { AssembleContext } from './assemble-context.js';
 import { AssetAnalyzer } from './asset-analyzer.js';
 import { ItemTable } from './closure-cache.js';
 import type { CachedClosure } from './closure-cache.js';

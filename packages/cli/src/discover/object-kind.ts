@@ -2,13 +2,31 @@
 import { parseSrcset } from 'srcset';
 import { isJavaScript } from './asset-analyzer.js';
 import { DiscoverCodes, warning } from './diagnostic-codes.js';
-import type { HtmlRef } from './html-extract.js';
+import type { HtmlRef } from './html-ref.js';
 import type { Diagnostic, PreloadAs, SiteFile } from './types.js';
 
 /** True when a stylesheet with this `media` blocks rendering on a screen regardless of viewport size. */
 export function mediaBlocksRender(media: string | undefined): boolean {
   const m = (media ?? '').trim().toLowerCase();
   return m === '' || m === 'all' || m === 'screen';
+}
+
+/** `as` values of a `<link rel=preload>` that are kept as the link gives them. */
+const PRELOAD_AS = new Set<string>([
+  'document',
+  'style',
+  'script',
+  'font',
+  'image',
+  'fetch',
+  'audio',
+  'video',
+  'track',
+]);
+
+/** `as` of a preload: the one the link gives when it is a destination, else the file's own. */
+export function preloadAs(as: string | undefined, file: SiteFile): PreloadAs {
+  return PRELOAD_AS.has(as ?? '') ? (as as PreloadAs) : asFor(file);
 }
 
 /** `as` for an object by its content type, when the reference itself does not say. */

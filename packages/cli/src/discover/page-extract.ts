@@ -5,7 +5,7 @@
  */
 import type { CssExtract } from './css-extract.js';
 import { extractHtml } from './html-extract.js';
-import type { HtmlExtract } from './html-extract.js';
+import type { HtmlExtract } from './html-ref.js';
 import type { JsExtract } from './js-extract.js';
 
 /**

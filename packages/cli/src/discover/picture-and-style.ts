@@ -3,7 +3,7 @@
  * reference display uses, and whether an element shows its text slanted without a stylesheet.
  */
 import type { Token } from 'parse5';
-import type { HtmlRef } from './html-extract.js';
+import type { HtmlRef } from './html-ref.js';
 import { IMAGE_TYPES, mediaQueryMatches, pickCandidate } from './image-candidates.js';
 
 /** Elements a browser's default style sheet makes italic (HTML §15.3.4, MathML Core's single-letter `mi`). */

@@ -6,7 +6,6 @@
  * the manifest and the report) but in no package; the browser fetches it from the network if the page
  * ever asks, as it would without objpack.
  */
-import type { ClosureItem } from './types.js';
 
 /** Why an object is in the later tier (its `ClosureItem.conditional`). */
 export type LaterReason =
@@ -36,12 +35,17 @@ export const LATER_REASONS: ReadonlySet<string> = new Set<LaterReason>([
  */
 export const REFERENCE_DISPLAY = { width: 1280, dpr: 1 } as const;
 
+/** What the tiers read of a closure item (types.ts `ClosureItem`). */
+export interface Tiered {
+  conditional?: string;
+}
+
 /** Whether a first load of the page fetches the object: it goes into the page's packages. */
-export function inCriticalTier(item: Pick<ClosureItem, 'conditional'>): boolean {
+export function inCriticalTier(item: Tiered): boolean {
   return item.conditional === undefined || !LATER_REASONS.has(item.conditional);
 }
 
 /** The reason an object is in the later tier, or undefined for the critical tier. */
-export function laterReason(item: Pick<ClosureItem, 'conditional'>): LaterReason | undefined {
+export function laterReason(item: Tiered): LaterReason | undefined {
   return inCriticalTier(item) ? undefined : (item.conditional as LaterReason);
 }

@@ -6,7 +6,7 @@
  * of the page's stylesheets that slants text and matches an element (slanted-match.ts). Text a script adds
  * later is not seen: a face it needs is fetched from the network.
  */
-import type { AssembleContext } from './assemble-closure.js';
+import type { AssembleContext } from './assemble-context.js';
 import { isCss } from './asset-analyzer.js';
 import type { PageExtract } from './page-extract.js';
 import { readSiteFile } from './read-site-file.js';
