@@ -21,6 +21,7 @@ export default defineConfig({
       'packages/integrations/*/src/**/*.test.ts',
       'benchmarks/**/*.test.ts',
       'fixtures/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     // Benchmarks unpack other commits' sources there (page-complete.mjs --baseline).
     // Real frameworks' builds run in `pnpm test:integrations` (vitest.integrations.config.ts).
