@@ -1,59 +1,44 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, chmodSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync, chmodSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DiscoverCodes, DiscoverError } from './diagnostic-codes.js';
 import { decodeCss } from './read-site-file.js';
 import { discoverSite, pageClosure, walkSite } from './discover-site.js';
-import type { DiscoverCache } from './types.js';
+import { tempSite } from '../test-utils/temp-site.js';
 
-let dir: string;
-let site: string;
-const write = (rel: string, content: string | Buffer) => {
-  const p = path.join(site, rel);
-  mkdirSync(path.dirname(p), { recursive: true });
-  writeFileSync(p, content);
-};
+const t = tempSite('objpack-discover-');
+const { write } = t;
 const codes = (g: { diagnostics: Array<{ code: string }> }) => g.diagnostics.map((d) => d.code);
-
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'objpack-discover-'));
-  site = path.join(dir, 'site');
-  mkdirSync(site);
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('site root', () => {
   it('throws OBJPACK_E_ROOT_NOT_FOUND for a missing directory', async () => {
-    const err = await discoverSite(path.join(dir, 'nope')).catch((e: unknown) => e);
+    const err = await discoverSite(path.join(t.dir, 'nope')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DiscoverError);
     expect((err as DiscoverError).code).toBe(DiscoverCodes.ROOT_NOT_FOUND);
   });
 
   it('throws OBJPACK_E_ROOT_NOT_DIRECTORY for a file', async () => {
     write('a.html', 'x');
-    await expect(discoverSite(path.join(site, 'a.html'))).rejects.toMatchObject({
+    await expect(discoverSite(path.join(t.site, 'a.html'))).rejects.toMatchObject({
       code: DiscoverCodes.ROOT_NOT_DIRECTORY,
     });
   });
 
   it('warns OBJPACK_W_NO_PAGES for an empty directory (or one without HTML)', async () => {
-    const g = await discoverSite(site);
+    const g = await discoverSite(t.site);
     expect(g.pages).toEqual([]);
     expect(g.diagnostics).toMatchObject([{ code: DiscoverCodes.NO_PAGES, severity: 'warning' }]);
     write('only.css', 'p{}');
-    expect((await discoverSite(site)).diagnostics).toMatchObject([{ code: DiscoverCodes.NO_PAGES }]);
+    expect((await discoverSite(t.site)).diagnostics).toMatchObject([{ code: DiscoverCodes.NO_PAGES }]);
   });
 
   it('throws OBJPACK_E_BAD_ORIGIN for an origin that is not http(s)', async () => {
     write('index.html', '<p>x');
-    await expect(discoverSite(site, { origin: 'ftp://example.com' })).rejects.toMatchObject({
+    await expect(discoverSite(t.site, { origin: 'ftp://example.com' })).rejects.toMatchObject({
       code: DiscoverCodes.BAD_ORIGIN,
     });
-    await expect(discoverSite(site, { origin: 'example.com' })).rejects.toMatchObject({
+    await expect(discoverSite(t.site, { origin: 'example.com' })).rejects.toMatchObject({
       code: DiscoverCodes.BAD_ORIGIN,
     });
   });
@@ -80,9 +65,9 @@ describe('walking the file system safely', () => {
       'index.html',
     ];
     for (const n of names) write(n, 'x');
-    symlinkSync(path.join(site, 'a'), path.join(site, 'a~link'));
-    symlinkSync(path.join(site, 'a.b'), path.join(site, 'a', 'b~'));
-    const keys = [...(await walkSite(site, { origin: 'https://example.com/base/' })).keys()];
+    symlinkSync(path.join(t.site, 'a'), path.join(t.site, 'a~link'));
+    symlinkSync(path.join(t.site, 'a.b'), path.join(t.site, 'a', 'b~'));
+    const keys = [...(await walkSite(t.site, { origin: 'https://example.com/base/' })).keys()];
     // Each file once, a/b~ (a link to a.b), and the five entries of a/ again through a~link.
     expect(keys).toHaveLength(names.length + 1 + 5);
     expect(keys).toEqual([...keys].sort());
@@ -91,15 +76,15 @@ describe('walking the file system safely', () => {
   });
 
   it('never follows a symlink out of the root, and warns', async () => {
-    writeFileSync(path.join(dir, 'secret.css'), 'body{}');
-    mkdirSync(path.join(dir, 'outside-dir'));
-    writeFileSync(path.join(dir, 'outside-dir', 'x.png'), 'x');
+    writeFileSync(path.join(t.dir, 'secret.css'), 'body{}');
+    mkdirSync(path.join(t.dir, 'outside-dir'));
+    writeFileSync(path.join(t.dir, 'outside-dir', 'x.png'), 'x');
     write('index.html', '<link rel="stylesheet" href="linked.css"><img src="dir/x.png"><img src="inside.png">');
     write('real.png', 'png');
-    symlinkSync(path.join(dir, 'secret.css'), path.join(site, 'linked.css'));
-    symlinkSync(path.join(dir, 'outside-dir'), path.join(site, 'dir'));
-    symlinkSync(path.join(site, 'real.png'), path.join(site, 'inside.png'));
-    const g = await discoverSite(site);
+    symlinkSync(path.join(t.dir, 'secret.css'), path.join(t.site, 'linked.css'));
+    symlinkSync(path.join(t.dir, 'outside-dir'), path.join(t.site, 'dir'));
+    symlinkSync(path.join(t.site, 'real.png'), path.join(t.site, 'inside.png'));
+    const g = await discoverSite(t.site);
     expect([...g.files.keys()]).toEqual(['/index.html', '/inside.png', '/real.png']);
     expect(g.files.get('/inside.png')?.rel).toBe('inside.png');
     expect(g.pages[0]?.items.map((i) => i.url)).toEqual(['/', '/inside.png']);
@@ -110,11 +95,11 @@ describe('walking the file system safely', () => {
   it('survives a symlink loop, and warns once with the link', async () => {
     write('a/index.html', '<p>a');
     write('a/b/c.css', 'p{}');
-    symlinkSync(path.join(site, 'a'), path.join(site, 'a', 'loop'));
-    symlinkSync('../..', path.join(site, 'a', 'b', 'up'));
+    symlinkSync(path.join(t.site, 'a'), path.join(t.site, 'a', 'loop'));
+    symlinkSync('../..', path.join(t.site, 'a', 'b', 'up'));
     // Not a loop: a second name for a directory elsewhere (its files are listed under it too).
-    symlinkSync(path.join(site, 'a', 'b'), path.join(site, 'b-alias'));
-    const g = await discoverSite(site);
+    symlinkSync(path.join(t.site, 'a', 'b'), path.join(t.site, 'b-alias'));
+    const g = await discoverSite(t.site);
     expect([...g.files.keys()].sort()).toEqual(['/a/b/c.css', '/a/index.html', '/b-alias/c.css']);
     const loops = g.diagnostics.filter((d) => d.code === DiscoverCodes.SYMLINK_LOOP);
     expect(loops.map((d) => d.file).sort()).toEqual(['a/b/up', 'a/loop']);
@@ -127,7 +112,7 @@ describe('walking the file system safely', () => {
     write('self.css', '@import "self.css";');
     write('index.html', '<link rel="stylesheet" href="a.css"><link rel="stylesheet" href="self.css">');
     write('other.html', '<link rel="stylesheet" href="b.css">');
-    const g = await discoverSite(site);
+    const g = await discoverSite(t.site);
     const cycles = g.diagnostics.filter((d) => d.code === DiscoverCodes.IMPORT_CYCLE);
     // One per cycle, however many pages reach it and from whichever sheet.
     expect(cycles.map((d) => [d.file, d.line])).toEqual([
@@ -146,23 +131,23 @@ describe('walking the file system safely', () => {
     write('sub/.DS_Store', 'x');
     write('out/_objpack/x.objp', 'x');
     writeFileSync(
-      Buffer.concat([Buffer.from(path.join(site, 'bad-')), Buffer.from([0xff, 0xfe]), Buffer.from('.png')]),
+      Buffer.concat([Buffer.from(path.join(t.site, 'bad-')), Buffer.from([0xff, 0xfe]), Buffer.from('.png')]),
       'x',
     );
-    const g = await discoverSite(site, { exclude: ['out/'] });
+    const g = await discoverSite(t.site, { exclude: ['out/'] });
     expect([...g.files.keys()]).toEqual(['/index.html']);
     expect(codes(g)).toEqual([DiscoverCodes.NON_UTF8_NAME]);
     // As a URL path ('/out/', which is no file system path inside the site) and as a path inside the root.
-    expect([...(await discoverSite(site, { exclude: ['/out/'] })).files.keys()]).toEqual(['/index.html']);
-    expect([...(await discoverSite(site, { exclude: [path.join(site, 'out')] })).files.keys()]).toEqual([
+    expect([...(await discoverSite(t.site, { exclude: ['/out/'] })).files.keys()]).toEqual(['/index.html']);
+    expect([...(await discoverSite(t.site, { exclude: [path.join(t.site, 'out')] })).files.keys()]).toEqual([
       '/index.html',
     ]);
   });
 
   it('skips special files (FIFO) with a warning instead of blocking on them', async () => {
     write('index.html', '<p>x');
-    execFileSync('mkfifo', [path.join(site, 'pipe.css')]);
-    const g = await discoverSite(site);
+    execFileSync('mkfifo', [path.join(t.site, 'pipe.css')]);
+    const g = await discoverSite(t.site);
     expect(g.files.has('/pipe.css')).toBe(false);
     expect(codes(g)).toEqual([DiscoverCodes.NOT_A_FILE]);
   });
@@ -172,10 +157,10 @@ describe('walking the file system safely', () => {
     write('a.css', 'body { background: url(c.png) }');
     write('b.png', 'x');
     write('c.png', 'x');
-    const g = await discoverSite(site, {
+    const g = await discoverSite(t.site, {
       concurrency: 1,
       onProgress: (done) => {
-        if (done === 0) unlinkSync(path.join(site, 'a.css')); // after the walk, before any page is parsed
+        if (done === 0) unlinkSync(path.join(t.site, 'a.css')); // after the walk, before any page is parsed
       },
     });
     expect(g.pages[0]?.items.map((i) => i.url)).toEqual(['/', '/b.png']);
@@ -186,8 +171,8 @@ describe('walking the file system safely', () => {
   it.skipIf(process.getuid?.() === 0)('warns about an unreadable page and continues', async () => {
     write('index.html', '<p>x');
     write('locked.html', '<p>y');
-    chmodSync(path.join(site, 'locked.html'), 0o000);
-    const g = await discoverSite(site);
+    chmodSync(path.join(t.site, 'locked.html'), 0o000);
+    const g = await discoverSite(t.site);
     expect(g.pages.map((p) => p.url)).toEqual(['/']);
     expect(g.diagnostics).toMatchObject([{ code: DiscoverCodes.UNREADABLE, file: 'locked.html' }]);
   });
@@ -218,7 +203,7 @@ describe('page encodings', () => {
         Buffer.from('</p>'),
       ]),
     );
-    const g = await discoverSite(site);
+    const g = await discoverSite(t.site);
     expect(pageClosure(g, '/latin.html')?.items.map((i) => i.url)).toEqual([
       '/latin.html',
       '/caf%C3%A9.png',
@@ -244,7 +229,7 @@ describe('page encodings', () => {
       'sheets.html',
       '<link rel="stylesheet" href="charset.css"><link rel="stylesheet" href="nolabel.css"><link rel="stylesheet" href="bom.css"><link rel="stylesheet" href="utf8.css">',
     );
-    const g = await discoverSite(site);
+    const g = await discoverSite(t.site);
     const paths = pageClosure(g, '/sheets.html')?.items.map((i) => i.path);
     for (const p of ['/café.png', '/naïve.png', '/€.png', '/über.png', '/日本.png']) expect(paths).toContain(p);
     expect(g.diagnostics).toEqual([]);
@@ -276,7 +261,7 @@ describe('origin and pages', () => {
     write('a.css', '');
     write('b.png', 'x');
     write('guide/index.html', '<p>g');
-    const g = await discoverSite(site, { origin: 'https://example.com/docs/' });
+    const g = await discoverSite(t.site, { origin: 'https://example.com/docs/' });
     expect([...g.files.keys()]).toEqual(['/docs/a.css', '/docs/b.png', '/docs/guide/index.html', '/docs/index.html']);
     const home = pageClosure(g, '/docs/');
     expect(home?.items.map((i) => i.url)).toEqual(['/docs/', '/docs/a.css', '/docs/b.png']);
@@ -288,7 +273,7 @@ describe('origin and pages', () => {
     write('index.html', '<p>x');
     write('guide/index.html', '<p>g');
     write('about.html', '<p>a');
-    const g = await discoverSite(site);
+    const g = await discoverSite(t.site);
     for (const q of ['/guide/', '/guide', '/guide/index.html', 'guide/index.html'])
       expect(pageClosure(g, q)?.file).toBe('guide/index.html');
     expect(pageClosure(g, '/about')?.url).toBe('/about.html');
@@ -299,107 +284,8 @@ describe('origin and pages', () => {
   it('parses a shared stylesheet once and reports its problems once, not once per page', async () => {
     for (let i = 0; i < 5; i++) write(`p${i}.html`, '<link rel="stylesheet" href="/site.css">');
     write('site.css', 'a { background: url(missing.png) }');
-    const g = await discoverSite(site);
+    const g = await discoverSite(t.site);
     expect(g.pages).toHaveLength(5);
     expect(g.diagnostics).toMatchObject([{ code: DiscoverCodes.MISSING_REF, file: 'site.css', line: 1 }]);
-  });
-});
-
-describe('DiscoverCache', () => {
-  /** Like objpack's build cache: the next cache keeps only the entries this build read or wrote. */
-  class CarryOverCache implements DiscoverCache {
-    prev = new Map<string, unknown>();
-    next = new Map<string, unknown>();
-    get(k: string) {
-      const v = this.prev.get(k);
-      if (v !== undefined) this.next.set(k, v);
-      return v;
-    }
-    set(k: string, v: unknown) {
-      this.next.set(k, v);
-    }
-    rotate() {
-      this.prev = this.next;
-      this.next = new Map();
-    }
-  }
-
-  it('keeps every entry a later build needs in a cache that carries over only what was read', async () => {
-    for (let i = 0; i < 3; i++) write(`p${i}.html`, '<link rel="stylesheet" href="/s.css">');
-    write('s.css', 'p { background: url(a.png) }');
-    write('a.png', 'x');
-    write('b.png', 'x');
-    const cache = new CarryOverCache();
-    await discoverSite(site, { cache });
-    cache.rotate();
-    await discoverSite(site, { cache }); // all closures reused
-    cache.rotate();
-    write('s.css', 'p { background: url(b.png) }'); // invalidates every closure, but no page needs re-parsing
-    const keysBefore = new Set(cache.prev.keys());
-    const g = await discoverSite(site, { cache });
-    expect([...cache.next.keys()].filter((k) => k.startsWith('html') && !keysBefore.has(k))).toEqual([]);
-    expect(g.pages.map((p) => p.items.map((i) => i.url))).toEqual(
-      [0, 1, 2].map((i) => [`/p${i}.html`, '/s.css', '/b.png']),
-    );
-  });
-
-  class CountingCache implements DiscoverCache {
-    readonly map = new Map<string, unknown>();
-    sets = 0;
-    get(k: string) {
-      return this.map.get(k);
-    }
-    set(k: string, v: unknown) {
-      this.sets++;
-      this.map.set(k, v);
-    }
-  }
-
-  it('gives the same closures from cache, and re-parses only the file that changed', async () => {
-    for (let i = 0; i < 4; i++) write(`p${i}.html`, `<link rel="stylesheet" href="/s.css"><img src="/i${i}.png">`);
-    for (let i = 0; i < 4; i++) write(`i${i}.png`, 'x');
-    write('s.css', '@font-face { font-family: F; src: url(f.woff2) format("woff2") }');
-    write('f.woff2', 'x');
-    const cache = new CountingCache();
-    const first = await discoverSite(site, { cache });
-    const kinds = [...cache.map.keys()].map((k) => k.replace(/\d*:.*/, ''));
-    expect(kinds.filter((k) => k === 'html')).toHaveLength(4);
-    expect(kinds.filter((k) => k === 'css')).toHaveLength(1);
-    expect(kinds.filter((k) => k === 'closure')).toHaveLength(4);
-    cache.sets = 0;
-    const second = await discoverSite(site, { cache });
-    expect(second.pages).toEqual(first.pages);
-    expect(cache.sets).toBe(0); // nothing parsed or assembled again
-    write('p2.html', '<link rel="stylesheet" href="/s.css"><img src="/i3.png">');
-    const third = await discoverSite(site, { cache });
-    expect(cache.sets).toBe(3); // the changed page: its parse result, its stat → hash entry, its closure
-    expect(pageClosure(third, '/p2.html')?.items.map((i) => i.url)).toEqual([
-      '/p2.html',
-      '/s.css',
-      '/f.woff2',
-      '/i3.png',
-    ]);
-  });
-
-  it('does not reuse a closure whose stylesheet changed or whose missing reference appeared, and replays warnings', async () => {
-    write('index.html', '<link rel="stylesheet" href="/s.css"><img src="/later.png"><p>\n<img src="/gone.png">');
-    write('s.css', 'p { background: url(a.png) } b { background: url(missing.png) }');
-    write('a.png', 'x');
-    write('b.png', 'x');
-    const cache = new CountingCache();
-    const full = await discoverSite(site, { cache });
-    const again = await discoverSite(site, { cache });
-    expect(again.diagnostics).toEqual(full.diagnostics);
-    expect(again.diagnostics.map((d) => [d.code, d.file])).toEqual([
-      [DiscoverCodes.MISSING_REF, 'index.html'],
-      [DiscoverCodes.MISSING_REF, 'index.html'],
-      [DiscoverCodes.MISSING_REF, 's.css'],
-    ]);
-    write('s.css', 'p { background: url(b.png) }');
-    const edited = await discoverSite(site, { cache });
-    expect(edited.pages[0]?.items.map((i) => i.url)).toEqual(['/', '/s.css', '/b.png']);
-    write('later.png', 'x');
-    const added = await discoverSite(site, { cache });
-    expect(added.pages[0]?.items.map((i) => i.url)).toEqual(['/', '/s.css', '/later.png', '/b.png']);
   });
 });
