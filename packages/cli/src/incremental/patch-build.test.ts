@@ -8,7 +8,6 @@ import {
   cpSync,
   existsSync,
   linkSync,
-  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -18,23 +17,19 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { BuildManifest, RouteTable } from '@objpack/format';
 import { build, OWN_FILES, type BuildResult } from '../build.js';
 import type { WorkerAssets } from '../emit/sw-assets.js';
-import { inspectPackage } from '../emit/inspect-package.js';
 import { REGISTER_TAG } from '../emit/inject.js';
 import { fakeWorkerAssets } from '../test-utils/site.js';
-import { listFiles, verifyOutput } from '../test-utils/verify-output.js';
-import { loadState, outputSignatures, saveState, STATE_FILE, STATE_ROWS_FILE } from './build-state.js';
+import { loadState, outputSignatures, saveState, STATE_FILE } from './build-state.js';
 import { patchBuild } from './patch-build.js';
+import { expectSameAsFullBuild, expectSameBytes, readManifest } from '../test-utils/same-output.js';
 
 const GENERATORS = new URL('../../../../fixtures/generators/index.mjs', import.meta.url).href;
-/** Files only a build reads back; they legitimately differ between two ways of reaching the same output. */
-const PRIVATE = new Set(['_objpack/.cache.v8', STATE_FILE, STATE_ROWS_FILE, '_objpack/.cache-updates.json']);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'objpack-patch-'));
 const pristine = path.join(dir, 'pristine');
@@ -63,88 +58,6 @@ const copy = (from: string): string => {
   cpSync(from, to, { recursive: true });
   return to;
 };
-
-/**
- * The output files and their bytes. `current`: only the packages the manifest names, page packages under
- * their slot (the name without the build id: builds that reach the same output by other ways name them for
- * other build ids), so the previous generation's files a build keeps are left out.
- */
-async function outputs(root: string, current = false): Promise<Map<string, Buffer>> {
-  let files = (await listFiles(root)).filter((f) => !PRIVATE.has(f));
-  const named = new Set(Object.values(readManifest(root).packages).map((p) => p.file));
-  if (current) files = files.filter((f) => !f.endsWith('.objp') || named.has(f));
-  const key = (f: string) => (current ? f.replace(/\.[0-9a-f]{16}\.objp$/, '.objp') : f);
-  return new Map(await Promise.all(files.map(async (f) => [key(f), await readFile(path.join(root, f))] as const)));
-}
-/** Maps a slot key of {@link outputs} to the file it stands for in `root` (the manifest's name for a page package). */
-const filesOf = (root: string) => {
-  const bySlot = new Map(
-    Object.values(readManifest(root).packages).map((p) => [p.file.replace(/\.[0-9a-f]{16}\.objp$/, '.objp'), p.file]),
-  );
-  return (key: string) => bySlot.get(key) ?? key;
-};
-const readManifest = (root: string) =>
-  JSON.parse(readFileSync(path.join(root, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
-
-/** Byte-for-byte equality of everything but the build's private files. */
-async function expectSameBytes(a: string, b: string): Promise<void> {
-  const [x, y] = [await outputs(a), await outputs(b)];
-  expect([...x.keys()]).toEqual([...y.keys()]);
-  for (const [f, bytes] of x) expect(bytes.equals(y.get(f)!), f).toBe(true);
-}
-
-/** Equality up to build ids: what a full build writes vs what an incremental build kept or patched. */
-async function expectSameAsFullBuild(incremental: string, full: string): Promise<void> {
-  const [x, y] = [await outputs(incremental, true), await outputs(full, true)];
-  const [fileIn, fileFull] = [filesOf(incremental), filesOf(full)];
-  expect([...x.keys()].sort()).toEqual([...y.keys()].sort());
-  const ids = (root: string) => {
-    const m = JSON.parse(readFileSync(path.join(root, 'objpack-manifest.json'), 'utf8')) as BuildManifest;
-    return [m.buildId, ...Object.values(m.packages).flatMap((p) => (p.buildId ? [p.buildId] : []))];
-  };
-  const scrub = (text: string, root: string) => ids(root).reduce((t, id) => t.split(id).join('<id>'), text);
-  for (const [f, bytes] of x) {
-    const other = y.get(f)!;
-    if (f.endsWith('.objp')) {
-      const [p, q] = [
-        await inspectPackage(path.join(incremental, fileIn(f))),
-        await inspectPackage(path.join(full, fileFull(f))),
-      ];
-      expect({ ...p, file: '', buildId: '' }, f).toEqual({ ...q, file: '', buildId: '' });
-    } else if (f === 'objpack-manifest.json') {
-      const norm = (b: Buffer) => {
-        const m = JSON.parse(b.toString('utf8')) as Omit<BuildManifest, 'buildId'> & { buildId?: string };
-        delete m.buildId;
-        // A page package's file digest covers the build id in its index (the packages are compared above),
-        // and its name carries that id.
-        const slot = (u: string) => u.replace(/\.[0-9a-f]{16}\.objp$/, '.objp');
-        m.packages = Object.fromEntries(
-          Object.entries(m.packages).map(([u, p]) => {
-            delete p.buildId;
-            return [slot(u), p.kind === 'page' ? { ...p, file: slot(p.file), digest: '' } : p];
-          }),
-        );
-        for (const p of Object.values(m.pages)) p.package = slot(p.package);
-        return m;
-      };
-      expect(norm(bytes)).toEqual(norm(other));
-    } else if (f === '_objpack/routes.json') {
-      const norm = (b: Buffer) => {
-        const r = JSON.parse(b.toString('utf8')) as Omit<RouteTable, 'buildId'> & { buildId?: string };
-        delete r.buildId;
-        delete r.packageBuilds;
-        r.packages = r.packages.map((u) => u.replace(/\.[0-9a-f]{16}\.objp$/, '.objp'));
-        return r;
-      };
-      expect(norm(bytes)).toEqual(norm(other));
-    } else if (f === 'objpack-report.html') {
-      expect(scrub(bytes.toString('utf8'), incremental), f).toBe(scrub(other.toString('utf8'), full));
-    } else {
-      expect(bytes.equals(other), f).toBe(true);
-    }
-  }
-  await verifyOutput(incremental);
-}
 
 describe('incremental fast path (issue 3)', () => {
   const edits: Array<(root: string) => void> = [];
@@ -468,92 +381,4 @@ describe('incremental fast path (issue 3)', () => {
       await expectSameAsFullBuild(site, await fullBuildWithEdits());
     },
   );
-});
-
-describe('incremental builds and font subsets', () => {
-  const FONT_SITE = new URL('../../../../fixtures/closure/font-subsets/site/', import.meta.url);
-  const closureOf = (r: BuildResult, file: string) =>
-    r.plan.pages.find((p) => p.file === file)?.closure.map((o) => o.url);
-
-  test('text that brings a new script is not patched: the page gets that unicode-range subset', async () => {
-    const site = path.join(dir, 'fonts');
-    cpSync(FONT_SITE, site, { recursive: true });
-    // A page without the site's fonts: its characters choose nothing.
-    writeFileSync(
-      path.join(site, 'plain.html'),
-      '<!doctype html>\n<html>\n<body>\n<p>No stylesheet</p>\n</body>\n</html>\n',
-    );
-    const first = await run(site, false);
-    expect(closureOf(first, 'index.html')).toEqual([
-      '/',
-      '/css/site.css',
-      '/fonts/latin.woff2',
-      '/fonts/heading.woff2',
-    ]);
-    // ASCII text changes no subset: patched as before; nor does any text on a page without such fonts.
-    insertAfterBody(site, 'index.html', '<p>more English</p>\n');
-    expect((await run(site)).patched).toBe(true);
-    insertAfterBody(site, 'plain.html', '<p>café — ok</p>\n');
-    expect((await run(site)).patched).toBe(true);
-    insertAfterBody(site, 'index.html', '<p>Ещё</p>\n');
-    const r = await run(site);
-    expect(r.patched).toBe(false);
-    expect(closureOf(r, 'index.html')).toEqual([
-      '/',
-      '/css/site.css',
-      '/fonts/latin.woff2',
-      '/fonts/cyrillic.woff2',
-      '/fonts/heading.woff2',
-    ]);
-    // ru.html's closure came from the cache in that build: it still knows its fonts follow its text.
-    insertAfterBody(site, 'ru.html', '<p>Ω</p>\n');
-    const again = await run(site);
-    expect(again.patched).toBe(false);
-    expect(closureOf(again, 'ru.html')).toEqual([
-      '/ru.html',
-      '/css/site.css',
-      '/fonts/latin.woff2',
-      '/fonts/cyrillic.woff2',
-      '/fonts/greek.woff2',
-      '/fonts/heading.woff2',
-    ]);
-    const fresh = path.join(dir, 'fonts-fresh');
-    cpSync(site, fresh, { recursive: true });
-    const full = await run(fresh, false);
-    for (const page of ['index.html', 'ru.html', 'plain.html'])
-      expect(closureOf(full, page)).toEqual(closureOf(again, page));
-  });
-
-  function insertAfterBody(root: string, rel: string, text: string) {
-    writeFileSync(
-      path.join(root, rel),
-      readFileSync(path.join(root, rel), 'utf8').replace('<body>\n', `<body>\n${text}`),
-    );
-  }
-});
-
-describe('host configs the crawl leaves out', () => {
-  test("an edit to a site's netlify.toml or _redirects is seen even when --exclude keeps it out of the crawl: the pipeline runs, no page keeps old headers", async () => {
-    const site = path.join(dir, 'excluded-config');
-    const page = (text: string) =>
-      `<!doctype html><html><head><title>x</title></head><body><p>${text}</p></body></html>\n`;
-    const toml = (value: string) => `[[headers]]\n  for = "/*"\n  [headers.values]\n    X-Frame-Options = "${value}"\n`;
-    mkdirSync(site, { recursive: true });
-    writeFileSync(path.join(site, 'index.html'), page('home'));
-    writeFileSync(path.join(site, 'a.html'), page('a'));
-    writeFileSync(path.join(site, 'netlify.toml'), toml('DENY'));
-    writeFileSync(path.join(site, '_redirects'), '/old /a.html 301\n');
-    const options = { root: site, workerAssets: assets, concurrency: 1, exclude: ['netlify.toml', '_redirects'] };
-    const headersOf = (r: BuildResult) => r.manifest.objects['/a.html']?.headers;
-    expect(headersOf(await build(options))).toEqual([['x-frame-options', 'DENY']]);
-    writeFileSync(path.join(site, 'netlify.toml'), toml('SAMEORIGIN'));
-    writeFileSync(path.join(site, 'a.html'), page('a, edited'));
-    const r = await build(options);
-    expect([r.patched, headersOf(r)]).toEqual([false, [['x-frame-options', 'SAMEORIGIN']]]);
-    // The redirects travel in the manifest too.
-    writeFileSync(path.join(site, '_redirects'), '/older /a.html 301\n');
-    writeFileSync(path.join(site, 'a.html'), page('a, edited again'));
-    const again = await build(options);
-    expect([again.patched, JSON.stringify(again.manifest.hostRoutes).includes('older')]).toEqual([false, true]);
-  });
 });
