@@ -18,7 +18,6 @@ export const KNOWN_CYCLES = [
   'cli: build.ts > full-build.ts',
   'cli: build.ts > full-build.ts > prepare-pages.ts',
   'cli: build.ts > incremental/patch-build.ts',
-  'cli: emit/host-redirects.ts > emit/host-routes.ts',
 ];
 
 /** The `src` folders of the workspace's packages (`packages/*`, `packages/integrations/*`). */
