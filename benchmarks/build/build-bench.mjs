@@ -2,7 +2,7 @@
 /**
  * Build benchmark (issue 3): a full `objpack build` of a generated SURGE-like site beside workbox-build's
  * generateSW on an identical copy, in the same run, each in its own child process (wall time and peak RSS
- * from the child), then an incremental rebuild after editing one page of each built copy. Writes results/build-<pages>-<date>T<HHMM>.json.
+ * from the child), then an incremental rebuild after editing one page of each built copy. Writes results/build-<pages>.json.
  *
  *   flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs [--pages 10000] [--runs 2] [--dir DIR] [--concurrency N] [--keep]
  *
@@ -214,9 +214,8 @@ Examples:
   });
   await mkdir(RESULTS, { recursive: true });
   const fs = `${values.dir?.startsWith('/dev/shm') ? '-tmpfs' : ''}${values.concurrency ? `-c${values.concurrency}` : ''}`;
-  // Date and time (UTC, to the minute): runs on one day each keep their own file.
-  const stamp = `${result.date.slice(0, 10)}T${result.date.slice(11, 16).replace(':', '')}`;
-  const file = path.join(RESULTS, `build-${result.site.pages}${fs}-${stamp}.json`);
+  // One file per configuration: a run replaces the last one's (earlier runs are in git history).
+  const file = path.join(RESULTS, `build-${result.site.pages}${fs}.json`);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(
     `${JSON.stringify({ file, pagesPerSecond: result.objpack.pagesPerSecond, peakRssMB: result.objpack.peakRssMB, ratioToWorkbox: result.ratioToWorkbox, incrementalFraction: result.incremental.fractionOfFull, incrementalAgainFraction: result.incrementalAgain.fractionOfFull }, null, 2)}\n`,
