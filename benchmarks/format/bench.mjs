@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { wrapMarkdown } from '../lib/report.mjs';
 import { Decoder, encodePackage, encodePackageSync, sha256 } from '../../packages/format/dist/index.js';
 import { nodeSha256 } from '../../packages/format/dist/node.js';
 
@@ -227,7 +228,7 @@ if (outArg < 0 && existsSync(readme)) {
       table,
       end,
     ].join('\n');
-    writeFileSync(readme, text.slice(0, at) + section + text.slice(until + end.length));
+    writeFileSync(readme, text.slice(0, at) + wrapMarkdown(section) + text.slice(until + end.length));
   }
 }
 // Not a correctness check: a quick look that node:crypto and the package agree on one digest.

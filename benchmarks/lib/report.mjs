@@ -32,6 +32,35 @@ export function markdownTable(t) {
 }
 
 /**
+ * Wrap prose lines of Markdown at spaces to `width` characters, so generated sections keep the README's line
+ * limit. Table rows, headings, HTML comments and fenced code stay as they are: a table row cannot be split.
+ * A blockquote's continuation lines keep its `> `.
+ * @param {string} md
+ * @param {number} [width]
+ */
+export function wrapMarkdown(md, width = 120) {
+  const out = [];
+  let fenced = false;
+  for (const line of md.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    if (fenced || line.length <= width || /^\s*(\||#|<!--|```)/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    const prefix = line.startsWith('> ') ? '> ' : '';
+    let rest = line.slice(prefix.length);
+    while (prefix.length + rest.length > width) {
+      const cut = rest.lastIndexOf(' ', width - prefix.length);
+      if (cut <= 0) break;
+      out.push(prefix + rest.slice(0, cut));
+      rest = rest.slice(cut + 1);
+    }
+    out.push(prefix + rest);
+  }
+  return out.join('\n');
+}
+
+/**
  * Write results/<id>.json and results/plots/<id>-<name>.svg; return the Markdown section.
  * @param {string} resultsDir
  * @param {ExperimentResult} r
@@ -53,7 +82,7 @@ export async function writeExperiment(resultsDir, r, meta) {
     await writeFile(join(resultsDir, 'plots', file), barChart(p));
     md.push(`![${p.title}](results/plots/${file})`, '');
   }
-  return md.join('\n');
+  return wrapMarkdown(md.join('\n'));
 }
 
 /**
@@ -68,7 +97,7 @@ export async function updateReadme(readme, body) {
   } catch {
     text = '# benchmarks\n';
   }
-  const block = `${START}\n${body.trim()}\n${END}`;
+  const block = `${START}\n${wrapMarkdown(body.trim())}\n${END}`;
   const i = text.indexOf(START),
     j = text.indexOf(END);
   text = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + END.length) : `${text.trimEnd()}\n\n${block}\n`;

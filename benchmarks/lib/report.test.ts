@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { END, START, markdownTable, updateReadme } from './report.mjs';
+import { END, START, markdownTable, updateReadme, wrapMarkdown } from './report.mjs';
 import { barChart } from './svg.mjs';
 import { median, quantile, round } from './stats.mjs';
 
@@ -26,6 +26,26 @@ describe('report', () => {
     await writeFile(f, '# bare\n');
     await updateReadme(f, 'x');
     expect(await readFile(f, 'utf8')).toBe(`# bare\n\n${START}\nx\n${END}\n`);
+  });
+  it('wraps generated prose to 120 characters, keeping table rows and blockquotes whole', async () => {
+    const note = `> ${'word '.repeat(60).trim()}`;
+    const row = `| ${'cell | '.repeat(30)}`;
+    const wrapped = wrapMarkdown(`${note}\n\n${row}`).split('\n');
+    expect(wrapped.filter((l) => l !== row).every((l) => l.length <= 120 && (l === '' || l.startsWith('> ')))).toBe(
+      true,
+    );
+    expect(
+      wrapped
+        .filter((l) => l.startsWith('> '))
+        .join(' ')
+        .replace(/> /g, ''),
+    ).toBe(note.slice(2));
+    expect(wrapped).toContain(row);
+    const dir = await mkdtemp(join(tmpdir(), 'objpack-report-'));
+    dirs.push(dir);
+    const f = join(dir, 'README.md');
+    await updateReadme(f, note);
+    expect((await readFile(f, 'utf8')).split('\n').every((l) => l.length <= 120)).toBe(true);
   });
   it('draws one bar per finite value, hatching paper values, escaping text', () => {
     const svg = barChart({
