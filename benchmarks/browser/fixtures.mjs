@@ -159,9 +159,9 @@ export async function writeSite(root, names, format, bundles) {
   await write(BENCH_REGISTER, '/* objpack-register.js stand-in */\n');
   // The bench worker records the worker's own per-object cost, then is the shipped worker. The -nopreload
   // one is the same with the Link preloads off, the -late one answers navigations only once the package's
-  // index is in (earlyResponse: false, the behaviour before it became the default): the A/B of each feature.
-  // The -noregcache one fetches the registration script from the host on every page (registerUrl: '', the
-  // behaviour before the worker kept its own copy).
+  // index is in (earlyResponse: false): the A/B of each feature.
+  // The -noregcache one fetches the registration script from the host on every page (registerUrl: '': the
+  // worker keeps no copy of its own).
   // With a baseline bundle (another commit's worker, page-complete.mjs --baseline), -baseline is that worker.
   if (bundles.baseline) await write('/objpack-sw-baseline.js', bundles.baseline);
   const workers = [

@@ -1,5 +1,5 @@
 /**
- * Does leaving the later tier to the network (issue 24) cost a page or a later in-page use? Real VitePress
+ * Does leaving the later tier to the network cost a page or a later in-page use? Real VitePress
  * output with local search (fixtures/closure/gen-vitepress-search), real Chromium through the delay proxy:
  * a cold navigation to a docs page with the worker installed (load event, LCP, last same-origin response),
  * then opening search and typing a query until the first result shows (the search box chunk and the

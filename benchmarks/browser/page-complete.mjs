@@ -2,7 +2,7 @@
 /**
  * node benchmarks/browser/page-complete.mjs [--quick] [--runs N] [--rtt 0,20,50,100,200] [--fixtures p4,p16,p32,deep]
  *
- * The headline number (issue 5): page-complete time in Chromium through the userspace TCP delay proxy
+ * The headline number: page-complete time in Chromium through the userspace TCP delay proxy
  * (benchmarks/lib/delay-proxy.mjs, one process per server) for nginx HTTP/1.1, nginx HTTP/2 over TLS,
  * nginx HTTP/2 + Link preload, objpack with the worker installed and nothing cached (cold; also with the
  * worker's Link preloads off, and with the worker stopped), and objpack on a repeat visit. Variants run interleaved (shuffled order in every round) in a new browser context

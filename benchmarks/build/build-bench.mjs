@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Build benchmark (issue 3): a full `objpack build` of a generated SURGE-like site beside workbox-build's
+ * Build benchmark: a full `objpack build` of a generated SURGE-like site beside workbox-build's
  * generateSW on an identical copy, in the same run, each in its own child process (wall time and peak RSS
  * from the child), then an incremental rebuild after editing one page of each built copy. Writes results/build-<pages>.json.
  *

@@ -1,5 +1,5 @@
 /**
- * Plan quality on the SURGE-like site (issue 3): requests per navigation and bytes sent over 10-page
+ * Plan quality on the SURGE-like site: requests per navigation and bytes sent over 10-page
  * browsing sessions against the unique bytes those pages need. Uses the emitted packages' real sizes.
  *
  *   node benchmarks/build/session-measure.mjs [--pages 1000] [--sessions 300] [--length 10] [--json]

@@ -1,5 +1,5 @@
 /**
- * The delay proxy's self-test at benchmark time (issue 6): ping-pongs through the same proxy process the
+ * The delay proxy's self-test at benchmark time: ping-pongs through the same proxy process the
  * experiments use, against an echo server, so every results file can say how close the emulated RTT came
  * to the configured one on this machine at this load. The unit test (delay-proxy.test.ts) checks the
  * lower bounds; this check also catches a proxy whose timers run late.

@@ -127,7 +127,7 @@ async function columnsOf(input: EncoderInput, hash: HashFactory): Promise<Column
  * order. Streamed bodies are read chunk by chunk (a 1 GB object never sits in memory) and re-hashed on the
  * way out, so a source that changed between passes fails with OBJP_SOURCE_CHANGED instead of producing a
  * package whose digests lie. Output is a pure function of the input. Bodies are yielded as given, without
- * copying (measured: batching small bodies into 64 KiB chunks saved nothing, benchmarks/format/README.md).
+ * copying: batching small bodies into 64 KiB chunks saves no time (benchmarks/format/README.md).
  */
 export async function* encodePackage(input: EncoderInput, options: EncoderOptions = {}): AsyncGenerator<Uint8Array> {
   const hash = options.hash ?? createSha256;

@@ -21,8 +21,8 @@ import { validateBuildId, validateContentType, validateHeader, validateName } fr
 /**
  * What the index describes, one array per field (index i = object i). The encoder reads each property of
  * the caller's objects once into these: objects built with object spread can make every property load
- * megamorphic in V8, and reading them again in each step cost most of the per-object time (measured:
- * benchmarks/format/README.md).
+ * megamorphic in V8, and reading them again in each step costs most of the per-object time
+ * (benchmarks/format/README.md).
  */
 export interface IndexInput {
   readonly buildId: string;

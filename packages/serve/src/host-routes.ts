@@ -139,8 +139,8 @@ export function matchRoute(
 /**
  * Whether pattern rules may be tried on `path`. Hosts' patterns put several lazy groups in one segment
  * (Vercel's `/:a-:b-:c` is `([^/]+?)-([^/]+?)-([^/]+?)`), which backtrack polynomially on a segment that
- * almost matches: four groups took 136 ms on a 255-character segment and a three-group one 2.7 s on 3,000
- * characters, time a request would hold the event loop for. No file name is longer than 255 bytes, so a
+ * almost matches: seconds on a few thousand characters, time a request would hold the event loop for
+ * (benchmarks/serve/README.md). No file name is longer than 255 bytes, so a
  * longer segment (or a path past 2,048 characters) is given to the files and to one-path rules only.
  */
 export function patternsSafe(path: string): boolean {

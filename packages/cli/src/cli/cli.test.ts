@@ -90,7 +90,7 @@ describe.skipIf(!built)('objpack CLI', () => {
       'drafts/x.html': '<!doctype html><title>x</title>',
       'old/y.html': '<!doctype html><title>y</title>',
     });
-    // Variadic flags took `root` as one more host or path: "argument … is invalid" / "missing required argument 'dir'".
+    // Variadic flags would take `root` as one more host or path ("missing required argument 'dir'").
     const r = run(
       'build',
       '--target',

@@ -16,7 +16,7 @@ Exit codes:
 
 const TARGETS = ['vercel', 'firebase', 'nginx', 'netlify', 'cloudflare'];
 
-// One value per flag, repeated for more: a variadic flag (`--exclude <path...>`) took the site directory
+// One value per flag, repeated for more: a variadic flag (`--exclude <path...>`) would take the site directory
 // after it as one more value (`objpack build --exclude drafts dist/`: "missing required argument 'dir'").
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 

@@ -2,8 +2,8 @@
  * References in a stylesheet (or a style attribute), found with css-tree rather than regexes so comments,
  * strings and escapes are read as a browser reads them.
  */
-// The one-file build of the same css-tree: its ~150 separate modules took 100–150 ms to load, a sixth of
-// an incremental rebuild's budget (issue 3) and a delay on every parser thread's start.
+// The one-file build of the same css-tree: loading its ~150 separate modules is a large share of a one-page
+// incremental rebuild and delays every parser thread's start (benchmarks/build/README.md).
 import { generate, parse, walk } from 'css-tree/dist/csstree.esm';
 import type { CssNode, Declaration, FunctionNode, Rule, WalkContext } from 'css-tree';
 import { fontFace } from './font-face.js';

@@ -1,7 +1,7 @@
 /**
  * discoverSite for the package's entry point, loading discovery (parse5, css-tree, es-module-lexer, the
  * thread pool) on its first call: `import { build } from 'objpack'` for a one-page rebuild in a fresh
- * process then does not pay for parsers it may not need (issue 3).
+ * process then does not pay for parsers it may not need.
  */
 import type { DiscoverOptions, SiteGraph } from './types.js';
 

@@ -33,7 +33,7 @@ export function extractPage(source: string, parsers: InlineParsers): PageExtract
 
 /**
  * Parses a page, loading css-tree and es-module-lexer only if it has inline CSS or module scripts: a
- * one-page incremental rebuild in a fresh process would otherwise spend ~30 ms importing them (issue 3).
+ * one-page incremental rebuild in a fresh process would otherwise spend a noticeable part of its time importing them.
  */
 export async function extractPageLazily(source: string): Promise<PageExtract> {
   const html = extractHtml(source);

@@ -95,9 +95,8 @@ function createTemp(target: string, data: string | Uint8Array): string {
 export async function writeSmallAtomic(target: string, data: string | Uint8Array): Promise<number> {
   const tmp = createTemp(target, data);
   try {
-    // Synchronous too: through the thread pool the build's 10,000 package renames cost more (write phase
-    // 5.4–6.0 s vs 3.9–5.0 s in alternating runs of a 10,000-page build on ext4, issue 3); these files are
-    // at most 1 MB, so a rename over an old one frees little.
+    // Synchronous too: a thread-pool round trip per rename costs a build of thousands of packages more than
+    // the renames do (benchmarks/build/README.md); these files are at most 1 MB, so a rename frees little.
     renameSync(tmp, target);
   } catch (err) {
     rmSync(tmp, { force: true });

@@ -48,8 +48,8 @@ interface CacheData {
  * or foreign-version cache (another Node's serialiser included) is simply ignored (a full build is always
  * correct). Why v8's serialiser and not JSON (23 MB for 10,000 pages): one non-ASCII character anywhere
  * (a warning's `→`, a file name) makes JSON.stringify's whole result a two-byte string, and its UTF-8
- * encoding then cost as much again as the stringify; v8 encodes each string on its own. Saving took
- * 520–590 ms as JSON and 250–290 ms this way, loading about the same.
+ * encoding then costs as much again as the stringify; v8 encodes each string on its own, in about half the
+ * time (benchmarks/build/README.md).
  */
 export class BuildCache {
   private next: CacheData = { version: CACHE_VERSION, digests: {}, packages: {}, discover: {} };

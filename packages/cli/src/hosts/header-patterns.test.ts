@@ -98,7 +98,7 @@ describe('_headers paths a host reads as a pattern', () => {
 
     // For Vercel alone, _headers is read by no host: nothing to say.
     expect(warned(await build(await opts(root, { targets: ['vercel'] })))).toEqual([]);
-    // --target cloudflare leaves them out as before, and now says so.
+    // --target cloudflare leaves them out too, and says so.
     expect(warned(await build(await opts(root, { targets: ['cloudflare'] })))).toEqual([
       expect.objectContaining({ message: expect.stringMatching(/^3 pages .*Cloudflare Pages reads/) }),
     ]);

@@ -1,5 +1,5 @@
 /**
- * What a build leaves for the next one to patch its outputs instead of rebuilding them (issue 3: an edited
+ * What a build leaves for the next one to patch its outputs instead of rebuilding them (the target: an edited
  * page rebuilt in ≤ 5 % of a full build): the walked file list with stat signatures, the plan in compact
  * rows (one JSON string per page and per object, parsed only for the pages that changed), each page's
  * extract signature, the summary and the signatures of the output files the patch edits in place.

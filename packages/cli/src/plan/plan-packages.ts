@@ -21,7 +21,7 @@ export function expectedExtraCopies(q: number, k: number): number {
 }
 
 /**
- * Places every object of every closure in exactly one package. The trade-off (issue 3, "Planning"):
+ * Places every object of every closure in exactly one package. The trade-off:
  * - objects used by one page go into that page's package (never resent, no extra request);
  * - objects used by several pages form groups by the exact set of pages using them (grouping by page set
  *   never sends a page an object it does not need);

@@ -74,7 +74,7 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
         (err: unknown) => ({ id, failure: toWriteFailure(err) }),
       );
     // Synchronous: on a parser thread nothing else waits, and readFile's four thread-pool round trips per
-    // file (open, fstat, read, close) showed as ~25 % of each thread's time in discovery (issue 3).
+    // file (open, fstat, read, close) are a large share of each thread's time in discovery.
     const bytes = readFileSync(job.file);
     if (job.kind === 'asset') {
       return {

@@ -22,8 +22,8 @@ const IN_PROCESS_FIRST = 48;
 const PER_WORKER = 2;
 /**
  * Jobs per message, by kind (a batch holds one kind, so a page's parse never waits behind file hashes).
- * One message per job cost the calling thread ~1 s of a 10,000-page build in postMessage and 'message'
- * events (CPU profile, issue 3), on the thread that bounds discovery.
+ * One message per job costs the calling thread, which bounds discovery, a large share of its time in
+ * postMessage and 'message' events (benchmarks/build/README.md).
  */
 const BATCH = { page: 4, asset: 4, digest: 16, write: 4 } as const;
 

@@ -39,8 +39,8 @@ describeEngines('v1 → v2 deploys', (engine) => {
     await tab2.goto(`${suite.server.origin}/`);
     await pageDone(tab2);
     const state = await readState(tab2);
-    // Seen once in a full CI run (Home v1 with module and data v2: a clean-up took the page, not yet listed by
-    // clients.matchAll(), for gone; see the next test). Kept: the worker's and server's view if it comes back.
+    // A clean-up that takes a page not yet listed by clients.matchAll() for gone mixes builds (Home v1 with
+    // module and data v2; see the next test): the worker's and server's view, should that come back.
     if (state[1] !== 'module v1')
       console.log('DEBUG deploy mix', JSON.stringify({ state, events: await swEvents(tab2), log: suite.server.log }));
     expect(state).toEqual(['Home v1', 'module v1', 'data v1']);
@@ -86,8 +86,8 @@ describeEngines('v1 → v2 deploys', (engine) => {
 
   it('a page the browser does not list yet keeps its build through a clean-up after a deploy', async () => {
     // Chromium lists a page in clients.matchAll() once the browser has taken in its commit, which races the
-    // page's first requests to the worker: a clean-up then took the page for gone, and its later requests
-    // followed the new table (the test above once saw Home v1 with module and data v2).
+    // page's first requests to the worker: a clean-up must not take the page for gone, or its later requests
+    // follow the new table (Home v1 with module and data v2).
     const late = { ...cfg, listLateMs: 30_000 };
     serveSite(suite.server, suite.b, testSite(suite.b.register, 1), late);
     const page = await installWorker(suite.context, suite.server);

@@ -191,7 +191,7 @@ describeEngines('failures fall back to the network', (engine) => {
       (site) => {
         const pkg = site.pagePackage['/']!;
         const img = bodyOffset(suite.server.files.get(pkg)!.body, '/img/home.svg');
-        // 64 bytes every 50 ms: every byte used to re-arm the watchdog, so this page waited ~60 s for its image.
+        // 64 bytes every 50 ms, below the watchdog's minimum rate: a watchdog any byte re-arms would wait ~60 s.
         suite.server.hooks.set(pkg, paced(img.start + 100, 64, 50));
       },
       { spec: bigImageSite(), cfg: { options: { packageStallMs: 600 } } },

@@ -13,9 +13,9 @@ let hashWarm = false;
 
 /**
  * Runs the TypeScript hash once on a few bytes, in a later task, the first time a page package is on its
- * way: the navigation's HTML is hashed with it on this thread, and V8's first run of a function is slow
- * (Chromium on the benchmark machine: 36 ms for 65 KB cold, 7 ms after hashing 1 KB first, 1–5 ms warm).
- * While the package's round trip is pending the thread is idle, so the first page no longer waits for it.
+ * way: the navigation's HTML is hashed with it on this thread, and V8's first run of a function is several
+ * times slower than a warm one. While the package's round trip is pending the thread is idle, so warming it
+ * then costs the first page nothing.
  */
 export function warmHash(): void {
   if (hashWarm) return;

@@ -12,8 +12,8 @@ import type { HeldRecord } from './store.js';
 
 const SLICE = 16 * 1024;
 /**
- * Bytes a package must bring per packageStallMs window to keep its watchdog quiet. Any byte used to re-arm
- * it, so a host trickling a byte a second held a page for ever; 16 KiB per 10 s (1.6 KB/s) is twenty times
+ * Bytes a package must bring per packageStallMs window to keep its watchdog quiet. If any byte re-armed it,
+ * a host trickling a byte a second would hold a page for ever; 16 KiB per 10 s (1.6 KB/s) is twenty times
  * below a 2G link's rate, and a legitimate tail shorter than this still has the whole window to arrive.
  */
 export const MIN_PROGRESS_BYTES = 16 * 1024;
@@ -167,8 +167,8 @@ export class PackageRun {
         if (!storeOk) return;
         try {
           cache ??= await caches.open(this.cacheName);
-          // Made only now: a Response copies its bytes (Chromium: ≈ 0.5 ms per 40 KB on the benchmark machine),
-          // work that made the page's requests wait while the package was still coming in.
+          // Made only now: a Response copies its bytes, work that would make the page's requests wait while
+          // the package is still coming in.
           await cache.put(key, objectResponse(entry, bytes, buildId));
           record.objects.push({ name: entry.name, digest: digestToSri(entry.digest) });
           spec.options.onEvent({ type: 'object-cached', url: entry.name });
