@@ -2,7 +2,7 @@ import path from 'node:path';
 import { globRegExp } from './glob.js';
 import { isHeaderList } from './header-list.js';
 import { headersWarning } from './host-route.js';
-import type { ParsedRules } from './vercel-headers.js';
+import type { ParsedRules } from './host.js';
 
 /**
  * `firebase.json` `hosting.headers` as Firebase Hosting (superstatic) matches them: `minimatch(path, glob)`

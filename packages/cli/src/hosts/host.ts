@@ -83,6 +83,12 @@ export interface HostUrls {
   firebaseUrls?: FirebaseUrls;
 }
 
+/** A JSON config's header rules and what it says of the host's URLs. */
+export interface ParsedRules extends HostUrls {
+  rules: SiteRule[];
+  diagnostics: Diagnostic[];
+}
+
 /** What one host config of the site says, every pattern in it compiled once. */
 export interface HostReading extends HostUrls {
   headers: SiteRule[];

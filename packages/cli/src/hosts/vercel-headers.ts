@@ -1,13 +1,6 @@
 import { isHeaderList } from './header-list.js';
-import type { HostUrls, SiteRule } from './host.js';
+import type { ParsedRules } from './host.js';
 import { headersWarning } from './host-route.js';
-import type { Diagnostic } from '../discover/types.js';
-
-/** A config's header rules and what it says of the host's URLs. */
-export interface ParsedRules extends HostUrls {
-  rules: SiteRule[];
-  diagnostics: Diagnostic[];
-}
 
 /**
  * `vercel.json` `headers`, with Vercel's own source compiler (@vercel/routing-utils). Matched without
