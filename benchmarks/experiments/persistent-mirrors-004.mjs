@@ -18,7 +18,7 @@ export const title = '004 — Persistent connections and mirror racing (proxy qu
 
 /**
  * @param {import('../lib/context.mjs').BenchContext} ctx
- * @param {{ runs?: number, rtts?: number[], raceRuns?: number }} [o]
+ * @param {{ runs?: number, rtts?: number[], raceRuns?: number, raceTimeoutMs?: number }} [o]
  */
 export async function run(ctx, o = {}) {
   const runs = o.runs ?? (ctx.quick ? 5 : 20);
@@ -90,7 +90,7 @@ export async function run(ctx, o = {}) {
   ];
 
   // (b) Mirror racing.
-  const raceRows = await mirrorRace(ctx, o.raceRuns ?? (ctx.quick ? 5 : 20));
+  const raceRows = await mirrorRace(ctx, o.raceRuns ?? (ctx.quick ? 5 : 20), o.raceTimeoutMs ?? 400);
   tables.push({
     title:
       'Mirror racing: time to first byte of a 2.8 KB object, median ms (origin RTT 80 ms; near mirror 5 ms, slow mirror 150 ms, third mirror down: accepts and never answers; race timeout 400 ms)',
@@ -124,8 +124,9 @@ export async function run(ctx, o = {}) {
 /**
  * @param {import('../lib/context.mjs').BenchContext} ctx
  * @param {number} runs
+ * @param {number} timeoutMs how long a race waits for a mirror before it asks the origin
  */
-async function mirrorRace(ctx, runs) {
+async function mirrorRace(ctx, runs, timeoutMs) {
   const full = join(ctx.tmp, 'mirror-full'),
     partial = join(ctx.tmp, 'mirror-partial');
   const f = createFiller('004-mirrors');
@@ -161,7 +162,6 @@ async function mirrorRace(ctx, runs) {
     [slow, 'slow mirror'],
     [down, 'down mirror'],
   ]);
-  const timeoutMs = 400;
   /** @type {{ scenario: string, ttfbMs: number, source: string }[]} */
   const rows = [];
   try {
