@@ -24,6 +24,7 @@ import { loadWorkspace, REPO, TMP } from '../lib/workspace.mjs';
 import { measure } from './measure.mjs';
 import { FIXTURES, writeSite } from './fixtures.mjs';
 import { startNginxPeers } from './nginx-tls.mjs';
+import { baselineWorker } from './baseline-worker.mjs';
 
 const ALL_VARIANTS = [
   'nginx-h1',
@@ -102,54 +103,13 @@ await rm(dir, { recursive: true, force: true });
 const root = join(dir, 'site');
 const format = await loadWorkspace('format');
 const files = await bundle({ outdir: join(dir, 'bundles') });
-const baseline = values.baseline ? await baselineWorker(values.baseline) : undefined;
+const baseline = values.baseline ? await baselineWorker(values.baseline, dir, log) : undefined;
 const pages = await writeSite(root, fixtures, format, {
   worker: readFileSync(files['objpack-sw.js']),
   register: readFileSync(files['objpack-register.js']),
   baseline,
 });
 
-/** The worker bundle of commit `rev` (its client-sw and format sources, from git, bundled as ours is). */
-async function baselineWorker(rev) {
-  const src = join(dir, 'baseline');
-  await mkdir(src, { recursive: true });
-  try {
-    execFileSync(
-      'sh',
-      [
-        '-c',
-        `git -C "$0" archive "$1" packages/client-sw/src packages/format/src ':(exclude,glob)**/*.test.ts' ':(exclude)packages/client-sw/src/test-utils' | tar -x -C "$2"`,
-        REPO,
-        rev,
-        src,
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-  } catch (err) {
-    log(`--baseline ${rev}: ${String(err.stderr ?? err.message).trim()}`);
-    process.exit(2);
-  }
-  // That commit's entry for the worker, not today's: the file may have moved since.
-  let entry = 'src/sw.ts';
-  try {
-    const script = execFileSync('git', ['-C', REPO, 'show', `${rev}:packages/client-sw/scripts/bundle.mjs`], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    entry = /'objpack-sw\.js':\s*'([^']+)'/.exec(script)?.[1] ?? entry;
-  } catch {
-    // No bundle script in that commit: the worker's entry was src/sw.ts from the start.
-  }
-  if (!existsSync(join(src, 'packages/client-sw', entry))) {
-    log(`--baseline ${rev}: no worker entry packages/client-sw/${entry} in that commit`);
-    process.exit(2);
-  }
-  const built = await bundle({ outdir: join(dir, 'baseline-bundles'), root: src, entries: { 'objpack-sw.js': entry } });
-  log(
-    `baseline worker: ${rev} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', rev], { encoding: 'utf8' }).trim()})`,
-  );
-  return readFileSync(built['objpack-sw.js']);
-}
 const typeOf = (p) =>
   ({ svg: 'image/svg+xml', css: 'text/css', js: 'text/javascript', woff2: 'font/woff2' })[p.split('.').pop()] ??
   'text/html';

@@ -21,12 +21,13 @@
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { REPO } from '../lib/workspace.mjs';
+import { INIT, hintedPaths, shown, shownExpr, VIEWPORT_LINKS } from './spa-page.mjs';
+import { classify, recordingProxy } from './spa-requests.mjs';
 import { render } from './spa-session-report.mjs';
 
 const FIXTURE_DIR = join(REPO, 'fixtures/closure');
@@ -148,148 +149,6 @@ for (const f of [
 }
 const { build } = await import(join(REPO, 'packages/cli/dist/build.js'));
 const { serve } = await import(join(REPO, 'packages/serve/dist/index.js'));
-
-/** A proxy in front of `port` that records every request (path with query, fetch metadata, status, time). */
-async function recordingProxy(port, rttMs = 0) {
-  let seen = [];
-  let total = 0;
-  let t0 = performance.now();
-  const server = http.createServer((req, res) => {
-    total++;
-    const rec = {
-      url: req.url ?? '',
-      t: Math.round(performance.now() - t0),
-      dest: req.headers['sec-fetch-dest'] ?? '',
-      mode: req.headers['sec-fetch-mode'] ?? '',
-      rsc: req.headers.rsc === '1',
-      status: 0,
-    };
-    seen.push(rec);
-    const forward = () => {
-      const up = http.request(
-        { port, host: '127.0.0.1', path: req.url, method: req.method, headers: req.headers },
-        (r) => {
-          rec.status = r.statusCode ?? 0;
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-        },
-      );
-      up.on('error', () => res.destroy());
-      req.pipe(up);
-    };
-    // A crude round trip: each request waits `rttMs` before it is forwarded (no per-chunk or handshake delay).
-    if (rttMs > 0) setTimeout(forward, rttMs);
-    else forward();
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${server.address().port}`,
-    /** The requests since the last call; times count from now on. */
-    take: () => {
-      const r = seen;
-      seen = [];
-      t0 = performance.now();
-      return r;
-    },
-    async quiet(ms) {
-      for (let last = -1; last !== total;) {
-        last = total;
-        await new Promise((r) => setTimeout(r, ms));
-      }
-    },
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
-
-/** Page-side instrumentation: the snippet's hints (postMessage to the worker), links present at load, a marker that dies with the document. */
-const INIT = `(() => {
-  window.__hints = [];
-  window.__doc = Math.random().toString(36).slice(2);
-  const post = ServiceWorker.prototype.postMessage;
-  ServiceWorker.prototype.postMessage = function (msg, ...rest) {
-    if (msg && msg.type === 'objpack:prefetch') window.__hints.push({ t: Math.round(performance.now()), urls: [...msg.urls] });
-    return post.call(this, msg, ...rest);
-  };
-  window.__atLoad = new WeakSet();
-  addEventListener('load', () => { for (const a of document.querySelectorAll('a[href]')) window.__atLoad.add(a); });
-})()`;
-
-/** Same-origin links in the viewport now, and whether each element was in the document at load. */
-const VIEWPORT_LINKS = `(() => {
-  const out = [];
-  for (const a of document.querySelectorAll('a[href]')) {
-    if (a.origin !== location.origin || a.pathname === location.pathname) continue;
-    const r = a.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth) continue;
-    out.push({ path: a.pathname, atLoad: window.__atLoad.has(a) });
-  }
-  return out;
-})()`;
-
-const hintedPaths = (page) => page.evaluate('window.__hints ? window.__hints.flatMap((h) => h.urls) : []');
-const shownExpr = (step, path) => {
-  const cond = [`location.pathname === ${JSON.stringify(path)}`];
-  if (step.h1) cond.push(`(document.querySelector('h1')?.textContent ?? '').includes(${JSON.stringify(step.h1)})`);
-  if (step.title) cond.push(`document.title === ${JSON.stringify(step.title)}`);
-  return cond.join(' && ');
-};
-
-/**
- * Waits until `step`'s target at `path` is shown: the time since `start`, whether it took a new document
- * (the marker `doc` of the one before is gone), and the wait's error if it timed out.
- */
-async function shown(page, step, path, doc, start) {
-  let error;
-  try {
-    await page.waitForFunction(shownExpr(step, path), undefined, { timeout: 15_000 });
-  } catch (err) {
-    error = String(err.message).split('\n')[0];
-  }
-  const shownMs = Math.round(performance.now() - start);
-  const documentNav = (await page.evaluate('window.__doc').catch(() => undefined)) !== doc;
-  return { shownMs, documentNav, error };
-}
-
-/** Sorts one step's requests. `closures`: page URL path → its package closure; `packaged`: every object in some package. */
-function classify(reqs, ctx, targetPath) {
-  const target = ctx.closureOf(targetPath);
-  const c = {
-    packages: 0,
-    objects: 0,
-    objectsInTarget: 0,
-    objectsInSomePackage: 0,
-    objectsInNoPackage: 0,
-    data: 0,
-    documents: 0,
-    own: 0,
-    notModified: 0,
-  };
-  const lists = { packages: [], objects: [], data: [], documents: [], own: [] };
-  for (const r of reqs) {
-    const path = r.url.split('?')[0];
-    let kind;
-    if (path.startsWith('/_objpack/') && path.endsWith('.objp')) kind = 'packages';
-    else if (path.startsWith('/_objpack/') || /^\/objpack-(sw|register|manifest)\.js(on)?$/.test(path)) kind = 'own';
-    else if (r.dest === 'document') kind = 'documents';
-    else if (r.dest === 'empty' || r.rsc || /[?&]_rsc=/.test(r.url)) kind = 'data';
-    else kind = 'objects';
-    c[kind]++;
-    if (r.status === 304 && kind !== 'own') c.notModified++;
-    const item = { url: r.url, t: r.t, status: r.status, dest: r.dest };
-    if (kind === 'objects') {
-      item.where = target?.has(r.url) ? 'target' : ctx.packaged?.has(r.url) ? 'some-package' : 'no-package';
-      c[
-        item.where === 'target'
-          ? 'objectsInTarget'
-          : item.where === 'some-package'
-            ? 'objectsInSomePackage'
-            : 'objectsInNoPackage'
-      ]++;
-    }
-    lists[kind].push(item);
-  }
-  return { ...c, requests: lists };
-}
 
 /** One session: install (objpack) or first load (plain), home again, the steps in one style, then back steps. */
 async function session(browser, origin, proxy, site, style, ctx) {

@@ -13,6 +13,7 @@ import { startServer } from '../lib/servers.mjs';
 import { startProxyProcess } from '../lib/proxy-process.mjs';
 import { mean, quantile, round } from '../lib/stats.mjs';
 import { closedLoop } from './load.mjs';
+import { notes, plots } from './surge-002-figures.mjs';
 
 export const id = '002-surge';
 export const title = '002 — HTTP/1.0, HTTP/1.1, early close and packages under a SURGE workload';
@@ -396,51 +397,4 @@ function tables(rows, setups, m) {
     });
   }
   return out;
-}
-
-/** @param {Row[]} rows */
-function plots(rows) {
-  const out = [];
-  for (const key of [...new Set(rows.map((r) => `${r.setup}|${r.server}`))]) {
-    const [setupName, server] = key.split('|');
-    const mine = rows.filter((r) => r.setup === setupName && r.server === server);
-    const users = [...new Set(mine.map((r) => r.users))];
-    const policies = [...new Set(mine.map((r) => r.policy))];
-    const series = (/** @type {(r: Row) => number} */ f) =>
-      policies.map((p) => ({
-        label: p,
-        values: users.map((u) => {
-          const r = mine.find((x) => x.users === u && x.policy === p);
-          return r ? f(r) : NaN;
-        }),
-      }));
-    const slug = `${setupName}-${server}`.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-    const groups = users.map((u) => `${u} UEs`);
-    out.push({
-      name: `${slug}-latency`,
-      title: `002 ${setupName} on ${server}: mean page latency (ms)`,
-      unit: ' ms',
-      groups,
-      series: series((r) => r.meanMs),
-    });
-    out.push({
-      name: `${slug}-throughput`,
-      title: `002 ${setupName} on ${server}: throughput (pages/s)`,
-      unit: '',
-      groups,
-      series: series((r) => r.pagesPerSec),
-    });
-  }
-  return out;
-}
-
-/** @param {import('../lib/context.mjs').BenchContext} ctx */
-function notes(ctx) {
-  const n = [
-    'Paper 002 (Figures 3–12; no numeric tables for throughput or latency): CPU-bound, HTTP/1.0 and HTTP/1.1 perform about the same; memory-bound, HTTP/1.1 is much worse than HTTP/1.0 because idle persistent connections take memory from the file cache; early close performs as well as HTTP/1.0 in throughput, with 17 % more packets than HTTP/1.1.',
-    "Memory-bound is emulated (benchmarks/lib/memory-model.mjs): RAM = 30 % of the corpus, shared by an LRU file cache and the connections (002 Fig. 9: 81 KB per idle, 378 KB per active connection, scaled by corpus / 50 MB); a 1998 disk (10 ms + 10 MB/s per miss, times scaled like the OFF times); the cache starts filled with the most popular pages. This is Apache 1.3's process-per-connection memory, not objpack serve's (a few KB per connection).",
-    'Conn-s (connection-seconds) come from the server process; nginx does not report them (n/a).',
-  ];
-  if (!ctx.objpackReal) n.push('Memory-bound setup not run: it needs @objpack/serve.');
-  return n;
 }

@@ -17,13 +17,14 @@
  * Writes benchmarks/results/serve-bench.json. Builds packages/serve first (the server child imports dist/).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { nginxBinary, startNginx } from '../lib/nginx.mjs';
+import { cpuMs, parseWrk } from './readings.mjs';
 import { PACKAGE_PATH, writeSite } from './site.mjs';
 import { spread } from './stats.mjs';
 
@@ -171,45 +172,7 @@ function wrkRun(port, path, { headers = {}, script, conns = 8, duration = DURATI
     ['-c', '"$@"; read -r s < /proc/$$/stat; echo "SHSTAT $s"', 'sh', ...onCore(CLIENT_CPU, [WRK, ...args])],
     { encoding: 'utf8' },
   );
-  const out = r.stdout;
-  const num = (re) => Number(re.exec(out)?.[1] ?? NaN);
-  const unit = (re) => {
-    const m = re.exec(out);
-    if (!m) return NaN;
-    return Number(m[1]) * ({ KB: 1e-3, MB: 1, GB: 1e3, us: 1e-3, ms: 1, s: 1e3 }[m[2]] ?? 1e-6);
-  };
-  const sh = /SHSTAT .*?\) (.*)/.exec(out)?.[1].split(' ') ?? [];
-  const clientMs = (Number(sh[13]) + Number(sh[14])) * 10; // cutime + cstime, USER_HZ 100
-  const non2xx = num(/Non-2xx or 3xx responses: (\d+)/);
-  const socketErrors = /Socket errors: (.*)/.exec(out)?.[1];
-  return {
-    reqPerSec: num(/Requests\/sec:\s+([\d.]+)/),
-    mbPerSec: unit(/Transfer\/sec:\s+([\d.]+)(KB|MB|GB|B)/),
-    p50ms: unit(/50%\s+([\d.]+)(us|ms|s)\b/),
-    p99ms: unit(/99%\s+([\d.]+)(us|ms|s)\b/),
-    non2xx: Number.isNaN(non2xx) ? 0 : non2xx,
-    ...(socketErrors ? { socketErrors } : {}),
-    clientCpuPct: clientMs / 10 / duration,
-  };
-}
-
-/** CPU time (user, system; ms) of a process and its direct children (nginx: master + worker). */
-function cpuMs(pid) {
-  const one = (p) => {
-    try {
-      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      return [Number(f[11]) * 10, Number(f[12]) * 10]; // clock ticks of 10 ms (USER_HZ 100)
-    } catch {
-      return [0, 0];
-    }
-  };
-  let kids = [];
-  try {
-    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-  } catch {
-    /* gone */
-  }
-  return [pid, ...kids].map(one).reduce((a, b) => [a[0] + b[0], a[1] + b[1]], [0, 0]);
+  return parseWrk(r.stdout, duration);
 }
 
 /** Runs `fn` and adds the server's CPU per request (user, system, total µs) and how busy its core was. */
