@@ -10,7 +10,7 @@ import madge from 'madge';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Cycles that other work in progress removes (issue 26 items 1 and 2), each as `package: a.ts > b.ts`
+ * Cycles that the build-stage work in progress removes, each as `package: a.ts > b.ts`
  * from its smallest file. The list only shrinks: a listed cycle that is gone fails the check too, so the
  * entry is deleted with the change that breaks the cycle.
  */

@@ -57,7 +57,7 @@ describe('the import cycle check', () => {
     });
   });
 
-  it('knows only cycles of the build stages and host rules, whose own work removes them', () => {
-    for (const c of KNOWN_CYCLES) expect(c).toMatch(/^cli: (build\.ts|emit\/host-)/);
+  it('knows only cycles of the build stages, whose own work removes them', () => {
+    for (const c of KNOWN_CYCLES) expect(c).toMatch(/^cli: build\.ts > /);
   });
 });
