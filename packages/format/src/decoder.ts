@@ -1,7 +1,7 @@
 import { ByteQueue } from './byte-queue.js';
 import { DEFAULT_LIMITS, HEADER_SIZE, MAGIC } from './constants.js';
 import { crc32 } from './crc32.js';
-import { FormatError } from './errors.js';
+import { FormatError, FormatErrorCode } from './errors.js';
 import { decodeHeader, type FixedHeader } from './header.js';
 import { decodeObjectInfo, minInfoLength } from './object-info.js';
 import { createSha256, digestEquals } from './sha256.js';
@@ -66,7 +66,7 @@ export class Decoder {
   /** Feeds the next bytes. Handlers run synchronously inside this call. Throws FormatError on bad input. */
   push(chunk: Uint8Array): void {
     this.checkUsable();
-    if (this.ended) throw new FormatError('OBJP_DECODER_STATE', 'push() after end()');
+    if (this.ended) throw new FormatError(FormatErrorCode.DECODER_STATE, 'push() after end()');
     this.received += chunk.length;
     this.queue.push(chunk);
     this.run();
@@ -78,7 +78,7 @@ export class Decoder {
     this.ended = true;
     if (this.state !== State.Done) {
       const where = this.state === State.Body ? ` inside ${this.index!.entries[this.fep]!.name}` : '';
-      this.fail(new FormatError('OBJP_TRUNCATED', `input ended after ${this.received} bytes${where}`));
+      this.fail(new FormatError(FormatErrorCode.TRUNCATED, `input ended after ${this.received} bytes${where}`));
     }
     this.state = State.Done;
   }
@@ -104,7 +104,10 @@ export class Decoder {
           }
           const h = decodeHeader(bytes, this.limits);
           if (h.indexLength < minInfoLength(h.count)) {
-            throw new FormatError('OBJP_BAD_LAYOUT', `index of ${h.indexLength} bytes cannot hold ${h.count} objects`);
+            throw new FormatError(
+              FormatErrorCode.BAD_LAYOUT,
+              `index of ${h.indexLength} bytes cannot hold ${h.count} objects`,
+            );
           }
           this.header = h;
           this.state = State.Index;
@@ -113,7 +116,7 @@ export class Decoder {
           const bytes = this.queue.take(h.indexLength);
           if (!bytes) return;
           if (crc32(bytes) !== h.indexCrc)
-            throw new FormatError('OBJP_INDEX_CHECK', 'object information field CRC-32 mismatch');
+            throw new FormatError(FormatErrorCode.INDEX_CHECK, 'object information field CRC-32 mismatch');
           const info = decodeObjectInfo(bytes, h.count, h.dataLength, this.limits);
           this.index = {
             version: { major: h.major, minor: h.minor },
@@ -137,7 +140,7 @@ export class Decoder {
           if (this.lfp === entry.size) this.finishEntry(entry);
         } else {
           if (this.queue.length > 0)
-            throw new FormatError('OBJP_TRAILING_DATA', `${this.queue.length} bytes after the data field`);
+            throw new FormatError(FormatErrorCode.TRAILING_DATA, `${this.queue.length} bytes after the data field`);
           return;
         }
       }
@@ -154,7 +157,8 @@ export class Decoder {
   private checkMagicPrefix(): void {
     const n = Math.min(this.queue.length, MAGIC.length);
     for (let i = 0; i < n; i++) {
-      if (this.queue.peek(i) !== MAGIC[i]) throw new FormatError('OBJP_BAD_MAGIC', 'first bytes are not "OBJP"');
+      if (this.queue.peek(i) !== MAGIC[i])
+        throw new FormatError(FormatErrorCode.BAD_MAGIC, 'first bytes are not "OBJP"');
     }
   }
 
@@ -182,7 +186,11 @@ export class Decoder {
 
   private verifyAndEnd(entry: ObjectEntry): void {
     if (this.hash && !digestEquals(this.hash.digest(), entry.digest)) {
-      throw new FormatError('OBJP_DIGEST_MISMATCH', `SHA-256 of ${entry.name} does not match the index`, entry.name);
+      throw new FormatError(
+        FormatErrorCode.DIGEST_MISMATCH,
+        `SHA-256 of ${entry.name} does not match the index`,
+        entry.name,
+      );
     }
     this.hash = undefined;
     this.handlers.onObjectEnd?.(entry);

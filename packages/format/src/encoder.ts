@@ -1,5 +1,5 @@
 import { HEADER_SIZE } from './constants.js';
-import { FormatError } from './errors.js';
+import { FormatError, FormatErrorCode } from './errors.js';
 import { planIndex, writeIndex } from './index-writer.js';
 import type { ObjectInfo } from './object-info.js';
 import { createSha256, digestEquals } from './sha256.js';
@@ -96,7 +96,7 @@ async function measure(
     }
   }
   if (expected !== undefined && expected !== n)
-    throw new FormatError('OBJP_SOURCE_CHANGED', `${name} yielded ${n} bytes, expected ${expected}`, name);
+    throw new FormatError(FormatErrorCode.SOURCE_CHANGED, `${name} yielded ${n} bytes, expected ${expected}`, name);
   return { size: n, digest: h.digest() };
 }
 
@@ -109,7 +109,7 @@ async function columnsOf(input: EncoderInput, hash: HashFactory): Promise<Column
   for (const { name, contentType, headers, body, size, totalSize, digest } of input.objects) {
     if (body instanceof Uint8Array) {
       if (size !== undefined && size !== body.length)
-        throw new FormatError('OBJP_INVALID_INPUT', `size of ${name} does not match its body`, name);
+        throw new FormatError(FormatErrorCode.INVALID_INPUT, `size of ${name} does not match its body`, name);
       c.add(name, contentType, headers, body.length, totalSize, digest ?? hashOf(body, hash), body);
     } else if (digest && size !== undefined) {
       c.add(name, contentType, headers, size, totalSize, digest, body);
@@ -145,7 +145,7 @@ export async function* encodePackage(input: EncoderInput, options: EncoderOption
     let n = 0;
     const take = (chunk: Uint8Array) => {
       n += chunk.length;
-      if (n > size) throw new FormatError('OBJP_SOURCE_CHANGED', `${name} grew while being packaged`, name);
+      if (n > size) throw new FormatError(FormatErrorCode.SOURCE_CHANGED, `${name} grew while being packaged`, name);
       h.update(chunk);
     };
     const chunks = body();
@@ -161,7 +161,7 @@ export async function* encodePackage(input: EncoderInput, options: EncoderOption
       }
     }
     if (n !== size || !digestEquals(h.digest(), c.digests[i]!)) {
-      throw new FormatError('OBJP_SOURCE_CHANGED', `${name} changed while being packaged`, name);
+      throw new FormatError(FormatErrorCode.SOURCE_CHANGED, `${name} changed while being packaged`, name);
     }
   }
 }
@@ -172,9 +172,9 @@ export function encodePackageSync(input: EncoderInput, options: EncoderOptions =
   const c = new Columns();
   for (const { name, contentType, headers, body, size, totalSize, digest } of input.objects) {
     if (!(body instanceof Uint8Array))
-      throw new FormatError('OBJP_INVALID_INPUT', `${name}: encodePackageSync needs Uint8Array bodies`, name);
+      throw new FormatError(FormatErrorCode.INVALID_INPUT, `${name}: encodePackageSync needs Uint8Array bodies`, name);
     if (size !== undefined && size !== body.length)
-      throw new FormatError('OBJP_INVALID_INPUT', `size of ${name} does not match its body`, name);
+      throw new FormatError(FormatErrorCode.INVALID_INPUT, `size of ${name} does not match its body`, name);
     c.add(name, contentType, headers, body.length, totalSize, digest ?? hashOf(body, hash), body);
   }
   const { bytes, at: dataStart } = c.index(input, true);

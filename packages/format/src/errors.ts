@@ -22,7 +22,8 @@ export const FormatErrorCode = {
 
 export type FormatErrorCode = (typeof FormatErrorCode)[keyof typeof FormatErrorCode];
 
-const HINTS: Record<FormatErrorCode, string> = {
+/** What went wrong, per code: the end of every FormatError's message. */
+const WHAT: Record<FormatErrorCode, string> = {
   OBJP_BAD_MAGIC: 'not an objpack package (expected the bytes "OBJP")',
   OBJP_UNSUPPORTED_VERSION: 'written by a newer objpack; upgrade the reader',
   OBJP_HEADER_CHECK: 'the fixed header is corrupt (CRC-32 mismatch)',
@@ -41,6 +42,37 @@ const HINTS: Record<FormatErrorCode, string> = {
   OBJP_DECODER_STATE: 'the decoder was used after it ended or failed',
 };
 
+/**
+ * What to do about each code. Kept apart from the messages so the service worker, which bundles the decoder,
+ * carries none of this text; the README's codes reference is generated from both.
+ */
+export const FORMAT_HINTS: Record<FormatErrorCode, string> = {
+  OBJP_BAD_MAGIC: 'check the URL or path: the response or file is something else (an HTML error page, say)',
+  OBJP_UNSUPPORTED_VERSION: 'upgrade @objpack/format (or the worker) to the version that wrote the package',
+  OBJP_HEADER_CHECK: 'rebuild the package; if it was downloaded, check what rewrites responses on the way',
+  OBJP_INDEX_CHECK: 'rebuild the package; if it was downloaded, check what rewrites responses on the way',
+  OBJP_TRUNCATED: 'fetch or copy the package again; check the server sends it whole',
+  OBJP_LIMIT: 'raise the decoder limits if the package is genuine, or rebuild it with fewer or smaller objects',
+  OBJP_BAD_LAYOUT: 'rebuild the package: a correct encoder never writes this',
+  OBJP_TRAILING_DATA: 'fetch or copy the package again; something appended bytes to it',
+  OBJP_INVALID_NAME: 'give each object a percent-encoded URL path starting with "/"',
+  OBJP_INVALID_HEADER: 'remove the header or fix its name or value',
+  OBJP_DUPLICATE_NAME: 'give each object of a package a different name',
+  OBJP_DIGEST_MISMATCH: 'rebuild the package; if it was downloaded, check what rewrites responses on the way',
+  OBJP_SOURCE_CHANGED: 'write the package again once its source files have stopped changing',
+  OBJP_INVALID_INPUT: 'fix the object description given to the encoder (sizes, build id, types)',
+  OBJP_DECODER_STATE: 'make a new Decoder for each package; a decoder is done once it has ended or failed',
+};
+
+/** Every code with what went wrong and what to do, for the README's codes reference (scripts/diagnostics-docs.mjs). */
+export const codesReference = (): Array<{ code: string; level: 'error'; meaning: string; hint: string }> =>
+  (Object.values(FormatErrorCode) as FormatErrorCode[]).map((code) => ({
+    code,
+    level: 'error',
+    meaning: `${WHAT[code]}.`,
+    hint: FORMAT_HINTS[code],
+  }));
+
 /** The one error class of @objpack/format. `code` is stable; `entry` names the object when there is one. */
 export class FormatError extends Error {
   override readonly name = 'FormatError';
@@ -49,7 +81,7 @@ export class FormatError extends Error {
     detail: string,
     readonly entry?: string,
   ) {
-    super(`${code}: ${detail} (${HINTS[code]})`);
+    super(`${code}: ${detail} (${WHAT[code]})`);
   }
 }
 

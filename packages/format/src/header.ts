@@ -1,6 +1,6 @@
 import { FORMAT_LIMITS, HEADER_SIZE, MAGIC, VERSION_MAJOR, VERSION_MINOR } from './constants.js';
 import { crc32 } from './crc32.js';
-import { FormatError } from './errors.js';
+import { FormatError, FormatErrorCode } from './errors.js';
 import type { DecoderLimits } from './types.js';
 
 /** The fixed 32-byte header: everything needed to size and check what follows. */
@@ -35,15 +35,18 @@ export function writeHeader(h: Omit<FixedHeader, 'major' | 'minor'>, out: Uint8A
  */
 export function decodeHeader(bytes: Uint8Array, limits: DecoderLimits): FixedHeader {
   for (let i = 0; i < 4; i++) {
-    if (bytes[i] !== MAGIC[i]) throw new FormatError('OBJP_BAD_MAGIC', 'first four bytes are not "OBJP"');
+    if (bytes[i] !== MAGIC[i]) throw new FormatError(FormatErrorCode.BAD_MAGIC, 'first four bytes are not "OBJP"');
   }
   const v = new DataView(bytes.buffer, bytes.byteOffset, HEADER_SIZE);
   const major = v.getUint8(4);
   const minor = v.getUint8(5);
   if (major !== VERSION_MAJOR)
-    throw new FormatError('OBJP_UNSUPPORTED_VERSION', `major version ${major} (this reader knows ${VERSION_MAJOR})`);
+    throw new FormatError(
+      FormatErrorCode.UNSUPPORTED_VERSION,
+      `major version ${major} (this reader knows ${VERSION_MAJOR})`,
+    );
   if (v.getUint32(28, true) !== crc32(bytes.subarray(0, 28)))
-    throw new FormatError('OBJP_HEADER_CHECK', 'header CRC-32 mismatch');
+    throw new FormatError(FormatErrorCode.HEADER_CHECK, 'header CRC-32 mismatch');
   const hi = v.getUint32(20, true);
   const h: FixedHeader = {
     major,
@@ -55,10 +58,13 @@ export function decodeHeader(bytes: Uint8Array, limits: DecoderLimits): FixedHea
     indexCrc: v.getUint32(24, true),
   };
   if (h.count > Math.min(limits.maxObjects, FORMAT_LIMITS.maxObjects))
-    throw new FormatError('OBJP_LIMIT', `${h.count} objects exceeds the limit of ${limits.maxObjects}`);
+    throw new FormatError(FormatErrorCode.LIMIT, `${h.count} objects exceeds the limit of ${limits.maxObjects}`);
   if (h.indexLength > Math.min(limits.maxIndexBytes, FORMAT_LIMITS.maxIndexBytes))
-    throw new FormatError('OBJP_LIMIT', `index of ${h.indexLength} bytes exceeds the limit of ${limits.maxIndexBytes}`);
+    throw new FormatError(
+      FormatErrorCode.LIMIT,
+      `index of ${h.indexLength} bytes exceeds the limit of ${limits.maxIndexBytes}`,
+    );
   if (hi >= 0x20_0000 || h.dataLength > limits.maxDataBytes)
-    throw new FormatError('OBJP_LIMIT', `data field of ${h.dataLength} bytes exceeds the limit`);
+    throw new FormatError(FormatErrorCode.LIMIT, `data field of ${h.dataLength} bytes exceeds the limit`);
   return h;
 }

@@ -9,7 +9,7 @@ import {
   SIZE_FIELD_SIZE,
 } from './constants.js';
 import { crc32 } from './crc32.js';
-import { FormatError } from './errors.js';
+import { FormatError, FormatErrorCode } from './errors.js';
 import { writeHeader } from './header.js';
 import { validateBuildId, validateContentType, validateHeader, validateName } from './validate.js';
 
@@ -99,15 +99,15 @@ export function planIndex(info: IndexInput): IndexPlan {
       typeOf.set(t, k);
       types.push(t);
       if (types.length > MAX_CONTENT_TYPES)
-        throw new FormatError('OBJP_LIMIT', `more than ${MAX_CONTENT_TYPES} distinct content types`);
+        throw new FormatError(FormatErrorCode.LIMIT, `more than ${MAX_CONTENT_TYPES} distinct content types`);
     }
     typeIndex[i] = k;
   }
   if (info.sharedRefs.length > MAX_SHARED_REFS)
-    throw new FormatError('OBJP_LIMIT', `more than ${MAX_SHARED_REFS} shared references`);
+    throw new FormatError(FormatErrorCode.LIMIT, `more than ${MAX_SHARED_REFS} shared references`);
   // A writer must not produce what a reader with default limits refuses.
   if (n > FORMAT_LIMITS.maxObjects)
-    throw new FormatError('OBJP_LIMIT', `more than ${FORMAT_LIMITS.maxObjects} objects`);
+    throw new FormatError(FormatErrorCode.LIMIT, `more than ${FORMAT_LIMITS.maxObjects} objects`);
 
   let length = info.buildId.length + 1 + 1 + 2;
   for (const t of types) length += t.length + 1;
@@ -119,7 +119,7 @@ export function planIndex(info: IndexInput): IndexPlan {
   for (let i = 0; i < n; i++) {
     const name = info.names[i]!;
     validateName(name, FORMAT_LIMITS.maxNameBytes, utf8Length(name));
-    if (seen.has(name)) throw new FormatError('OBJP_DUPLICATE_NAME', `duplicate object ${name}`, name);
+    if (seen.has(name)) throw new FormatError(FormatErrorCode.DUPLICATE_NAME, `duplicate object ${name}`, name);
     seen.add(name);
     length += name.length + 1;
   }
@@ -130,24 +130,28 @@ export function planIndex(info: IndexInput): IndexPlan {
     const size = info.sizes[i]!;
     const totalSize = info.totalSizes[i]!;
     if (!Number.isSafeInteger(size) || size < 0 || !Number.isSafeInteger(totalSize) || totalSize < size) {
-      throw new FormatError('OBJP_INVALID_INPUT', `bad size for ${name}`, name);
+      throw new FormatError(FormatErrorCode.INVALID_INPUT, `bad size for ${name}`, name);
     }
     if (info.digests[i]!.length !== DIGEST_SIZE)
-      throw new FormatError('OBJP_INVALID_INPUT', `digest of ${name} is not 32 bytes`, name);
+      throw new FormatError(FormatErrorCode.INVALID_INPUT, `digest of ${name} is not 32 bytes`, name);
     const headers = info.headers[i] ?? NO_HEADERS;
     for (const [k, v] of headers) validateHeader(k, v, name);
     const block = headerBlockLength(headers);
     if (block > FORMAT_LIMITS.maxHeaderBytes)
-      throw new FormatError('OBJP_LIMIT', `headers of ${name} exceed ${FORMAT_LIMITS.maxHeaderBytes} bytes`, name);
+      throw new FormatError(
+        FormatErrorCode.LIMIT,
+        `headers of ${name} exceed ${FORMAT_LIMITS.maxHeaderBytes} bytes`,
+        name,
+      );
     headerLengths[i] = block;
     length += block;
     dataLength += size;
   }
-  if (!Number.isSafeInteger(dataLength)) throw new FormatError('OBJP_LIMIT', 'data field above 2^53-1 bytes');
+  if (!Number.isSafeInteger(dataLength)) throw new FormatError(FormatErrorCode.LIMIT, 'data field above 2^53-1 bytes');
   length += n * (SIZE_FIELD_SIZE + ATTRIBUTE_SIZE);
   if (length > FORMAT_LIMITS.maxIndexBytes)
     throw new FormatError(
-      'OBJP_LIMIT',
+      FormatErrorCode.LIMIT,
       `object information field of ${length} bytes exceeds ${FORMAT_LIMITS.maxIndexBytes}`,
     );
   return { info, types, typeIndex, headerLengths, infoLength: length, dataLength };

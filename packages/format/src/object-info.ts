@@ -1,5 +1,5 @@
 import { ATTRIBUTE_SIZE, FLAG_PARTIAL, FLAGS_MUST_UNDERSTAND, MAX_SHARED_REFS, SIZE_FIELD_SIZE } from './constants.js';
-import { FormatError } from './errors.js';
+import { FormatError, FormatErrorCode } from './errors.js';
 import type { DecoderLimits, ObjectEntry } from './types.js';
 import { validateContentType, validateHeader, validateName } from './validate.js';
 
@@ -20,7 +20,7 @@ export const minInfoLength = (count: number): number => 1 + 1 + 2 + count * (2 +
 
 const getU64 = (v: DataView, at: number): number => {
   const hi = v.getUint32(at + 4, true);
-  if (hi >= 0x20_0000) throw new FormatError('OBJP_LIMIT', 'size above 2^53-1');
+  if (hi >= 0x20_0000) throw new FormatError(FormatErrorCode.LIMIT, 'size above 2^53-1');
   return hi * 0x1_0000_0000 + v.getUint32(at, true);
 };
 
@@ -33,22 +33,22 @@ class Reader {
   }
   need(n: number, what: string): number {
     if (this.pos + n > this.bytes.length)
-      throw new FormatError('OBJP_BAD_LAYOUT', `${what} runs past the end of the object information field`);
+      throw new FormatError(FormatErrorCode.BAD_LAYOUT, `${what} runs past the end of the object information field`);
     const at = this.pos;
     this.pos += n;
     return at;
   }
   cstr(what: string, maxBytes: number): { text: string; bytes: number } {
     const end = this.bytes.indexOf(0, this.pos);
-    if (end < 0) throw new FormatError('OBJP_BAD_LAYOUT', `${what} is not NUL-terminated`);
+    if (end < 0) throw new FormatError(FormatErrorCode.BAD_LAYOUT, `${what} is not NUL-terminated`);
     const len = end - this.pos;
-    if (len > maxBytes) throw new FormatError('OBJP_LIMIT', `${what} longer than ${maxBytes} bytes`);
+    if (len > maxBytes) throw new FormatError(FormatErrorCode.LIMIT, `${what} longer than ${maxBytes} bytes`);
     let text: string;
     try {
       text = utf8Strict.decode(this.bytes.subarray(this.pos, end));
     } catch {
       throw new FormatError(
-        what === 'object name' ? 'OBJP_INVALID_NAME' : 'OBJP_BAD_LAYOUT',
+        what === 'object name' ? FormatErrorCode.INVALID_NAME : FormatErrorCode.BAD_LAYOUT,
         `${what} is not valid UTF-8`,
       );
     }
@@ -66,8 +66,9 @@ class Reader {
     let at = start;
     for (let i = 0; i < count; i++) {
       const end = this.bytes.indexOf(0, at);
-      if (end < 0) throw new FormatError('OBJP_BAD_LAYOUT', 'object name is not NUL-terminated');
-      if (end - at > maxBytes) throw new FormatError('OBJP_LIMIT', `object name longer than ${maxBytes} bytes`);
+      if (end < 0) throw new FormatError(FormatErrorCode.BAD_LAYOUT, 'object name is not NUL-terminated');
+      if (end - at > maxBytes)
+        throw new FormatError(FormatErrorCode.LIMIT, `object name longer than ${maxBytes} bytes`);
       at = end + 1;
     }
     this.pos = at;
@@ -76,7 +77,7 @@ class Reader {
     try {
       text = utf8Strict.decode(this.bytes.subarray(start, at - 1));
     } catch {
-      throw new FormatError('OBJP_INVALID_NAME', 'object name is not valid UTF-8');
+      throw new FormatError(FormatErrorCode.INVALID_NAME, 'object name is not valid UTF-8');
     }
     return text.split('\0');
   }
@@ -91,7 +92,8 @@ export function decodeObjectInfo(
 ): { buildId: string; sharedRefs: string[]; entries: ObjectEntry[] } {
   const r = new Reader(bytes);
   const buildId = r.cstr('build id', 64).text;
-  if (!/^[\x21-\x7e]*$/.test(buildId)) throw new FormatError('OBJP_BAD_LAYOUT', 'build id is not printable ASCII');
+  if (!/^[\x21-\x7e]*$/.test(buildId))
+    throw new FormatError(FormatErrorCode.BAD_LAYOUT, 'build id is not printable ASCII');
   const types: string[] = [];
   const typeCount = r.view.getUint8(r.need(1, 'content type count'));
   for (let i = 0; i < typeCount; i++) {
@@ -100,7 +102,7 @@ export function decodeObjectInfo(
     types.push(t);
   }
   const refCount = r.view.getUint16(r.need(2, 'shared reference count'), true);
-  if (refCount > MAX_SHARED_REFS) throw new FormatError('OBJP_LIMIT', `${refCount} shared references`);
+  if (refCount > MAX_SHARED_REFS) throw new FormatError(FormatErrorCode.LIMIT, `${refCount} shared references`);
   const sharedRefs: string[] = [];
   for (let i = 0; i < refCount; i++) {
     const { text, bytes: len } = r.cstr('shared reference', limits.maxNameBytes);
@@ -112,7 +114,7 @@ export function decodeObjectInfo(
   for (const name of names) {
     // Valid names are ASCII, so a name's length in characters is its length in bytes (checked in names()).
     validateName(name, limits.maxNameBytes, name.length);
-    if (seen.has(name)) throw new FormatError('OBJP_DUPLICATE_NAME', `duplicate object ${name}`, name);
+    if (seen.has(name)) throw new FormatError(FormatErrorCode.DUPLICATE_NAME, `duplicate object ${name}`, name);
     seen.add(name);
   }
   const sizesAt = r.need(count * SIZE_FIELD_SIZE, 'sizes subfield');
@@ -128,16 +130,20 @@ export function decodeObjectInfo(
     const typeIdx = r.view.getUint8(at + 42);
     const headerLen = r.view.getUint16(at + 44, true);
     if (flags & FLAGS_MUST_UNDERSTAND & ~FLAG_PARTIAL)
-      throw new FormatError('OBJP_UNSUPPORTED_VERSION', `unknown flags 0x${flags.toString(16)} on ${name}`, name);
+      throw new FormatError(
+        FormatErrorCode.UNSUPPORTED_VERSION,
+        `unknown flags 0x${flags.toString(16)} on ${name}`,
+        name,
+      );
     const partial = (flags & FLAG_PARTIAL) !== 0;
     if (partial ? totalSize <= size : totalSize !== size)
-      throw new FormatError('OBJP_BAD_LAYOUT', `sizes of ${name} disagree with its partial flag`, name);
+      throw new FormatError(FormatErrorCode.BAD_LAYOUT, `sizes of ${name} disagree with its partial flag`, name);
     if (typeIdx >= types.length)
-      throw new FormatError('OBJP_BAD_LAYOUT', `content type index ${typeIdx} of ${name} out of range`, name);
+      throw new FormatError(FormatErrorCode.BAD_LAYOUT, `content type index ${typeIdx} of ${name} out of range`, name);
     if (headerLen > limits.maxHeaderBytes)
-      throw new FormatError('OBJP_LIMIT', `headers of ${name} exceed ${limits.maxHeaderBytes} bytes`, name);
+      throw new FormatError(FormatErrorCode.LIMIT, `headers of ${name} exceed ${limits.maxHeaderBytes} bytes`, name);
     if (offset + size > dataLength)
-      throw new FormatError('OBJP_BAD_LAYOUT', `${name} runs past the end of the data field`, name);
+      throw new FormatError(FormatErrorCode.BAD_LAYOUT, `${name} runs past the end of the data field`, name);
     entries.push({
       index: i,
       name,
@@ -152,7 +158,10 @@ export function decodeObjectInfo(
     offset += size;
   }
   if (offset !== dataLength)
-    throw new FormatError('OBJP_BAD_LAYOUT', `object sizes add up to ${offset}, data field declares ${dataLength}`);
+    throw new FormatError(
+      FormatErrorCode.BAD_LAYOUT,
+      `object sizes add up to ${offset}, data field declares ${dataLength}`,
+    );
   for (let i = 0; i < count; i++) {
     const e = entries[i]!;
     const len = r.view.getUint16(attrsAt + i * ATTRIBUTE_SIZE + 44, true);
@@ -162,12 +171,13 @@ export function decodeObjectInfo(
     try {
       block = utf8Strict.decode(bytes.subarray(at, at + len));
     } catch {
-      throw new FormatError('OBJP_INVALID_HEADER', `headers of ${e.name} are not valid UTF-8`, e.name);
+      throw new FormatError(FormatErrorCode.INVALID_HEADER, `headers of ${e.name} are not valid UTF-8`, e.name);
     }
     const headers: Array<[string, string]> = [];
     for (const line of block.split('\n')) {
       const colon = line.indexOf(': ');
-      if (colon <= 0) throw new FormatError('OBJP_INVALID_HEADER', `malformed header line in ${e.name}`, e.name);
+      if (colon <= 0)
+        throw new FormatError(FormatErrorCode.INVALID_HEADER, `malformed header line in ${e.name}`, e.name);
       const k = line.slice(0, colon);
       const val = line.slice(colon + 2);
       validateHeader(k, val, e.name);

@@ -1,5 +1,5 @@
 import { MAX_BUILD_ID_BYTES, MAX_CONTENT_TYPE_BYTES } from './constants.js';
-import { FormatError } from './errors.js';
+import { FormatError, FormatErrorCode } from './errors.js';
 import { isHeaderName, isHeaderValue } from './header-field.js';
 
 // Names become cache keys and request URLs in a browser, and header values go straight into Response
@@ -23,7 +23,7 @@ export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
 export function validateName(name: string, maxBytes: number, byteLength: number): void {
   // One pass without allocations: the decoder runs this for every object of every package.
   const fail = (why: string): never => {
-    throw new FormatError('OBJP_INVALID_NAME', `${why}: ${JSON.stringify(name.slice(0, 200))}`, name);
+    throw new FormatError(FormatErrorCode.INVALID_NAME, `${why}: ${JSON.stringify(name.slice(0, 200))}`, name);
   };
   if (byteLength > maxBytes) fail(`name longer than ${maxBytes} bytes`);
   if (name.charCodeAt(0) !== 0x2f) fail('name must start with "/"');
@@ -76,7 +76,7 @@ function checkSegment(name: string, start: number, end: number, percent: boolean
 /** Throws OBJP_INVALID_HEADER unless the content type is a non-empty printable-ASCII header value. */
 export function validateContentType(type: string): void {
   if (type.length === 0 || type.length > MAX_CONTENT_TYPE_BYTES || !isHeaderValue(type)) {
-    throw new FormatError('OBJP_INVALID_HEADER', `bad content type ${JSON.stringify(type.slice(0, 100))}`);
+    throw new FormatError(FormatErrorCode.INVALID_HEADER, `bad content type ${JSON.stringify(type.slice(0, 100))}`);
   }
 }
 
@@ -84,15 +84,19 @@ export function validateContentType(type: string): void {
 export function validateHeader(name: string, value: string, entry?: string): void {
   if (!isHeaderName(name)) {
     throw new FormatError(
-      'OBJP_INVALID_HEADER',
+      FormatErrorCode.INVALID_HEADER,
       `bad header name ${JSON.stringify(String(name).slice(0, 100))}`,
       entry,
     );
   }
   if (FORBIDDEN_HEADERS.has(name))
-    throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" may not be set by a package`, entry);
+    throw new FormatError(FormatErrorCode.INVALID_HEADER, `header "${name}" may not be set by a package`, entry);
   if (!isHeaderValue(value)) {
-    throw new FormatError('OBJP_INVALID_HEADER', `header "${name}" has CR, LF, NUL or non-ASCII in its value`, entry);
+    throw new FormatError(
+      FormatErrorCode.INVALID_HEADER,
+      `header "${name}" has CR, LF, NUL or non-ASCII in its value`,
+      entry,
+    );
   }
 }
 
@@ -100,7 +104,7 @@ export function validateHeader(name: string, value: string, entry?: string): voi
 export function validateBuildId(id: string): void {
   if (id.length > MAX_BUILD_ID_BYTES || !/^[\x21-\x7e]*$/.test(id)) {
     throw new FormatError(
-      'OBJP_INVALID_INPUT',
+      FormatErrorCode.INVALID_INPUT,
       `build id must be printable ASCII, at most ${MAX_BUILD_ID_BYTES} bytes`,
     );
   }

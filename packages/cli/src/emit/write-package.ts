@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { encodePackage, isFormatError, type EncoderObject } from '@objpack/format';
+import { encodePackage, FormatErrorCode, isFormatError, type EncoderObject } from '@objpack/format';
 import { fileSource, nodeSha256 } from '@objpack/format/node';
 import { ErrorCode, ObjpackError } from '../errors.js';
 import type { PlanObject } from '../plan/types.js';
@@ -105,7 +105,7 @@ export async function writePackage(target: string, input: PackageInput): Promise
 
 /** A body that no longer matches its digest, or a site file gone or unreadable, as OBJPACK_E_SOURCE_CHANGED. */
 function sourceError(err: unknown, target: string): unknown {
-  if (isFormatError(err) && err.code === 'OBJP_SOURCE_CHANGED') {
+  if (isFormatError(err) && err.code === FormatErrorCode.SOURCE_CHANGED) {
     return new ObjpackError(ErrorCode.SOURCE_CHANGED, err.message, err.entry, { cause: err });
   }
   if (err && typeof err === 'object' && 'code' in err && (err.code === 'ENOENT' || err.code === 'EACCES')) {

@@ -1,4 +1,11 @@
-import { Decoder, digestToSri, FormatError, type ObjectEntry, type PackageIndex } from '@objpack/format';
+import {
+  Decoder,
+  digestToSri,
+  FormatError,
+  FormatErrorCode,
+  type ObjectEntry,
+  type PackageIndex,
+} from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
 import type { Claim, HavePlan } from './delta.js';
 import { fillFromHeld, mergeDelta } from './delta-merge.js';
@@ -192,7 +199,7 @@ export class PackageRun {
       if (slot.urgent) fresh = true;
       if (ok) return store(entry, slot.end(bytes));
       corrupt = true;
-      const err = new FormatError('OBJP_DIGEST_MISMATCH', entry.name, entry.name);
+      const err = new FormatError(FormatErrorCode.DIGEST_MISMATCH, entry.name, entry.name);
       slot.fail(err);
       spec.options.onEvent({ type: 'fallback', url: entry.name, code: err.code });
     };
