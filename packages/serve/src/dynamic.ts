@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { encodePackageSync, sriToDigest, toBase64, type EncoderObject } from '@objpack/format';
-import { ServeError } from './errors.js';
+import { ServeError, ServeErrorCode } from './errors.js';
 import type { PageInfo, SiteManifest } from './site-manifest.js';
 import type { FileEntry, Route } from './site-index.js';
 import { namePath, stripQuery } from './url-path.js';
@@ -119,12 +119,12 @@ export async function assemblePackage(
     if (held(b64) && !headers) continue;
     total += r.entry.size;
     if (total > maxBytes)
-      throw new ServeError('SERVE_DYNAMIC', `package for ${info.url} would exceed ${maxBytes} bytes`, {
+      throw new ServeError(ServeErrorCode.DYNAMIC, `package for ${info.url} would exceed ${maxBytes} bytes`, {
         path: info.url,
       });
     const body = await bodyOf(r.entry);
     if (body.length !== r.entry.size)
-      throw new ServeError('SERVE_DYNAMIC', `${name} changed while being packaged`, { path: name });
+      throw new ServeError(ServeErrorCode.DYNAMIC, `${name} changed while being packaged`, { path: name });
     objects.push({
       name,
       contentType: rec?.contentType ?? r.entry.contentType,

@@ -12,6 +12,7 @@ import type { FileEntry } from './site-index.js';
 import { ruleHeaders, type PageInfo } from './site-manifest.js';
 import { encodePathForHeader, namePath, parseRequestPath } from './url-path.js';
 import { firebaseRoute } from './firebase-urls.js';
+import { ServeErrorCode } from './errors.js';
 
 const PAGE_VARY = 'Accept, X-Objpack';
 /** Package asked for on the page URL, and on its own URL (constants: they key cached response heads). */
@@ -43,7 +44,7 @@ export function createHandler(getCtx: () => Context): (req: Req, res: Res) => vo
       handle(ctx, req, res);
     } catch (error) {
       ctx.stats.errors++;
-      ctx.o.onLog({ level: 'error', code: 'SERVE_READ', message: `failed to answer ${req.url ?? ''}`, error });
+      ctx.o.onLog({ level: 'error', code: ServeErrorCode.READ, message: `failed to answer ${req.url ?? ''}`, error });
       sendError(req, res, 500);
     }
   };

@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { PACKAGE_DIR } from '@objpack/format';
 import type { Site } from './context.js';
 import { findStalePages } from './dynamic.js';
-import { ServeError, isServeError } from './errors.js';
+import { ServeError, ServeErrorCode, isServeError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { buildSiteIndex } from './site-index.js';
 import { LISTING_PATH } from './delta-listing.js';
@@ -30,7 +30,10 @@ export async function resolveRoot(root: string): Promise<string> {
     if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
     return real;
   } catch (cause) {
-    throw new ServeError('SERVE_BAD_ROOT', `site root ${root} is not a readable directory`, { path: root, cause });
+    throw new ServeError(ServeErrorCode.BAD_ROOT, `site root ${root} is not a readable directory`, {
+      path: root,
+      cause,
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { checkBasePath } from '@objpack/format';
-import { ServeError } from './errors.js';
+import { ServeError, ServeErrorCode } from './errors.js';
 import { defaultMaxConnections, fileLimit, type FileLimit } from './fd-limit.js';
 
 /** One diagnostic from the server. The library never prints; the CLI decides what to show. */
@@ -116,24 +116,25 @@ const MiB = 1024 * 1024;
 function nonNegative(name: string, v: number | undefined, fallback: number): number {
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-    throw new ServeError('SERVE_BAD_OPTION', `${name} must be a non-negative number (got ${String(v)})`);
+    throw new ServeError(ServeErrorCode.BAD_OPTION, `${name} must be a non-negative number (got ${String(v)})`);
   }
   return v;
 }
 
 /** Applies defaults and rejects nonsense early, with SERVE_BAD_OPTION. */
 export function resolveOptions(o: ServeOptions): ResolvedOptions {
-  if (!o || typeof o.root !== 'string' || o.root === '') throw new ServeError('SERVE_BAD_OPTION', 'root is required');
+  if (!o || typeof o.root !== 'string' || o.root === '')
+    throw new ServeError(ServeErrorCode.BAD_OPTION, 'root is required');
   const port = nonNegative('port', o.port, 0);
   if (!Number.isInteger(port) || port > 65535)
-    throw new ServeError('SERVE_BAD_OPTION', `port must be 0–65535 (got ${port})`);
+    throw new ServeError(ServeErrorCode.BAD_OPTION, `port must be 0–65535 (got ${port})`);
   const https = o.https ?? (o.cert !== undefined || o.key !== undefined ? true : false);
   if ((o.cert === undefined) !== (o.key === undefined))
-    throw new ServeError('SERVE_BAD_OPTION', 'cert and key go together');
+    throw new ServeError(ServeErrorCode.BAD_OPTION, 'cert and key go together');
   const holdMs = nonNegative('holdMs', o.holdMs, 5000);
   const base = o.base === undefined ? undefined : checkBasePath(o.base);
   if (base && !base.ok) {
-    throw new ServeError('SERVE_BAD_OPTION', `base ${JSON.stringify(o.base)} is not a URL path: ${base.reason}`);
+    throw new ServeError(ServeErrorCode.BAD_OPTION, `base ${JSON.stringify(o.base)} is not a URL path: ${base.reason}`);
   }
   const limit = o.maxConnections === undefined ? fileLimit() : undefined;
   return {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ByteLru } from './byte-lru.js';
 import type { ServeLogEvent } from './options.js';
 import type { FileEntry } from './site-index.js';
+import { ServeErrorCode } from './errors.js';
 
 /** Counters of the disk-to-memory prefetch (thesis ch. 2). Counted whether prefetch is on or off. */
 export interface PrefetchStats {
@@ -57,7 +58,7 @@ export class Prefetcher {
         .catch((error) =>
           this.onLog({
             level: 'debug',
-            code: 'SERVE_READ',
+            code: ServeErrorCode.READ,
             message: `prefetch of ${e.urlPath} failed`,
             path: e.urlPath,
             error,

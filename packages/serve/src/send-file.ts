@@ -6,6 +6,7 @@ import type { Context } from './context.js';
 import { endWith, sendError, type Req, type Res } from './error-page.js';
 import { ifRangeHolds, isNotModified, negotiateEncoding, parseRange } from './http-semantics.js';
 import { headFor, type FileEntry } from './site-index.js';
+import { ServeErrorCode } from './errors.js';
 
 export interface SendOptions {
   /** Status of a full response (404 for the site's own 404 page). */
@@ -213,7 +214,7 @@ function streamFile(
       if (code === 'EMFILE' || code === 'ENFILE') {
         ctx.o.onLog({
           level: 'warn',
-          code: 'SERVE_EMFILE',
+          code: ServeErrorCode.EMFILE,
           message: `out of file descriptors serving ${e.urlPath}`,
           path: e.urlPath,
           error: err,
@@ -222,7 +223,7 @@ function streamFile(
       } else {
         ctx.o.onLog({
           level: 'warn',
-          code: 'SERVE_READ',
+          code: ServeErrorCode.READ,
           message: `cannot open ${e.urlPath}`,
           path: e.urlPath,
           error: err,
@@ -244,7 +245,7 @@ function streamFile(
         // disk whole, with validators that describe them, never a Content-Length that lies.
         ctx.o.onLog({
           level: 'debug',
-          code: 'SERVE_READ',
+          code: ServeErrorCode.READ,
           message: `${e.urlPath} changed since the index; call reload()`,
           path: e.urlPath,
         });

@@ -7,6 +7,7 @@ import { isNotModified } from './http-semantics.js';
 import { sendFile } from './send-file.js';
 import type { PageInfo } from './site-manifest.js';
 import { nameForHeader } from './url-path.js';
+import { ServeErrorCode } from './errors.js';
 
 /** Largest package assembled on the fly (bodies are held in memory while encoding). */
 const MAX_DYNAMIC_BYTES = 64 * 1024 * 1024;
@@ -113,7 +114,7 @@ export function sendPackage(
     .catch((error) => {
       ctx.o.onLog({
         level: 'error',
-        code: 'SERVE_DYNAMIC',
+        code: ServeErrorCode.DYNAMIC,
         message: `cannot assemble the package of ${page.url}`,
         path: page.url,
         error,

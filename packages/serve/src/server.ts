@@ -7,7 +7,7 @@ import { ByteLru } from './byte-lru.js';
 import { CompressCache } from './compress-cache.js';
 import { ConnectionTracker, type ConnectionStats } from './connections.js';
 import type { Context, RequestStats } from './context.js';
-import { ServeError } from './errors.js';
+import { ServeError, ServeErrorCode } from './errors.js';
 import { acceptLimit, type FileLimit } from './fd-limit.js';
 import { createHandler } from './handler.js';
 import { loadSite, resolveRoot } from './load-site.js';
@@ -123,13 +123,13 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
 
   await new Promise<void>((resolve, reject) => {
     const onError = (cause: Error) =>
-      reject(new ServeError('SERVE_LISTEN', `cannot listen on ${o.host}:${o.port}`, { cause }));
+      reject(new ServeError(ServeErrorCode.LISTEN, `cannot listen on ${o.host}:${o.port}`, { cause }));
     server.once('error', onError);
     server.listen(o.port, o.host, () => {
       server.off('error', onError);
       // After start-up, server-level errors (accept failures under EMFILE…) are reported, never fatal.
       server.on('error', (error) =>
-        o.onLog({ level: 'error', code: 'SERVE_SOCKET', message: 'server error (contained)', error }),
+        o.onLog({ level: 'error', code: ServeErrorCode.SOCKET, message: 'server error (contained)', error }),
       );
       resolve();
     });

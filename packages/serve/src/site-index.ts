@@ -2,6 +2,7 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { contentTypeFor, isCompressible } from './content-type.js';
 import type { ServeLogEvent } from './options.js';
+import { ServeErrorCode } from './errors.js';
 
 /** One servable file, with everything a response needs decided at start-up (sirv's production mode). */
 export interface FileEntry {
@@ -115,7 +116,7 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
     } catch (error) {
       o.onLog({
         level: 'warn',
-        code: 'SERVE_SKIPPED',
+        code: ServeErrorCode.SKIPPED,
         message: `cannot read directory ${urlDir}`,
         path: urlDir,
         error,
@@ -130,13 +131,13 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
         try {
           full = await realpath(full);
         } catch {
-          o.onLog({ level: 'warn', code: 'SERVE_SKIPPED', message: `broken symlink ${urlPath}`, path: urlPath });
+          o.onLog({ level: 'warn', code: ServeErrorCode.SKIPPED, message: `broken symlink ${urlPath}`, path: urlPath });
           continue;
         }
         if (!inside(full)) {
           o.onLog({
             level: 'warn',
-            code: 'SERVE_SKIPPED',
+            code: ServeErrorCode.SKIPPED,
             message: `symlink ${urlPath} leaves the site root`,
             path: urlPath,
           });
@@ -181,7 +182,13 @@ export async function buildSiteIndex(rootReal: string, o: IndexOptions): Promise
       try {
         bodies.set(f.urlPath, await readBody(f.file, f.size));
       } catch (error) {
-        o.onLog({ level: 'warn', code: 'SERVE_READ', message: `cannot read ${f.urlPath}`, path: f.urlPath, error });
+        o.onLog({
+          level: 'warn',
+          code: ServeErrorCode.READ,
+          message: `cannot read ${f.urlPath}`,
+          path: f.urlPath,
+          error,
+        });
       }
     }
   });

@@ -14,7 +14,7 @@ import {
   type ManifestPage,
   type PreloadCors,
 } from '@objpack/format';
-import { ServeError } from './errors.js';
+import { ServeError, ServeErrorCode } from './errors.js';
 import { hostRouter, patternsSafe, type HostRouter } from './host-routes.js';
 import { nameForHeader, namePath, pathName } from './url-path.js';
 
@@ -235,13 +235,16 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
     text = await readFile(join(rootReal, MANIFEST_FILE), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new ServeError('SERVE_BAD_MANIFEST', `cannot read ${MANIFEST_FILE}`, { path: MANIFEST_FILE, cause: err });
+    throw new ServeError(ServeErrorCode.BAD_MANIFEST, `cannot read ${MANIFEST_FILE}`, {
+      path: MANIFEST_FILE,
+      cause: err,
+    });
   }
   let manifest: BuildManifest;
   try {
     manifest = JSON.parse(text) as BuildManifest;
   } catch (err) {
-    throw new ServeError('SERVE_BAD_MANIFEST', `${MANIFEST_FILE} is not valid JSON`, {
+    throw new ServeError(ServeErrorCode.BAD_MANIFEST, `${MANIFEST_FILE} is not valid JSON`, {
       path: MANIFEST_FILE,
       cause: err,
     });
@@ -253,7 +256,7 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
     typeof manifest.pages !== 'object' ||
     !manifest.pages
   ) {
-    throw new ServeError('SERVE_BAD_MANIFEST', `${MANIFEST_FILE} has an unknown shape or version`, {
+    throw new ServeError(ServeErrorCode.BAD_MANIFEST, `${MANIFEST_FILE} has an unknown shape or version`, {
       path: MANIFEST_FILE,
     });
   }
@@ -262,7 +265,7 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
   const recorded = manifest.base === undefined ? { ok: true as const, base: '/' } : checkBasePath(manifest.base);
   if (!recorded.ok) {
     const detail = `${MANIFEST_FILE} records base ${JSON.stringify(manifest.base)}: ${recorded.reason}`;
-    throw new ServeError('SERVE_BAD_MANIFEST', detail, { path: MANIFEST_FILE });
+    throw new ServeError(ServeErrorCode.BAD_MANIFEST, detail, { path: MANIFEST_FILE });
   }
   base ??= recorded.base;
   // checkBasePath spells a base so that it always decodes; files are under it as the index keys them.
@@ -281,7 +284,7 @@ export async function loadManifest(rootReal: string, base?: string): Promise<Sit
   }
   for (const [url, page] of Object.entries(manifest.pages)) {
     if (!isPage(page) || !url.startsWith('/')) {
-      throw new ServeError('SERVE_BAD_MANIFEST', `page ${url} is malformed`, { path: url });
+      throw new ServeError(ServeErrorCode.BAD_MANIFEST, `page ${url} is malformed`, { path: url });
     }
     const htmlPath = `${files}${page.file.replace(/^\/+/, '')}`;
     const { links, linkPaths } = pageLinks(page);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ServeError } from './errors.js';
+import { ServeError, ServeErrorCode } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
 export interface TlsMaterial {
@@ -21,7 +21,7 @@ export async function loadTls(o: ResolvedOptions): Promise<TlsMaterial | null> {
       const [cert, key] = await Promise.all([readFile(o.cert), readFile(o.key)]);
       return { cert, key, selfSigned: false };
     } catch (cause) {
-      throw new ServeError('SERVE_TLS', `cannot read certificate ${o.cert} or key ${o.key}`, { cause });
+      throw new ServeError(ServeErrorCode.TLS, `cannot read certificate ${o.cert} or key ${o.key}`, { cause });
     }
   }
   try {
@@ -48,6 +48,6 @@ export async function loadTls(o: ResolvedOptions): Promise<TlsMaterial | null> {
     });
     return { cert: pems.cert, key: pems.private, selfSigned: true };
   } catch (cause) {
-    throw new ServeError('SERVE_TLS', 'cannot generate a self-signed certificate', { cause });
+    throw new ServeError(ServeErrorCode.TLS, 'cannot generate a self-signed certificate', { cause });
   }
 }
