@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE } from '@objpack/format';
 import { DEFAULT_PARTIAL_THRESHOLD, type BuildOptions, type BuildProgress, type BuildResult } from './build.js';
-import { DiscoverCodes, DiscoverError } from './discover/diagnostic-codes.js';
+import { DiscoverError } from './discover/diagnostic-codes.js';
 import { baseDetected, detectBase } from './discover/detect-base.js';
 import { discoverWith } from './discover/discover-site.js';
 import type { FileDigest } from './discover/file-digest.js';
@@ -20,7 +20,7 @@ import { settleHosts, type HostProfile } from './hosts/profile.js';
 import { readHosts } from './hosts/read-hosts.js';
 import { ownUrlShadows } from './emit/own-urls.js';
 import { htmlBody } from './emit/write-package.js';
-import { ErrorCode, ObjpackError, WarningCode } from './errors.js';
+import { ErrorCode, ObjpackError, reportedCode, WarningCode, warn } from './errors.js';
 import { dropState, outputSignatures, saveState } from './incremental/build-state.js';
 import { captureState } from './incremental/capture-state.js';
 import { traceClosures } from './plan/apply-trace.js';
@@ -150,24 +150,18 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
     // Pages that link to others by a URL only some hosts serve, and nothing said whether this one does: one warning each.
     // A host config with clean URLs at `/about/` decided it too: there `/about` is redirected.
     if (options.cleanUrls === undefined && !cleanUrls && !siteHosts.cleanSlashUrls) {
-      linkWarning(
-        diagnostics,
-        graph.pages,
-        'cleanLinks',
-        WarningCode.CLEAN_URL_LINKS,
-        (file, target, links) =>
-          `${links} name pages without .html (${file} links to ${target.replace(/\.html$/, '')}): if your host serves clean URLs, build with --clean-urls so the worker answers those navigations (--no-clean-urls silences this)`,
-      );
+      const links = linking(graph.pages, 'cleanLinks');
+      if (links) {
+        const parts = { ...links, target: links.target.replace(/\.html$/, '') };
+        diagnostics.push(warn(WarningCode.CLEAN_URL_LINKS, parts, { file: links.file }));
+      }
     }
     if (options.bareDirUrls === undefined && !siteHosts.bareDirKnown) {
-      linkWarning(
-        diagnostics,
-        graph.pages,
-        'bareDirLinks',
-        WarningCode.BARE_DIR_LINKS,
-        (file, target, links) =>
-          `${links} name directory pages without their trailing slash (${file} links to ${target.slice(0, -1)} for ${target}): a host that redirects them (Netlify, Cloudflare Pages, GitHub Pages) costs each such navigation a round trip, with or without objpack; if yours serves them there (Vercel, Render, Azure Static Web Apps), build with --bare-dir-urls so the worker answers them (--no-bare-dir-urls silences this)`,
-      );
+      const links = linking(graph.pages, 'bareDirLinks');
+      if (links) {
+        const parts = { ...links, link: links.target.slice(0, -1) };
+        diagnostics.push(warn(WarningCode.BARE_DIR_LINKS, parts, { file: links.file }));
+      }
     }
     const settled = settleHosts(
       siteHosts,
@@ -241,28 +235,14 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
   const limits = (options.targets ?? []).includes('cloudflare')
     ? "8 KB and Cloudflare's 2,000-character lines"
     : '8 KB';
-  for (const w of result.linkTruncated) {
-    diagnostics.push({
-      code: WarningCode.LINK_HEADER_TRUNCATED,
-      severity: 'warning',
-      message: `Link header of ${w.page} cut to stay under ${limits} (${w.dropped} preloads dropped)`,
-      ref: w.page,
-    });
-  }
-  const hostCode = {
-    kept: WarningCode.HOST_CONFIG_KEPT,
-    limit: WarningCode.HOST_CONFIG_LIMIT,
-    cloudflare: WarningCode.CLOUDFLARE_HEADERS_LIMIT,
-    pattern: WarningCode.LINK_RULE_PATTERN,
-  } as const;
-  for (const { kind, ...w } of result.hostWarnings)
-    diagnostics.push({ code: hostCode[kind], severity: 'warning', ...w });
+  for (const w of result.linkTruncated)
+    diagnostics.push(warn(WarningCode.LINK_HEADER_TRUNCATED, { ...w, limits }, { ref: w.page }));
+  diagnostics.push(...result.hostWarnings);
   // Vercel and firebase-tools read the project's config, not one inside the built site.
   for (const project of projectConfigs) {
     const name = path.basename(project) as 'vercel.json' | 'firebase.json';
     if (!(options.targets ?? []).includes(name === 'vercel.json' ? 'vercel' : 'firebase')) continue;
-    const message = `${name} got objpack's header rules in ${outDir}, but ${project} is the config a deploy from the project reads: copy objpack's \`headers\` entries there, or deploy the site directory itself`;
-    diagnostics.push({ code: WarningCode.HOST_CONFIG_ELSEWHERE, severity: 'warning', message, file: name });
+    diagnostics.push(warn(WarningCode.HOST_CONFIG_ELSEWHERE, { name, outDir, project }, { file: name }));
   }
   summary ??= summarize(result.manifest, plan, graph, diagnostics);
   if (result.linkRules) summary.linkRules = result.linkRules;
@@ -322,36 +302,18 @@ export async function fullBuild(input: FullBuildInput): Promise<BuildResult> {
 
 function fromDiscoverError(err: unknown): unknown {
   if (!(err instanceof DiscoverError)) return err;
-  const map: Partial<Record<string, ErrorCode>> = {
-    [DiscoverCodes.ROOT_NOT_FOUND]: ErrorCode.INPUT_NOT_FOUND,
-    [DiscoverCodes.ROOT_NOT_DIRECTORY]: ErrorCode.INPUT_NOT_DIRECTORY,
-    [DiscoverCodes.BAD_ORIGIN]: ErrorCode.USAGE,
-    [DiscoverCodes.NO_PAGES]: ErrorCode.NO_PAGES,
-  };
-  const code = map[err.code] ?? ErrorCode.BUILD_ERRORS;
+  const code = reportedCode(err.code);
   // The discovery code says more than USAGE, but once: not `OBJPACK_E_USAGE: OBJPACK_E_BAD_ORIGIN: …`.
   return new ObjpackError(code, code === ErrorCode.USAGE ? err.message : `${err.code}: ${err.message}`, undefined, {
     cause: err,
   });
 }
 
-/** One warning for the pages' `cleanLinks`/`bareDirLinks`, counting them and naming the first page and link. */
-function linkWarning(
-  diagnostics: Diagnostic[],
-  pages: SiteGraph['pages'],
-  kind: 'cleanLinks' | 'bareDirLinks',
-  code: WarningCode,
-  message: (file: string, target: string, links: string) => string,
-): void {
-  const linking = pages.filter((p) => (p[kind]?.length ?? 0) > 0);
-  if (linking.length === 0) return;
-  const first = linking[0]!;
-  const count = linking.reduce((n, p) => n + p[kind]!.length, 0);
-  const links = `${count} link${count === 1 ? '' : 's'} on ${linking.length} page${linking.length === 1 ? '' : 's'}`;
-  diagnostics.push({
-    code,
-    severity: 'warning',
-    message: message(first.file, first[kind]![0]!, links),
-    file: first.file,
-  });
+/** The pages' `cleanLinks`/`bareDirLinks` for one warning: how many, and the first page and link. */
+function linking(pages: SiteGraph['pages'], kind: 'cleanLinks' | 'bareDirLinks') {
+  const pagesWith = pages.filter((p) => (p[kind]?.length ?? 0) > 0);
+  if (pagesWith.length === 0) return undefined;
+  const first = pagesWith[0]!;
+  const links = pagesWith.reduce((n, p) => n + p[kind]!.length, 0);
+  return { links, pages: pagesWith.length, file: first.file, target: first[kind]![0]! };
 }

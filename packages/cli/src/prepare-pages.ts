@@ -8,7 +8,7 @@ import type { BuildCache } from './emit/build-cache.js';
 import { finalHtml, registerPath, workerPath } from './emit/inject.js';
 import { mapLimit } from './emit/map-limit.js';
 import { earlyHints, preloadHints } from './emit/preload-hints.js';
-import { WarningCode } from './errors.js';
+import { WarningCode, warn } from './errors.js';
 import { laterReason } from './discover/tiers.js';
 import type { LaterObject, PlanObject, PlanPage } from './plan/types.js';
 
@@ -77,13 +77,10 @@ export async function preparePages(
                     ...(f.ino !== undefined ? { ino: f.ino } : {}),
                   });
           } catch (err) {
-            ctx.diagnostics.push({
-              code: WarningCode.OBJECT_VANISHED,
-              severity: 'warning',
-              message: `${f.rel} could not be read (${(err as NodeJS.ErrnoException).code ?? err}); left out of the packages`,
-              file: page,
-              ref: item.url,
-            });
+            const reason = String((err as NodeJS.ErrnoException).code ?? err);
+            ctx.diagnostics.push(
+              warn(WarningCode.OBJECT_VANISHED, { path: f.rel, reason }, { file: page, ref: item.url }),
+            );
             return undefined;
           }
         }

@@ -9,7 +9,7 @@ import type { Dep, ModuleInfo, SheetInfo } from './asset-analyzer.js';
 import { add, firstVisit, fontRange, fontStyle, type Sink } from './closure-sink.js';
 import { isCss, isJavaScript } from './asset-analyzer.js';
 import { asFor, mediaBlocksRender, preloadAs, srcsetUrls } from './object-kind.js';
-import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
 import type { HtmlRef } from './html-ref.js';
 import type { PageExtract } from './page-extract.js';
 import { reportRef } from './report-ref.js';
@@ -167,9 +167,9 @@ export async function assemblePage(
     const file = cycle[cycle.length - 1]!.file.rel;
     const names = [...cycle, closing].map((c) => c.file.rel).join(' → ');
     diagnostics.push(
-      warning(
-        DiscoverCodes.IMPORT_CYCLE,
-        `${file}:${closing.line}: @import cycle ${names}; the browser ignores the import that closes it`,
+      warn(
+        WarningCode.IMPORT_CYCLE,
+        { at: `${file}:${closing.line}`, chain: names },
         { file, line: closing.line, ref },
       ),
     );
@@ -188,11 +188,7 @@ export async function assemblePage(
       if (!ctx.reported.has(key)) {
         ctx.reported.add(key);
         diagnostics.push(
-          warning(
-            DiscoverCodes.BARE_SPECIFIER,
-            `${rel}:${line}: bare import "${spec}" has no import map entry; a browser cannot load it`,
-            { file: rel, line, ref: spec },
-          ),
+          warn(WarningCode.BARE_SPECIFIER, { at: `${rel}:${line}`, spec }, { file: rel, line, ref: spec }),
         );
       }
       return undefined;
@@ -217,9 +213,9 @@ export async function assemblePage(
   if (extract.parseErrors > 0 && extract.firstError) {
     const e = extract.firstError;
     diagnostics.push(
-      warning(
-        DiscoverCodes.MALFORMED_HTML,
-        `${page.rel}:${e.line}: ${extract.parseErrors} HTML parse error(s), first: ${e.code}; read as a browser would`,
+      warn(
+        WarningCode.MALFORMED_HTML,
+        { at: `${page.rel}:${e.line}`, errors: extract.parseErrors, first: e.code },
         {
           file: page.rel,
           line: e.line,

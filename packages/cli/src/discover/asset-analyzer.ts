@@ -5,7 +5,7 @@
  */
 import { extractCss } from './css-extract.js';
 import type { CssExtract } from './css-extract.js';
-import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
 import { extractJs } from './js-extract.js';
 import type { JsExtract } from './js-extract.js';
 import { EXTRACT_VERSION } from './page-extract.js';
@@ -160,9 +160,9 @@ export class AssetAnalyzer {
     if (css.parseErrors > 0 && css.firstError) {
       const line = css.firstError.line + lineOffset;
       this.diagnostics.push(
-        warning(
-          DiscoverCodes.MALFORMED_CSS,
-          `${rel}:${line}: ${css.parseErrors} CSS parse error(s), first: ${css.firstError.message}; the rest of the sheet was used`,
+        warn(
+          WarningCode.MALFORMED_CSS,
+          { at: `${rel}:${line}`, errors: css.parseErrors, first: css.firstError.message },
           { file: rel, line },
         ),
       );
@@ -207,11 +207,7 @@ export class AssetAnalyzer {
     if (js.error) {
       const line = js.error.line + lineOffset;
       this.diagnostics.push(
-        warning(
-          DiscoverCodes.MALFORMED_JS,
-          `${rel}:${line}: cannot parse module (${js.error.message}); its imports are unknown`,
-          { file: rel, line },
-        ),
+        warn(WarningCode.MALFORMED_JS, { at: `${rel}:${line}`, error: js.error.message }, { file: rel, line }),
       );
     }
     const info: ModuleInfo = { imports: [], dynamic: [], bare: [], cross: [] };

@@ -1,5 +1,5 @@
 import { checkBasePath } from '@objpack/format';
-import { DiscoverCodes } from './diagnostic-codes.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
 import type { HtmlRef } from './html-ref.js';
 import type { Diagnostic, SiteGraph } from './types.js';
 
@@ -86,8 +86,5 @@ function names(graph: SiteGraph, path: string): boolean {
 
 /** The one line a build prints when it found the base in the pages, with how to say otherwise. */
 export function baseDetected(base: string): Diagnostic {
-  const message =
-    `the pages are built for the base path ${base} (their own references all lie under it): everything objpack ` +
-    `writes goes under ${base} too; give --base ${base} to say so, or --base / if the site is served at the root`;
-  return { code: DiscoverCodes.BASE_DETECTED, severity: 'info', message };
+  return warn(WarningCode.BASE_DETECTED, { base });
 }

@@ -4,7 +4,7 @@ import type { AssembleContext } from './assemble-context.js';
 import { AssetAnalyzer } from './asset-analyzer.js';
 import { ItemTable } from './closure-cache.js';
 import type { CachedClosure } from './closure-cache.js';
-import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
 import { EXTRACT_VERSION } from './page-extract.js';
 import type { PageExtract } from './page-extract.js';
 import { ThreadPool } from '../pool/thread-pool.js';
@@ -71,9 +71,7 @@ export async function discoverWith(
     extracts: new Map(),
   };
   if (pages.length === 0) {
-    diagnostics.push(
-      warning(DiscoverCodes.NO_PAGES, `No HTML pages in ${walked.root}: is this the built site's directory?`),
-    );
+    diagnostics.push(warn(WarningCode.NO_PAGES, { root: walked.root }));
     return graph;
   }
   const resolver = new UrlResolver(files, site);
@@ -141,9 +139,9 @@ export async function discoverWith(
     for (const [k, f] of deps.entries()) await (hit.depKinds[k] === 's' ? analyzer.sheet(f) : analyzer.module(f));
     for (const d of hit.diagnostics) {
       const key =
-        d.code === DiscoverCodes.BARE_SPECIFIER
+        d.code === WarningCode.BARE_SPECIFIER
           ? `${d.file}|${d.ref}`
-          : d.code === DiscoverCodes.IMPORT_CYCLE
+          : d.code === WarningCode.IMPORT_CYCLE
             ? `cycle|${d.ref}`
             : undefined;
       if (key !== undefined && ctx.reported.has(key)) continue;

@@ -1,7 +1,7 @@
 /** What kind of object a reference is: its `as`, whether a stylesheet blocks rendering, srcset candidates. */
 import { parseSrcset } from 'srcset';
 import { isJavaScript } from './asset-analyzer.js';
-import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
 import type { HtmlRef } from './html-ref.js';
 import type { Diagnostic, PreloadAs, SiteFile } from './types.js';
 
@@ -49,11 +49,11 @@ export function srcsetUrls(ref: HtmlRef, rel: string, diagnostics: Diagnostic[])
     return parseSrcset(ref.v).map((c) => c.url);
   } catch (err) {
     diagnostics.push(
-      warning(DiscoverCodes.INVALID_URL, `${rel}:${ref.line}: invalid srcset (${(err as Error).message})`, {
-        file: rel,
-        line: ref.line,
-        ref: ref.v,
-      }),
+      warn(
+        WarningCode.INVALID_URL,
+        { at: `${rel}:${ref.line}`, ref: ref.v, reason: `invalid srcset: ${(err as Error).message}` },
+        { file: rel, line: ref.line, ref: ref.v },
+      ),
     );
     return [];
   }

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
 import { isUtf16, metaCharset } from './html-charset.js';
 import type { Diagnostic, SiteFile } from './types.js';
 
@@ -34,11 +34,8 @@ export async function readSiteFile(file: SiteFile): Promise<Buffer | Diagnostic>
 
 export function readFailure(rel: string, err: unknown): Diagnostic {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT')
-    return warning(DiscoverCodes.FILE_VANISHED, `${rel} disappeared during the build; left out`, { file: rel });
-  return warning(DiscoverCodes.UNREADABLE, `Cannot read ${rel} (${code ?? (err as Error).message}); left out`, {
-    file: rel,
-  });
+  if (code === 'ENOENT') return warn(WarningCode.FILE_VANISHED, { path: rel }, { file: rel });
+  return warn(WarningCode.UNREADABLE, { path: rel, reason: code ?? (err as Error).message }, { file: rel });
 }
 
 /**

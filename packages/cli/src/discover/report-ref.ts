@@ -1,4 +1,4 @@
-import { DiscoverCodes, warning } from './diagnostic-codes.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
 import type { Resolved } from './resolve-url.js';
 import type { Diagnostic } from './types.js';
 
@@ -14,22 +14,16 @@ export function reportRef(
   const at = line !== undefined ? `${file}:${line}` : file;
   switch (r.kind) {
     case 'missing':
-      diagnostics.push(
-        warning(DiscoverCodes.MISSING_REF, `${at}: "${ref}" → ${r.url} does not exist in the site`, where),
-      );
+      diagnostics.push(warn(WarningCode.MISSING_REF, { at, what: `"${ref}" → ${r.url}` }, where));
       break;
     case 'escape':
-      diagnostics.push(
-        warning(DiscoverCodes.REF_ESCAPES_ROOT, `${at}: "${ref}" points outside the site root; not read`, where),
-      );
+      diagnostics.push(warn(WarningCode.REF_ESCAPES_ROOT, { at, ref }, where));
       break;
     case 'dotfile':
-      diagnostics.push(
-        warning(DiscoverCodes.DOTFILE_REF, `${at}: "${ref}" is a dotfile; dotfiles are never packaged`, where),
-      );
+      diagnostics.push(warn(WarningCode.DOTFILE_REF, { at, ref }, where));
       break;
     case 'invalid':
-      diagnostics.push(warning(DiscoverCodes.INVALID_URL, `${at}: "${ref}" is not a valid URL (${r.reason})`, where));
+      diagnostics.push(warn(WarningCode.INVALID_URL, { at, ref, reason: r.reason }, where));
       break;
     default:
   }

@@ -4,7 +4,8 @@ import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import mime from 'mime';
-import { DiscoverCodes, DiscoverError, warning } from './diagnostic-codes.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
+import { DiscoverCodes, DiscoverError } from './diagnostic-codes.js';
 import { parseOrigin } from './site-origin.js';
 import type { Diagnostic, DiscoverOptions, SiteFile } from './types.js';
 
@@ -141,7 +142,11 @@ export async function walkFlat(
         entries = readdirSync(dirAbs, { withFileTypes: true, encoding: 'buffer' });
     } catch (err) {
       diagnostics.push(
-        warning(DiscoverCodes.UNREADABLE, `Cannot read directory: ${(err as Error).message}`, { file: dirRel || '.' }),
+        warn(
+          WarningCode.UNREADABLE,
+          { path: `${dirRel || '.'}/`, reason: (err as Error).message },
+          { file: dirRel || '.' },
+        ),
       );
       return;
     }
@@ -149,9 +154,9 @@ export async function walkFlat(
     for (const entry of entries) {
       if (typeof entry.name !== 'string' && !isUtf8(entry.name)) {
         diagnostics.push(
-          warning(
-            DiscoverCodes.NON_UTF8_NAME,
-            `Skipped a name that is not valid UTF-8 in ${dirRel || '.'}: ${entry.name.toString('latin1')}`,
+          warn(
+            WarningCode.NON_UTF8_NAME,
+            { dir: dirRel || '.', name: entry.name.toString('latin1') },
             { file: dirRel || '.' },
           ),
         );
@@ -165,7 +170,7 @@ export async function walkFlat(
       if (entry.isDirectory()) subdirs.push([abs, rel]);
       else if (entry.isFile()) addFile(abs, rel);
       else if (entry.isSymbolicLink()) followLink(abs, rel);
-      else diagnostics.push(warning(DiscoverCodes.NOT_A_FILE, `Skipped ${rel}: not a regular file`, { file: rel }));
+      else diagnostics.push(warn(WarningCode.NOT_A_FILE, { path: rel }, { file: rel }));
     }
     for (const [abs, rel] of subdirs) visit(abs, rel);
   }
@@ -179,9 +184,11 @@ export async function walkFlat(
       relPaths.push(rel);
       numbers.push(st.size, st.mtimeMs, st.ino);
     } catch (err) {
-      const code =
-        (err as NodeJS.ErrnoException).code === 'ENOENT' ? DiscoverCodes.FILE_VANISHED : DiscoverCodes.UNREADABLE;
-      diagnostics.push(warning(code, `Cannot stat ${rel}: ${(err as Error).message}`, { file: rel }));
+      diagnostics.push(
+        (err as NodeJS.ErrnoException).code === 'ENOENT'
+          ? warn(WarningCode.FILE_VANISHED, { path: rel }, { file: rel })
+          : warn(WarningCode.UNREADABLE, { path: rel, reason: (err as Error).message }, { file: rel }),
+      );
     }
   }
 
@@ -190,15 +197,11 @@ export async function walkFlat(
     try {
       target = realpathSync(abs);
     } catch {
-      diagnostics.push(warning(DiscoverCodes.MISSING_REF, `Broken symlink: ${rel}`, { file: rel }));
+      diagnostics.push(warn(WarningCode.MISSING_REF, { at: rel, what: 'the target of this symlink' }, { file: rel }));
       return;
     }
     if (!insideRoot(target)) {
-      diagnostics.push(
-        warning(DiscoverCodes.SYMLINK_ESCAPES_ROOT, `Symlink ${rel} points outside the site root; not followed`, {
-          file: rel,
-        }),
-      );
+      diagnostics.push(warn(WarningCode.SYMLINK_ESCAPES_ROOT, { link: rel }, { file: rel }));
       return;
     }
     let st: ReturnType<typeof lstatSync> | undefined;
@@ -217,13 +220,7 @@ export async function walkFlat(
         // Named where it is, not by the name a directory listed twice gives it.
         const named = (p: string) => path.relative(realRoot, p).split(path.sep).join('/') || '.';
         const link = named(abs);
-        diagnostics.push(
-          warning(
-            DiscoverCodes.SYMLINK_LOOP,
-            `Symlink ${link} points to ${named(target)}, a directory that contains it; not followed`,
-            { file: link },
-          ),
-        );
+        diagnostics.push(warn(WarningCode.SYMLINK_LOOP, { link, target: named(target) }, { file: link }));
         return;
       }
       if (seenDirs.has(target)) return;

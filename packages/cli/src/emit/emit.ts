@@ -66,8 +66,8 @@ export interface EmitResult {
   /** `--target cloudflare`: pages with a Link rule in `_headers`, of those with preloads. */
   linkRules?: LinkRules;
   /**
-   * Host config limits passed (`limit`, `cloudflare`: `_headers` on Cloudflare Pages), configs left untouched
-   * (`kept`) and pages left without a `_headers` rule for a path its hosts read as a pattern (`pattern`).
+   * Host config limits passed (Vercel's rules, `_headers` on Cloudflare Pages), configs left untouched and pages
+   * left without a `_headers` rule for a path its hosts read as a pattern.
    */
   hostWarnings: HostWarning[];
 }

@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic, SiteGraph } from '../discover/types.js';
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { REGISTER_PATH, registerPath, WORKER_PATH, workerPath } from './inject.js';
 import { mapLimit } from './map-limit.js';
@@ -41,16 +41,9 @@ export async function keepRegisteredWorker(
       copied.push(rel);
     }
   }
-  const n = pages.length;
   const first = pages.sort()[0]!;
-  const pagesText = `${n} page${n === 1 ? '' : 's'} (${first}${n > 1 ? ', …' : ''})`;
-  const these = `${pagesText} still load${n === 1 ? 's' : ''} ${register}`;
-  const message = existsSync(path.join(outDir, REGISTER_PATH.slice(1)))
-    ? `${these} with --no-sw: the ${register} and ${worker} already there are kept, so they still register that ` +
-      'worker; remove the tag from the pages (objpack never removes one: it may be yours) or rebuild the site from ' +
-      'its sources, and build once with --unregister to retire installed workers, or drop --no-sw'
-    : `${these} with --no-sw, and the site has no ${register}: every such page requests a missing file; ` +
-      'remove the tag, or build without --no-sw';
-  diagnostics.push({ code: WarningCode.REGISTER_WITHOUT_SW, severity: 'warning', message, file: first, ref: register });
+  const kept = existsSync(path.join(outDir, REGISTER_PATH.slice(1)));
+  const parts = { pages: pages.length, first, register, worker, kept };
+  diagnostics.push(warn(WarningCode.REGISTER_WITHOUT_SW, parts, { file: first, ref: register }));
   return copied;
 }

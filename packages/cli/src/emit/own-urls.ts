@@ -1,5 +1,5 @@
 import { ROUTES_FILE, RuleIndex } from '@objpack/format';
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn } from '../errors.js';
 import { safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 import type { RedirectRule } from '../hosts/host.js';
@@ -79,15 +79,17 @@ export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host
       const where = rule.beforeFiles
         ? ''
         : ` on ${rule.beforeFilesOn} (which applies \`_redirects\` before its files; Netlify applies a rule without \`!\` only where no file is, and a netlify.toml tells the build the site is Netlify's)`;
-      const head = `host rule \`${rule.written ?? rule.for}\` takes ${url} before the site's files${where}`;
-      const message = `${head}: ${consequence(url, base)}; ${remedy(rule, base)}`;
-      return {
-        code: WarningCode.HOST_ROUTE_SHADOWS_OWN,
-        severity: 'warning' as const,
-        message,
+      const parts = {
+        rule: rule.written ?? rule.for,
+        url,
+        where,
+        effect: consequence(url, base),
+        fix: remedy(rule, base),
+      };
+      return warn(WarningCode.HOST_ROUTE_SHADOWS_OWN, parts, {
         file: rule.file,
         ...(rule.line !== undefined ? { line: rule.line } : {}),
-      };
+      });
     });
 }
 

@@ -1,3 +1,5 @@
+import type { Diagnostic } from '../discover/types.js';
+import { WarningCode, warn } from '../diagnostics/warnings.js';
 import { isHeadersPattern } from './header-patterns.js';
 import { HEADERS_BEGIN, netlifyHeaders, userPart, type HeaderRule } from './header-rules.js';
 
@@ -172,6 +174,10 @@ const LIMITS =
  * the file was written for `--target cloudflare`; without it, the default `_headers`, objpack's own rules
  * are checked too and the way out is that target.
  */
+/** The warning for one problem of `_headers` with Cloudflare Pages' limits. */
+export const cloudflareWarning = ({ message, ...where }: CloudflareProblem): Diagnostic =>
+  warn(WarningCode.CLOUDFLARE_HEADERS_LIMIT, { problem: message }, { file: '_headers', ...where });
+
 export function cloudflareProblems(
   written: string,
   made?: Pick<CloudflareHeaders, 'ownLeft'>,

@@ -1,4 +1,4 @@
-import { cloudflareHeaders, cloudflareProblems } from './cloudflare-headers.js';
+import { cloudflareHeaders, cloudflareProblems, cloudflareWarning } from './cloudflare-headers.js';
 import { linkPatternWarning } from './header-patterns.js';
 import type { Host, HostBuild, HostOutput } from './host.js';
 
@@ -14,11 +14,7 @@ export const cloudflare = {
 
 function cloudflareOutput({ headers: { own, pages, truncated }, existingHeaders, targets }: HostBuild): HostOutput {
   const made = cloudflareHeaders(own, pages, existingHeaders);
-  const warnings: HostOutput['warnings'] = cloudflareProblems(made.text, made, own.length).map((p) => ({
-    kind: 'cloudflare',
-    file: '_headers',
-    ...p,
-  }));
+  const warnings: HostOutput['warnings'] = cloudflareProblems(made.text, made, own.length).map(cloudflareWarning);
   const pattern = linkPatternWarning(made.patterns, 'Cloudflare Pages', targets);
   if (pattern) warnings.push(pattern);
   return {

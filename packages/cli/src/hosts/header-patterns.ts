@@ -1,3 +1,4 @@
+import { WarningCode, warn } from '../errors.js';
 import type { HostWarning } from './host.js';
 
 /** The hosts that read `_headers`, whose matchers differ. */
@@ -30,7 +31,6 @@ export function linkPatternWarning(
 ): HostWarning | undefined {
   const read = targets.length === 0 || targets.some((t) => t === 'netlify' || t === 'cloudflare');
   if (left.length === 0 || !read) return undefined;
-  const n = left.length;
-  const message = `${n} page${n === 1 ? ' gets' : 's get'} no Link rule in _headers (${left[0]}): ${n === 1 ? 'its path holds' : 'their paths hold'} \`*\` or \`:name\`, which ${hosts} reads as a pattern that matches other URLs too, with no escape; the worker still announces ${n === 1 ? 'its' : 'their'} preloads once installed`;
-  return { kind: 'pattern', file: '_headers', ref: left[0], message };
+  const parts = { pages: left.length, first: left[0]!, hosts };
+  return warn(WarningCode.LINK_RULE_PATTERN, parts, { file: '_headers', ref: left[0] });
 }

@@ -1,5 +1,5 @@
 import type { HostRoute, HostRouteOptions } from '@objpack/format';
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
 import type { RedirectRule } from './host.js';
 
@@ -33,17 +33,9 @@ export const takeAll = (file: string, source: string): RedirectRule => ({
 });
 
 /** A warning about a host's redirects. */
-export const redirectsWarning = (file: string, message: string): Diagnostic => ({
-  code: WarningCode.HOST_REDIRECTS,
-  severity: 'warning',
-  message: `host redirects: ${message}`,
-  file,
-});
+export const redirectsWarning = (file: string, problem: string): Diagnostic =>
+  warn(WarningCode.HOST_REDIRECTS, { problem }, { file });
 
 /** A warning about a host's header rules. */
-export const headersWarning = (file: string, message: string): Diagnostic => ({
-  code: WarningCode.HOST_HEADERS,
-  severity: 'warning',
-  message: `host headers: ${message}`,
-  file,
-});
+export const headersWarning = (file: string, problem: string): Diagnostic =>
+  warn(WarningCode.HOST_HEADERS, { problem }, { file });

@@ -115,14 +115,8 @@ export interface HostSite {
   diagnostics: Diagnostic[];
 }
 
-/** A warning about a host file the build writes. */
-export interface HostWarning {
-  kind: 'limit' | 'kept' | 'cloudflare' | 'pattern';
-  message: string;
-  file?: string;
-  line?: number;
-  ref?: string;
-}
+/** A warning about a host file the build writes, made from the diagnostics catalog. */
+export type HostWarning = Diagnostic;
 
 /** `--target cloudflare`: `pages` with a Link rule in `_headers`, `of` those with preloads, `cut` for want of room. */
 export interface LinkRules {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HOST_ENTRIES_FILE } from '../emit/output-files.js';
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn } from '../errors.js';
 import type { HeaderRule, HostOutput, HostReading, HostSite, HostWarning, JsonHeaderEntry } from './host.js';
 
 /** The `headers` entries objpack added to each host JSON config of `outDir` (HOST_ENTRIES_FILE); empty when unknown. */
@@ -68,12 +68,14 @@ export async function writeJsonConfigs(
     const existing = await readJsonConfig(path.join(outDir, file));
     // Never overwrite what we cannot read (firebase-tools accepts comments in firebase.json).
     if (existing === undefined)
-      warnings.push({
-        kind: 'kept',
-        message: `${file} is not plain JSON: left as it is, without objpack's header rules`,
-      });
+      warnings.push(
+        warn(WarningCode.HOST_CONFIG_KEPT, {
+          file,
+          reason: "not plain JSON: left as it is, without objpack's header rules",
+        }),
+      );
     const made = existing && json!(existing, previous[file] ?? []);
-    if (typeof made === 'string') warnings.push({ kind: 'kept', message: `${file}: ${made}` });
+    if (typeof made === 'string') warnings.push(warn(WarningCode.HOST_CONFIG_KEPT, { file, reason: made }));
     else if (made) configs.push({ file, ...made });
   }
   const record = (both: boolean) =>
@@ -112,8 +114,8 @@ export async function* readConfigs(
       const text = await readFile(path.join(dir, file), 'utf8');
       read = { dir, shown, text, config: await parse(text) };
     } catch (err) {
-      const message = `host headers not read: ${(err as Error).message}`;
-      site.diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message, file: shown });
+      const parts = { problem: (err as Error).message, unread: true };
+      site.diagnostics.push(warn(WarningCode.HOST_HEADERS, parts, { file: shown }));
     }
     // One at a time: each config's warnings follow those of the one before.
     yield read;

@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Header } from '@netlify/headers-parser';
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn as diagnostic } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
-import { cloudflareProblems } from './cloudflare-headers.js';
+import { cloudflareProblems, cloudflareWarning } from './cloudflare-headers.js';
 import { cloudflareRuleRegExp } from './cloudflare-rules.js';
 import { isHeadersPattern, linkPatternWarning, type HeadersHost } from './header-patterns.js';
 import { netlifyHeaders, userPart } from './header-rules.js';
@@ -49,8 +49,7 @@ function netlifyOutput({
   const warnings: HostOutput['warnings'] = pattern ? [pattern] : [];
   // A host named by --target (Vercel, Firebase, nginx, Netlify) or a netlify.toml says where the site goes:
   // Cloudflare's limits are not its host's, and a warning on every build would only be noise.
-  if (!netlify && targets.length === 0)
-    for (const p of cloudflareProblems(text)) warnings.push({ kind: 'cloudflare', file: '_headers', ...p });
+  if (!netlify && targets.length === 0) for (const p of cloudflareProblems(text)) warnings.push(cloudflareWarning(p));
   return { file: '_headers', text, truncated, warnings };
 }
 
@@ -97,12 +96,8 @@ async function netlifyRules(
   if (!toml && !user.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) return [];
   let rules: Header[] = [];
   const dir = await mkdtemp(path.join(tmpdir(), 'objpack-headers-'));
-  const warn = (message: string): Diagnostic => ({
-    code: WarningCode.HOST_HEADERS,
-    severity: 'warning',
-    message,
-    file: '_headers',
-  });
+  const warn = (problem: string, unread = false): Diagnostic =>
+    diagnostic(WarningCode.HOST_HEADERS, { problem, unread }, { file: '_headers' });
   try {
     const headersFile = path.join(dir, '_headers');
     await writeFile(headersFile, user);
@@ -114,9 +109,9 @@ async function netlifyRules(
       minimal: false,
     });
     rules = parsed.headers.filter((h): h is Header => 'forRegExp' in h);
-    for (const e of parsed.errors) diagnostics.push(warn(`host headers: ${e.message.split('\n')[0]}`));
+    for (const e of parsed.errors) diagnostics.push(warn(e.message.split('\n')[0]!));
   } catch (err) {
-    diagnostics.push(warn(`host headers not read: ${(err as Error).message}`));
+    diagnostics.push(warn((err as Error).message, true));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -142,7 +137,7 @@ function neverSent(rulePath: string, diagnostics: Diagnostic[]): boolean {
   } catch {
     // Named as written.
   }
-  const message = `host headers: the rule for ${rulePath} never applies on Netlify, which compares the path as the browser requests it (percent-encoded); write it as ${encoded}`;
-  diagnostics.push({ code: WarningCode.HOST_HEADERS, severity: 'warning', message, file: '_headers' });
+  const problem = `the rule for ${rulePath} never applies on Netlify, which compares the path as the browser requests it (percent-encoded); write it as ${encoded}`;
+  diagnostics.push(diagnostic(WarningCode.HOST_HEADERS, { problem }, { file: '_headers' }));
   return true;
 }

@@ -1,5 +1,5 @@
 import type { FirebaseUrls, HostHeaderRule, HostRedirectRule, HostRoute } from '@objpack/format';
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn } from '../errors.js';
 import type { Diagnostic } from '../discover/types.js';
 import { applyRedirects } from './apply-redirects.js';
 import type { HostTarget } from './index.js';
@@ -52,9 +52,8 @@ export function settleHosts(
   );
   if (redirected.length > 0) {
     const { url, rule } = redirected[0]!;
-    const n = redirected.length;
-    const message = `${n} page${n === 1 ? '' : 's'} ${n === 1 ? 'is' : 'are'} redirected by the host before it serves files (${url} by ${rule.file} \`${rule.for}\`): the worker leaves ${n === 1 ? 'its URL' : 'their URLs'} to the host`;
-    diagnostics.push({ code: WarningCode.PAGES_REDIRECTED, severity: 'warning', message, file: rule.file });
+    const parts = { pages: redirected.length, url, file: rule.file, rule: rule.for };
+    diagnostics.push(warn(WarningCode.PAGES_REDIRECTED, parts, { file: rule.file }));
   }
   const targets = options.targets ?? [];
   const profile: HostProfile = {

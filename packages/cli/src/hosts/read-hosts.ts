@@ -7,7 +7,7 @@ import {
   type HostHeaderRule,
   type HostRoute,
 } from '@objpack/format';
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn } from '../errors.js';
 import { hostAliasOf } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 import { hostConfigDirs } from './config-dirs.js';
@@ -95,9 +95,8 @@ export async function readHosts(
   }
   if (routes.skipped.length > 0) {
     const [{ file, for: source, why }] = routes.skipped as [HostRoutes['skipped'][number]];
-    const n = routes.skipped.length;
-    const message = `${n} host rule${n === 1 ? ' needs' : 's need'} the host itself (${file} \`${source}\`: ${why}): objpack serve answers 502 where the host runs a function or a proxy, and leaves out rules that depend on the visitor`;
-    diagnostics.push({ code: WarningCode.HOST_ROUTES_SKIPPED, severity: 'warning', message, file });
+    const parts = { rules: routes.skipped.length, file, source, why };
+    diagnostics.push(warn(WarningCode.HOST_ROUTES_SKIPPED, parts, { file }));
   }
   // `--no-clean-urls` says the host serves no page at its clean URL, with a slash or without.
   if (opts.cleanUrls === false) cleanSlashUrls = false;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn } from '../errors.js';
 import type { HeaderRule, Host, HostReading, JsonConfig } from './host.js';
 import { nothing, readConfigs, replaceOurs, toJsonHeaders } from './json-config.js';
 import { vercelRules } from './vercel-headers.js';
@@ -28,8 +28,8 @@ export const vercel = {
       if (deploys !== true) {
         if (deploys === 'unsure') {
           const rel = path.relative(dir, site.root).split(path.sep).join('/');
-          const message = `${path.join(dir, FILE)} names no outputDirectory and ${rel}/ is not where a framework Vercel knows writes its site (dist, build, public, _site, out…): its headers, redirects and URL settings were not applied to this site; if Vercel deploys ${rel}/ from there, add "outputDirectory": "${rel}" to it`;
-          site.diagnostics.push({ code: WarningCode.HOST_CONFIG_SKIPPED, severity: 'warning', message, file: shown });
+          const parts = { config: path.join(dir, FILE), site: rel };
+          site.diagnostics.push(warn(WarningCode.HOST_CONFIG_SKIPPED, parts, { file: shown }));
           said = true;
         }
         readings.push({ ...nothing(), unsure: deploys === 'unsure' });
@@ -66,12 +66,7 @@ export const vercel = {
       json: (existing, previous) => vercelConfig(rules, existing, previous),
       warnings:
         rules.length > VERCEL_MAX_RULES
-          ? [
-              {
-                kind: 'limit',
-                message: `vercel.json gets ${rules.length} header rules; Vercel accepts at most ${VERCEL_MAX_RULES}`,
-              },
-            ]
+          ? [warn(WarningCode.HOST_CONFIG_LIMIT, { rules: rules.length, max: VERCEL_MAX_RULES })]
           : [],
     }),
   },

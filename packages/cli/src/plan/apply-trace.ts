@@ -1,4 +1,4 @@
-import { WarningCode } from '../errors.js';
+import { WarningCode, warn } from '../errors.js';
 import { tracePages, type Diagnostic, type SiteGraph } from '../discover/index.js';
 
 /**
@@ -13,11 +13,11 @@ export async function traceClosures(root: string, graph: SiteGraph, sample: numb
     const have = new Set(page.items.map((i) => i.url));
     for (const item of extra) if (!have.has(item.url)) page.items.push(item);
   }
-  return missedByStatic.map((m) => ({
-    code: WarningCode.TRACE_MISSED,
-    severity: 'warning' as const,
-    message: `the browser requested ${m.url} but static analysis did not find it; added to the closure`,
-    file: graph.pages.find((p) => p.url === m.page)?.file,
-    ref: m.url,
-  }));
+  return missedByStatic.map((m) =>
+    warn(
+      WarningCode.TRACE_MISSED,
+      { url: m.url },
+      { file: graph.pages.find((p) => p.url === m.page)?.file, ref: m.url },
+    ),
+  );
 }
