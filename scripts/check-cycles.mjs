@@ -16,7 +16,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  */
 export const KNOWN_CYCLES = [
   'cli: build.ts > full-build.ts',
-  'cli: build.ts > full-build.ts > prepare-pages.ts',
+  'cli: build.ts > full-build.ts > prepare/prepare-pages.ts',
   'cli: build.ts > incremental/patch-build.ts',
 ];
 

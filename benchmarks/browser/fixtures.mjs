@@ -84,7 +84,7 @@ function deepPage() {
 <body><h1>A realistic page</h1><div class="hero"></div>${imgs.join('')}<p>${'Body text. '.repeat(100)}</p><footer>end</footer>
 <!--${'-'.repeat(30 * 1024)}--></body></html>`;
   add('/deep/', 'text/html; charset=utf-8', Buffer.from(html));
-  // What \`objpack build\` lists for this page in routes.json's \`preload\` (packages/cli/src/emit/preload-hints.ts,
+  // What \`objpack build\` lists for this page in routes.json's \`preload\` (packages/cli/src/prepare/preload-hints.ts,
   // checked by its test on the same page): render-blocking CSS with its @imports, fonts of that CSS, the
   // page's module and its static imports, the page's own (not lazy) images, the CSS's images.
   const preload = [

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { build } from './build.js';
-import { REGISTER_TAG } from './emit/inject.js';
+import { REGISTER_TAG } from './inject/inject.js';
 import { ErrorCode, ObjpackError } from './errors.js';
 import { makeSite, SMALL_SITE } from './test-utils/site.js';
 import { verifyOutput } from './test-utils/verify-output.js';

@@ -20,6 +20,6 @@ export { planPackages, expectedExtraCopies, DEFAULT_PLAN_OPTIONS } from './plan/
 export type { PackagePlan, PlanOptions, PlanObject, PlanPage, PlannedPage, PlannedShared } from './plan/types.js';
 export { sessionCost, type SessionCost } from './plan/session-cost.js';
 export { HOST_TARGETS, type HostTarget } from './hosts/index.js';
-export { inspectPackage, type InspectResult } from './emit/inspect-package.js';
-export { unpackPackage } from './emit/unpack-package.js';
+export { inspectPackage, type InspectResult } from './inspect/inspect-package.js';
+export { unpackPackage } from './inspect/unpack-package.js';
 export type { BuildSummary, PageSummary } from './report/summary.js';

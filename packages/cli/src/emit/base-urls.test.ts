@@ -12,7 +12,7 @@ import { build } from '../build.js';
 import { fakeWorkerAssets, makeSite } from '../test-utils/site.js';
 import { verifyOutput } from '../test-utils/verify-output.js';
 import { HEADERS_BEGIN, HEADERS_END } from '../hosts/header-rules.js';
-import { inspectPackage } from './inspect-package.js';
+import { inspectPackage } from '../inspect/inspect-package.js';
 
 /** Relative references only: the same files work under any base. */
 const SITE = {

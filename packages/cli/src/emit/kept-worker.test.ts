@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { build } from '../build.js';
 import { WarningCode } from '../errors.js';
 import { fakeWorkerAssets, makeSite, writeFiles } from '../test-utils/site.js';
-import { REGISTER_PATH, REGISTER_TAG } from './inject.js';
+import { REGISTER_PATH, REGISTER_TAG } from '../inject/inject.js';
 
 const warningOf = (r: Awaited<ReturnType<typeof build>>) =>
   r.diagnostics.filter((d) => d.code === WarningCode.REGISTER_WITHOUT_SW);

@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Diagnostic, SiteGraph } from '../discover/types.js';
 import { WarningCode, warn } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { REGISTER_PATH, registerPath, WORKER_PATH, workerPath } from './inject.js';
-import { mapLimit } from './map-limit.js';
+import { REGISTER_PATH, registerPath, WORKER_PATH, workerPath } from '../inject/inject.js';
+import { mapLimit } from '../pool/map-limit.js';
 
 /**
  * Pages that load the registration script on a build that writes no worker (`--no-sw`): an earlier in-place

@@ -3,7 +3,7 @@ import { WarningCode, warn } from '../errors.js';
 import { safeDecode } from '../discover/site-origin.js';
 import type { Diagnostic } from '../discover/types.js';
 import type { RedirectRule } from '../hosts/host.js';
-import { registerPath, workerPath } from './inject.js';
+import { registerPath, workerPath } from '../inject/inject.js';
 
 /** The URLs objpack's worker needs from the host, as the build writes them. */
 export interface OwnUrls {

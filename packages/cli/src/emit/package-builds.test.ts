@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { build, type BuildOptions } from '../build.js';
 import { fakeWorkerAssets, makeSite, SMALL_SITE, writeFiles } from '../test-utils/site.js';
 import { verifyOutput } from '../test-utils/verify-output.js';
-import { CACHE_FILE } from './build-cache.js';
+import { CACHE_FILE } from '../cache/build-cache.js';
 
 const opts = async (root: string): Promise<BuildOptions> => ({ root, workerAssets: await fakeWorkerAssets() });
 

@@ -12,7 +12,7 @@ import { compilePoolWorker } from '../test-utils/pool-worker.js';
 import { fakeWorkerAssets, makeSite, SMALL_SITE, writeFiles } from '../test-utils/site.js';
 import { listFiles } from '../test-utils/verify-output.js';
 import { TEMP_MARK } from './atomic-write.js';
-import { REGISTER_TAG, injectRegister } from './inject.js';
+import { REGISTER_TAG, injectRegister } from '../inject/inject.js';
 import type { WriteJob } from './write-job.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();

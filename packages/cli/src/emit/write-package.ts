@@ -5,7 +5,7 @@ import { fileSource, nodeSha256 } from '@objpack/format/node';
 import { ErrorCode, ObjpackError } from '../errors.js';
 import type { PlanObject } from '../plan/types.js';
 import { writeFileAtomic, writeSmallAtomic } from './atomic-write.js';
-import { injectBytes } from './inject.js';
+import { injectBytes } from '../inject/inject.js';
 
 const READ_WHOLE = 256 * 1024;
 /** Packages up to this size are assembled in memory and written with one call. */

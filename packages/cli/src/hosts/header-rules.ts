@@ -1,5 +1,5 @@
 import { MEDIA_TYPE, PACKAGE_DIR, ROUTES_FILE, type BuildManifest } from '@objpack/format';
-import { WORKER_PATH, workerPath } from '../emit/inject.js';
+import { WORKER_PATH, workerPath } from '../inject/inject.js';
 import { IMMUTABLE, REVALIDATE, linkHeader } from '../emit/link-header.js';
 
 /** A header rule: a URL path (or `/dir/*` prefix) and its headers. */

@@ -15,7 +15,7 @@ import type { SiteFile } from '../discover/types.js';
 import type { PageExtract } from '../discover/page-extract.js';
 import { statSignature } from '../discover/stat-key.js';
 import { writeFileAtomic } from '../emit/atomic-write.js';
-import { registerPath } from '../emit/inject.js';
+import { registerPath } from '../inject/inject.js';
 import type { PlannedPage, PlanObject, PlanStats } from '../plan/types.js';
 
 export const STATE_FILE = `${PACKAGE_DIR}/.state.v8`;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extractPageLazily } from '../discover/page-extract.js';
 import { decodeHtml } from '../discover/read-site-file.js';
 import type { SiteFile } from '../discover/types.js';
-import { finalHtml } from '../emit/inject.js';
+import { finalHtml } from '../inject/inject.js';
 import { contentKey } from '../plan/plan-packages.js';
 import type { PlanObject } from '../plan/types.js';
 import {

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build, OWN_FILES, type BuildResult } from '../build.js';
 import type { WorkerAssets } from '../emit/sw-assets.js';
-import { REGISTER_TAG } from '../emit/inject.js';
+import { REGISTER_TAG } from '../inject/inject.js';
 import { fakeWorkerAssets } from '../test-utils/site.js';
 import { loadState, outputSignatures, saveState, STATE_FILE } from './build-state.js';
 import { patchBuild } from './patch-build.js';

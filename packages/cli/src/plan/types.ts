@@ -46,9 +46,9 @@ export interface PlanPage {
   items: PlanObject[];
   /** Render-critical objects of this page, in order (for Link preload / 103 Early Hints). */
   critical: Array<{ path: string; as: PreloadAs; cors?: PreloadCors }>;
-  /** What the service worker announces in a `Link` header when it answers this page (emit/preload-hints.ts). */
+  /** What the service worker announces in a `Link` header when it answers this page (prepare/preload-hints.ts). */
   preload?: PreloadEntry[];
-  /** What a host announces for this page when no worker answers it: `Link` and 103 (emit/preload-hints.ts). */
+  /** What a host announces for this page when no worker answers it: `Link` and 103 (prepare/preload-hints.ts). */
   earlyHints?: PreloadEntry[];
   crossOrigin: string[];
   /** The later tier: left to the network. */

@@ -14,7 +14,7 @@ import { extractPage } from '../discover/page-extract.js';
 import type { InlineParsers, PageExtract } from '../discover/page-extract.js';
 import { contentHash, decodeCss, decodeHtml, pageHash } from '../discover/read-site-file.js';
 import type { PageFinal } from '../discover/types.js';
-import { finalHtml } from '../emit/inject.js';
+import { finalHtml } from '../inject/inject.js';
 import { encodeJob, toWriteFailure } from '../emit/write-job.js';
 import type { Encoded, WriteFailure, WriteJob } from '../emit/write-job.js';
 

@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finalHtml } from '../emit/inject.js';
+import { finalHtml } from '../inject/inject.js';
 import { extractCss, type CssExtract } from '../discover/css-extract.js';
 import { extractJs, jsReady } from '../discover/js-extract.js';
 import { extractPage } from '../discover/page-extract.js';

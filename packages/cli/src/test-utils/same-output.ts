@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildManifest, RouteTable } from '@objpack/format';
 import { expect } from 'vitest';
-import { inspectPackage } from '../emit/inspect-package.js';
+import { inspectPackage } from '../inspect/inspect-package.js';
 import { STATE_FILE, STATE_ROWS_FILE } from '../incremental/build-state.js';
 import { listFiles, verifyOutput } from './verify-output.js';
 

@@ -1,7 +1,7 @@
 import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildManifest, RouteTable } from '@objpack/format';
-import { inspectPackage } from '../emit/inspect-package.js';
+import { inspectPackage } from '../inspect/inspect-package.js';
 
 /**
  * Checks that a build output is usable: the manifest parses, every package it names exists and decodes

@@ -1,4 +1,4 @@
-import { inspectPackage } from '../../emit/inspect-package.js';
+import { inspectPackage } from '../../inspect/inspect-package.js';
 import { formatBytes } from '../../report/svg-bars.js';
 import { reportErrorJson } from '../errors-out.js';
 import type { Logger } from '../logger.js';

@@ -1,4 +1,4 @@
-import { unpackPackage } from '../../emit/unpack-package.js';
+import { unpackPackage } from '../../inspect/unpack-package.js';
 import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 

@@ -1,7 +1,7 @@
 import { lstat, mkdir, open, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode, ObjpackError } from '../errors.js';
-import { tempPathFor } from './atomic-write.js';
+import { tempPathFor } from '../emit/atomic-write.js';
 import { readPackageEvents } from './inspect-package.js';
 
 /**

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { decodeStream, digestToSri, isFormatError, type DecodeEvent, type PackageIndex } from '@objpack/format';
 import { nodeSha256 } from '@objpack/format/node';
 import { ErrorCode, ObjpackError } from '../errors.js';
-import { currentFileOfSlot } from './generation.js';
+import { currentFileOfSlot } from '../emit/generation.js';
 
 export interface InspectResult {
   file: string;

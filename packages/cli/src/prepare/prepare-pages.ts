@@ -1,16 +1,16 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildProgress } from './build.js';
-import type { ClosureItem, Diagnostic, SiteFile, SiteGraph } from './discover/index.js';
-import { digestFile, type FileDigest } from './discover/file-digest.js';
-import { statKey } from './discover/stat-key.js';
-import type { BuildCache } from './emit/build-cache.js';
-import { finalHtml, registerPath, workerPath } from './emit/inject.js';
-import { mapLimit } from './emit/map-limit.js';
-import { earlyHints, preloadHints } from './emit/preload-hints.js';
-import { WarningCode, warn } from './errors.js';
-import { laterReason } from './discover/tiers.js';
-import type { LaterObject, PlanObject, PlanPage } from './plan/types.js';
+import type { BuildProgress } from '../build.js';
+import type { ClosureItem, Diagnostic, SiteFile, SiteGraph } from '../discover/index.js';
+import { digestFile, type FileDigest } from '../discover/file-digest.js';
+import { statKey } from '../discover/stat-key.js';
+import type { BuildCache } from '../cache/build-cache.js';
+import { finalHtml, registerPath, workerPath } from '../inject/inject.js';
+import { mapLimit } from '../pool/map-limit.js';
+import { earlyHints, preloadHints } from './preload-hints.js';
+import { WarningCode, warn } from '../errors.js';
+import { laterReason } from '../discover/tiers.js';
+import type { LaterObject, PlanObject, PlanPage } from '../plan/types.js';
 
 /** The worker files the build writes under `base`, as decoded paths (SiteFile.path): never packaged. */
 export const ownPaths = (base = '/'): ReadonlySet<string> =>

@@ -6,7 +6,7 @@ import { PACKAGE_DIR } from '@objpack/format';
 import type { StatLike } from '../discover/stat-key.js';
 import type { DiscoverCache } from '../discover/types.js';
 import type { FileDigest } from '../discover/file-digest.js';
-import { tempPathFor, writeFileAtomic } from './atomic-write.js';
+import { tempPathFor, writeFileAtomic } from '../emit/atomic-write.js';
 
 export const CACHE_FILE = `${PACKAGE_DIR}/.cache.v8`;
 /** Where builds before the v8 format kept it; removed by the next save. */
