@@ -171,7 +171,7 @@ export async function discoverWith(
   }
 
   async function lane(): Promise<void> {
-    while (next < pages.length) {
+    while (next < pages.length && !options.signal?.aborted) {
       const i = next++;
       const page = pages[i] as SiteFile;
       const known = knownHash(page);

@@ -108,6 +108,8 @@ export interface DiscoverOptions {
   /** Site-relative paths or directories to skip, e.g. the output directory. */
   exclude?: string[];
   onProgress?(done: number, total: number): void;
+  /** Once aborted, no further page is parsed: the graph comes back partial, for a caller that stops anyway. */
+  signal?: AbortSignal;
   cache?: DiscoverCache;
   /**
    * Threads, counting the calling one, which resolves references while the others parse HTML

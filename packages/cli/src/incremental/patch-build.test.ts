@@ -21,7 +21,8 @@ import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { build, OWN_FILES, type BuildResult } from '../build.js';
+import { build, type BuildResult } from '../build.js';
+import { settle } from '../pipeline/settle.js';
 import type { WorkerAssets } from '../emit/sw-assets.js';
 import { REGISTER_TAG } from '../inject/inject.js';
 import { fakeWorkerAssets } from '../test-utils/site.js';
@@ -363,16 +364,14 @@ describe('incremental fast path (issue 3)', () => {
       await saveState(site, { ...state, outputs: { ...state.outputs, ...outputSignatures(site, [rel]) } });
       edit(site, appendTo(pageRel, '<p>odd layout</p>\n'));
       const pkg = statSync(packageOf(site, pageRel));
-      const patched = await patchBuild({
+      const ctx = await settle({
         root: site,
-        fingerprint: state.fingerprint,
-        exclude: OWN_FILES,
-        inject: true,
-        worker: true,
-        report: path.join(site, 'objpack-report.html'),
-        progress: () => undefined,
-        t0: 0,
+        workerAssets: assets,
+        concurrency: 1,
+        reportFile: path.join(site, 'objpack-report.html'),
       });
+      expect(ctx.fingerprint).toBe(state.fingerprint);
+      const patched = await patchBuild(ctx);
       expect(patched).toBeUndefined();
       const after = statSync(packageOf(site, pageRel));
       expect([after.ino, after.mtimeMs, after.size]).toEqual([pkg.ino, pkg.mtimeMs, pkg.size]);

@@ -11,7 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
-import type { BuildProgress, BuildResult } from '../build.js';
+import { checkAborted } from '../abort.js';
 import { isPage } from '../discover/is-page.js';
 import type { Diagnostic, SiteFile } from '../discover/types.js';
 import { walkFlat } from '../discover/walk.js';
@@ -23,6 +23,8 @@ import { generationUrl, packageFile } from '../emit/generation.js';
 import { stripQuery } from '../emit/manifest.js';
 import { writePackage } from '../emit/write-package.js';
 import { WarningCode } from '../errors.js';
+import type { BuildResult } from '../options.js';
+import type { BuildContext } from '../pipeline/context.js';
 import type { PackagePlan } from '../plan/types.js';
 import { renderReport } from '../report/render-report.js';
 import { insideDir, writeReport } from '../report/report-file.js';
@@ -46,22 +48,7 @@ import { locateManifest, patchManifest, patchRoutes, type ManifestSpans, type Pa
 /** More changed pages than this: the pipeline (threads, caches) is the better tool. */
 const MAX_PAGES = 64;
 
-export interface PatchInput {
-  root: string;
-  fingerprint: string;
-  origin?: string;
-  base?: string;
-  exclude: string[];
-  inject: boolean;
-  /** The build writes the worker (not `--no-sw`). */
-  worker: boolean;
-  /** The report's absolute path; none without a report. */
-  report: string | undefined;
-  progress(p: BuildProgress): void;
-  t0: number;
-}
-
-export async function patchBuild(input: PatchInput): Promise<BuildResult | undefined> {
+export async function patchBuild(input: BuildContext): Promise<BuildResult | undefined> {
   const state = loadState(input.root);
   if (!state || state.fingerprint !== input.fingerprint) return undefined;
   const rows = StateRows.open(input.root, state);
@@ -73,7 +60,7 @@ export async function patchBuild(input: PatchInput): Promise<BuildResult | undef
   }
 }
 
-async function patchWith(input: PatchInput, state: BuildState, rows: StateRows): Promise<BuildResult | undefined> {
+async function patchWith(input: BuildContext, state: BuildState, rows: StateRows): Promise<BuildResult | undefined> {
   const { root, t0 } = input;
   const abs = (rel: string) => path.join(root, rel);
   const current = outputSignatures(root, Object.keys(state.outputs));
@@ -86,7 +73,7 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
 
   input.progress({ phase: 'discover', done: 0, total: 1 });
   const walkDiagnostics: Diagnostic[] = [];
-  const walkOptions = { origin: input.origin, base: input.base, exclude: input.exclude };
+  const walkOptions = { origin: input.options.origin, base: input.options.base, exclude: input.exclude };
   const { walked } = await walkFlat(root, walkOptions, walkDiagnostics);
   const fileStats = walked.stats;
   if (fileKeysOf(walked.paths) !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics)
@@ -105,14 +92,14 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
   }
   const changed: Changed[] = [];
   for (const f of touched) {
-    const c = await examine(state, rows, f, input.inject, input.base);
+    const c = await examine(state, rows, f, input.inject, input.options.base);
     if (!c) return undefined;
     changed.push(c);
   }
   // Without a worker, the pipeline counts the pages that still load its script (emit/kept-worker.ts): an edit
   // that may change the count is left to it.
   if (
-    !input.worker &&
+    input.workerAssets === undefined &&
     changed.length > 0 &&
     (state.diagnostics.includes(WarningCode.REGISTER_WITHOUT_SW) || changed.some((c) => c.body.includes(REGISTER_PATH)))
   )
@@ -212,6 +199,8 @@ async function patchWith(input: PatchInput, state: BuildState, rows: StateRows):
     if (routes === undefined) return undefined;
   }
 
+  // The last moment a cancelled patch leaves everything as it was.
+  checkAborted(input.signal);
   // Null marks first: a patch killed from here on leaves them, and the next build re-encodes these files
   // (patchWith refuses while any is left). They are replaced by records only once the state is saved.
   const unknown = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));

@@ -1,31 +1,22 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildProgress } from '../build.js';
+import { checkAborted } from '../abort.js';
 import type { ClosureItem, Diagnostic, SiteFile, SiteGraph } from '../discover/index.js';
 import { digestFile, type FileDigest } from '../discover/file-digest.js';
 import { statKey } from '../discover/stat-key.js';
 import type { BuildCache } from '../cache/build-cache.js';
-import { finalHtml, registerPath, workerPath } from '../inject/inject.js';
+import { finalHtml, registerPath } from '../inject/inject.js';
+import { ownPaths } from '../inject/own-paths.js';
 import { mapLimit } from '../pool/map-limit.js';
 import { earlyHints, preloadHints } from './preload-hints.js';
 import { WarningCode, warn } from '../errors.js';
 import { laterReason } from '../discover/tiers.js';
+import type { BuildProgress } from '../options.js';
 import type { LaterObject, PlanObject, PlanPage } from '../plan/types.js';
-
-/** The worker files the build writes under `base`, as decoded paths (SiteFile.path): never packaged. */
-export const ownPaths = (base = '/'): ReadonlySet<string> =>
-  new Set([workerPath(base), registerPath(base)].map(decodeURIComponent));
 
 /** The build cache's key of a page's final HTML: it holds the tag of its base. */
 const finalKey = (inject: boolean, base: string, file: string | undefined) =>
   `${inject ? (base === '/' ? 'inject' : `inject${base}`) : 'plain'}:${file}`;
-
-const OWN_REF = /(^|\/)objpack-(register|sw)\.js$/;
-/**
- * A diagnostic about the site, not about objpack's own files: references to the worker or the registration
- * script (which a previous build injected into the pages it rewrote) are not the site's.
- */
-export const aboutSite = (d: Diagnostic): boolean => !(d.ref && OWN_REF.test(d.ref.split(/[?#]/)[0]!));
 
 const isMedia = (item: ClosureItem, f: SiteFile) =>
   item.as === 'video' || item.as === 'audio' || /^(video|audio)\//.test(f.contentType);
@@ -46,6 +37,7 @@ export async function preparePages(
     pageHeaders?: (url: string) => Array<[string, string]>;
     /** Digests being computed on the thread pool, by absolute file. */
     hashing: ReadonlyMap<string, Promise<FileDigest>>;
+    signal?: AbortSignal;
   },
 ): Promise<PlanPage[]> {
   const { cache } = ctx;
@@ -139,6 +131,7 @@ export async function preparePages(
   };
 
   const pages = await mapLimit(graph.pages, ctx.concurrency, async (page) => {
+    checkAborted(ctx.signal);
     const html = await htmlFor(page.items[0]!);
     const items: PlanObject[] = [];
     const critical: PlanPage['critical'] = [];

@@ -1,7 +1,7 @@
 import { OWN_FILES } from '../../build.js';
 import { discoverSite, laterReason, pageClosure, type PageClosure, type SiteGraph } from '../../discover/index.js';
 import { ErrorCode, ObjpackError } from '../../errors.js';
-import { aboutSite, ownPaths } from '../../prepare/prepare-pages.js';
+import { aboutSite, ownPaths } from '../../inject/own-paths.js';
 import { reportErrorJson } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { formatDiagnostic } from '../../report/format-diagnostic.js';
