@@ -5,7 +5,7 @@ export function checkAborted(signal: AbortSignal | undefined): void {
   if (!signal?.aborted) return;
   const reason: unknown = signal.reason;
   const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'aborted';
-  throw new ObjpackError(ErrorCode.ABORTED, `build cancelled (${why}); the previous output is unchanged`, undefined, {
+  throw new ObjpackError(ErrorCode.ABORTED, `build cancelled (${why})`, undefined, {
     cause: reason,
   });
 }

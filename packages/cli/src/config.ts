@@ -1,12 +1,12 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BuildOptions } from './build.js';
+import type { BuildOptions } from './options.js';
 import { HOST_TARGETS } from './hosts/index.js';
 import { ErrorCode, ObjpackError } from './errors.js';
 
 /** What `objpack.config.*` may set: any build option except the site directory's project and callbacks. */
-export type ObjpackConfig = Partial<Omit<BuildOptions, 'onProgress' | 'workerAssets' | 'projectDir'>>;
+export type ObjpackConfig = Partial<Omit<BuildOptions, 'onProgress' | 'signal' | 'workerAssets' | 'projectDir'>>;
 
 /** A config file's default export: the options, or a function returning them. */
 export type ObjpackConfigExport = ObjpackConfig | (() => ObjpackConfig | Promise<ObjpackConfig>);

@@ -10,6 +10,7 @@ import { reportErrorJson } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { parseCount } from '../parse-number.js';
 import { progressBar } from '../progress-bar.js';
+import { onSignals } from '../signals.js';
 import { renderTable } from '../table.js';
 import { formatDiagnostic, formatGrouped } from '../../report/format-diagnostic.js';
 
@@ -45,14 +46,25 @@ export async function runBuild(
   logger: Logger,
 ): Promise<number> {
   let result: BuildResult;
+  // The first Ctrl-C stops the build where the previous output stays whole (OBJPACK_E_ABORTED); a second quits.
+  const ctrl = new AbortController();
+  const signals = onSignals(logger, 'exiting at once');
+  void signals.first.then((sig) => {
+    logger.endProgress();
+    logger.warn(`${sig}: stopping the build, the previous output stays as it is (send it again to quit at once)`);
+    ctrl.abort(sig);
+  });
   try {
     const { config, file } = await loadConfig(process.cwd(), opts.config as string | undefined);
     if (file) logger.info(`config: ${file}`);
     const onProgress = progressBar(logger);
-    result = await build({ ...config, ...fromFlags(opts, cmd), root: dir, projectDir: process.cwd(), onProgress });
+    const options = { ...config, ...fromFlags(opts, cmd), root: dir, projectDir: process.cwd() };
+    result = await build({ ...options, onProgress, signal: ctrl.signal });
   } catch (err) {
     logger.endProgress();
     return reportErrorJson(err, logger, opts.json === true);
+  } finally {
+    signals.dispose();
   }
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');

@@ -13,6 +13,7 @@ import { ErrorCode, ObjpackError } from '../../errors.js';
 import { reportError } from '../errors-out.js';
 import type { Logger } from '../logger.js';
 import { parseCount } from '../parse-number.js';
+import { onSignals } from '../signals.js';
 import { formatDiagnostic, formatGrouped } from '../../report/format-diagnostic.js';
 import { watchTree } from './watch-tree.js';
 
@@ -180,33 +181,6 @@ function startWatching(
   };
 }
 
-/**
- * The first SIGINT/SIGTERM resolves `first`; a second one quits at once (a stuck drain must not trap the
- * user). `dispose()` removes the handlers once shutdown is over.
- */
-function onSignals(logger: Logger): { first: Promise<NodeJS.Signals>; dispose: () => void } {
-  let got: NodeJS.Signals | undefined;
-  let resolve!: (sig: NodeJS.Signals) => void;
-  const first = new Promise<NodeJS.Signals>((r) => (resolve = r));
-  const on = (sig: NodeJS.Signals) => {
-    if (got) {
-      logger.warn(`${sig} again: exiting without waiting for in-flight responses`);
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    }
-    got = sig;
-    resolve(sig);
-  };
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
-  return {
-    first,
-    dispose: () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-    },
-  };
-}
-
 /** What caps connections: the flag, or the open-file limit the default was derived from. */
 function capLine(server: ObjpackServer): string {
   const from = server.maxConnectionsFrom;
@@ -260,7 +234,7 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
     return reportError(err, logger);
   }
   // Handlers first: whoever reads the Local line may signal at once.
-  const signals = onSignals(logger);
+  const signals = onSignals(logger, 'exiting without waiting for in-flight responses');
   // Serving a site no build has packaged works, as a plain file server: say so, or it looks like objpack.
   if (!opts.watch && !existsSync(path.join(options.root, MANIFEST_FILE))) {
     logger.warn(
