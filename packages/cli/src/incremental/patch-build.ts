@@ -12,17 +12,13 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE, ROUTES_FILE, type BuildManifest } from '@objpack/format';
 import { checkAborted } from '../abort.js';
-import { isPage } from '../discover/is-page.js';
-import type { Diagnostic, SiteFile } from '../discover/types.js';
-import { walkFlat } from '../discover/walk.js';
+import type { Diagnostic } from '../discover/types.js';
 import { writeFileAtomic } from '../emit/atomic-write.js';
-import { REGISTER_PATH } from '../inject/inject.js';
-import { STALE_FILE, updatePackages } from '../cache/build-cache.js';
+import { updatePackages } from '../cache/build-cache.js';
 import { removeTempFiles } from '../emit/cleanup.js';
 import { generationUrl, packageFile } from '../emit/generation.js';
 import { stripQuery } from '../emit/manifest.js';
 import { writePackage } from '../emit/write-package.js';
-import { WarningCode } from '../errors.js';
 import type { BuildResult } from '../options.js';
 import type { BuildContext } from '../pipeline/context.js';
 import type { PackagePlan } from '../plan/types.js';
@@ -30,7 +26,6 @@ import { renderReport } from '../report/render-report.js';
 import { insideDir, writeReport } from '../report/report-file.js';
 import type { BuildSummary } from '../report/summary.js';
 import {
-  fileKeysOf,
   loadState,
   objectRow,
   outputSignatures,
@@ -38,15 +33,10 @@ import {
   saveState,
   StateRows,
   type BuildState,
-  type ReportShared,
 } from './build-state.js';
-import { examine, type Changed } from './changed-page.js';
+import { detectChanges } from './patch-detect.js';
 import { planFromState } from './plan-from-state.js';
-import { readAhead } from './read-ahead.js';
 import { locateManifest, patchManifest, patchRoutes, type ManifestSpans, type PackageEdit } from './patch-manifest.js';
-
-/** More changed pages than this: the pipeline (threads, caches) is the better tool. */
-const MAX_PAGES = 64;
 
 export async function patchBuild(input: BuildContext): Promise<BuildResult | undefined> {
   const state = loadState(input.root);
@@ -63,49 +53,9 @@ export async function patchBuild(input: BuildContext): Promise<BuildResult | und
 async function patchWith(input: BuildContext, state: BuildState, rows: StateRows): Promise<BuildResult | undefined> {
   const { root, t0 } = input;
   const abs = (rel: string) => path.join(root, rel);
-  const current = outputSignatures(root, Object.keys(state.outputs));
-  for (const [rel, sig] of Object.entries(state.outputs)) if (current[rel] !== sig) return undefined;
-  // A patch killed mid-write leaves null marks: the files it was writing are unknown to the state.
-  if (unfinished(root)) return undefined;
-  // Read while the walk below holds this thread (20 MB for 10,000 pages): needed only if a package changes.
-  const manifestRead = readAhead(abs(MANIFEST_FILE));
-  const routesRead = readAhead(abs(ROUTES_FILE));
-
-  input.progress({ phase: 'discover', done: 0, total: 1 });
-  const walkDiagnostics: Diagnostic[] = [];
-  const walkOptions = { origin: input.options.origin, base: input.options.base, exclude: input.exclude };
-  const { walked } = await walkFlat(root, walkOptions, walkDiagnostics);
-  const fileStats = walked.stats;
-  if (fileKeysOf(walked.paths) !== state.fileKeys || JSON.stringify(walkDiagnostics) !== state.walkDiagnostics)
-    return undefined;
-  const touched: SiteFile[] = [];
-  /** Where each touched file's stats are in `fileStats`. */
-  const statsAt = new Map<SiteFile, number>();
-  const s = state.fileStats;
-  for (let i = 0; i < fileStats.length; i += 3) {
-    if (s[i] !== fileStats[i] || s[i + 1] !== fileStats[i + 1] || s[i + 2] !== fileStats[i + 2]) {
-      const f = walked.at(i / 3);
-      if (!isPage(f) || touched.length === MAX_PAGES) return undefined;
-      touched.push(f);
-      statsAt.set(f, i);
-    }
-  }
-  const changed: Changed[] = [];
-  for (const f of touched) {
-    const c = await examine(state, rows, f, input.inject, input.options.base);
-    if (!c) return undefined;
-    changed.push(c);
-  }
-  // Without a worker, the pipeline counts the pages that still load its script (emit/kept-worker.ts): an edit
-  // that may change the count is left to it.
-  if (
-    input.workerAssets === undefined &&
-    changed.length > 0 &&
-    (state.diagnostics.includes(WarningCode.REGISTER_WITHOUT_SW) || changed.some((c) => c.body.includes(REGISTER_PATH)))
-  )
-    return undefined;
-  const reportShared = JSON.parse(state.reportShared) as ReportShared[];
-  if (!packagesIntact(root, reportShared, changed, state)) return undefined;
+  const found = await detectChanges(input, state, rows);
+  if (!found) return undefined;
+  const { fileStats, touched, statsAt, changed, reportShared, manifestRead, routesRead } = found;
   const discoverMs = performance.now() - t0;
 
   // Only pages whose HTML bytes changed get a new package; a touched page keeps its own.
@@ -340,35 +290,4 @@ async function patchWith(input: BuildContext, state: BuildState, rows: StateRows
     patched: true,
     timings,
   };
-}
-
-/** True when `.cache-updates.json` cannot be read or holds a null mark: a patch did not finish. */
-function unfinished(root: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path.join(root, STALE_FILE), 'utf8');
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-  try {
-    const marks = JSON.parse(text) as unknown;
-    return !marks || typeof marks !== 'object' || Array.isArray(marks) || Object.values(marks).some((m) => m === null);
-  } catch {
-    return true;
-  }
-}
-
-/** Every shared package, and the changed pages' own packages, still exist with the sizes the build wrote. */
-function packagesIntact(
-  root: string,
-  shared: readonly ReportShared[],
-  changed: readonly Changed[],
-  state: BuildState,
-): boolean {
-  const sizeIs = (url: string, bytes: number) =>
-    statSync(path.join(root, packageFile(url)), { throwIfNoEntry: false })?.size === bytes;
-  return (
-    shared.every((s) => sizeIs(s.url, s.bytes)) &&
-    changed.every((c) => sizeIs(generationUrl(c.record.packageUrl, state.pageBuilds[c.index]!), c.record.bytes))
-  );
 }
