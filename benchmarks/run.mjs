@@ -43,7 +43,8 @@ Examples:
 
 /**
  * @param {string[]} argv
- * @param {{ resultsDir?: string, readme?: string, override?: Record<string, unknown>, log?: (m: string) => void, pin?: boolean }} [opts]
+ * @param {{ resultsDir?: string, readme?: string, override?: Record<string, unknown>, log?: (m: string) => void, pin?:
+ * boolean }} [opts]
  */
 export async function main(argv, opts = {}) {
   const { values, positionals } = parseArgs({
@@ -79,7 +80,10 @@ export async function main(argv, opts = {}) {
   const outputs = [];
   // The delay proxy's self-test, once per run: every section says how faithful its RTTs were.
   const proxyCheck = await proxySelfTest({ rtts: quick ? [20] : [20, 100] });
-  const proxyNote = `Delay proxy self-test at the start of this run: ${proxyCheck.map((c) => `RTT ${c.rttMs} ms → ping-pong median ${c.medianMs.toFixed(1)} ms (min ${c.minMs.toFixed(1)}, first with handshake ${c.connectMs.toFixed(1)}): ${c.verdict}`).join('; ')}.`;
+  const checkText = (/** @type {(typeof proxyCheck)[number]} */ c) =>
+    `RTT ${c.rttMs} ms → ping-pong median ${c.medianMs.toFixed(1)} ms (min ${c.minMs.toFixed(1)}, ` +
+    `first with handshake ${c.connectMs.toFixed(1)}): ${c.verdict}`;
+  const proxyNote = `Delay proxy self-test at the start of this run: ${proxyCheck.map(checkText).join('; ')}.`;
   log(proxyNote);
   await mkdir(resultsDir, { recursive: true });
   await writeFile(

@@ -99,7 +99,10 @@ process.stdout.write('\nNode      passed  failed  skipped*  time\n');
 for (const row of rows) {
   const mark = row.status === 0 ? '✓' : '✗';
   process.stdout.write(
-    `${mark} ${row.version.padEnd(9)}${String(row.passed).padStart(6)}${String(row.failed).padStart(8)}${String(row.skipped).padStart(10)}  ${row.seconds} s\n`,
+    `${mark} ` +
+      (`${row.version.padEnd(9)}${String(row.passed).padStart(6)}${String(row.failed).padStart(8)}` +
+        `${String(row.skipped).padStart(10)}`) +
+      `  ${row.seconds} s\n`,
   );
   for (const f of row.failures) process.stdout.write(`    ✗ ${f}\n`);
 }

@@ -18,7 +18,8 @@ export async function baselineWorker(rev, dir, log) {
       'sh',
       [
         '-c',
-        `git -C "$0" archive "$1" packages/client-sw/src packages/format/src ':(exclude,glob)**/*.test.ts' ':(exclude)packages/client-sw/src/test-utils' | tar -x -C "$2"`,
+        `git -C "$0" archive "$1" packages/client-sw/src packages/format/src ':(exclude,glob)**/*.test.ts' ` +
+          `':(exclude)packages/client-sw/src/test-utils' | tar -x -C "$2"`,
         REPO,
         rev,
         src,
@@ -46,7 +47,8 @@ export async function baselineWorker(rev, dir, log) {
   }
   const built = await bundle({ outdir: join(dir, 'baseline-bundles'), root: src, entries: { 'objpack-sw.js': entry } });
   log(
-    `baseline worker: ${rev} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', rev], { encoding: 'utf8' }).trim()})`,
+    `baseline worker: ${rev} ` +
+      `(${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', rev], { encoding: 'utf8' }).trim()})`,
   );
   return readFileSync(built['objpack-sw.js']);
 }

@@ -10,7 +10,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 const svg = (color, size) => {
-  const head = `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="${color}"/><!--`;
+  const head =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" ` +
+    `fill="${color}"/><!--`;
   const tail = '--></svg>';
   return Buffer.from(head + 'x'.repeat(Math.max(0, size - head.length - tail.length)) + tail);
 };
@@ -32,7 +34,9 @@ function filesPage(kb) {
     files.set(p, { type: 'image/svg+xml', body: svg(`hsl(${i * 3.6},60%,50%)`, kb * 1024) });
     imgs.push(`<img src="${p}" width="8" height="8" alt="">`);
   }
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>100 × ${kb} KB</title><link rel="icon" href="data:,"></head><body><h1>100 files of ${kb} KB</h1>${imgs.join('')}</body></html>`;
+  const html =
+    `<!doctype html><html><head><meta charset="utf-8"><title>100 × ${kb} KB</title><link rel="icon" ` +
+    `href="data:,"></head><body><h1>100 files of ${kb} KB</h1>${imgs.join('')}</body></html>`;
   files.set(`/p${kb}/`, { type: 'text/html; charset=utf-8', body: Buffer.from(html) });
   return { path: `/p${kb}/`, files, closure: [...files.keys()].filter((p) => p !== `/p${kb}/`) };
 }
@@ -44,7 +48,9 @@ function deepPage() {
     '/deep/css/site.css',
     'text/css',
     pad(
-      `@import url("/deep/css/theme.css");\nbody{margin:0;font-family:Body,sans-serif}.hero{height:120px;background:url(/deep/img/hero.svg)}`,
+      `@import url("/deep/css/theme.css");\n` +
+        `body{margin:0;font-family:Body,sans-serif}` +
+        `.hero{height:120px;background:url(/deep/img/hero.svg)}`,
       40 * 1024,
     ),
   );
@@ -52,7 +58,10 @@ function deepPage() {
     '/deep/css/theme.css',
     'text/css',
     pad(
-      `@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) format("woff2")}@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) format("woff2")}h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}footer{background:url(/deep/img/foot.svg)}`,
+      `@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) ` +
+        `format("woff2")}@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) ` +
+        `format("woff2")}h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}` +
+        `footer{background:url(/deep/img/foot.svg)}`,
       20 * 1024,
     ),
   );
@@ -79,9 +88,12 @@ function deepPage() {
     add(`/deep/img/c${i}.svg`, 'image/svg+xml', svg(`hsl(${i * 36},50%,50%)`, 40 * 1024));
     imgs.push(`<div class="card"><img src="/deep/img/c${i}.svg" width="8" height="8" alt=""></div>`);
   }
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>depth 3</title><link rel="icon" href="data:,">
+  const html =
+    `<!doctype html><html><head><meta charset="utf-8"><title>depth 3</title><link rel="icon" ` +
+    `href="data:,">
 <link rel="stylesheet" href="/deep/css/site.css"><script type="module" src="/deep/js/app.js"></script></head>
-<body><h1>A realistic page</h1><div class="hero"></div>${imgs.join('')}<p>${'Body text. '.repeat(100)}</p><footer>end</footer>
+<body><h1>A realistic page</h1><div ` +
+    `class="hero"></div>${imgs.join('')}<p>${'Body text. '.repeat(100)}</p><footer>end</footer>
 <!--${'-'.repeat(30 * 1024)}--></body></html>`;
   add('/deep/', 'text/html; charset=utf-8', Buffer.from(html));
   // What \`objpack build\` lists for this page in routes.json's \`preload\` (packages/cli/src/prepare/preload-hints.ts,
@@ -175,7 +187,8 @@ export async function writeSite(root, names, format, bundles) {
     await write(`/${name}.js`, benchWorker(extra, script));
     await write(
       `/install${name.slice('sw-bench'.length)}.html`,
-      `<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/${name}.js" data-prefetch="off"></script>`,
+      `<!doctype html><link rel="icon" href="data:,"><script src="/objpack-register.js" data-sw="/${name}.js" ` +
+        `data-prefetch="off"></script>`,
     );
   }
   await write('/warm.html', '<!doctype html><link rel="icon" href="data:,"><p>warm</p>');
@@ -185,8 +198,10 @@ export async function writeSite(root, names, format, bundles) {
 const BENCH_REGISTER = '/bench-register.js';
 const BENCH_REGISTER_TAG = `<script src="${BENCH_REGISTER}" defer></script>`;
 
-const benchWorker = (extraOptions, script = '/objpack-sw.js') => `self.__costs = [];
-self.objpackOptions = { routesMaxAgeMs: 3600000, registerUrl: '${BENCH_REGISTER}'${extraOptions}, onEvent: (e) => { if (e.type === 'object-served') self.__costs.push({ url: e.url, ms: e.ms, at: e.at }); } };
+const benchWorker = (extraOptions, script = '/objpack-sw.js') =>
+  `self.__costs = [];
+self.objpackOptions = { routesMaxAgeMs: 3600000, registerUrl: '${BENCH_REGISTER}'${extraOptions}, onEvent: (e) => { ` +
+  `if (e.type === 'object-served') self.__costs.push({ url: e.url, ms: e.ms, at: e.at }); } };
 self.addEventListener('message', (e) => {
   if (e.data === 'bench:costs') e.ports[0].postMessage(self.__costs.splice(0));
   if (e.data === 'bench:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));

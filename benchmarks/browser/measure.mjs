@@ -56,7 +56,8 @@ function pageCosts(served, timing) {
 /**
  * @param {import('playwright-core').Browser} browser
  * @param {{ origin: string, path: string, variant: string }} o
- * @returns {Promise<{ complete: number, lcp: number, load: number, objects: number, duplicates: number, costs: number[], pageCosts: number[] }>}
+ * @returns {Promise<{ complete: number, lcp: number, load: number, objects: number, duplicates: number, costs:
+ * number[], pageCosts: number[] }>}
  */
 export async function measure(browser, { origin, path, variant }) {
   const context = await browser.newContext({ ignoreHTTPSErrors: true });

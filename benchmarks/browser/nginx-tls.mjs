@@ -58,14 +58,19 @@ export function certificate(dir) {
 
 const TYPES =
   'types { text/html html; text/css css; text/javascript js mjs; application/javascript cjs; image/svg+xml svg; ' +
-  'image/png png; image/jpeg jpg jpeg; image/webp webp; image/x-icon ico; font/woff2 woff2; font/woff woff; font/ttf ttf; ' +
+  ('image/png png; image/jpeg jpg jpeg; image/webp webp; image/x-icon ico; font/woff2 woff2; font/woff woff; ' +
+    'font/ttf ttf; ') +
   'application/json json; application/manifest+json webmanifest; text/plain txt; application/vnd.objpack objp; }';
 
 /** Runs nginx on `conf` (the `http` block's servers) until close(); resolves once `probe` accepts connections. */
 async function runNginx(nginx, dir, servers, probe, cert) {
-  const conf = `daemon off; master_process off; worker_processes 1; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')} error;
+  const conf =
+    `daemon off; master_process off; worker_processes 1; pid ${join(dir, 'nginx.pid')}; error_log ` +
+    `${join(dir, 'error.log')} error;
 events { worker_connections 1024; }
-http { access_log off; sendfile on; tcp_nodelay on; keepalive_timeout 60; keepalive_requests 10000; client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+http { access_log off; sendfile on; tcp_nodelay on; keepalive_timeout 60; keepalive_requests 10000; ` +
+    `client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; ` +
+    `scgi_temp_path ${dir};
   ssl_certificate ${cert.cert}; ssl_certificate_key ${cert.key}; ${servers}
 }`;
   const confFile = join(dir, 'nginx.conf');
@@ -96,7 +101,8 @@ http { access_log off; sendfile on; tcp_nodelay on; keepalive_timeout 60; keepal
 }
 
 /**
- * @param {{ nginx: string, root: string, dir: string, pages: Record<string, { path: string, closure: string[] }>, types: (p: string) => string }} o
+ * @param {{ nginx: string, root: string, dir: string, pages: Record<string, { path: string, closure: string[] }>,
+ * types: (p: string) => string }} o
  */
 export async function startNginxPeers({ nginx, root, dir, pages, types }) {
   await mkdir(dir, { recursive: true });
@@ -113,7 +119,10 @@ export async function startNginxPeers({ nginx, root, dir, pages, types }) {
       const headers = [];
       for (let i = 0; i < links.length; i += 10)
         headers.push(`add_header Link "${links.slice(i, i + 10).join(', ')}";`);
-      return `location = ${p.path} { ${headers.join(' ')} add_header Cache-Control no-cache; try_files ${p.path}index.html =404; }`;
+      return (
+        `location = ${p.path} { ${headers.join(' ')} add_header Cache-Control no-cache; try_files ` +
+        `${p.path}index.html =404; }`
+      );
     })
     .join('\n    ');
   const common = `root ${root}; location / { try_files $uri $uri/ =404; } ${TYPES}`;
@@ -139,7 +148,9 @@ export async function startNginxSites({ nginx, dir, roots, cert }) {
   const ports = [];
   for (let i = 0; i < roots.length; i++) ports.push(await freePort());
   const revalidate = 'add_header Cache-Control no-cache;';
-  const servers = `gzip on; gzip_types text/css text/javascript application/javascript image/svg+xml application/json application/manifest+json text/plain;
+  const servers =
+    `gzip on; gzip_types text/css text/javascript application/javascript image/svg+xml ` +
+    `application/json application/manifest+json text/plain;
   ${roots
     .map(
       (root, i) => `server { listen 127.0.0.1:${ports[i]} ssl http2; root ${root}; ${TYPES}

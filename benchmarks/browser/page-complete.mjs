@@ -5,11 +5,10 @@
  * The headline number: page-complete time in Chromium through the userspace TCP delay proxy
  * (benchmarks/lib/delay-proxy.mjs, one process per server) for nginx HTTP/1.1, nginx HTTP/2 over TLS,
  * nginx HTTP/2 + Link preload, objpack with the worker installed and nothing cached (cold; also with the
- * worker's Link preloads off, and with the worker stopped), and objpack on a repeat visit. Variants run interleaved (shuffled order in every round) in a new browser context
- * each, so machine noise spreads over all of them. Writes results/browser-page-complete.{json,md} and
- * results/plots/browser-*.svg.
+ * worker's Link preloads off, and with the worker stopped), and objpack on a repeat visit. Variants run interleaved
+ * (shuffled order in every round) in a new browser context each, so machine noise spreads over all of them. Writes
+ * results/browser-page-complete.{json,md} and results/plots/browser-*.svg.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -19,6 +18,7 @@ import { chromium } from 'playwright-core';
 import { bundle } from '../../packages/client-sw/scripts/bundle.mjs';
 import { startProxyProcess } from '../lib/proxy-process.mjs';
 import { median, quantile, round } from '../lib/stats.mjs';
+import { phasesOf, shortRev, summarize } from './page-complete-stats.mjs';
 import { barChart } from '../lib/svg.mjs';
 import { loadWorkspace, REPO, TMP } from '../lib/workspace.mjs';
 import { measure } from './measure.mjs';
@@ -38,7 +38,9 @@ const ALL_VARIANTS = [
   'objpack-repeat',
   'objpack-cold-baseline',
 ];
-const HELP = `Usage: node benchmarks/browser/page-complete.mjs [--quick] [--runs N] [--rtt LIST] [--fixtures LIST] [--json]
+const HELP =
+  `Usage: node benchmarks/browser/page-complete.mjs [--quick] [--runs N] [--rtt LIST] [--fixtures LIST] ` +
+  `[--json]
   --quick        3 runs per cell (default 15)
   --rtt          round-trip times in ms (default 0,20,50,100,200)
   --fixtures     ${Object.keys(FIXTURES).join(',')} (default all)
@@ -49,7 +51,8 @@ const HELP = `Usage: node benchmarks/browser/page-complete.mjs [--quick] [--runs
 Examples:
   node benchmarks/browser/page-complete.mjs --quick
   node benchmarks/browser/page-complete.mjs --rtt 100 --fixtures deep --runs 15
-  node benchmarks/browser/page-complete.mjs --rtt 100 --fixtures deep --variants objpack-cold,objpack-cold-baseline --baseline HEAD~1
+  node benchmarks/browser/page-complete.mjs --rtt 100 --fixtures deep --variants objpack-cold,objpack-cold-baseline ` +
+  `--baseline HEAD~1
 `;
 
 const { values } = parseArgs({
@@ -201,25 +204,6 @@ try {
   await peers.close();
 }
 
-/** Medians of when the page got its response headers and its HTML, first asked for an object; the usual last object. */
-const phasesOf = (ps) => {
-  if (ps.length === 0) return undefined;
-  const lasts = new Map();
-  for (const p of ps) lasts.set(p.last, (lasts.get(p.last) ?? 0) + 1);
-  const [last, n] = [...lasts].sort((a, b) => b[1] - a[1])[0];
-  return {
-    htmlStart: round(median(ps.map((p) => p.htmlStart))),
-    htmlEnd: round(median(ps.map((p) => p.htmlEnd))),
-    firstRequest: round(median(ps.map((p) => p.firstRequest))),
-    last: `${last} (${n}/${ps.length})`,
-  };
-};
-const summarize = (xs) => ({
-  median: round(median(xs)),
-  q1: round(quantile(xs, 0.25)),
-  q3: round(quantile(xs, 0.75)),
-  iqr: round(quantile(xs, 0.75) - quantile(xs, 0.25)),
-});
 const rows = Object.values(cells).map((c) => ({
   fixture: c.fixture,
   rtt: c.rtt,
@@ -285,19 +269,32 @@ const result = {
     ]),
   ),
   notes: [
-    'page-complete = navigation start → last same-origin responseEnd (PerformanceResourceTiming), median of runs; IQR = q3 − q1',
-    'each sample: new browser context, one warm connection (install page for objpack, an empty page for nginx), empty HTTP cache',
-    "objpack-cold announces the page's preload list from routes.json in a Link header on the navigation it answers; objpack-cold-nopreload is the same worker with that off (option preload: false); objpack-cold answers the navigation before the package arrives (earlyResponse, the default); objpack-cold-late waits for the package index (earlyResponse: false)",
-    "objpack pages carry the deferred registration script objpack build injects (a stand-in at /bench-register.js): objpack variants answer it from the worker's copy; objpack-cold-noregcache fetches it from the host on every page (registerUrl: '', the behaviour before)",
+    'page-complete = navigation start → last same-origin responseEnd (PerformanceResourceTiming), median of ' +
+      'runs; IQR = q3 − q1',
+    'each sample: new browser context, one warm connection (install page for objpack, an empty page for ' +
+      'nginx), empty HTTP cache',
+    "objpack-cold announces the page's preload list from routes.json in a Link header on the navigation it " +
+      'answers; objpack-cold-nopreload is the same worker with that off (option preload: false); objpack-cold ' +
+      'answers the navigation before the package arrives (earlyResponse, the default); objpack-cold-late waits ' +
+      'for the package index (earlyResponse: false)',
+    'objpack pages carry the deferred registration script objpack build injects (a stand-in at ' +
+      "/bench-register.js): objpack variants answer it from the worker's copy; objpack-cold-noregcache fetches " +
+      "it from the host on every page (registerUrl: '', the behaviour before)",
     ...(values.baseline
       ? [
-          `objpack-cold-baseline is objpack-cold with the worker of ${values.baseline} (${execFileSync('git', ['-C', REPO, 'rev-parse', '--short', values.baseline], { encoding: 'utf8' }).trim()}), bundled from its sources: the A/B of the worker change`,
+          `objpack-cold-baseline is objpack-cold with the worker of ${values.baseline} ` +
+            `(${shortRev(values.baseline)}), bundled from its sources: the A/B of the worker change`,
         ]
       : []),
-    'objpack runs on the nginx HTTP/1.1 static host (no server support); nginx 1.22 cannot send 103 Early Hints, so the preload variant sends Link: rel=preload on the 200',
-    'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or 2 (TLS) before its first bytes; each proxy runs in its own process (at raised priority when permitted) and reports how late its timers were',
-    "workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the worker) to the Response handed back (worker-side clock; excludes the browser's IPC)",
-    "objectCostMs: per object, ms from max(its last byte reaching the worker, the page asking for it) to the page's responseEnd (epoch clocks of worker and page): verification, fetch-event hop and IPC included",
+    'objpack runs on the nginx HTTP/1.1 static host (no server support); nginx 1.22 cannot send 103 Early ' +
+      'Hints, so the preload variant sends Link: rel=preload on the 200',
+    'delay proxy: RTT split over both directions, unlimited bandwidth; a new connection waits 1 RTT (TCP) or ' +
+      '2 (TLS) before its first bytes; each proxy runs in its own process (at raised priority when permitted) ' +
+      'and reports how late its timers were',
+    'workerCostMs: per object served by the worker, ms from max(object verified, request arrived in the ' +
+      "worker) to the Response handed back (worker-side clock; excludes the browser's IPC)",
+    'objectCostMs: per object, ms from max(its last byte reaching the worker, the page asking for it) to the ' +
+      "page's responseEnd (epoch clocks of worker and page): verification, fetch-event hop and IPC included",
   ],
   headline,
   rows,
@@ -326,9 +323,11 @@ const md = [
   ),
   '',
   headline
-    ? `Headline (deep page, 100 ms RTT): objpack cold ${headline.objpackColdMs} ms vs nginx HTTP/2 ${headline.nginxH2Ms} ms = ${headline.ratioToH2}×; ${headline.ratioToFloor}× the 1-RTT floor` +
+    ? `Headline (deep page, 100 ms RTT): objpack cold ${headline.objpackColdMs} ms vs nginx HTTP/2 ` +
+      `${headline.nginxH2Ms} ms = ${headline.ratioToH2}×; ${headline.ratioToFloor}× the 1-RTT floor` +
       (headline.floorPlusBrowserMs
-        ? `; ${headline.ratioToFloorPlusBrowser}× (1 RTT + the ${headline.browserAtRtt0Ms} ms this browser needs for the page at RTT 0).`
+        ? `; ${headline.ratioToFloorPlusBrowser}× (1 RTT + the ${headline.browserAtRtt0Ms} ms this browser needs for ` +
+          `the page at RTT 0).`
         : '.')
     : '',
   '',
@@ -336,7 +335,10 @@ const md = [
     fixtures
       .map((fx) => {
         const all = rows.filter((r) => r.fixture === fx && r.workerCostMs);
-        return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.workerCostMs.median}/${r.workerCostMs.p90}`).join(', ')}`;
+        return (
+          `${fx}: ` +
+          `${all.map((r) => `${r.rtt}ms ${r.variant}→${r.workerCostMs.median}/${r.workerCostMs.p90}`).join(', ')}`
+        );
       })
       .join('; '),
   '',
@@ -344,11 +346,15 @@ const md = [
     fixtures
       .map((fx) => {
         const all = rows.filter((r) => r.fixture === fx && r.objectCostMs);
-        return `${fx}: ${all.map((r) => `${r.rtt}ms ${r.variant}→${r.objectCostMs.median}/${r.objectCostMs.p90}`).join(', ')}`;
+        return (
+          `${fx}: ` +
+          `${all.map((r) => `${r.rtt}ms ${r.variant}→${r.objectCostMs.median}/${r.objectCostMs.p90}`).join(', ')}`
+        );
       })
       .join('; '),
   '',
-  'Delay proxy lateness (chunks delivered after their due time, ms p50 / p90 / max, per RTT and server: h1 serves nginx-h1 and objpack): ' +
+  'Delay proxy lateness (chunks delivered after their due time, ms p50 / p90 / max, per RTT and server: h1 ' +
+    'serves nginx-h1 and objpack): ' +
     Object.entries(lateness)
       .map(
         ([rtt, ps]) =>
@@ -358,13 +364,15 @@ const md = [
       )
       .join('; '),
   '',
-  'Phases (median ms from navigation start: response headers / HTML complete / first object request; most frequent last object):',
+  'Phases (median ms from navigation start: response headers / HTML complete / first object request; most ' +
+    'frequent last object):',
   '',
   ...rows
     .filter((r) => r.phases)
     .map(
       (r) =>
-        `- ${r.fixture} ${r.rtt} ms ${r.variant}: ${r.phases.htmlStart} / ${r.phases.htmlEnd} / ${r.phases.firstRequest}; last ${r.phases.last}`,
+        `- ${r.fixture} ${r.rtt} ms ${r.variant}: ${r.phases.htmlStart} / ${r.phases.htmlEnd} / ` +
+        `${r.phases.firstRequest}; last ${r.phases.last}`,
     ),
   '',
 ];

@@ -33,9 +33,11 @@ const paths = Object.keys(pages)
 if (paths.length < 100) throw new Error(`${site}: ${paths.length} pages; a large site is the point`);
 const original = readFileSync(`${site}/objpack-sw.js`);
 const REAL = 'objpack-sw-under-test.js';
-const wrapper = `self.__log = []; const now = () => performance.timeOrigin + performance.now();
+const wrapper =
+  `self.__log = []; const now = () => performance.timeOrigin + performance.now();
 self.objpackOptions = { onEvent: (e) => self.__log.push([now(), e.type, e.url]) };
-self.addEventListener('fetch', (e) => { if (e.request.mode === 'navigate') self.__log.push([now(), 'navigate', e.request.url]); });
+self.addEventListener('fetch', (e) => { if (e.request.mode === 'navigate') self.__log.push([now(), 'navigate', ` +
+  `e.request.url]); });
 self.addEventListener('message', (e) => { if (e.data === 'bench:log') e.ports[0].postMessage(self.__log); });
 importScripts('/${REAL}');`;
 const browser = await chromium.launch({
@@ -117,11 +119,14 @@ try {
 }
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 console.log(
-  `site ${site} (${paths.length} pages, routes.json ${readFileSync(`${site}/_objpack/routes.json`).length} bytes), ${values.runs} runs each, ms from navigation start (median):`,
+  `site ${site} (${paths.length} pages, routes.json ${readFileSync(`${site}/_objpack/routes.json`).length} bytes), ` +
+    `${values.runs} runs each, ms from navigation start (median):`,
 );
 for (const [bundle, runs] of out) {
   const col = (k) => Math.round(median(runs.map((x) => x[k])));
   console.log(
-    `${bundle}: fetch event ${col('fetchEvent')}, package response ${col('packageStart')}, HTML response ${col('responseStart')}, page complete ${col('last')} [${runs.map((x) => Math.round(x.last)).join(' ')}], load ${col('load')}`,
+    `${bundle}: fetch event ${col('fetchEvent')}, package response ${col('packageStart')}, HTML response ` +
+      `${col('responseStart')}, page complete ${col('last')} [${runs.map((x) => Math.round(x.last)).join(' ')}], ` +
+      `load ${col('load')}`,
   );
 }

@@ -1,12 +1,17 @@
 // What spa-session.mjs runs in and asks of the page: its instrumentation, links in view, a step's target shown.
 
-/** Page-side instrumentation: the snippet's hints (postMessage to the worker), links present at load, a marker that dies with the document. */
-export const INIT = `(() => {
+/**
+ * Page-side instrumentation: the snippet's hints (postMessage to the worker), links present at load, a marker that dies
+ * with the document.
+ */
+export const INIT =
+  `(() => {
   window.__hints = [];
   window.__doc = Math.random().toString(36).slice(2);
   const post = ServiceWorker.prototype.postMessage;
   ServiceWorker.prototype.postMessage = function (msg, ...rest) {
-    if (msg && msg.type === 'objpack:prefetch') window.__hints.push({ t: Math.round(performance.now()), urls: [...msg.urls] });
+    if (msg && msg.type === 'objpack:prefetch') window.__hints.push({ t: Math.round(performance.now()), urls: ` +
+  `[...msg.urls] });
     return post.call(this, msg, ...rest);
   };
   window.__atLoad = new WeakSet();
@@ -14,12 +19,14 @@ export const INIT = `(() => {
 })()`;
 
 /** Same-origin links in the viewport now, and whether each element was in the document at load. */
-export const VIEWPORT_LINKS = `(() => {
+export const VIEWPORT_LINKS =
+  `(() => {
   const out = [];
   for (const a of document.querySelectorAll('a[href]')) {
     if (a.origin !== location.origin || a.pathname === location.pathname) continue;
     const r = a.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth) continue;
+    if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > ` +
+  `innerWidth) continue;
     out.push({ path: a.pathname, atLoad: window.__atLoad.has(a) });
   }
   return out;

@@ -53,7 +53,9 @@ export async function recordingProxy(port, rttMs = 0) {
   };
 }
 
-/** Sorts one step's requests. `closures`: page URL path → its package closure; `packaged`: every object in some package. */
+/**
+ * Sorts one step's requests. `closures`: page URL path → its package closure; `packaged`: every object in some package.
+ */
 export function classify(reqs, ctx, targetPath) {
   const target = ctx.closureOf(targetPath);
   const c = {

@@ -51,11 +51,19 @@ export function render(data) {
     'err',
   ];
   const md = [
-    `# Client-router sessions${data.trace ? ' (built with --trace)' : ''}${data.rttMs ? `, ${data.rttMs} ms added per request` : ''} (${new Date(data.started).toISOString()}, load average ${data.loadAverage.start.join(' ')} → ${data.loadAverage.end.join(' ')})`,
+    `# Client-router ` +
+      (`sessions${data.trace ? ' (built with --trace)' : ''}` +
+        `${data.rttMs ? `, ${data.rttMs} ms added per request` : ''}`) +
+      ` (${new Date(data.started).toISOString()}, load average ${data.loadAverage.start.join(' ')} → ` +
+      `${data.loadAverage.end.join(' ')})`,
     '',
-    "Requests that reached the server per step. pk: packages; obj: objects (tgt: in the target page's package closure, some: in another",
-    "page's package only, none: in no package); data: fetch/XHR (Next's ?_rsc= payloads); docs: documents; own: objpack's own files;",
-    'n304: of those (not own), answered 304; hints: pages the registration snippet hinted to the worker during the step; doc: the step was a document navigation (not client-side); ms: interaction to target shown; notHinted: links that',
+    "Requests that reached the server per step. pk: packages; obj: objects (tgt: in the target page's " +
+      'package closure, some: in another',
+    "page's package only, none: in no package); data: fetch/XHR (Next's ?_rsc= payloads); docs: documents; " +
+      "own: objpack's own files;",
+    'n304: of those (not own), answered 304; hints: pages the registration snippet hinted to the worker ' +
+      'during the step; doc: the step was a document navigation (not client-side); ms: interaction to target ' +
+      'shown; notHinted: links that',
     'appeared with this client navigation, visible, never hinted by the registration snippet.',
     '',
     `| ${COLS.join(' | ')} |`,
@@ -102,7 +110,9 @@ export function render(data) {
       for (const t of byStyle.values()) {
         totals.push(t);
         md.push(
-          `| ${t.fixture} | ${t.variant} | ${t.style === 'back' ? `back (after ${t.session})` : t.style} | ${t.steps} | ${t.packages} | ${t.objects} (${t.tgt}/${t.some}/${t.none}) | ${t.data} | ${t.documents} | ${t.n304} |`,
+          `| ${t.fixture} | ${t.variant} | ${t.style === 'back' ? `back (after ${t.session})` : t.style} | ` +
+            `${t.steps} | ${t.packages} | ${t.objects} (${t.tgt}/${t.some}/${t.none}) | ${t.data} | ${t.documents} ` +
+            `| ${t.n304} |`,
         );
       }
     }

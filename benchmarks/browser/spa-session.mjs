@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * node benchmarks/browser/spa-session.mjs [--fixtures gen-nextjs,…] [--styles hover,click,keyboard] [--dwell MS] [--out NAME]
+ * node benchmarks/browser/spa-session.mjs [--fixtures gen-nextjs,…] [--styles hover,click,keyboard] [--dwell MS] [--out
+ * NAME]
  *
  * What reaches the server after the first page load on sites with a client-side router (Next's <Link>,
  * VitePress, Docusaurus), where most "navigations" are router fetches after a pushState, not documents the
@@ -243,12 +244,15 @@ async function session(browser, origin, proxy, site, style, ctx) {
  */
 async function probeCap(page, proxy) {
   const before = (await hintedPaths(page)).length;
-  await page.evaluate(`(() => {
+  await page.evaluate(
+    `(() => {
     const box = document.createElement('div');
-    for (let i = 0; i < 40; i++) { const a = document.createElement('a'); a.href = '/__cap-probe/' + i; a.textContent = 'probe ' + i; box.append(a, ' '); }
+    for (let i = 0; i < 40; i++) { const a = document.createElement('a'); a.href = '/__cap-probe/' + i; ` +
+      `a.textContent = 'probe ' + i; box.append(a, ' '); }
     document.body.prepend(box);
     for (const a of box.querySelectorAll('a')) a.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
-  })()`);
+  })()`,
+  );
   await page.waitForTimeout(300);
   await proxy.quiet(300);
   proxy.take();

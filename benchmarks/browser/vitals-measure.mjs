@@ -66,8 +66,8 @@ const askWorker = (what) =>
 
 /**
  * @param {Awaited<ReturnType<typeof import('./engines.mjs').launchEngine>>} browser
- * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean, dwellMs?: number }} o
- *   `dwellMs`: in a session, go on this long after the first page's load event instead of waiting until the
+ * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean, dwellMs?:
+ * number }} o `dwellMs`: in a session, go on this long after the first page's load event instead of waiting until the
  *   page is idle and the worker has stored every package (a reader who clicks while prefetches are in flight)
  */
 export async function measureVisit(browser, { origin, scenario, first, measured, objpack, dwellMs }) {

@@ -17,7 +17,9 @@ const summarize = (xs) => {
   };
 };
 
-/** One row per cell: each metric's median and IQR, objects, how often the page was controlled, the usual last object. */
+/**
+ * One row per cell: each metric's median and IQR, objects, how often the page was controlled, the usual last object.
+ */
 export function summarizeCells(cells) {
   return cells.map((c) => {
     const lasts = new Map();
@@ -56,36 +58,47 @@ export function ratio(rows, row, metric) {
   return a !== undefined && b ? round(a / b) : undefined;
 }
 
+const loadText = (l) =>
+  `RTT ${l.rtt}${l.mbps ? `/${l.mbps} Mbit/s` : ''}: ${l.loadavg[0]} → ${l.endLoadavg?.[0] ?? '?'}`;
 const cellText = (s) => (s ? `${s.median} (${s.iqr})` : '–');
 
 /** The results page: one table per scenario, a row per site/RTT/bandwidth/variant. */
 export function renderVitals(result) {
   const { rows } = result;
   const lines = [
-    `# Browser vitals (${result.date.slice(0, 16)}, ${result.runsPerCell} runs/cell, ${result.browser}, ${result.machine})`,
+    `# Browser vitals (${result.date.slice(0, 16)}, ${result.runsPerCell} runs/cell, ${result.browser}, ` +
+      `${result.machine})`,
     '',
     '- median ms from navigation start (IQR = q3 − q1); ratios are medians over the nginx-h2 median of the same cell',
     '- page-complete = last same-origin responseEnd among what the page requested before its load event',
-    "- session: the first page loaded unmeasured in the same context (nginx-h2 keeps what it fetched in the HTTP cache; objpack's worker installs and fetches what the snippet hints), then the measured page; first: a fresh context (empty cache, no worker, cold TLS connection)",
-    '- nginx-h2: the site as built by its generator on nginx HTTP/2 + TLS; objpack-static: after objpack build, same nginx; objpack-serve: objpack serve over HTTP/2 + TLS with 103 Early Hints',
+    '- session: the first page loaded unmeasured in the same context (nginx-h2 keeps what it fetched in the ' +
+      "HTTP cache; objpack's worker installs and fetches what the snippet hints), then the measured page; " +
+      'first: a fresh context (empty cache, no worker, cold TLS connection)',
+    '- nginx-h2: the site as built by its generator on nginx HTTP/2 + TLS; objpack-static: after objpack ' +
+      'build, same nginx; objpack-serve: objpack serve over HTTP/2 + TLS with 103 Early Hints',
     ...(result.dwellMs !== undefined
       ? [
-          `- session: the measured page opened ${result.dwellMs} ms after the first page's load event (prefetches may be in flight)`,
+          `- session: the measured page opened ${result.dwellMs} ms after the first page's load event (prefetches ` +
+            `may be in flight)`,
         ]
       : []),
-    `- load average per condition: ${result.loads.map((l) => `RTT ${l.rtt}${l.mbps ? `/${l.mbps} Mbit/s` : ''}: ${l.loadavg[0]} → ${l.endLoadavg?.[0] ?? '?'}`).join('; ')}`,
+    `- load average per condition: ${result.loads.map(loadText).join('; ')}`,
     '',
   ];
   for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
     lines.push(
       `## ${scenario}`,
       '',
-      '| site | RTT ms | Mbit/s | variant | LCP | FCP | DCL | load | complete | LCP × | complete × | objects | controlled | measured page prefetched | usual last object |',
+      '| site | RTT ms | Mbit/s | variant | LCP | FCP | DCL | load | complete | LCP × | complete × | objects ' +
+        '| controlled | measured page prefetched | usual last object |',
       '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     );
     for (const r of rows.filter((x) => x.scenario === scenario)) {
       lines.push(
-        `| ${r.site} | ${r.rtt} | ${r.mbps || '∞'} | ${r.variant} | ${METRICS.map((m) => cellText(r[m])).join(' | ')} | ${ratio(rows, r, 'lcp') ?? '–'} | ${ratio(rows, r, 'complete') ?? '–'} | ${r.objects} | ${r.controlled}/${r.n} | ${r.prefetchedMeasured}/${r.n} | ${r.last} |`,
+        `| ${r.site} | ${r.rtt} | ${r.mbps || '∞'} | ${r.variant} | ` +
+          `${METRICS.map((m) => cellText(r[m])).join(' | ')} | ${ratio(rows, r, 'lcp') ?? '–'} | ` +
+          `${ratio(rows, r, 'complete') ?? '–'} | ${r.objects} | ${r.controlled}/${r.n} | ` +
+          `${r.prefetchedMeasured}/${r.n} | ${r.last} |`,
       );
     }
     lines.push('');

@@ -29,7 +29,8 @@ function writeDeep(root) {
     join(root, 'index.html'),
     `<!doctype html><html><head><meta charset="utf-8"><title>home</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/deep/css/site.css"><script type="module" src="/deep/js/app.js"></script></head>
-<body><h1>Home</h1><div class="hero"></div><p><a href="/deep/">A realistic page</a></p><p>${'Home text. '.repeat(40)}</p><footer>end</footer></body></html>`,
+<body><h1>Home</h1><div class="hero"></div><p><a href="/deep/">A realistic ` +
+      `page</a></p><p>${'Home text. '.repeat(40)}</p><footer>end</footer></body></html>`,
   );
 }
 
@@ -52,7 +53,8 @@ importScripts('/objpack-sw-real.js');
  * @param {string} dir
  * @param {string[]} names keys of SITES
  * @param {(m: string) => void} log
- * @returns {Promise<Record<string, { plain: string, built: string, first: string, measured: string, packageBytes: number }>>}
+ * @returns {Promise<Record<string, { plain: string, built: string, first: string, measured: string, packageBytes:
+ * number }>>}
  */
 export async function prepareSites(dir, names, log) {
   const cliDist = join(REPO, 'packages/cli/dist/build.js');
@@ -76,7 +78,8 @@ export async function prepareSites(dir, names, log) {
       ? [mp.package, ...mp.shared].reduce((n, p) => n + (result.manifest.packages[p]?.bytes ?? 0), 0)
       : undefined;
     log(
-      `${name}: built ${Object.keys(result.manifest.pages).length} pages; measured ${site.measured}: ${packageBytes} package bytes`,
+      `${name}: built ${Object.keys(result.manifest.pages).length} pages; measured ${site.measured}: ${packageBytes} ` +
+        `package bytes`,
     );
     out[name] = { plain, built, first: site.first, measured: site.measured, packageBytes };
   }

@@ -29,7 +29,8 @@ import { prepareSites, SITES } from './vitals-sites.mjs';
 
 const VARIANTS = ['nginx-h2', 'objpack-static', 'objpack-serve', 'objpack-serve-baseline'];
 const SCENARIOS = ['session', 'first'];
-const HELP = `Usage: node benchmarks/browser/vitals.mjs [options]
+const HELP =
+  `Usage: node benchmarks/browser/vitals.mjs [options]
   --scenarios LIST  ${SCENARIOS.join(',')} (default both): second page of a visit / first visit, fresh profile
   --sites LIST      ${Object.keys(SITES).join(',')} (default all)
   --rtt LIST        round-trip times in ms (default 0,20,100)
@@ -45,9 +46,12 @@ const HELP = `Usage: node benchmarks/browser/vitals.mjs [options]
 Needs the built packages (pnpm build), nginx and the browser (node scripts/system-tools.mjs installs them).
 Examples:
   flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session --sites deep --rtt 0,20,100
-  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios first --sites deep --rtt 100 --variants nginx-h2,objpack-serve
-  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session --sites vitepress,docusaurus --rtt 100 --bandwidth 10
-  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session,first --sites deep --rtt 100 --browser firefox
+  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios first --sites deep --rtt 100 ` +
+  `--variants nginx-h2,objpack-serve
+  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session --sites vitepress,docusaurus ` +
+  `--rtt 100 --bandwidth 10
+  flock /tmp/objpack-bench.lock node benchmarks/browser/vitals.mjs --scenarios session,first --sites deep --rtt 100 ` +
+  `--browser firefox
 `;
 const { values } = parseArgs({
   options: {
@@ -135,7 +139,11 @@ const upstream = (site, variant) =>
       : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)];
 const browser = await launchEngine(engine, { spki: tls.spki });
 
-/** @type {Record<string, { scenario: string, site: string, rtt: number, mbps: number, variant: string, samples: any[], errors: number }>} */
+/**
+ * @type {Record<string, {
+ *   scenario: string, site: string, rtt: number, mbps: number, variant: string, samples: any[], errors: number
+ * }>}
+ */
 const cells = {};
 const loads = [];
 const t0 = Date.now();
@@ -180,7 +188,8 @@ try {
             }
           }
           log(
-            `rtt ${rtt} ms, ${mbps || '∞'} Mbit/s: round ${run + 1}/${runs} (${Math.round((Date.now() - t0) / 1000)} s)`,
+            `rtt ${rtt} ms, ${mbps || '∞'} Mbit/s: ` +
+              `round ${run + 1}/${runs} (${Math.round((Date.now() - t0) / 1000)} s)`,
           );
         }
       } finally {

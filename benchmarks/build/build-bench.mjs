@@ -2,9 +2,11 @@
 /**
  * Build benchmark: a full `objpack build` of a generated SURGE-like site beside workbox-build's
  * generateSW on an identical copy, in the same run, each in its own child process (wall time and peak RSS
- * from the child), then an incremental rebuild after editing one page of each built copy. Writes results/build-<pages>.json.
+ * from the child), then an incremental rebuild after editing one page of each built copy. Writes
+ * results/build-<pages>.json.
  *
- *   flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs [--pages 10000] [--runs 2] [--dir DIR] [--concurrency N] [--keep]
+ *   flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs [--pages 10000] [--runs 2] [--dir DIR]
+ * [--concurrency N] [--keep]
  *
  * --dir puts the generated sites (and so the build output) on another file system, e.g. /dev/shm: file
  * creation on this machine's ext4 /tmp costs 0.3–0.8 ms per file (README), which dominates a full build.
@@ -54,21 +56,28 @@ async function child(code) {
   });
 }
 
-const measure = (body) => `
+const measure = (body) =>
+  `
   const { loadavg } = await import('node:os');
   const loadBefore = loadavg()[0];
   const t0 = performance.now();
   ${body}
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage();
-  console.log(JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024, load1: [loadBefore, loadavg()[0]], extra: typeof extra === 'undefined' ? null : extra }));`;
+  console.log(JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: ` +
+  `process.resourceUsage().maxRSS / 1024, load1: [loadBefore, loadavg()[0]], extra: typeof extra === 'undefined' ? ` +
+  `null : extra }));`;
 
 const objpackRun = (root, cache, concurrency) =>
-  measure(`
+  measure(
+    `
   const { build } = await import('objpack');
-  const r = await build({ root: ${JSON.stringify(root)}, cache: ${cache}, report: true${concurrency ? `, concurrency: ${concurrency}` : ''} });
-  const extra = { pages: r.summary.pages, objects: r.summary.objects, written: r.written.length, reused: r.reused, patched: r.patched,
-    packageMB: r.summary.packageBytes / 1e6, timingsMs: r.timings, shared: r.summary.packages.shared };`);
+  const r = await build({ root: ${JSON.stringify(root)}, cache: ${cache}, report: ` +
+      `true${concurrency ? `, concurrency: ${concurrency}` : ''} });
+  const extra = { pages: r.summary.pages, objects: r.summary.objects, written: r.written.length, reused: r.reused, ` +
+      `patched: r.patched,
+    packageMB: r.summary.packageBytes / 1e6, timingsMs: r.timings, shared: r.summary.packages.shared };`,
+  );
 
 const workboxRun = (root) =>
   measure(`
@@ -116,7 +125,8 @@ export async function runBuildBench({
         const r = await fn();
         (name === 'objpack' ? objpack : workbox).push(r);
         log(
-          `  ${name}: ${(r.wallMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s), peak RSS ${r.maxRssMB.toFixed(0)} MB, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`,
+          `  ${name}: ${(r.wallMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s), peak RSS ` +
+            `${r.maxRssMB.toFixed(0)} MB, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`,
         );
       }
     }
@@ -129,7 +139,9 @@ export async function runBuildBench({
     };
     const logIncremental = (what, r) =>
       log(
-        `  objpack incremental (${what}): ${(r.wallMs / 1000).toFixed(2)} s, ${r.extra.written} files written${r.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ${r.load1.map((l) => l.toFixed(2)).join('→')}`,
+        `  objpack incremental (${what}): ${(r.wallMs / 1000).toFixed(2)} s, ${r.extra.written} files ` +
+          `written${r.extra.patched ? ' (patched)' : ' (FELL BACK to the pipeline)'}, load ` +
+          `${r.load1.map((l) => l.toFixed(2)).join('→')}`,
       );
     const incremental = [];
     for (let i = 0; i < runs; i++) {
@@ -192,8 +204,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     },
   });
   if (values.help) {
-    process.stdout
-      .write(`Usage: node benchmarks/build/build-bench.mjs [--pages N] [--runs N] [--dir DIR] [--concurrency N] [--keep]
+    process.stdout.write(
+      `Usage: node benchmarks/build/build-bench.mjs [--pages N] [--runs N] [--dir DIR] [--concurrency N] ` +
+        `[--keep]
   --pages N        generated SURGE-like site size (default 10000)
   --runs N         full builds of each tool, alternating order; the median is reported (default 2)
   --dir DIR        where the sites are generated and built (default the OS temp dir; /dev/shm is tmpfs)
@@ -201,8 +214,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   --keep           keep the generated sites
 Examples:
   flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs --pages 10000 --runs 2
-  flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs --pages 10000 --runs 2 --dir /dev/shm/objpack-bench
-`);
+  flock /tmp/objpack-bench.lock node benchmarks/build/build-bench.mjs --pages 10000 --runs 2 --dir ` +
+        `/dev/shm/objpack-bench
+`,
+    );
     process.exit(0);
   }
   const result = await runBuildBench({
@@ -213,12 +228,24 @@ Examples:
     ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
   });
   await mkdir(RESULTS, { recursive: true });
-  const fs = `${values.dir?.startsWith('/dev/shm') ? '-tmpfs' : ''}${values.concurrency ? `-c${values.concurrency}` : ''}`;
+  const fs =
+    `${values.dir?.startsWith('/dev/shm') ? '-tmpfs' : ''}` + `${values.concurrency ? `-c${values.concurrency}` : ''}`;
   // One file per configuration: a run replaces the last one's (earlier runs are in git history).
   const file = path.join(RESULTS, `build-${result.site.pages}${fs}.json`);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(
-    `${JSON.stringify({ file, pagesPerSecond: result.objpack.pagesPerSecond, peakRssMB: result.objpack.peakRssMB, ratioToWorkbox: result.ratioToWorkbox, incrementalFraction: result.incremental.fractionOfFull, incrementalAgainFraction: result.incrementalAgain.fractionOfFull }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        file,
+        pagesPerSecond: result.objpack.pagesPerSecond,
+        peakRssMB: result.objpack.peakRssMB,
+        ratioToWorkbox: result.ratioToWorkbox,
+        incrementalFraction: result.incremental.fractionOfFull,
+        incrementalAgainFraction: result.incrementalAgain.fractionOfFull,
+      },
+      null,
+      2,
+    )}\n`,
   );
   // One line per target, met or not, with the load it was measured under (the machines are shared).
   const t = result.targets;

@@ -30,7 +30,8 @@ const POLICIES = {
 
 /**
  * @param {import('../lib/context.mjs').BenchContext} ctx
- * @param {{ clients?: number[], durationMs?: number, holdMs?: number, closureHoldMs?: number, thinkScale?: number, rttMs?: number, servers?: string[] }} [o]
+ * @param {{ clients?: number[], durationMs?: number, holdMs?: number, closureHoldMs?: number, thinkScale?: number,
+ * rttMs?: number, servers?: string[] }} [o]
  */
 export async function run(ctx, o = {}) {
   const clientsList = o.clients ?? (ctx.quick ? [10, 40] : [5, 10, 20, 30, 40, 60]);
@@ -112,7 +113,9 @@ export async function run(ctx, o = {}) {
     const mine = rows.filter((r) => r.server === server);
     const base = (/** @type {number} */ c) => mine.find((r) => r.clients === c && r.policy === 'holding time');
     tables.push({
-      title: `${server}: pages of 10 × 45 KB, cap 20, holding time ${holdMs} ms (closure hold ${closureHoldMs} ms), RTT ${rttMs} ms, ${durationMs / 1000} s per point`,
+      title:
+        `${server}: pages of 10 × 45 KB, cap 20, holding time ${holdMs} ms (closure hold ${closureHoldMs} ms), ` +
+        `RTT ${rttMs} ms, ${durationMs / 1000} s per point`,
       columns: [
         'Policy',
         'Clients',
@@ -150,7 +153,8 @@ export async function run(ctx, o = {}) {
     });
   }
   const notes = [
-    'Paper 001: CHCM lowers latency by about 5–20% and server CPU by 5–15% once clients exceed the pool of 20; below 20 clients holding time is slightly faster.',
+    'Paper 001: CHCM lowers latency by about 5–20% and server CPU by 5–15% once clients exceed the pool of ' +
+      '20; below 20 clients holding time is slightly faster.',
   ];
   if (!ctx.objpackReal) notes.push('The server-side closure-aware policy needs @objpack/serve and was not measured.');
   return { id, title, raw: rows, tables, plots, notes };

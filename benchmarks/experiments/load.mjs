@@ -16,8 +16,8 @@ import { fetchPage } from '../lib/page-client.mjs';
  * `minPages`: each user fetches at least this many pages even past the deadline (tests that need several
  * pages per user must not depend on how fast a loaded machine is).
  * @param {{ origin: string, clients: number, durationMs: number, minPages?: number, policy: LoadPolicy, Decoder?: any,
- *   nextPage: (user: number, step: number) => { paths: string[], packagePath?: string, thinkMs: number, endSession?: boolean } }} o
- *   `endSession`: the user leaves after this page (its connection is closed whatever the policy)
+ *   nextPage: (user: number, step: number) => { paths: string[], packagePath?: string, thinkMs: number, endSession?:
+ * boolean } }} o `endSession`: the user leaves after this page (its connection is closed whatever the policy)
  */
 export async function closedLoop({ origin, clients, durationMs, minPages = 0, policy, Decoder, nextPage }) {
   const latencies = /** @type {number[]} */ ([]);

@@ -32,7 +32,8 @@ const METRIC_LABEL = {
 
 /**
  * @param {import('../lib/context.mjs').BenchContext} ctx
- * @param {{ sizes?: number[], sets?: number, files?: number, rtts?: number[], cpuReps?: number, sirv?: boolean }} [override]
+ * @param {{ sizes?: number[], sets?: number, files?: number, rtts?: number[], cpuReps?: number, sirv?: boolean }}
+ * [override]
  */
 export async function run(ctx, override = {}) {
   const sizes = override.sizes ?? [4096, 16384, 32768];

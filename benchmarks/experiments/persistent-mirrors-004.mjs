@@ -65,7 +65,8 @@ export async function run(ctx, o = {}) {
   const tables = [
     {
       title:
-        'Page of 10 objects of 2.8 KB: per-object connections vs one persistent connection, median ms (paper: ≈55% less latency)',
+        'Page of 10 objects of 2.8 KB: per-object connections vs one persistent connection, median ms ' +
+        '(paper: ≈55% less latency)',
       columns: ['Server', 'RTT ms', 'Per-object', 'Persistent', 'Persistent saves'],
       rows: rows.map((r) => [
         r.server,
@@ -93,7 +94,8 @@ export async function run(ctx, o = {}) {
   const raceRows = await mirrorRace(ctx, o.raceRuns ?? (ctx.quick ? 5 : 20), o.raceTimeoutMs ?? 400);
   tables.push({
     title:
-      'Mirror racing: time to first byte of a 2.8 KB object, median ms (origin RTT 80 ms; near mirror 5 ms, slow mirror 150 ms, third mirror down: accepts and never answers; race timeout 400 ms)',
+      'Mirror racing: time to first byte of a 2.8 KB object, median ms (origin RTT 80 ms; near mirror 5 ms, ' +
+      'slow mirror 150 ms, third mirror down: accepts and never answers; race timeout 400 ms)',
     columns: ['Scenario', 'TTFB ms', 'vs origin only', 'Served by'],
     rows: raceRows.map((r) => [
       r.scenario,
@@ -116,7 +118,8 @@ export async function run(ctx, o = {}) {
     tables,
     plots,
     notes: [
-      'Paper 004 measured about 55% less latency with persistent connections over a WAN between Taichung and Taipei; the proxy query protocol used UDP queries to caches with a timer, falling back to the origin.',
+      'Paper 004 measured about 55% less latency with persistent connections over a WAN between Taichung and ' +
+        'Taipei; the proxy query protocol used UDP queries to caches with a timer, falling back to the origin.',
     ],
   };
 }

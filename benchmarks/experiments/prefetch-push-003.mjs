@@ -102,7 +102,9 @@ export async function run(ctx, o = {}) {
   const off = hitRows.find((r) => !r.prefetch),
     on = hitRows.find((r) => r.prefetch);
   tables.push({
-    title: `Memory hit ratio, ${pages}-page SURGE site (${(site.totalBytes / 1e6).toFixed(1)} MB), ${sessions.length} sessions replayed serially, cache ${(cacheBytes / 1e6).toFixed(1)} MB (¼ of the corpus)`,
+    title:
+      `Memory hit ratio, ${pages}-page SURGE site (${(site.totalBytes / 1e6).toFixed(1)} MB), ` +
+      `${sessions.length} sessions replayed serially, cache ${(cacheBytes / 1e6).toFixed(1)} MB (¼ of the corpus)`,
     columns: ['Setup', 'Without prefetch', 'With prefetch', 'Relative change', 'Paper (bo2 / ny / pa)'],
     rows: [
       ...(off && on
@@ -185,7 +187,8 @@ export async function run(ctx, o = {}) {
               pushMs: median(times.push),
             });
             ctx.log(
-              `  ${srv.kind} rtt=${rtt} ${paths.length} objects: sequential ${round(median(times.sequential))} ms, concurrent ${round(median(times.concurrent))} ms, push ${round(median(times.push))} ms`,
+              `  ${srv.kind} rtt=${rtt} ${paths.length} objects: sequential ${round(median(times.sequential))} ms, ` +
+                `concurrent ${round(median(times.concurrent))} ms, push ${round(median(times.push))} ms`,
             );
           }
         } finally {
@@ -200,7 +203,9 @@ export async function run(ctx, o = {}) {
   for (const server of [...new Set(pushRows.map((r) => r.server))]) {
     const mine = pushRows.filter((r) => r.server === server);
     tables.push({
-      title: `Push (one package) vs sequential keep-alive fetching on ${server}: median ms; concurrent (6 connections) and push as % of sequential (paper: push WAN / LAN)`,
+      title:
+        `Push (one package) vs sequential keep-alive fetching on ${server}: median ms; concurrent (6 ` +
+        `connections) and push as % of sequential (paper: push WAN / LAN)`,
       columns: [
         'Objects',
         'KB',
@@ -251,7 +256,10 @@ export async function run(ctx, o = {}) {
     });
   }
   notes.push(
-    'Sequential = one HTTP/1.1 keep-alive connection, one object at a time (the thesis used GNU Wget); concurrent = the page, then its objects over 6 keep-alive connections; push = one request answered with the page and all its objects (an object package). Thesis Table 3.1 found concurrency worth little next to push.',
+    'Sequential = one HTTP/1.1 keep-alive connection, one object at a time (the thesis used GNU Wget); ' +
+      'concurrent = the page, then its objects over 6 keep-alive connections; push = one request answered with ' +
+      'the page and all its objects (an object package). Thesis Table 3.1 found concurrency worth little next ' +
+      'to push.',
   );
   return { id, title, raw, tables, plots, notes };
 }

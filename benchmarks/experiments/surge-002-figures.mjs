@@ -46,8 +46,15 @@ export function plots(rows) {
  */
 export function notes(ctx) {
   const n = [
-    'Paper 002 (Figures 3–12; no numeric tables for throughput or latency): CPU-bound, HTTP/1.0 and HTTP/1.1 perform about the same; memory-bound, HTTP/1.1 is much worse than HTTP/1.0 because idle persistent connections take memory from the file cache; early close performs as well as HTTP/1.0 in throughput, with 17 % more packets than HTTP/1.1.',
-    "Memory-bound is emulated (benchmarks/lib/memory-model.mjs): RAM = 30 % of the corpus, shared by an LRU file cache and the connections (002 Fig. 9: 81 KB per idle, 378 KB per active connection, scaled by corpus / 50 MB); a 1998 disk (10 ms + 10 MB/s per miss, times scaled like the OFF times); the cache starts filled with the most popular pages. This is Apache 1.3's process-per-connection memory, not objpack serve's (a few KB per connection).",
+    'Paper 002 (Figures 3–12; no numeric tables for throughput or latency): CPU-bound, HTTP/1.0 and HTTP/1.1 ' +
+      'perform about the same; memory-bound, HTTP/1.1 is much worse than HTTP/1.0 because idle persistent ' +
+      'connections take memory from the file cache; early close performs as well as HTTP/1.0 in throughput, ' +
+      'with 17 % more packets than HTTP/1.1.',
+    'Memory-bound is emulated (benchmarks/lib/memory-model.mjs): RAM = 30 % of the corpus, shared by an LRU ' +
+      'file cache and the connections (002 Fig. 9: 81 KB per idle, 378 KB per active connection, scaled by ' +
+      'corpus / 50 MB); a 1998 disk (10 ms + 10 MB/s per miss, times scaled like the OFF times); the cache ' +
+      "starts filled with the most popular pages. This is Apache 1.3's process-per-connection memory, not " +
+      "objpack serve's (a few KB per connection).",
     'Conn-s (connection-seconds) come from the server process; nginx does not report them (n/a).',
   ];
   if (!ctx.objpackReal) n.push('Memory-bound setup not run: it needs @objpack/serve.');

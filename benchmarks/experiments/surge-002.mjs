@@ -14,6 +14,7 @@ import { startProxyProcess } from '../lib/proxy-process.mjs';
 import { mean, quantile, round } from '../lib/stats.mjs';
 import { closedLoop } from './load.mjs';
 import { notes, plots } from './surge-002-figures.mjs';
+import { hitRatio, pct, tables } from './surge-002-tables.mjs';
 
 export const id = '002-surge';
 export const title = '002 — HTTP/1.0, HTTP/1.1, early close and packages under a SURGE workload';
@@ -76,7 +77,8 @@ export const PAPER_002 = Object.freeze({
 /**
  * @param {import('../lib/context.mjs').BenchContext} ctx
  * @param {{ pages?: number, users?: number[], memUsers?: number[], durationMs?: number, offTimeScale?: number,
- *   memOffTimeScale?: number, cacheShare?: number, rttMs?: number, memRttMs?: number, policies?: string[], setups?: string[] }} [o]
+ *   memOffTimeScale?: number, cacheShare?: number, rttMs?: number, memRttMs?: number, policies?: string[], setups?:
+ * string[] }} [o]
  */
 export async function run(ctx, o = {}) {
   const pages = o.pages ?? (ctx.quick ? 200 : 2000);
@@ -192,7 +194,9 @@ export async function run(ctx, o = {}) {
             }
             rows.push(row);
             ctx.log(
-              `  ${setup.name} ${srv.kind} ${name} users=${users}: ${round(row.pagesPerSec)} pages/s, ${round(row.meanMs)} ms${row.memory ? `, hit ${pct(hitRatio(row))}, disk ${pct(row.diskBusy ?? NaN)}` : ''}`,
+              `  ${setup.name} ${srv.kind} ${name} users=${users}: ${round(row.pagesPerSec)} pages/s, ` +
+                `${round(row.meanMs)} ` +
+                `ms${row.memory ? `, hit ${pct(hitRatio(row))}, disk ${pct(row.diskBusy ?? NaN)}` : ''}`,
             );
           }
         }
@@ -233,7 +237,8 @@ export async function run(ctx, o = {}) {
  * with our corpus against 002's 50 MB, times with the setup's OFF-time scale (a UE is a paper UE in fast
  * motion, so its disk and its holding time run fast too).
  * @param {import('../lib/context.mjs').BenchContext} ctx
- * @param {{ users?: number[], memUsers?: number[], offTimeScale?: number, memOffTimeScale?: number, cacheShare?: number, rttMs?: number, memRttMs?: number }} o
+ * @param {{ users?: number[], memUsers?: number[], offTimeScale?: number, memOffTimeScale?: number, cacheShare?:
+ * number, rttMs?: number, memRttMs?: number }} o
  * @param {number} corpusBytes
  * @returns {Setup[]}
  */
@@ -281,10 +286,6 @@ export function planSetups(ctx, o, corpusBytes) {
  */
 export const holdFor = (scale) => Math.max(1000, Math.round(PAPER_002.keepAliveTimeoutMs * scale));
 
-const pct = (/** @type {number} */ x) => (Number.isFinite(x) ? `${Math.round(100 * x)}%` : 'n/a');
-const hitRatio = (/** @type {Row} */ r) =>
-  r.memory ? r.memory.hits / Math.max(1, r.memory.hits + r.memory.misses) : NaN;
-
 /**
  * The paper's value at our load level: our lowest / middle / highest UE count stand for its 40 / 280 / 520
  * (one level: the middle).
@@ -293,108 +294,4 @@ const hitRatio = (/** @type {Row} */ r) =>
 export function paperAt(paper, users, u) {
   const i = users.length === 1 ? 1 : users.indexOf(u) === 0 ? 0 : users.indexOf(u) === users.length - 1 ? 2 : 1;
   return /** @type {number} */ (paper[i]);
-}
-
-/**
- * @param {Row[]} rows @param {Setup[]} setups
- * @param {{ pages: number, totalBytes: number, packageBytes: number, durationMs: number }} m
- */
-function tables(rows, setups, m) {
-  const out = [];
-  for (const key of [...new Set(rows.map((r) => `${r.setup}|${r.server}`))]) {
-    const [setupName, server] = key.split('|');
-    const setup = /** @type {Setup} */ (setups.find((s) => s.name === setupName));
-    const mine = rows.filter((r) => r.setup === setupName && r.server === server);
-    const base = (/** @type {Row} */ r) => mine.find((b) => b.users === r.users && b.policy === 'HTTP/1.0');
-    const vs = (/** @type {number} */ a, /** @type {number | undefined} */ b) => pct(a / (b ?? NaN));
-    const where = `${m.pages}-page SURGE site (${(m.totalBytes / 1e6).toFixed(1)} MB of files, ${(m.packageBytes / 1e6).toFixed(1)} MB of packages), ${setup.rttMs ? `RTT ${setup.rttMs} ms (delay proxy)` : 'loopback, no proxy'}, OFF times × ${setup.scale}, holding time ${setup.holdMs} ms, ${m.durationMs / 1000} s per point`;
-    const mm = setup.memoryModel;
-    if (!mm) {
-      out.push({
-        title: `${setupName} on ${server}: ${where}. Ratios: % of HTTP/1.0 at the same load — ours (paper, Tables 6–7, Apache at 40/280/520 UEs)`,
-        columns: [
-          'Policy',
-          'UEs',
-          'Pages/s',
-          'Pages/s vs HTTP/1.0',
-          'Mean page latency ms',
-          'Latency vs HTTP/1.0',
-          'p95 ms',
-          'Conn-s per page',
-          'Conn-s vs HTTP/1.0',
-          'Connections vs HTTP/1.0',
-          'Server CPU ms/page',
-          'Retries / errors',
-        ],
-        rows: mine.map((r) => {
-          const b = base(r);
-          const p11 = r.policy === 'HTTP/1.1 pipelined',
-            pec = r.policy === 'HTTP/1.1 early close';
-          const paperCs = p11 ? ` (${pct(paperAt(PAPER_002.connSecondsRatio, setup.users, r.users))})` : '';
-          const paperConn = p11
-            ? ` (${pct(paperAt(PAPER_002.connectsRatio11, setup.users, r.users))})`
-            : pec
-              ? ` (${pct(paperAt(PAPER_002.connectsRatioEarlyClose, setup.users, r.users))})`
-              : '';
-          const cs = Number.isFinite(r.connSecondsPerPage);
-          return [
-            r.policy,
-            r.users,
-            round(r.pagesPerSec),
-            vs(r.pagesPerSec, b?.pagesPerSec),
-            round(r.meanMs),
-            vs(r.meanMs, b?.meanMs),
-            round(r.p95Ms),
-            cs ? round(r.connSecondsPerPage) : 'n/a',
-            cs ? `${vs(r.connSecondsPerPage, b?.connSecondsPerPage)}${paperCs}` : 'n/a',
-            Number.isFinite(r.connections) ? `${vs(r.connections, b?.connections)}${paperConn}` : 'n/a',
-            round(r.cpuMsPerPage),
-            `${r.retries} / ${r.errors}`,
-          ];
-        }),
-      });
-      continue;
-    }
-    out.push({
-      title: `${setupName} on ${server} (emulated): RAM ${(mm.memoryBytes / 1e6).toFixed(2)} MB = ${Math.round(100 * PAPER_002.cacheShare)} % of the files, ${(mm.idleConnBytes / 1e3).toFixed(1)} KB per idle and ${(mm.activeConnBytes / 1e3).toFixed(1)} KB per active connection, disk ${round(mm.seekMs)} ms + size at ${round(mm.bytesPerMs / 1e3)} MB/s per miss; ${where}`,
-      columns: [
-        'Policy',
-        'UEs',
-        'Pages/s',
-        'Pages/s vs HTTP/1.0',
-        'Mean page latency ms',
-        'Latency vs HTTP/1.0',
-        'p95 ms',
-        'Conn-s per page',
-        'Conn-s vs HTTP/1.0',
-        'Mean open connections',
-        'Cache hit ratio',
-        'Smallest cache (% of RAM)',
-        'Disk busy',
-        'Server CPU ms/page',
-        'Retries / errors',
-      ],
-      rows: mine.map((r) => {
-        const b = base(r);
-        return [
-          r.policy,
-          r.users,
-          round(r.pagesPerSec),
-          vs(r.pagesPerSec, b?.pagesPerSec),
-          round(r.meanMs),
-          vs(r.meanMs, b?.meanMs),
-          round(r.p95Ms),
-          round(r.connSecondsPerPage),
-          vs(r.connSecondsPerPage, b?.connSecondsPerPage),
-          round(r.openConnections),
-          pct(hitRatio(r)),
-          pct((r.memory?.minCacheBytes ?? NaN) / mm.memoryBytes),
-          pct(r.diskBusy ?? NaN),
-          round(r.cpuMsPerPage),
-          `${r.retries} / ${r.errors}`,
-        ];
-      }),
-    });
-  }
-  return out;
 }

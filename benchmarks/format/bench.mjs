@@ -172,16 +172,24 @@ const oneByteMs = await timeOnce(() => {
 const indexOnly = results.find((r) => r.objectBytes === 0);
 
 const table = [
-  '| package | bytes | index B/object | copy MB/s | decode no-verify MB/s (× copy) | decode portable SHA MB/s | decode node:crypto MB/s | encode (digests given) MB/s | encode portable / node MB/s | encode async MB/s | decode µs/object | encode µs/object |',
+  '| package | bytes | index B/object | copy MB/s | decode no-verify MB/s (× copy) | decode portable SHA ' +
+    'MB/s | decode node:crypto MB/s | encode (digests given) MB/s | encode portable / node MB/s | encode async ' +
+    'MB/s | decode µs/object | encode µs/object |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...results.map((r) => {
     const m = r.mbPerSec;
     const f = (v) => (v === null ? '–' : String(v));
-    return `| ${r.case} | ${r.packageBytes} | ${r.indexBytesPerObject} | ${f(m.copy)} | ${f(m.decodeNoVerify)} (${f(r.decodeNoVerifyVsCopy)}) | ${f(m.decodePortable)} | ${f(m.decodeNode)} | ${f(m.encodeSyncGiven)} | ${f(m.encodeSyncPortable)} / ${f(m.encodeSyncNode)} | ${f(m.encodeAsyncGiven)} | ${r.decodeUsPerObject} | ${r.encodeUsPerObject} |`;
+    return (
+      `| ${r.case} | ${r.packageBytes} | ${r.indexBytesPerObject} | ${f(m.copy)} | ${f(m.decodeNoVerify)} ` +
+      `(${f(r.decodeNoVerifyVsCopy)}) | ${f(m.decodePortable)} | ${f(m.decodeNode)} | ${f(m.encodeSyncGiven)} | ` +
+      `${f(m.encodeSyncPortable)} / ${f(m.encodeSyncNode)} | ${f(m.encodeAsyncGiven)} | ${r.decodeUsPerObject} | ` +
+      `${r.encodeUsPerObject} |`
+    );
   }),
   '',
   `Per-object overhead (1000 × 0 B, index only, no verification), median (best) of ${REPS}: ` +
-    `decode ${indexOnly.decodeUsPerObject} (${indexOnly.decodeUsPerObjectBest}) µs, encode ${indexOnly.encodeUsPerObject} (${indexOnly.encodeUsPerObjectBest}) µs, ` +
+    (`decode ${indexOnly.decodeUsPerObject} (${indexOnly.decodeUsPerObjectBest}) µs, encode ` +
+      `${indexOnly.encodeUsPerObject} (${indexOnly.encodeUsPerObjectBest}) µs, `) +
     `async encode ${indexOnly.encodeAsyncUsPerObject} µs. ` +
     `The same ${tiny.length}-byte package pushed one byte at a time: ${oneByteMs.toFixed(1)} ms.`,
 ].join('\n');
@@ -210,7 +218,8 @@ const report = {
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(
-  `${table}\n\nload average ${report.loadAverage1m.before} → ${report.loadAverage1m.after} on ${report.cpus} CPUs; written ${out}\n`,
+  `${table}\n\nload average ${report.loadAverage1m.before} → ${report.loadAverage1m.after} on ${report.cpus} CPUs; ` +
+    `written ${out}\n`,
 );
 // The results section of README.md is regenerated from this run (only for the default output).
 const readme = fileURLToPath(new URL('./README.md', import.meta.url));
@@ -222,8 +231,10 @@ if (outArg < 0 && existsSync(readme)) {
   if (at >= 0 && until > at) {
     const section = [
       start,
-      `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC, Node ${report.node}, ${report.cpu} × ${report.cpus}, ` +
-        `load average ${report.loadAverage1m.before} → ${report.loadAverage1m.after}${quick ? ', --quick' : ''}; ${REPS} repetitions, median.`,
+      `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC, Node ${report.node}, ${report.cpu} × ` +
+        `${report.cpus}, ` +
+        (`load average ${report.loadAverage1m.before} → ${report.loadAverage1m.after}${quick ? ', --quick' : ''}; ` +
+          `${REPS} repetitions, median.`),
       '',
       table,
       end,

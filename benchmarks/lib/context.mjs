@@ -24,8 +24,8 @@ import { canPin, objpackServeBundle } from './servers.mjs';
  */
 
 /**
- * @param {{ quick: boolean, name: string, servers?: Array<'objpack' | 'nginx'>, log?: (m: string) => void, pin?: boolean }} o
- *   `pin` (default true) moves this process to core 0 and servers to core 1
+ * @param {{ quick: boolean, name: string, servers?: Array<'objpack' | 'nginx'>, log?: (m: string) => void, pin?:
+ * boolean }} o `pin` (default true) moves this process to core 0 and servers to core 1
  * @returns {Promise<BenchContext>}
  */
 export async function createContext({ quick, name, servers, log = (m) => process.stderr.write(`${m}\n`), pin = true }) {
@@ -35,7 +35,8 @@ export async function createContext({ quick, name, servers, log = (m) => process
   const objpackReal = Boolean(await objpackServeBundle());
   if (!objpackReal)
     notes.push(
-      '@objpack/serve was not available: "objpack" rows were measured with the node:http STAND-IN server (benchmarks/lib/standin-server.mjs).',
+      '@objpack/serve was not available: "objpack" rows were measured with the node:http STAND-IN server ' +
+        '(benchmarks/lib/standin-server.mjs).',
     );
   const wanted = servers ?? ['objpack', 'nginx'];
   const have = wanted.filter((s) => s !== 'nginx' || nginxBinary());

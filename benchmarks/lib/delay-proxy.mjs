@@ -70,7 +70,8 @@ function createLink(dest, oneWayMs, bytesPerMs, notBefore, late, wire = { freeAt
 /**
  * Start the proxy.
  * @param {DelayProxyOptions} options
- * @returns {Promise<{ port: number, connections: () => number, maxQueued: () => number, lateness: () => { chunks: number, p50Ms: number, p90Ms: number, maxMs: number }, close: () => Promise<void> }>}
+ * @returns {Promise<{ port: number, connections: () => number, maxQueued: () => number, lateness: () => { chunks:
+ * number, p50Ms: number, p90Ms: number, maxMs: number }, close: () => Promise<void> }>}
  */
 export async function startDelayProxy(options) {
   const { targetPort, targetHost = '127.0.0.1', rttMs = 0, bandwidthBps = 0, port = 0 } = options;

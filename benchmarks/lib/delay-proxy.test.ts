@@ -176,22 +176,26 @@ describe('delay proxy', () => {
     expect(check!.verdict).not.toBe('FAILED');
   });
 
-  it("times the self-test's first exchange from connect(), so a late 'connect' callback (a busy machine) does not shorten it", async () => {
-    const connect = net.connect.bind(net);
-    const spy = vi.spyOn(net, 'connect').mockImplementation(((...args: Parameters<typeof net.connect>) => {
-      const sock = connect(...args);
-      sock.once('connect', () => {
-        const t = performance.now();
-        while (performance.now() - t < 25);
-      });
-      return sock;
-    }) as typeof net.connect);
-    try {
-      const [check] = await proxySelfTest({ rtts: [30], rounds: 1 });
-      // Timed from the 'connect' callback this was ~38 ms.
-      expect(check!.connectMs).toBeGreaterThanOrEqual(59);
-    } finally {
-      spy.mockRestore();
-    }
-  });
+  it(
+    "times the self-test's first exchange from connect(), so a late 'connect' callback (a busy machine) does " +
+      'not shorten it',
+    async () => {
+      const connect = net.connect.bind(net);
+      const spy = vi.spyOn(net, 'connect').mockImplementation(((...args: Parameters<typeof net.connect>) => {
+        const sock = connect(...args);
+        sock.once('connect', () => {
+          const t = performance.now();
+          while (performance.now() - t < 25);
+        });
+        return sock;
+      }) as typeof net.connect);
+      try {
+        const [check] = await proxySelfTest({ rtts: [30], rounds: 1 });
+        // Timed from the 'connect' callback this was ~38 ms.
+        expect(check!.connectMs).toBeGreaterThanOrEqual(59);
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
 });

@@ -22,7 +22,12 @@
  * @property {() => number} [now] clock in ms (default performance.now)
  */
 
-/** @typedef {{ hits: number, misses: number, hitBytes: number, missBytes: number, evictions: number, diskBusyMs: number, waitMs: number, minCacheBytes: number }} MemoryModelStats */
+/**
+ * @typedef {{
+ *   hits: number, misses: number, hitBytes: number, missBytes: number, evictions: number, diskBusyMs: number,
+ *   waitMs: number, minCacheBytes: number
+ * }} MemoryModelStats
+ */
 
 export class MemoryModel {
   /** @param {MemoryModelOptions} o */

@@ -20,17 +20,21 @@ const fake = () => {
 const base = { memoryBytes: 1000, idleConnBytes: 100, activeConnBytes: 300, seekMs: 10, bytesPerMs: 10 };
 
 describe('MemoryModel (002 memory-bound emulation)', () => {
-  it('a miss costs seek + transfer on one FIFO disk; a hit costs nothing; a hit on a file still being read waits for it', () => {
-    const clock = fake();
-    const m = new MemoryModel({ ...base, now: clock.now });
-    expect(m.read('/a', 100)).toBe(20); // 10 ms seek + 100 B / 10 B/ms
-    expect(m.read('/b', 50)).toBe(35); // queued behind /a: 20 + 15
-    expect(m.read('/a', 100)).toBe(20); // in cache, but its read ends at t = 20
-    clock.advance(40);
-    expect(m.read('/a', 100)).toBe(0);
-    expect(m.read('/c', 0)).toBe(10); // disk idle again: seek only
-    expect(m.stats).toMatchObject({ hits: 2, misses: 3, hitBytes: 200, missBytes: 150, diskBusyMs: 45 });
-  });
+  it(
+    'a miss costs seek + transfer on one FIFO disk; a hit costs ' +
+      'nothing; a hit on a file still being read waits for it',
+    () => {
+      const clock = fake();
+      const m = new MemoryModel({ ...base, now: clock.now });
+      expect(m.read('/a', 100)).toBe(20); // 10 ms seek + 100 B / 10 B/ms
+      expect(m.read('/b', 50)).toBe(35); // queued behind /a: 20 + 15
+      expect(m.read('/a', 100)).toBe(20); // in cache, but its read ends at t = 20
+      clock.advance(40);
+      expect(m.read('/a', 100)).toBe(0);
+      expect(m.read('/c', 0)).toBe(10); // disk idle again: seek only
+      expect(m.stats).toMatchObject({ hits: 2, misses: 3, hitBytes: 200, missBytes: 150, diskBusyMs: 45 });
+    },
+  );
 
   it('evicts the least recently used file when full', () => {
     const m = new MemoryModel({ ...base, now: () => 0 });

@@ -26,9 +26,9 @@ async function freePort() {
 }
 
 /**
- * @param {{ root: string, dir: string, holdMs?: number, maxConnections?: number, cpu?: number, nice?: number, throughput?: boolean }} options
- *   `dir` holds config, logs and temp files; `maxConnections` caps worker_connections (nginx counts
- *   its listening socket too); `cpu` pins the processes with taskset, `nice` re-prioritises them.
+ * @param {{ root: string, dir: string, holdMs?: number, maxConnections?: number, cpu?: number, nice?: number,
+ * throughput?: boolean }} options `dir` holds config, logs and temp files; `maxConnections` caps worker_connections
+ * (nginx counts its listening socket too); `cpu` pins the processes with taskset, `nice` re-prioritises them.
  */
 export async function startNginx({ root, dir, holdMs = 5000, maxConnections, cpu, nice = 0, throughput = false }) {
   const bin = nginxBinary();
@@ -37,7 +37,8 @@ export async function startNginx({ root, dir, holdMs = 5000, maxConnections, cpu
   const port = await freePort();
   const log = join(dir, 'access.log');
   const logging = throughput
-    ? 'access_log off;\n  keepalive_timeout 65s;\n  keepalive_requests 1000000;\n  open_file_cache max=10000 inactive=60s; open_file_cache_valid 60s;'
+    ? 'access_log off;\n  keepalive_timeout 65s;\n  keepalive_requests 1000000;\n  open_file_cache max=10000 ' +
+      'inactive=60s; open_file_cache_valid 60s;'
     : `log_format bench '$msec $request_time $status $body_bytes_sent';
   access_log ${log} bench;
   keepalive_timeout ${Math.max(0, Math.round(holdMs / 1000))}s;

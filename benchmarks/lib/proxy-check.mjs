@@ -21,7 +21,8 @@ export function proxyVerdict(rttMs, minMs, medianMs) {
 
 /**
  * @param {{ rtts?: number[], rounds?: number }} [o]
- * @returns {Promise<{ rttMs: number, connectMs: number, minMs: number, medianMs: number, maxMs: number, verdict: string }[]>}
+ * @returns {Promise<{ rttMs: number, connectMs: number, minMs: number, medianMs: number, maxMs: number, verdict: string
+ * }[]>}
  */
 export async function proxySelfTest({ rtts = [20, 100], rounds = 7 } = {}) {
   const echo = net.createServer((s) => s.pipe(s));

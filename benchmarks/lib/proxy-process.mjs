@@ -9,7 +9,8 @@ import { startDelayProxy } from './delay-proxy.mjs';
 
 /**
  * @param {import('./delay-proxy.mjs').DelayProxyOptions} options
- * @returns {Promise<{ port: number, lateness: () => Promise<{ chunks: number, p50Ms: number, p90Ms: number, maxMs: number }>, close: () => Promise<void> }>}
+ * @returns {Promise<{ port: number, lateness: () => Promise<{ chunks: number, p50Ms: number, p90Ms: number, maxMs:
+ * number }>, close: () => Promise<void> }>}
  */
 export async function startProxyProcess(options) {
   const child = fork(fileURLToPath(import.meta.url), [JSON.stringify(options)], {

@@ -25,15 +25,18 @@ export function objpackServeBundle() {
  * @property {number} port
  * @property {(warm?: string[]) => Promise<void>} reset zero the counters; with a memory model (memory-bound.mjs),
  *   also empty its cache and refill it with the `warm` paths while they fit
- * @property {() => Promise<{ cpuMs: number, requests: number, responseMs: number, connections: number, connSeconds: number, maxOpen?: number, rssBytes?: number, memory?: import('./memory-model.mjs').MemoryModelStats & { capacityNow: number } }>} stats
+ * @property {() => Promise<{ cpuMs: number, requests: number, responseMs: number, connections: number, connSeconds:
+ * number, maxOpen?: number, rssBytes?: number, memory?: import('./memory-model.mjs').MemoryModelStats & { capacityNow:
+ * number } }>} stats
  * @property {() => Promise<void>} close
  */
 
 /**
  * @param {'objpack' | 'sirv' | 'standin'} kind objpack falls back to the clearly labelled stand-in while
  *   the objpack server is not written yet
- * @param {{ root: string, options?: Record<string, unknown>, cpu?: number, memoryModel?: Omit<import('./memory-model.mjs').MemoryModelOptions, 'now'> }} config
- *   `memoryModel`: emulate a memory-bound machine in front of the server (memory-bound.mjs)
+ * @param {{ root: string, options?: Record<string, unknown>, cpu?: number, memoryModel?:
+ * Omit<import('./memory-model.mjs').MemoryModelOptions, 'now'> }} config `memoryModel`: emulate a memory-bound machine
+ * in front of the server (memory-bound.mjs)
  * @returns {Promise<BenchServer>}
  */
 export async function startNodeServer(kind, { root, options = {}, cpu, memoryModel }) {
@@ -97,7 +100,8 @@ export async function startNodeServer(kind, { root, options = {}, cpu, memoryMod
 
 /**
  * @param {'objpack' | 'sirv' | 'standin' | 'nginx'} kind
- * @param {{ root: string, dir: string, options?: { holdMs?: number, maxConnections?: number } & Record<string, unknown>, cpu?: number, memoryModel?: Omit<import('./memory-model.mjs').MemoryModelOptions, 'now'> }} config
+ * @param {{ root: string, dir: string, options?: { holdMs?: number, maxConnections?: number } & Record<string,
+ * unknown>, cpu?: number, memoryModel?: Omit<import('./memory-model.mjs').MemoryModelOptions, 'now'> }} config
  * @returns {Promise<BenchServer>}
  */
 export async function startServer(kind, config) {

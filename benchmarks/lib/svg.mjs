@@ -32,8 +32,11 @@ export function barChart({ title, groups, series, unit = '' }) {
   const barW = (groupW * 0.8) / Math.max(1, series.length);
   const y = (/** @type {number} */ v) => top + plotH - (plotH * v) / max;
   const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
-    '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="white"/><line x1="0" y1="0" x2="0" y2="6" stroke="#555" stroke-width="3"/></pattern></defs>',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" ` +
+      `font-family="sans-serif" font-size="11">`,
+    '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" ' +
+      'patternTransform="rotate(45)"><rect width="6" height="6" fill="white"/><line x1="0" y1="0" x2="0" ' +
+      'y2="6" stroke="#555" stroke-width="3"/></pattern></defs>',
     `<rect width="${W}" height="${H}" fill="white"/>`,
     `<text x="${W / 2}" y="20" text-anchor="middle" font-size="14">${esc(title)}</text>`,
   ];
@@ -52,7 +55,9 @@ export function barChart({ title, groups, series, unit = '' }) {
       const color = PALETTE[Math.floor(si / (series.some((x) => x.paper) ? 2 : 1)) % PALETTE.length];
       const x = x0 + si * barW;
       out.push(
-        `<rect x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${(top + plotH - y(v)).toFixed(1)}" fill="${s.paper ? 'url(#hatch)' : color}" stroke="${color}"><title>${esc(s.label)}: ${fmt(v)}${esc(unit)}</title></rect>`,
+        `<rect x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" ` +
+          `height="${(top + plotH - y(v)).toFixed(1)}" fill="${s.paper ? 'url(#hatch)' : color}" ` +
+          `stroke="${color}"><title>${esc(s.label)}: ${fmt(v)}${esc(unit)}</title></rect>`,
       );
     });
     out.push(
@@ -71,7 +76,8 @@ export function barChart({ title, groups, series, unit = '' }) {
       ly += 16;
     }
     out.push(
-      `<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${s.paper ? 'url(#hatch)' : color}" stroke="${color}"/>`,
+      `<rect x="${lx}" y="${ly - 9}" width="10" height="10" fill="${s.paper ? 'url(#hatch)' : color}" ` +
+        `stroke="${color}"/>`,
       `<text x="${lx + 14}" y="${ly}">${esc(s.label)}</text>`,
     );
     lx += w;

@@ -11,8 +11,8 @@
  *   node benchmarks/serve/bench.mjs --quick                  # 2 s runs, 2 rounds
  *   node benchmarks/serve/bench.mjs --only package --rounds 7 --nice=-10 --out /tmp/x.json
  *
- * `--nice=N` (root only; e.g. `--nice=-10`) runs servers and clients at that priority, which keeps other work on a shared
- * machine from stealing their cores mid-run; both peers get the same treatment. Measurements belong under
+ * `--nice=N` (root only; e.g. `--nice=-10`) runs servers and clients at that priority, which keeps other work on a
+ * shared machine from stealing their cores mid-run; both peers get the same treatment. Measurements belong under
  * the shared lock: `flock /tmp/objpack-bench.lock node benchmarks/serve/bench.mjs`.
  * Writes benchmarks/results/serve-bench.json. Builds packages/serve first (the server child imports dist/).
  */
@@ -26,7 +26,7 @@ import autocannon from 'autocannon';
 import { nginxBinary, startNginx } from '../lib/nginx.mjs';
 import { cpuMs, parseWrk } from './readings.mjs';
 import { PACKAGE_PATH, writeSite } from './site.mjs';
-import { spread } from './stats.mjs';
+import { fmt, pairedRatio, rotate, summarize } from './stats.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const REPO = join(HERE, '..', '..');
@@ -60,7 +60,8 @@ const WRK = [process.env.OBJPACK_WRK, '/usr/bin/wrk'].find((b) => b && existsSyn
 const NGINX = nginxBinary();
 if (!WRK)
   log(
-    '!! wrk not found: wrk runs (packages, dynamic, small files) are skipped — `node scripts/system-tools.mjs` installs it',
+    '!! wrk not found: wrk runs (packages, dynamic, small files) are skipped — `node ' +
+      'scripts/system-tools.mjs` installs it',
   );
 if (!NGINX) log('!! nginx not found: nginx runs are skipped — `node scripts/system-tools.mjs` installs it');
 
@@ -196,29 +197,6 @@ async function measured(server, fn, duration = DURATION) {
   };
 }
 
-/** Median and spread of every number the runs of one cell share. */
-function summarize(runs) {
-  const keys = [
-    'reqPerSec',
-    'mbPerSec',
-    'serverCpuUsPerRequest',
-    'serverUserUsPerRequest',
-    'serverSysUsPerRequest',
-    'serverCpuPct',
-    'clientCpuPct',
-  ];
-  const out = {};
-  for (const k of keys) if (runs.some((r) => Number.isFinite(r[k]))) out[k] = spread(runs.map((r) => r[k]));
-  out.clientBoundRuns = runs.filter((r) => r.clientBound).length;
-  out.runs = runs;
-  return out;
-}
-
-/** Per-round ratios a/b of `key` (rounds ran back to back, so drift cancels better than in medians). */
-const pairedRatio = (a, b, key = 'reqPerSec') => spread(a.map((r, i) => r[key] / b[i][key]));
-const rotate = (xs, n) => xs.map((_, i) => xs[(i + n) % xs.length]);
-const fmt = (s, d = 0) => (s ? `${s.median.toFixed(d)} [${s.min.toFixed(d)}–${s.max.toFixed(d)}]` : '–');
-
 async function smallFilesSection(root, paths, results) {
   const kinds = ['objpack', 'sirv', ...(NGINX ? ['nginx'] : [])];
   const servers = [];
@@ -234,12 +212,16 @@ async function smallFilesSection(root, paths, results) {
       for (const s of rotate(servers, round)) {
         const a = await measured(s, () => autocannonRun(s.port, paths));
         ac[s.kind].push(a);
-        let line = `small files  ${s.kind.padEnd(8)} round ${round + 1}: autocannon ${Math.round(a.reqPerSec)} req/s (client ${a.clientCpuPct.toFixed(0)} %)`;
+        let line =
+          `small files  ${s.kind.padEnd(8)} round ${round + 1}: autocannon ${Math.round(a.reqPerSec)} req/s ` +
+          `(client ${a.clientCpuPct.toFixed(0)} %)`;
         if (WRK) {
           // autocannon is one Node thread and often the bottleneck; wrk (C) shows the servers' own ceiling.
           const w = await measured(s, () => wrkRun(s.port, '/', { script: join(HERE, 'small-files.lua'), conns: 32 }));
           wk[s.kind].push(w);
-          line += `, wrk ${Math.round(w.reqPerSec)} req/s, ${w.serverCpuUsPerRequest.toFixed(1)} µs CPU/req (server core ${w.serverCpuPct.toFixed(0)} %, client ${w.clientCpuPct.toFixed(0)} %)`;
+          line +=
+            `, wrk ${Math.round(w.reqPerSec)} req/s, ${w.serverCpuUsPerRequest.toFixed(1)} µs CPU/req (server ` +
+            `core ${w.serverCpuPct.toFixed(0)} %, client ${w.clientCpuPct.toFixed(0)} %)`;
         }
         log(line);
       }
@@ -278,7 +260,11 @@ async function packageSection(root, results) {
         const r = await measured(s, () => wrkRun(s.port, path, { headers }));
         runs[k].push(r);
         log(
-          `package      ${k.padEnd(18)} round ${round + 1}: ${Math.round(r.reqPerSec)} req/s (${Math.round(r.mbPerSec)} MB/s), CPU/req ${r.serverCpuUsPerRequest.toFixed(0)} µs (user ${r.serverUserUsPerRequest.toFixed(0)}, sys ${r.serverSysUsPerRequest.toFixed(0)}), server core ${r.serverCpuPct.toFixed(0)} %, client ${r.clientCpuPct.toFixed(0)} %${r.non2xx ? `, non2xx ${r.non2xx}` : ''}`,
+          `package      ${k.padEnd(18)} round ${round + 1}: ${Math.round(r.reqPerSec)} req/s ` +
+            `(${Math.round(r.mbPerSec)} MB/s), CPU/req ${r.serverCpuUsPerRequest.toFixed(0)} µs (user ` +
+            `${r.serverUserUsPerRequest.toFixed(0)}, sys ${r.serverSysUsPerRequest.toFixed(0)}), server core ` +
+            `${r.serverCpuPct.toFixed(0)} %, client ${r.clientCpuPct.toFixed(0)} ` +
+            `%${r.non2xx ? `, non2xx ${r.non2xx}` : ''}`,
         );
       }
     }
@@ -319,7 +305,8 @@ async function dynamicSection(root, site, results) {
         const r = await measured(s, () => wrkRun(s.port, PACKAGE_PATH, { headers }));
         runs[k].push(r);
         log(
-          `dynamic      ${k.padEnd(20)} round ${round + 1}: ${Math.round(r.reqPerSec)} req/s, CPU/req ${r.serverCpuUsPerRequest.toFixed(0)} µs, client ${r.clientCpuPct.toFixed(0)} %`,
+          `dynamic      ${k.padEnd(20)} round ${round + 1}: ${Math.round(r.reqPerSec)} req/s, CPU/req ` +
+            `${r.serverCpuUsPerRequest.toFixed(0)} µs, client ${r.clientCpuPct.toFixed(0)} %`,
         );
       }
     }
@@ -370,18 +357,26 @@ async function main() {
     const t = results.smallFiles[tool];
     if (!t?.objpack) continue;
     log(
-      `small files (${tool}): req/s objpack ${fmt(t.objpack.reqPerSec)}, sirv ${fmt(t.sirv.reqPerSec)}, nginx ${fmt(t.nginx?.reqPerSec)}; objpack÷sirv ${fmt(t.ratioVsSirv, 2)}, objpack÷nginx ${fmt(t.ratioVsNginx, 2)}; CPU µs/req objpack ${fmt(t.objpack.serverCpuUsPerRequest, 1)}, sirv ${fmt(t.sirv.serverCpuUsPerRequest, 1)}, nginx ${fmt(t.nginx?.serverCpuUsPerRequest, 1)}; client-bound runs ${t.objpack.clientBoundRuns}/${t.sirv.clientBoundRuns}/${t.nginx?.clientBoundRuns ?? '–'}`,
+      `small files (${tool}): req/s objpack ${fmt(t.objpack.reqPerSec)}, sirv ${fmt(t.sirv.reqPerSec)}, nginx ` +
+        `${fmt(t.nginx?.reqPerSec)}; objpack÷sirv ${fmt(t.ratioVsSirv, 2)}, objpack÷nginx ` +
+        `${fmt(t.ratioVsNginx, 2)}; CPU µs/req objpack ${fmt(t.objpack.serverCpuUsPerRequest, 1)}, sirv ` +
+        `${fmt(t.sirv.serverCpuUsPerRequest, 1)}, nginx ${fmt(t.nginx?.serverCpuUsPerRequest, 1)}; client-bound ` +
+        `runs ${t.objpack.clientBoundRuns}/${t.sirv.clientBoundRuns}/${t.nginx?.clientBoundRuns ?? '–'}`,
     );
   }
   const pk = results.package;
   if (pk.objpack)
     log(
-      `package: req/s objpack ${fmt(pk.objpack.reqPerSec)}, negotiated ${fmt(pk.objpackNegotiated.reqPerSec)}, nginx ${fmt(pk.nginx?.reqPerSec)}; objpack÷nginx ${fmt(pk.ratioVsNginx, 2)}; CPU µs/req objpack ${fmt(pk.objpack.serverCpuUsPerRequest)}, nginx ${fmt(pk.nginx?.serverCpuUsPerRequest)}; client-bound runs ${pk.objpack.clientBoundRuns}/${pk.nginx?.clientBoundRuns ?? '–'}`,
+      `package: req/s objpack ${fmt(pk.objpack.reqPerSec)}, negotiated ${fmt(pk.objpackNegotiated.reqPerSec)}, nginx ` +
+        `${fmt(pk.nginx?.reqPerSec)}; objpack÷nginx ${fmt(pk.ratioVsNginx, 2)}; CPU µs/req objpack ` +
+        `${fmt(pk.objpack.serverCpuUsPerRequest)}, nginx ${fmt(pk.nginx?.serverCpuUsPerRequest)}; client-bound ` +
+        `runs ${pk.objpack.clientBoundRuns}/${pk.nginx?.clientBoundRuns ?? '–'}`,
     );
   for (const [k, v] of Object.entries(results.dynamic))
     if (v.reqPerSec)
       log(
-        `dynamic ${k}: ${fmt(v.reqPerSec)} req/s, ${fmt(v.serverCpuUsPerRequest)} µs CPU/req, ×${fmt(v.cpuCostVsPrebuilt, 2)} CPU vs prebuilt`,
+        `dynamic ${k}: ${fmt(v.reqPerSec)} req/s, ${fmt(v.serverCpuUsPerRequest)} µs CPU/req, ` +
+          `×${fmt(v.cpuCostVsPrebuilt, 2)} CPU vs prebuilt`,
       );
 }
 

@@ -8,11 +8,13 @@
  * the same run: closure-aware holding on (default: 500 ms once the closure was sent, else 5 s) and off
  * (5 s for every connection), interleaved.
  *
- *   flock /tmp/objpack-bench.lock node benchmarks/serve/next-navigation.mjs [--rtt 50] [--runs 5] [--think 200,1500,4000] [--worker]
+ *   flock /tmp/objpack-bench.lock node benchmarks/serve/next-navigation.mjs [--rtt 50] [--runs 5] [--think
+ * 200,1500,4000] [--worker]
  *
  * The site is SURGE-like (fixtures/generators), built without the worker (every navigation goes to the
  * server) or, with `--worker`, with it (installed on A's first load; A is loaded again under its control,
- * its page package carrying the whole closure on one connection, then B). Writes benchmarks/results/serve-next-navigation.json.
+ * its page package carrying the whole closure on one connection, then B). Writes
+ * benchmarks/results/serve-next-navigation.json.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -117,7 +119,8 @@ try {
     await server.close();
   }
   log(
-    `| peer${values.worker ? ' (worker)' : ''} | think | new connection for B (navigation timing) | connections the server accepted during B | B: first byte, ms | B: load, ms | closed by the short hold before B |`,
+    `| peer${values.worker ? ' (worker)' : ''} | think | new connection for B (navigation timing) | connections the ` +
+      `server accepted during B | B: first byte, ms | B: load, ms | closed by the short hold before B |`,
   );
   log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const c of Object.values(results.cells)) {
@@ -127,7 +130,8 @@ try {
     const fmt = (s) => `${s.median.toFixed(0)} [${s.min.toFixed(0)}–${s.max.toFixed(0)}]`;
     const sum = (k) => c.runs.reduce((n, r) => n + r[k], 0);
     log(
-      `| ${c.name} | ${c.thinkMs} ms | ${fresh}/${c.runs.length} | ${sum('connectionsForB')} | ${fmt(c.ttfbMs)} | ${fmt(c.loadMs)} | ${sum('closedBeforeB')} |`,
+      `| ${c.name} | ${c.thinkMs} ms | ${fresh}/${c.runs.length} | ${sum('connectionsForB')} | ${fmt(c.ttfbMs)} | ` +
+        `${fmt(c.loadMs)} | ${sum('closedBeforeB')} |`,
     );
   }
   writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);

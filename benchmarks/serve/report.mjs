@@ -33,7 +33,8 @@ export function renderTables(r) {
     }
     out.push(
       '',
-      `objpack ÷ sirv (paired per round): ${ratio(t.ratioVsSirv)}; sirv's CPU per request ÷ objpack's: ${ratio(t.cpuRatioSirvOverObjpack)}; objpack ÷ nginx: ${ratio(t.ratioVsNginx)}`,
+      `objpack ÷ sirv (paired per round): ${ratio(t.ratioVsSirv)}; sirv's CPU per request ÷ objpack's: ` +
+        `${ratio(t.cpuRatioSirvOverObjpack)}; objpack ÷ nginx: ${ratio(t.ratioVsNginx)}`,
     );
   }
   const p = r.package;
@@ -73,7 +74,10 @@ export function renderTables(r) {
     }
     out.push(
       '',
-      `objpack ÷ nginx req/s (paired per round): ${ratio(p.ratioVsNginx)}; negotiated ÷ nginx: ${ratio(p.negotiatedRatioVsNginx)}; CPU per package objpack ÷ nginx: ${ratio(p.cpuPerRequestObjpackOverNginx)}, objpack ÷ Node floor: ${ratio(p.cpuPerRequestObjpackOverNodeFloor)}`,
+      `objpack ÷ nginx req/s (paired per round): ${ratio(p.ratioVsNginx)}; negotiated ÷ nginx: ` +
+        `${ratio(p.negotiatedRatioVsNginx)}; CPU per package objpack ÷ nginx: ` +
+        `${ratio(p.cpuPerRequestObjpackOverNginx)}, objpack ÷ Node floor: ` +
+        `${ratio(p.cpuPerRequestObjpackOverNodeFloor)}`,
     );
   }
   const d = r.dynamic;
@@ -106,7 +110,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const file = process.argv[2] ?? fileURLToPath(new URL('../results/serve-bench.json', import.meta.url));
   const r = JSON.parse(readFileSync(file, 'utf8'));
   process.stdout.write(
-    `${r.date}, ${r.machine}, Node ${r.node}, ${r.rounds} rounds × ${r.durationSec} s, nice ${r.nice}, load average ${r.loadavgAtStart?.map((x) => x.toFixed(1)).join('/')} → ${r.loadavgAtEnd?.map((x) => x.toFixed(1)).join('/')}\n`,
+    `${r.date}, ${r.machine}, Node ${r.node}, ${r.rounds} rounds × ${r.durationSec} s, nice ${r.nice}, load average ` +
+      `${r.loadavgAtStart?.map((x) => x.toFixed(1)).join('/')} → ` +
+      `${r.loadavgAtEnd?.map((x) => x.toFixed(1)).join('/')}\n`,
   );
   process.stdout.write(`${renderTables(r)}\n`);
 }

@@ -110,7 +110,10 @@ async function startServer(root) {
   };
 }
 
-/** One wrk run of the mix (a child: the aborting clients run meanwhile); wrk drops its connections mid-response when it stops. */
+/**
+ * One wrk run of the mix (a child: the aborting clients run meanwhile); wrk drops its connections mid-response when it
+ * stops.
+ */
 async function wrkRound(port, pathsFile, seconds) {
   const env = { ...process.env, SOAK_PATHS: pathsFile, SOAK_DEPTH: values.depth };
   const child = spawn(
@@ -200,13 +203,15 @@ try {
   );
   server = await startServer(dir);
   log(
-    `soak: ${site.pages.length} pages, packages ${(site.packageBytes / 2 ** 20).toFixed(1)} MiB, memory budget ${(Number(values['memory-bytes']) / 2 ** 20).toFixed(1)} MiB`,
+    `soak: ${site.pages.length} pages, packages ${(site.packageBytes / 2 ** 20).toFixed(1)} MiB, memory budget ` +
+      `${(Number(values['memory-bytes']) / 2 ** 20).toFixed(1)} MiB`,
   );
   await wrkRound(server.port, pathsFile, 2); // warm-up: lazily made state exists before the baseline
   await new Promise((r) => setTimeout(r, 2000));
   const baseline = await server.sample();
   log(
-    `baseline: ${baseline.fds.all} fds (${baseline.fds.packages} package files), heap ${baseline.heapMB.toFixed(1)} MB, RSS ${baseline.rssMB.toFixed(0)} MB`,
+    `baseline: ${baseline.fds.all} fds (${baseline.fds.packages} package files), heap ${baseline.heapMB.toFixed(1)} ` +
+      `MB, RSS ${baseline.rssMB.toFixed(0)} MB`,
   );
   const rounds = [];
   for (let round = 1; round <= ROUNDS; round++) {
@@ -218,8 +223,10 @@ try {
     const s = await server.sample();
     rounds.push({ round, ...w, aborted: abortedCount, ...s, loadavg1: load });
     log(
-      `round ${round}: ${Math.round(w.reqPerSec)} req/s (wrk; non-2xx ${w.non2xx}, socket errors ${w.socketErrors}), ${abortedCount} aborted clients; ` +
-        `then ${s.fds.all} fds (${s.fds.packages} package files), heap ${s.heapMB.toFixed(1)} MB, RSS ${s.rssMB.toFixed(0)} MB (load ${load.toFixed(1)})`,
+      `round ${round}: ${Math.round(w.reqPerSec)} req/s (wrk; non-2xx ${w.non2xx}, socket errors ${w.socketErrors}), ` +
+        `${abortedCount} aborted clients; ` +
+        (`then ${s.fds.all} fds (${s.fds.packages} package files), heap ${s.heapMB.toFixed(1)} MB, RSS ` +
+          `${s.rssMB.toFixed(0)} MB (load ${load.toFixed(1)})`),
     );
   }
   const problems = await checkAnswers(server.port, dir, site);
@@ -246,8 +253,10 @@ try {
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
   log(
-    `${ok ? 'OK' : 'FAILED'}: descriptors ${baseline.fds.all} → ${last.fds.all} (package files ${last.fds.packages}), heap ${baseline.heapMB.toFixed(1)} → ${last.heapMB.toFixed(1)} MB, ` +
-      `RSS ${baseline.rssMB.toFixed(0)} → ${last.rssMB.toFixed(0)} MB, answers ${problems.length === 0 ? 'correct' : problems.join('; ')} (${OUT})`,
+    `${ok ? 'OK' : 'FAILED'}: descriptors ${baseline.fds.all} → ${last.fds.all} (package files ` +
+      `${last.fds.packages}), heap ${baseline.heapMB.toFixed(1)} → ${last.heapMB.toFixed(1)} MB, ` +
+      (`RSS ${baseline.rssMB.toFixed(0)} → ${last.rssMB.toFixed(0)} MB, answers ` +
+        `${problems.length === 0 ? 'correct' : problems.join('; ')} (${OUT})`),
   );
   process.exitCode = ok ? 0 : 1;
 } finally {

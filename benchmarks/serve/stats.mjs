@@ -18,3 +18,26 @@ export function spread(values) {
     spreadPct: median ? ((s.at(-1) - s[0]) / median) * 100 : NaN,
   };
 }
+
+/** Median and spread of every number the runs of one cell share. */
+export function summarize(runs) {
+  const keys = [
+    'reqPerSec',
+    'mbPerSec',
+    'serverCpuUsPerRequest',
+    'serverUserUsPerRequest',
+    'serverSysUsPerRequest',
+    'serverCpuPct',
+    'clientCpuPct',
+  ];
+  const out = {};
+  for (const k of keys) if (runs.some((r) => Number.isFinite(r[k]))) out[k] = spread(runs.map((r) => r[k]));
+  out.clientBoundRuns = runs.filter((r) => r.clientBound).length;
+  out.runs = runs;
+  return out;
+}
+
+/** Per-round ratios a/b of `key` (rounds ran back to back, so drift cancels better than in medians). */
+export const pairedRatio = (a, b, key = 'reqPerSec') => spread(a.map((r, i) => r[key] / b[i][key]));
+export const rotate = (xs, n) => xs.map((_, i) => xs[(i + n) % xs.length]);
+export const fmt = (s, d = 0) => (s ? `${s.median.toFixed(d)} [${s.min.toFixed(d)}–${s.max.toFixed(d)}]` : '–');

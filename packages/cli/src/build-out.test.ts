@@ -24,34 +24,38 @@ describe('build --out', () => {
     expect(count(await readFile(path.join(out, 'index.html'), 'utf8'), REGISTER_TAG)).toBe(1);
   });
 
-  test("a second build with --out removes what it copied there before and the site no longer has; the directory's other files stay", async () => {
-    const root = await makeSite({
-      ...SMALL_SITE,
-      'about/index.html': '<!doctype html><title>about</title><img src="/about/team.png">',
-      'about/team.png': 'png',
-    });
-    const out = await makeSite({ CNAME: 'example.com', 'about/mine.txt': 'kept' });
-    await build(await opts(root, { out }));
-    expect(existsSync(path.join(out, 'about/index.html'))).toBe(true);
-    rmSync(path.join(root, 'about/index.html'));
-    rmSync(path.join(root, 'about/team.png'));
-    const second = await build(await opts(root, { out }));
-    // The deleted page would otherwise be deployed from the copy, as it was.
-    expect(existsSync(path.join(out, 'about/index.html'))).toBe(false);
-    expect(existsSync(path.join(out, 'about/team.png'))).toBe(false);
-    expect(second.removed).toEqual(expect.arrayContaining(['about/index.html', 'about/team.png']));
-    expect(readFileSync(path.join(out, 'CNAME'), 'utf8')).toBe('example.com');
-    expect(readFileSync(path.join(out, 'about/mine.txt'), 'utf8')).toBe('kept');
-    expect(existsSync(path.join(out, 'index.html'))).toBe(true);
-    // A record that names paths outside the copy is ignored, not followed.
-    writeFileSync(
-      path.join(out, '_objpack/.copied.json'),
-      JSON.stringify(['../escape.txt', '/etc/hostname', 'a/../../b']),
-    );
-    writeFileSync(path.join(path.dirname(out), 'escape.txt'), 'outside');
-    await build(await opts(root, { out }));
-    expect(readFileSync(path.join(path.dirname(out), 'escape.txt'), 'utf8')).toBe('outside');
-  });
+  test(
+    "a second build with --out removes what it copied there before and the site no longer has; the directory's " +
+      'other files stay',
+    async () => {
+      const root = await makeSite({
+        ...SMALL_SITE,
+        'about/index.html': '<!doctype html><title>about</title><img src="/about/team.png">',
+        'about/team.png': 'png',
+      });
+      const out = await makeSite({ CNAME: 'example.com', 'about/mine.txt': 'kept' });
+      await build(await opts(root, { out }));
+      expect(existsSync(path.join(out, 'about/index.html'))).toBe(true);
+      rmSync(path.join(root, 'about/index.html'));
+      rmSync(path.join(root, 'about/team.png'));
+      const second = await build(await opts(root, { out }));
+      // The deleted page would otherwise be deployed from the copy, as it was.
+      expect(existsSync(path.join(out, 'about/index.html'))).toBe(false);
+      expect(existsSync(path.join(out, 'about/team.png'))).toBe(false);
+      expect(second.removed).toEqual(expect.arrayContaining(['about/index.html', 'about/team.png']));
+      expect(readFileSync(path.join(out, 'CNAME'), 'utf8')).toBe('example.com');
+      expect(readFileSync(path.join(out, 'about/mine.txt'), 'utf8')).toBe('kept');
+      expect(existsSync(path.join(out, 'index.html'))).toBe(true);
+      // A record that names paths outside the copy is ignored, not followed.
+      writeFileSync(
+        path.join(out, '_objpack/.copied.json'),
+        JSON.stringify(['../escape.txt', '/etc/hostname', 'a/../../b']),
+      );
+      writeFileSync(path.join(path.dirname(out), 'escape.txt'), 'outside');
+      await build(await opts(root, { out }));
+      expect(readFileSync(path.join(path.dirname(out), 'escape.txt'), 'utf8')).toBe('outside');
+    },
+  );
 
   test("a build with --out into a site built in place drops that site's incremental state before writing", async () => {
     // The state vouches for the outputs it lists; a killed --out build leaves new shared packages beside

@@ -52,26 +52,31 @@ describe('build (in place)', () => {
     expect(await readFile(r.report!, 'utf8')).toMatch(/<svg[^>]*>.*\/img\/missing\.png/s);
   });
 
-  test('a crossorigin stylesheet or script is announced with its request mode (else the browser fetches twice)', async () => {
-    const root = await makeSite({
-      'index.html':
-        '<!doctype html><link rel="stylesheet" href="/a.css" crossorigin><link rel="stylesheet" href="/b.css"><script src="/c.js" crossorigin="use-credentials"></script>',
-      'a.css': 'a{}',
-      'b.css': 'b{}',
-      'c.js': '1',
-    });
-    await build(await opts(root));
-    const manifest = await verifyOutput(root);
-    expect(manifest.pages['/']!.critical).toEqual([
-      { path: '/a.css', as: 'style', cors: 'anonymous' },
-      { path: '/b.css', as: 'style' },
-      { path: '/c.js', as: 'script', cors: 'use-credentials' },
-    ]);
-    const headers = await readFile(path.join(root, '_headers'), 'utf8');
-    expect(headers).toContain(
-      '</a.css>; rel=preload; as=style; crossorigin, </b.css>; rel=preload; as=style, </c.js>; rel=preload; as=script; crossorigin=use-credentials',
-    );
-  });
+  test(
+    'a crossorigin stylesheet or script is announced with ' + 'its request mode (else the browser fetches twice)',
+    async () => {
+      const root = await makeSite({
+        'index.html':
+          '<!doctype html><link rel="stylesheet" href="/a.css" crossorigin><link rel="stylesheet" ' +
+          'href="/b.css"><script src="/c.js" crossorigin="use-credentials"></script>',
+        'a.css': 'a{}',
+        'b.css': 'b{}',
+        'c.js': '1',
+      });
+      await build(await opts(root));
+      const manifest = await verifyOutput(root);
+      expect(manifest.pages['/']!.critical).toEqual([
+        { path: '/a.css', as: 'style', cors: 'anonymous' },
+        { path: '/b.css', as: 'style' },
+        { path: '/c.js', as: 'script', cors: 'use-credentials' },
+      ]);
+      const headers = await readFile(path.join(root, '_headers'), 'utf8');
+      expect(headers).toContain(
+        '</a.css>; rel=preload; as=style; crossorigin, </b.css>; rel=preload; as=style, </c.js>; rel=preload; ' +
+          'as=script; crossorigin=use-credentials',
+      );
+    },
+  );
 
   test('a windows-1252 page keeps its bytes on disk and in its package, and is not labelled UTF-8', async () => {
     const legacy = Buffer.concat([
@@ -108,7 +113,8 @@ describe('build (in place)', () => {
     // latin-1 byte far into the file is not.
     const pad = (n: number) => `/*${'x'.repeat(n - 4)}*/`;
     await writeFiles(root, {
-      'big-u.js': Buffer.from(`${pad((1 << 20) - 1 - 'const euro = "'.length)}const euro = "€";\n`), // bytes 1 MiB − 1 … 1 MiB + 1
+      // The euro sign is bytes 1 MiB − 1 … 1 MiB + 1.
+      'big-u.js': Buffer.from(`${pad((1 << 20) - 1 - 'const euro = "'.length)}const euro = "€";\n`),
       'big-l.js': Buffer.concat([
         Buffer.from(`${pad(3 << 19)}const s = "caf`),
         Buffer.from([0xe9]),
@@ -153,54 +159,60 @@ describe('build (in place)', () => {
       if (!f.startsWith('_objpack/.')) expect(await readFile(path.join(root, f)), f).toEqual(bytes[i]);
   });
 
-  test('incremental: pages the build injected, touched pages and unchanged pages are not re-parsed; an edited one is', async () => {
-    const root = await makeSite(SMALL_SITE);
-    const first = await build(await opts(root, { cache: false }));
-    expect(first.pagesParsed).toBe(3);
-    // The full build rewrote all three pages (registration tag): their new size/mtime/inode must not cost a parse.
-    const second = await build(await opts(root));
-    expect(second.pagesParsed).toBe(0);
-    expect(second.written).toEqual([]);
-    // A regenerated site: same bytes, new mtimes. Read and hashed, never parsed.
-    const later = new Date(Date.now() + 5000);
-    for (const f of ['index.html', 'about/index.html', 'blog.html']) utimesSync(path.join(root, f), later, later);
-    const touched = await build(await opts(root));
-    expect(touched.pagesParsed).toBe(0);
-    expect(touched.written).toEqual([]);
-    writeFileSync(
-      path.join(root, 'blog.html'),
-      (await readFile(path.join(root, 'blog.html'), 'utf8')).replace('</body>', '<p>edited</p></body>'),
-    );
-    const edited = await build(await opts(root));
-    expect(edited.pagesParsed).toBe(1);
-    expect(edited.written.filter((f) => f.endsWith('.objp'))).toEqual([
-      `_objpack/pages/blog.html.${edited.buildId}.objp`,
-    ]);
-  });
+  test(
+    'incremental: pages the build injected, touched pages ' + 'and unchanged pages are not re-parsed; an edited one is',
+    async () => {
+      const root = await makeSite(SMALL_SITE);
+      const first = await build(await opts(root, { cache: false }));
+      expect(first.pagesParsed).toBe(3);
+      // The full build rewrote all three pages (registration tag): their new size/mtime/inode must not cost a parse.
+      const second = await build(await opts(root));
+      expect(second.pagesParsed).toBe(0);
+      expect(second.written).toEqual([]);
+      // A regenerated site: same bytes, new mtimes. Read and hashed, never parsed.
+      const later = new Date(Date.now() + 5000);
+      for (const f of ['index.html', 'about/index.html', 'blog.html']) utimesSync(path.join(root, f), later, later);
+      const touched = await build(await opts(root));
+      expect(touched.pagesParsed).toBe(0);
+      expect(touched.written).toEqual([]);
+      writeFileSync(
+        path.join(root, 'blog.html'),
+        (await readFile(path.join(root, 'blog.html'), 'utf8')).replace('</body>', '<p>edited</p></body>'),
+      );
+      const edited = await build(await opts(root));
+      expect(edited.pagesParsed).toBe(1);
+      expect(edited.written.filter((f) => f.endsWith('.objp'))).toEqual([
+        `_objpack/pages/blog.html.${edited.buildId}.objp`,
+      ]);
+    },
+  );
 
-  test('a changed page rewrites only its package; stale packages go once the generation that named them is replaced', async () => {
-    const root = await makeSite(SMALL_SITE);
-    const first = await build(await opts(root));
-    await writeFiles(root, {
-      'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 2'),
-      'css/base.css': 'body{margin:1px}',
-    });
-    const second = await build(await opts(root));
-    expect(second.buildId).not.toBe(first.buildId);
-    const m = await verifyOutput(root);
-    const old = Object.keys(first.manifest.packages)
-      .filter((u) => !m.packages[u])
-      .map((u) => u.slice(1));
-    expect(old.filter((f) => f.includes('/shared/')).length).toBeGreaterThan(0);
-    expect(old).toContain(first.manifest.pages['/blog.html']!.package.slice(1));
-    // A worker holding the first build's route table still finds every package it names.
-    expect(second.removed).toEqual([]);
-    for (const f of old) expect(existsSync(path.join(root, f)), f).toBe(true);
-    await writeFiles(root, { 'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 3') });
-    const third = await build(await opts(root));
-    expect(third.removed.sort()).toEqual(old.sort());
-    expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
-  });
+  test(
+    'a changed page rewrites only its package; stale packages ' + 'go once the generation that named them is replaced',
+    async () => {
+      const root = await makeSite(SMALL_SITE);
+      const first = await build(await opts(root));
+      await writeFiles(root, {
+        'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 2'),
+        'css/base.css': 'body{margin:1px}',
+      });
+      const second = await build(await opts(root));
+      expect(second.buildId).not.toBe(first.buildId);
+      const m = await verifyOutput(root);
+      const old = Object.keys(first.manifest.packages)
+        .filter((u) => !m.packages[u])
+        .map((u) => u.slice(1));
+      expect(old.filter((f) => f.includes('/shared/')).length).toBeGreaterThan(0);
+      expect(old).toContain(first.manifest.pages['/blog.html']!.package.slice(1));
+      // A worker holding the first build's route table still finds every package it names.
+      expect(second.removed).toEqual([]);
+      for (const f of old) expect(existsSync(path.join(root, f)), f).toBe(true);
+      await writeFiles(root, { 'blog.html': (SMALL_SITE['blog.html'] as string).replace('Blog', 'Blog 3') });
+      const third = await build(await opts(root));
+      expect(third.removed.sort()).toEqual(old.sort());
+      expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
+    },
+  );
 
   test('a throw at any write leaves the previous output valid; the next build completes it', async () => {
     const root = await makeSite(SMALL_SITE);
@@ -267,19 +279,22 @@ describe('build (in place)', () => {
     expect(await readFile(path.join(root, 'index.html'), 'utf8')).toBe(SMALL_SITE['index.html']);
   });
 
-  test('a site file that changes between hashing and packaging fails the build instead of shipping a lying package', async () => {
-    const root = await makeSite(SMALL_SITE);
-    let changed = false;
-    const p = build(
-      await opts(root, {
-        onProgress: (e) => {
-          if (e.phase === 'plan' && !changed) {
-            changed = true;
-            writeFileSync(path.join(root, 'img/home.png'), new Uint8Array(3000).fill(9));
-          }
-        },
-      }),
-    );
-    await expect(p).rejects.toMatchObject({ code: ErrorCode.SOURCE_CHANGED });
-  });
+  test(
+    'a site file that changes between hashing and packaging ' + 'fails the build instead of shipping a lying package',
+    async () => {
+      const root = await makeSite(SMALL_SITE);
+      let changed = false;
+      const p = build(
+        await opts(root, {
+          onProgress: (e) => {
+            if (e.phase === 'plan' && !changed) {
+              changed = true;
+              writeFileSync(path.join(root, 'img/home.png'), new Uint8Array(3000).fill(9));
+            }
+          },
+        }),
+      );
+      await expect(p).rejects.toMatchObject({ code: ErrorCode.SOURCE_CHANGED });
+    },
+  );
 });

@@ -14,11 +14,13 @@ import { makeSite } from './test-utils/site.js';
 const chromium = chromiumPath();
 if (!chromium)
   console.warn(
-    '⚠ SKIPPING the page-file-name service-worker test: Chromium not found (set OBJPACK_CHROMIUM or apt install chromium)',
+    '⚠ SKIPPING the page-file-name service-worker test: Chromium not found (set OBJPACK_CHROMIUM or apt ' +
+      'install chromium)',
   );
 
 describe.skipIf(!chromium)(
-  'a page named [slug].html, with images a|b.svg and café.svg, through objpack build, objpack serve and the service worker',
+  'a page named [slug].html, with images a|b.svg and café.svg, through objpack build, objpack serve and the ' +
+    'service worker',
   () => {
     let root: string;
     let server: ObjpackServer;
@@ -26,9 +28,11 @@ describe.skipIf(!chromium)(
     beforeAll(async () => {
       root = await makeSite({
         'index.html':
-          '<!doctype html><title>home</title><link rel="stylesheet" href="/s.css"><a id="raw" href="[slug].html">post</a><a id="esc" href="/%5Bslug%5D.html">post</a>',
+          '<!doctype html><title>home</title><link rel="stylesheet" href="/s.css"><a id="raw" ' +
+          'href="[slug].html">post</a><a id="esc" href="/%5Bslug%5D.html">post</a>',
         '[slug].html':
-          '<!doctype html><title>post</title><link rel="stylesheet" href="/post.css"><h1>post</h1><img src="a|b.svg" alt=""><img src="caf%c3%a9.svg" alt="">',
+          '<!doctype html><title>post</title><link rel="stylesheet" href="/post.css"><h1>post</h1><img ' +
+          'src="a|b.svg" alt=""><img src="caf%c3%a9.svg" alt="">',
         'a|b.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>',
         'caf\u00e9.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>',
         's.css': 'h1{color:red}',
@@ -70,29 +74,33 @@ describe.skipIf(!chromium)(
       }
     });
 
-    it('is answered by the worker at another spelling of its URL, /%5Bslug%5D.html, and so is an image written caf%c3%a9.svg', async () => {
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        await page.goto(`${server.url}/`);
-        await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
-        const fromWorker = new Map<string, boolean>();
-        page.on('response', (r) => fromWorker.set(new URL(r.url()).pathname, r.fromServiceWorker()));
-        await page.click('#esc');
-        await page.waitForURL(/%5Bslug%5D\.html$/);
-        await page.waitForLoadState('load');
-        expect(await page.textContent('h1')).toBe('post');
-        // Chromium keeps both escapes as written; the build names them /[slug].html and /caf%C3%A9.svg.
-        expect(
-          [...fromWorker].filter(([p]) => p === '/%5Bslug%5D.html' || p === '/post.css' || p === '/caf%c3%a9.svg'),
-        ).toEqual([
-          ['/%5Bslug%5D.html', true],
-          ['/post.css', true],
-          ['/caf%c3%a9.svg', true],
-        ]);
-      } finally {
-        await context.close();
-      }
-    });
+    it(
+      'is answered by the worker at another spelling of its URL, /%5Bslug%5D.html, and so is an image written ' +
+        'caf%c3%a9.svg',
+      async () => {
+        const context = await browser.newContext();
+        try {
+          const page = await context.newPage();
+          await page.goto(`${server.url}/`);
+          await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+          const fromWorker = new Map<string, boolean>();
+          page.on('response', (r) => fromWorker.set(new URL(r.url()).pathname, r.fromServiceWorker()));
+          await page.click('#esc');
+          await page.waitForURL(/%5Bslug%5D\.html$/);
+          await page.waitForLoadState('load');
+          expect(await page.textContent('h1')).toBe('post');
+          // Chromium keeps both escapes as written; the build names them /[slug].html and /caf%C3%A9.svg.
+          expect(
+            [...fromWorker].filter(([p]) => p === '/%5Bslug%5D.html' || p === '/post.css' || p === '/caf%c3%a9.svg'),
+          ).toEqual([
+            ['/%5Bslug%5D.html', true],
+            ['/post.css', true],
+            ['/caf%c3%a9.svg', true],
+          ]);
+        } finally {
+          await context.close();
+        }
+      },
+    );
   },
 );

@@ -54,84 +54,92 @@ describe.skipIf(!chromium).each(['gen-nextjs', 'gen-nextjs-webpack'])(
 
     const closureOf = (url: string) => built.plan.pages.find((p) => p.url === url)!.closure.map((o) => o.url);
 
-    it("after install, a page arrives as its packages alone; a <Link> navigation adds only its RSC payload and the target page's objects", async () => {
-      const context = await browser.newContext();
-      const reference = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        await page.goto(`${proxy.origin}/`);
-        await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
-        await proxy.quiet(500);
-        proxy.take();
-        const fromNetwork: string[] = [];
-        const fromWorker: string[] = [];
-        page.on('response', (r) => {
-          const url = new URL(r.url());
-          if (url.origin !== proxy.origin || r.request().resourceType() === 'document') return;
-          (r.fromServiceWorker() ? fromWorker : fromNetwork).push(url.pathname);
-        });
+    it(
+      'after install, a page arrives as its packages alone; a <Link> navigation adds only its RSC payload and ' +
+        "the target page's objects",
+      async () => {
+        const context = await browser.newContext();
+        const reference = await browser.newContext();
+        try {
+          const page = await context.newPage();
+          await page.goto(`${proxy.origin}/`);
+          await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+          await proxy.quiet(500);
+          proxy.take();
+          const fromNetwork: string[] = [];
+          const fromWorker: string[] = [];
+          page.on('response', (r) => {
+            const url = new URL(r.url());
+            if (url.origin !== proxy.origin || r.request().resourceType() === 'document') return;
+            (r.fromServiceWorker() ? fromWorker : fromNetwork).push(url.pathname);
+          });
 
-        // A document navigation: the route chunk (%5Bslug%5D in the webpack build) comes from the package.
-        await page.goto(`${proxy.origin}/posts/first`, { waitUntil: 'load' });
-        await page.waitForFunction(heading('First post'));
-        await proxy.quiet(500);
-        const requests = proxy.take();
-        expect(requests.filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([]);
-        expect(fromNetwork.filter((p) => !OWN.has(p))).toEqual([]);
-        const first = closureOf('/posts/first.html');
-        const routeChunk = first.filter((u) => u.includes('/app/posts/'));
-        expect(routeChunk).toHaveLength(fixture === 'gen-nextjs-webpack' ? 1 : 0);
-        for (const u of routeChunk) expect(u).toContain('/%5Bslug%5D/');
-        for (const u of first.slice(1)) expect(fromWorker, u).toContain(u.split('?')[0]);
-        const ref = await reference.newPage();
-        await ref.goto(`${plain.origin}/posts/first.html`, { waitUntil: 'load' });
-        await ref.waitForFunction(heading('First post'));
-        expect(await visible(page)).toEqual(await visible(ref));
+          // A document navigation: the route chunk (%5Bslug%5D in the webpack build) comes from the package.
+          await page.goto(`${proxy.origin}/posts/first`, { waitUntil: 'load' });
+          await page.waitForFunction(heading('First post'));
+          await proxy.quiet(500);
+          const requests = proxy.take();
+          expect(requests.filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([]);
+          expect(fromNetwork.filter((p) => !OWN.has(p))).toEqual([]);
+          const first = closureOf('/posts/first.html');
+          const routeChunk = first.filter((u) => u.includes('/app/posts/'));
+          expect(routeChunk).toHaveLength(fixture === 'gen-nextjs-webpack' ? 1 : 0);
+          for (const u of routeChunk) expect(u).toContain('/%5Bslug%5D/');
+          for (const u of first.slice(1)) expect(fromWorker, u).toContain(u.split('?')[0]);
+          const ref = await reference.newPage();
+          await ref.goto(`${plain.origin}/posts/first.html`, { waitUntil: 'load' });
+          await ref.waitForFunction(heading('First post'));
+          expect(await visible(page)).toEqual(await visible(ref));
 
-        // A client-side navigation: Next's router fetches the target's RSC payload by a URL it computes.
-        fromNetwork.length = 0;
-        await page.click('nav a[href="/about"]');
-        await page.waitForFunction(heading('About'));
-        await proxy.quiet(500);
-        const about = new Set(closureOf('/about.html'));
-        const travelled = proxy.take().filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p));
-        // The target's objects come from its package, fetched ahead when the link was seen (the worker answers a
-        // page's requests from other packages of its build): only the payload, which no package carries, travels.
-        expect(travelled).toEqual([expect.stringMatching(/^\/about\.txt\?_rsc=/)]);
-        expect(fromNetwork.filter((p) => about.has(p))).toEqual([]);
-        await ref.goto(`${plain.origin}/about.html`, { waitUntil: 'load' });
-        await ref.waitForFunction(heading('About'));
-        expect(await visible(page)).toEqual(await visible(ref));
-      } finally {
-        await reference.close();
-        await context.close();
-      }
-    });
+          // A client-side navigation: Next's router fetches the target's RSC payload by a URL it computes.
+          fromNetwork.length = 0;
+          await page.click('nav a[href="/about"]');
+          await page.waitForFunction(heading('About'));
+          await proxy.quiet(500);
+          const about = new Set(closureOf('/about.html'));
+          const travelled = proxy.take().filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p));
+          // The target's objects come from its package, fetched ahead when the link was seen (the worker answers a
+          // page's requests from other packages of its build): only the payload, which no package carries, travels.
+          expect(travelled).toEqual([expect.stringMatching(/^\/about\.txt\?_rsc=/)]);
+          expect(fromNetwork.filter((p) => about.has(p))).toEqual([]);
+          await ref.goto(`${plain.origin}/about.html`, { waitUntil: 'load' });
+          await ref.waitForFunction(heading('About'));
+          expect(await visible(page)).toEqual(await visible(ref));
+        } finally {
+          await reference.close();
+          await context.close();
+        }
+      },
+    );
 
-    it("after Chromium stops the idle worker, a <Link> navigation still gets the target's objects from the package held before", async () => {
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        await page.goto(`${proxy.origin}/`);
-        await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
-        await page.goto(`${proxy.origin}/posts/first`, { waitUntil: 'load' });
-        await page.waitForFunction(heading('First post'));
-        // The links' packages are fetched ahead once the page is idle, and written to Cache Storage when quiet.
-        await proxy.quiet(1500);
-        // Chromium stops a worker idle for 30 s; the restarted one has none of the last one's memory.
-        const cdp = await context.newCDPSession(page);
-        await cdp.send('ServiceWorker.enable');
-        await cdp.send('ServiceWorker.stopAllWorkers');
-        proxy.take();
-        await page.click('nav a[href="/about"]');
-        await page.waitForFunction(heading('About'));
-        await proxy.quiet(500);
-        expect(proxy.take().filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([
-          expect.stringMatching(/^\/about\.txt\?_rsc=/),
-        ]);
-      } finally {
-        await context.close();
-      }
-    });
+    it(
+      "after Chromium stops the idle worker, a <Link> navigation still gets the target's objects from the " +
+        'package held before',
+      async () => {
+        const context = await browser.newContext();
+        try {
+          const page = await context.newPage();
+          await page.goto(`${proxy.origin}/`);
+          await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+          await page.goto(`${proxy.origin}/posts/first`, { waitUntil: 'load' });
+          await page.waitForFunction(heading('First post'));
+          // The links' packages are fetched ahead once the page is idle, and written to Cache Storage when quiet.
+          await proxy.quiet(1500);
+          // Chromium stops a worker idle for 30 s; the restarted one has none of the last one's memory.
+          const cdp = await context.newCDPSession(page);
+          await cdp.send('ServiceWorker.enable');
+          await cdp.send('ServiceWorker.stopAllWorkers');
+          proxy.take();
+          await page.click('nav a[href="/about"]');
+          await page.waitForFunction(heading('About'));
+          await proxy.quiet(500);
+          expect(proxy.take().filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([
+            expect.stringMatching(/^\/about\.txt\?_rsc=/),
+          ]);
+        } finally {
+          await context.close();
+        }
+      },
+    );
   },
 );

@@ -39,50 +39,55 @@ describe.skipIf(!chromium)('real VitePress output through objpack build, objpack
   }, 60_000);
   afterAll(() => chain?.close());
 
-  it('after install, a page arrives as its packages alone, every object from them, the page as without objpack', async () => {
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      // The build injected the registration into every page: the first visit installs the worker.
-      await page.goto(`${proxy.origin}/`);
-      await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
-      // The first, uncontrolled visit's late requests (hydration chunks) must not count for the next one.
-      await proxy.quiet(500);
-      proxy.take();
-      const fromNetwork: string[] = [];
-      page.on('response', (r) => {
-        const url = new URL(r.url());
-        if (url.origin === proxy.origin && r.request().resourceType() !== 'document' && !r.fromServiceWorker())
-          fromNetwork.push(url.pathname);
-      });
-      await page.goto(`${proxy.origin}/guide/getting-started.html`, { waitUntil: 'load' });
-      await page.waitForFunction(DOC_READY);
-      // Let hydration's module imports (and the worker's follow-up work) finish.
-      await proxy.quiet(500);
-      const requests = proxy.take();
-      // The page's package at most once (the first page may already have had the worker prefetch it, as a
-      // link in view), the shared ones, the packages of pages it links to, and OWN: nothing of the page's
-      // closure on its own.
-      expect(
-        requests.filter((p) => p === '/_objpack/pages/guide/getting-started.html.objp').length,
-      ).toBeLessThanOrEqual(1);
-      expect(requests.filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([]);
-      expect(fromNetwork.filter((p) => !OWN.has(p))).toEqual([]);
-      const closure = built.plan.pages.find((p) => p.url === '/guide/getting-started.html')!.closure.map((o) => o.url);
-      expect(closure.length).toBeGreaterThanOrEqual(10);
-      expect(requests.filter((p) => closure.includes(p))).toEqual([]);
-
-      const reference = await browser.newContext();
+  it(
+    'after install, a page arrives as its packages alone, ' + 'every object from them, the page as without objpack',
+    async () => {
+      const context = await browser.newContext();
       try {
-        const ref = await reference.newPage();
-        await ref.goto(`${plain.origin}/guide/getting-started.html`, { waitUntil: 'load' });
-        await ref.waitForFunction(DOC_READY);
-        expect(await visible(page)).toEqual(await visible(ref));
+        const page = await context.newPage();
+        // The build injected the registration into every page: the first visit installs the worker.
+        await page.goto(`${proxy.origin}/`);
+        await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+        // The first, uncontrolled visit's late requests (hydration chunks) must not count for the next one.
+        await proxy.quiet(500);
+        proxy.take();
+        const fromNetwork: string[] = [];
+        page.on('response', (r) => {
+          const url = new URL(r.url());
+          if (url.origin === proxy.origin && r.request().resourceType() !== 'document' && !r.fromServiceWorker())
+            fromNetwork.push(url.pathname);
+        });
+        await page.goto(`${proxy.origin}/guide/getting-started.html`, { waitUntil: 'load' });
+        await page.waitForFunction(DOC_READY);
+        // Let hydration's module imports (and the worker's follow-up work) finish.
+        await proxy.quiet(500);
+        const requests = proxy.take();
+        // The page's package at most once (the first page may already have had the worker prefetch it, as a
+        // link in view), the shared ones, the packages of pages it links to, and OWN: nothing of the page's
+        // closure on its own.
+        expect(
+          requests.filter((p) => p === '/_objpack/pages/guide/getting-started.html.objp').length,
+        ).toBeLessThanOrEqual(1);
+        expect(requests.filter((p) => !p.startsWith('/_objpack/') && !OWN.has(p))).toEqual([]);
+        expect(fromNetwork.filter((p) => !OWN.has(p))).toEqual([]);
+        const closure = built.plan.pages
+          .find((p) => p.url === '/guide/getting-started.html')!
+          .closure.map((o) => o.url);
+        expect(closure.length).toBeGreaterThanOrEqual(10);
+        expect(requests.filter((p) => closure.includes(p))).toEqual([]);
+
+        const reference = await browser.newContext();
+        try {
+          const ref = await reference.newPage();
+          await ref.goto(`${plain.origin}/guide/getting-started.html`, { waitUntil: 'load' });
+          await ref.waitForFunction(DOC_READY);
+          expect(await visible(page)).toEqual(await visible(ref));
+        } finally {
+          await reference.close();
+        }
       } finally {
-        await reference.close();
+        await context.close();
       }
-    } finally {
-      await context.close();
-    }
-  });
+    },
+  );
 });

@@ -17,7 +17,9 @@ export interface ObjpackEvent {
     | 'delta';
   url: string;
   code?: string;
-  /** For `object-served`: ms from the object being verified (or asked for, if later) to the Response being handed over. */
+  /**
+   * For `object-served`: ms from the object being verified (or asked for, if later) to the Response being handed over.
+   */
   ms?: number;
   /** For `object-served`: when the object's last byte arrived, ms since the epoch (`performance.timeOrigin` based). */
   at?: number;

@@ -33,7 +33,8 @@ const WHAT: Record<FormatErrorCode, string> = {
   OBJP_BAD_LAYOUT: 'declared lengths and offsets do not fit together',
   OBJP_TRAILING_DATA: 'bytes follow the end of the data field',
   OBJP_INVALID_NAME:
-    'object names must be percent-encoded URL paths (printable ASCII) starting with "/", without "..", "#", "\\" or encoded separators',
+    'object names must be percent-encoded URL paths (printable ASCII) starting with "/", without "..", "#", ' +
+    '"\\" or encoded separators',
   OBJP_INVALID_HEADER: 'header names must be tokens and values must not contain CR, LF or NUL',
   OBJP_DUPLICATE_NAME: 'each object name may appear once per package',
   OBJP_DIGEST_MISMATCH: 'an object body does not match its SHA-256 digest',

@@ -45,7 +45,10 @@ export const NOT_CARRIED_HEADERS: ReadonlySet<string> = new Set([
   'host',
 ]);
 
-/** Whether a host-config header (name in lower case) is one a page carries: valid, and not one of the above or objpack's own. */
+/**
+ * Whether a host-config header (name in lower case) is one a page carries: valid, and not one of the above or objpack's
+ * own.
+ */
 export function isCarriedHeader(name: string, value: unknown): boolean {
   return isHeaderName(name) && isHeaderValue(value) && !NOT_CARRIED_HEADERS.has(name) && !name.startsWith('x-objpack-');
 }

@@ -28,7 +28,10 @@ export interface ManifestObject {
   digest: string;
   contentType: string;
   as: PreloadAs;
-  /** Pages only: the response headers the site's host config gives the page (CSP, COOP/COEP…), as carried in its package. */
+  /**
+   * Pages only: the response headers the site's host config gives the page (CSP, COOP/COEP…), as carried in its
+   * package.
+   */
   headers?: Array<[string, string]>;
 }
 
@@ -136,13 +139,16 @@ export interface BuildManifest {
    * `/about.html` to `/about`, `/guide` to `/guide/` or back) instead of its own aliases; absent otherwise.
    */
   firebaseUrls?: FirebaseUrls;
-  /** URL patterns the host answers before its files (RouteTable.redirects), with where each comes from; absent when none. */
+  /**
+   * URL patterns the host answers before its files (RouteTable.redirects), with where each comes from; absent when
+   * none.
+   */
   hostRedirects?: HostRedirectRule[];
   /**
    * The host's redirect and rewrite rules with what a server needs to answer as the host does (HostRoute),
    * in the order the host tries them; absent when none. The request's query is passed on to a redirect's destination
-   * (all three hosts do), except past a rule with `query` conditions. Unlike `hostRedirects` (only the rules that take a
-   * page, for the worker), every rule a static server can apply; rules that need the host itself
+   * (all three hosts do), except past a rule with `query` conditions. Unlike `hostRedirects` (only the rules that take
+   * a page, for the worker), every rule a static server can apply; rules that need the host itself
    * (functions, proxies, country or cookie conditions) are left out.
    */
   hostRoutes?: HostRoute[];
@@ -167,7 +173,9 @@ export interface HostRouteOptions {
   shadowed?: true;
   /** The rule applies on this host only (`host[:port]`, lower case). */
   host?: string;
-  /** The rule does not apply to a path this RegExp source (same flags) matches (Vercel routes that let files answer). */
+  /**
+   * The rule does not apply to a path this RegExp source (same flags) matches (Vercel routes that let files answer).
+   */
   unless?: string;
   /**
    * Query parameters the request must carry (Netlify `/store id=:id`): name and value, where a value
@@ -182,7 +190,10 @@ export interface HostRouteOptions {
   groups?: Record<string, boolean>;
 }
 
-/** A host rule that redirects (or rewrites) URLs before the host looks at files: `_redirects`, vercel.json, firebase.json. */
+/**
+ * A host rule that redirects (or rewrites) URLs before the host looks at files: `_redirects`, vercel.json,
+ * firebase.json.
+ */
 export interface HostRedirectRule {
   /** The config file, and the rule's source pattern as written there. */
   file: string;

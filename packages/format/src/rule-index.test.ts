@@ -90,32 +90,37 @@ describe('RuleIndex', () => {
     expect(index.literals(['/\u017Fecret'])).toEqual([5]);
   });
 
-  it('folds case as a case-insensitive RegExp does for every character with a case mapping, and slashes as minimatch does', () => {
-    const cased: string[] = [];
-    for (let c = 0x41; c <= 0x1ffff; c++) {
-      const ch = String.fromCodePoint(c);
-      if (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch) cased.push(ch);
-    }
-    // Every character each one matches case-insensitively (one native scan per pattern), and whether the lookup finds it.
-    const text = cased.join(' ');
-    const at = new Map<number, string>();
-    let offset = 0;
-    for (const ch of cased) {
-      at.set(offset, ch);
-      offset += ch.length + 1;
-    }
-    const misses: string[] = [];
-    for (const ch of cased) {
-      for (const flags of ['i', 'iu']) {
-        const index = new RuleIndex([{ re: new RegExp(`^/a${ch}$`, flags) }]);
-        for (const m of text.matchAll(new RegExp(ch.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), `g${flags}`))) {
-          const other = at.get(m.index);
-          if (other !== undefined && index.literals([`/a${other}`]).length === 0)
-            misses.push(`${ch}~${other} /${flags}`);
+  it(
+    'folds case as a case-insensitive RegExp does for every character with a case mapping, and slashes as ' +
+      'minimatch does',
+    () => {
+      const cased: string[] = [];
+      for (let c = 0x41; c <= 0x1ffff; c++) {
+        const ch = String.fromCodePoint(c);
+        if (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch) cased.push(ch);
+      }
+      // Every character each one matches case-insensitively (one native scan per pattern), and whether the lookup finds
+      // it.
+      const text = cased.join(' ');
+      const at = new Map<number, string>();
+      let offset = 0;
+      for (const ch of cased) {
+        at.set(offset, ch);
+        offset += ch.length + 1;
+      }
+      const misses: string[] = [];
+      for (const ch of cased) {
+        for (const flags of ['i', 'iu']) {
+          const index = new RuleIndex([{ re: new RegExp(`^/a${ch}$`, flags) }]);
+          for (const m of text.matchAll(new RegExp(ch.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), `g${flags}`))) {
+            const other = at.get(m.index);
+            if (other !== undefined && index.literals([`/a${other}`]).length === 0)
+              misses.push(`${ch}~${other} /${flags}`);
+          }
         }
       }
-    }
-    expect(misses).toEqual([]);
-    expect(new RuleIndex([{ re: /^\/docs\/a\.html$/ }]).literals(['//docs//a.html'])).toEqual([0]);
-  });
+      expect(misses).toEqual([]);
+      expect(new RuleIndex([{ re: /^\/docs\/a\.html$/ }]).literals(['//docs//a.html'])).toEqual([0]);
+    },
+  );
 });

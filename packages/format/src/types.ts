@@ -2,7 +2,10 @@
 export interface ObjectEntry {
   /** Position in delivery order (0-based): the paper's File Entry Pointer value for this row. */
   readonly index: number;
-  /** URL path, optionally with a query, percent-encoded as a browser requests it: `/img/caf%C3%A9.png?v=3` (README §1.2). */
+  /**
+   * URL path, optionally with a query, percent-encoded as a browser requests it: `/img/caf%C3%A9.png?v=3` (README
+   * §1.2).
+   */
   readonly name: string;
   /** Media type for the `Content-Type` header, e.g. `text/css; charset=utf-8`. */
   readonly contentType: string;

@@ -18,7 +18,8 @@ export function errorBody(status: number): Buffer {
   const t = TEXT[status] ?? 'Error';
   return Buffer.from(
     `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-      `<title>${status} ${t}</title><style>body{font:16px system-ui,sans-serif;margin:15vh auto;max-width:32rem;color:#333}` +
+      (`<title>${status} ${t}</title><style>body{font:16px system-ui,sans-serif;margin:15vh ` +
+        `auto;max-width:32rem;color:#333}`) +
       `h1{font-weight:500}</style><h1>${status} ${t}</h1><p>objpack serve</p></html>\n`,
   );
 }

@@ -152,7 +152,8 @@ function handle(ctx: Context, req: Req, res: Res): void {
     sendListing(ctx, req, res, target.query);
     return;
   }
-  // A firebase.json with cleanUrls/trailingSlash: its file lookup, redirects included, instead of this server's aliases.
+  // A firebase.json with cleanUrls/trailingSlash: its file lookup, redirects included, instead of this server's
+  // aliases.
   const firebase = site.manifest?.firebaseUrls;
   const route = firebase ? firebaseRoute(site.index.files, target.path, firebase) : site.index.routes.get(target.path);
   // The host's own redirects and rewrites come first, each as the host orders it against files.
@@ -255,7 +256,10 @@ function answerRoute(
   sendFile(ctx, req, res, entry, extra ? { headers: extra } : undefined);
 }
 
-/** The host config's headers for a site file; objpack's own directory (shared packages, the route table) keeps objpack's caching. */
+/**
+ * The host config's headers for a site file; objpack's own directory (shared packages, the route table) keeps objpack's
+ * caching.
+ */
 function fileExtra(ctx: Context, entry: FileEntry): Readonly<Record<string, string>> | null {
   const rules = ctx.site.manifest?.hostRules;
   if (!rules || rules.length === 0 || entry.urlPath.startsWith(ctx.site.ownDir)) return null;
@@ -338,7 +342,8 @@ function errorExtra(ctx: Context, path: string, errorPage: boolean): Readonly<Re
   const asked = askedHeaders(ctx, path);
   if (!own && !asked) return NOT_FOUND_EXTRA;
   const extra = { ...NOT_FOUND_EXTRA, ...own, ...asked };
-  // One object per distinct set (response heads are cached under its identity): as many as the rules make, not one per URL.
+  // One object per distinct set (response heads are cached under its identity): as many as the rules make, not one per
+  // URL.
   let sets = errorExtras.get(m);
   if (!sets) errorExtras.set(m, (sets = new Map()));
   const key = JSON.stringify(extra);

@@ -11,7 +11,9 @@ export interface ServeRoute {
   host?: string;
   unless?: RegExp;
   query?: ReadonlyArray<readonly [string, string]>;
-  /** Groups that must have a value not empty (true) or none (false) for the rule to answer (HostRouteOptions.groups). */
+  /**
+   * Groups that must have a value not empty (true) or none (false) for the rule to answer (HostRouteOptions.groups).
+   */
   groups?: ReadonlyArray<readonly [string, boolean]>;
   /** The host answers with a function or a proxy (status 502, no destination): so does this server, with 502. */
   hostOnly?: true;
@@ -185,8 +187,9 @@ function queryBinds(
 /**
  * The destination with the match's groups in it: percent-encoded in the path (a `/` stays a separator),
  * and in an external destination's host only as letters, digits and `-`, so a request can never move a
- * redirect to another site (else the rule does not answer). A destination that is not an http(s) URL is a path on this site: its leading slashes
- * and backslashes become one `/`, so no capture (`//evil.example`) makes it protocol-relative.
+ * redirect to another site (else the rule does not answer). A destination that is not an http(s) URL is a path on this
+ * site: its leading slashes and backslashes become one `/`, so no capture (`//evil.example`) makes it
+ * protocol-relative.
  */
 function expand(to: string, m: RegExpExecArray, bound: Record<string, string> | undefined): string | undefined {
   const external = EXTERNAL.test(to);

@@ -37,7 +37,10 @@ export async function resolveRoot(root: string): Promise<string> {
   }
 }
 
-/** Reads the site: file index (reusing `previous`'s unchanged bodies), manifest (a bad one is reported and ignored), stale pages. */
+/**
+ * Reads the site: file index (reusing `previous`'s unchanged bodies), manifest (a bad one is reported and ignored),
+ * stale pages.
+ */
 export async function loadSite(o: ResolvedOptions, rootReal: string, previous?: Site): Promise<Site> {
   // The manifest before the walk: a build switches generations by writing it last and leaves the files of
   // the generation it replaced, so the walk finds every file the manifest read names, even mid-build.

@@ -56,7 +56,10 @@ export interface ServeOptions {
   memoryBytes?: number;
   /** Largest file held in memory by the index or the prefetch cache (default 1 MiB: a typical page package). */
   maxMemoryFileBytes?: number;
-  /** Byte budget of each of two caches: compressed bodies, and assembled dynamic/delta packages (default 32 MiB; 0 = no caching). */
+  /**
+   * Byte budget of each of two caches: compressed bodies, and assembled dynamic/delta packages (default 32 MiB; 0 = no
+   * caching).
+   */
   cacheBytes?: number;
   /** Keep-alive holding time of an idle HTTP/1.1 connection, ms (default 5000, Node's default). */
   holdMs?: number;

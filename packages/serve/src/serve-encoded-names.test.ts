@@ -119,103 +119,112 @@ describe('page and object URLs as the browser requests them ([ ] kept, | ^ and n
     expect([page.status, page.headers.link]).toEqual([200, '</caf%C3%A9.css>; rel=preload; as=style']);
   });
 
-  it("redirects a directory to its slash in the form the route table keys it (Chromium's: [ ] kept, | ^ escaped)", async () => {
-    for (const [path, location] of [
-      ['/[lang]', '/[lang]/'],
-      ['/%5Blang%5D?x=1', '/[lang]/?x=1'],
-      ['/a%7Cb%20%C3%BC', '/a%7Cb%20%C3%BC/'],
-    ]) {
-      const r = await get(s.url, path!);
-      expect([path, r.status, r.headers.location]).toEqual([path, 301, location]);
-    }
-  });
+  it(
+    'redirects a directory to its slash in the form the ' + "route table keys it (Chromium's: [ ] kept, | ^ escaped)",
+    async () => {
+      for (const [path, location] of [
+        ['/[lang]', '/[lang]/'],
+        ['/%5Blang%5D?x=1', '/[lang]/?x=1'],
+        ['/a%7Cb%20%C3%BC', '/a%7Cb%20%C3%BC/'],
+      ]) {
+        const r = await get(s.url, path!);
+        expect([path, r.status, r.headers.location]).toEqual([path, 301, location]);
+      }
+    },
+  );
 });
 
-describe("the site's host header rules reach a page or a file whichever way the rule and the request spell its URL", () => {
-  let root: string;
-  let s: ObjpackServer;
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'objpack-serve-names-'));
-    makeSite(root);
-    // A second page, café/index.html, keyed as the build keys it.
-    const html = Buffer.from('<!doctype html><title>café</title>');
-    const pkgUrl = '/_objpack/pages/caf%C3%A9/index.html.objp';
-    for (const dir of ['café', '_objpack/pages/café']) mkdirSync(join(root, dir), { recursive: true });
-    writeFileSync(join(root, 'café/index.html'), html);
-    writeFileSync(
-      join(root, '_objpack/pages/café/index.html.objp'),
-      encodePackageSync({
-        buildId: 'b1',
-        objects: [{ name: '/caf%C3%A9/', contentType: 'text/html; charset=utf-8', body: html }],
-      }),
+describe(
+  "the site's host header rules reach a page or a file " + 'whichever way the rule and the request spell its URL',
+  () => {
+    let root: string;
+    let s: ObjpackServer;
+    beforeAll(async () => {
+      root = mkdtempSync(join(tmpdir(), 'objpack-serve-names-'));
+      makeSite(root);
+      // A second page, café/index.html, keyed as the build keys it.
+      const html = Buffer.from('<!doctype html><title>café</title>');
+      const pkgUrl = '/_objpack/pages/caf%C3%A9/index.html.objp';
+      for (const dir of ['café', '_objpack/pages/café']) mkdirSync(join(root, dir), { recursive: true });
+      writeFileSync(join(root, 'café/index.html'), html);
+      writeFileSync(
+        join(root, '_objpack/pages/café/index.html.objp'),
+        encodePackageSync({
+          buildId: 'b1',
+          objects: [{ name: '/caf%C3%A9/', contentType: 'text/html; charset=utf-8', body: html }],
+        }),
+      );
+      const file = join(root, 'objpack-manifest.json');
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as BuildManifest;
+      manifest.pages['/caf%C3%A9/'] = {
+        file: 'café/index.html',
+        package: pkgUrl,
+        shared: [],
+        closure: ['/caf%C3%A9/'],
+        critical: [],
+        preconnect: [],
+      };
+      manifest.packages[pkgUrl] = {
+        kind: 'page',
+        file: '_objpack/pages/café/index.html.objp',
+        bytes: 0,
+        digest: '',
+        objects: ['/caf%C3%A9/'],
+      };
+      manifest.objects['/caf%C3%A9/'] = {
+        file: 'café/index.html',
+        bytes: html.length,
+        digest: sri(html),
+        contentType: 'text/html; charset=utf-8',
+        as: 'document',
+      };
+      // Rules as the build records them, each written one way: decoded, or as the browser requests the URL.
+      manifest.hostHeaders = [
+        { for: '/café/', match: '^/café/?$', headers: [['x-r-page-decoded', '1']] },
+        { for: '/caf%C3%A9/', match: '^/caf%C3%A9/?$', headers: [['x-r-page-encoded', '1']] },
+        { for: '/café.css', match: '^/café\\.css/?$', headers: [['x-r-file-decoded', '1']] },
+        { for: '/caf%C3%A9.css', match: '^/caf%C3%A9\\.css/?$', headers: [['x-r-file-encoded', '1']] },
+        { for: '/*.css', match: '^/(.*)\\.css/?$', headers: [['x-r-css', '1']] },
+        { for: '/goné/*', match: '^/goné/?(.*)/?$', headers: [['x-r-gone-decoded', '1']] },
+        { for: '/gon%C3%A9/*', match: '^/gon%C3%A9/?(.*)/?$', headers: [['x-r-gone-encoded', '1']] },
+      ];
+      writeFileSync(file, JSON.stringify(manifest));
+      s = await serve({ root, port: 0 });
+    });
+    afterAll(async () => {
+      await s?.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    const ruled = (h: Record<string, string | string[] | undefined>) =>
+      Object.keys(h)
+        .filter((k) => k.startsWith('x-r-'))
+        .sort();
+
+    it(
+      'a rule written decoded or encoded applies to the page ' + 'and to the file, at every spelling of the request',
+      async () => {
+        expect(s.stats().index.stalePages).toBe(0);
+        for (const path of ['/caf%C3%A9/', '/caf%c3%a9/', '/caf%C3%A9/index.html']) {
+          const r = await get(s.url, path);
+          expect([path, r.status, ruled(r.headers)]).toEqual([path, 200, ['x-r-page-decoded', 'x-r-page-encoded']]);
+        }
+        for (const path of ['/caf%C3%A9.css', '/caf%c3%a9.css', '/caf%C3%A9.css?v=1']) {
+          const r = await get(s.url, path);
+          expect([path, r.status, ruled(r.headers)]).toEqual([
+            path,
+            200,
+            ['x-r-css', 'x-r-file-decoded', 'x-r-file-encoded'],
+          ]);
+        }
+      },
     );
-    const file = join(root, 'objpack-manifest.json');
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as BuildManifest;
-    manifest.pages['/caf%C3%A9/'] = {
-      file: 'café/index.html',
-      package: pkgUrl,
-      shared: [],
-      closure: ['/caf%C3%A9/'],
-      critical: [],
-      preconnect: [],
-    };
-    manifest.packages[pkgUrl] = {
-      kind: 'page',
-      file: '_objpack/pages/café/index.html.objp',
-      bytes: 0,
-      digest: '',
-      objects: ['/caf%C3%A9/'],
-    };
-    manifest.objects['/caf%C3%A9/'] = {
-      file: 'café/index.html',
-      bytes: html.length,
-      digest: sri(html),
-      contentType: 'text/html; charset=utf-8',
-      as: 'document',
-    };
-    // Rules as the build records them, each written one way: decoded, or as the browser requests the URL.
-    manifest.hostHeaders = [
-      { for: '/café/', match: '^/café/?$', headers: [['x-r-page-decoded', '1']] },
-      { for: '/caf%C3%A9/', match: '^/caf%C3%A9/?$', headers: [['x-r-page-encoded', '1']] },
-      { for: '/café.css', match: '^/café\\.css/?$', headers: [['x-r-file-decoded', '1']] },
-      { for: '/caf%C3%A9.css', match: '^/caf%C3%A9\\.css/?$', headers: [['x-r-file-encoded', '1']] },
-      { for: '/*.css', match: '^/(.*)\\.css/?$', headers: [['x-r-css', '1']] },
-      { for: '/goné/*', match: '^/goné/?(.*)/?$', headers: [['x-r-gone-decoded', '1']] },
-      { for: '/gon%C3%A9/*', match: '^/gon%C3%A9/?(.*)/?$', headers: [['x-r-gone-encoded', '1']] },
-    ];
-    writeFileSync(file, JSON.stringify(manifest));
-    s = await serve({ root, port: 0 });
-  });
-  afterAll(async () => {
-    await s?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
 
-  const ruled = (h: Record<string, string | string[] | undefined>) =>
-    Object.keys(h)
-      .filter((k) => k.startsWith('x-r-'))
-      .sort();
-
-  it('a rule written decoded or encoded applies to the page and to the file, at every spelling of the request', async () => {
-    expect(s.stats().index.stalePages).toBe(0);
-    for (const path of ['/caf%C3%A9/', '/caf%c3%a9/', '/caf%C3%A9/index.html']) {
-      const r = await get(s.url, path);
-      expect([path, r.status, ruled(r.headers)]).toEqual([path, 200, ['x-r-page-decoded', 'x-r-page-encoded']]);
-    }
-    for (const path of ['/caf%C3%A9.css', '/caf%c3%a9.css', '/caf%C3%A9.css?v=1']) {
-      const r = await get(s.url, path);
-      expect([path, r.status, ruled(r.headers)]).toEqual([
-        path,
-        200,
-        ['x-r-css', 'x-r-file-decoded', 'x-r-file-encoded'],
-      ]);
-    }
-  });
-
-  it('a URL with no file (the 404 answer) gets the rules of its path whichever way they are written', async () => {
-    for (const path of ['/gon%C3%A9/x', '/gon%c3%a9/x']) {
-      const r = await get(s.url, path);
-      expect([path, r.status, ruled(r.headers)]).toEqual([path, 404, ['x-r-gone-decoded', 'x-r-gone-encoded']]);
-    }
-  });
-});
+    it('a URL with no file (the 404 answer) gets the rules of its path whichever way they are written', async () => {
+      for (const path of ['/gon%C3%A9/x', '/gon%c3%a9/x']) {
+        const r = await get(s.url, path);
+        expect([path, r.status, ruled(r.headers)]).toEqual([path, 404, ['x-r-gone-decoded', 'x-r-gone-encoded']]);
+      }
+    });
+  },
+);

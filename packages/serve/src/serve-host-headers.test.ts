@@ -57,27 +57,30 @@ async function start(rules: unknown): Promise<ObjpackServer> {
 }
 
 describe("the site's host header rules (_headers, netlify.toml) on every file", () => {
-  it('a font gets its CORS header, every file the site-wide rules, a later rule wins; 304s and ranges carry them', async () => {
-    const s = await start(RULES);
-    const font = await get(s.url, '/font.woff2');
-    expect(font.status).toBe(200);
-    expect(font.headers['access-control-allow-origin']).toBe('*');
-    expect(font.headers['x-frame-options']).toBe('DENY');
-    expect(font.headers['cache-control']).toBe('public, max-age=60');
-    for (const h of ['x-broken', 'x-injected', 'set-cookie', 'x-objpack-build', 'te'])
-      expect(font.headers[h], h).toBeUndefined();
-    expect(font.headers['content-type']).not.toBe('text/plain');
-    expect((await get(s.url, '/guide/guide.js')).headers['x-frame-options']).toBe('SAMEORIGIN');
-    const again = await get(s.url, '/font.woff2', { headers: { 'if-none-match': font.headers.etag! } });
-    expect(again.status).toBe(304);
-    expect(again.headers['access-control-allow-origin']).toBe('*');
-    const range = await get(s.url, '/font.woff2', { headers: { range: 'bytes=0-9' } });
-    expect(range.status).toBe(206);
-    expect(range.headers['access-control-allow-origin']).toBe('*');
-    const br = await get(s.url, '/app.js', { headers: { 'accept-encoding': 'br' } });
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(br.headers['x-frame-options']).toBe('DENY');
-  });
+  it(
+    'a font gets its CORS header, every file the site-wide ' + 'rules, a later rule wins; 304s and ranges carry them',
+    async () => {
+      const s = await start(RULES);
+      const font = await get(s.url, '/font.woff2');
+      expect(font.status).toBe(200);
+      expect(font.headers['access-control-allow-origin']).toBe('*');
+      expect(font.headers['x-frame-options']).toBe('DENY');
+      expect(font.headers['cache-control']).toBe('public, max-age=60');
+      for (const h of ['x-broken', 'x-injected', 'set-cookie', 'x-objpack-build', 'te'])
+        expect(font.headers[h], h).toBeUndefined();
+      expect(font.headers['content-type']).not.toBe('text/plain');
+      expect((await get(s.url, '/guide/guide.js')).headers['x-frame-options']).toBe('SAMEORIGIN');
+      const again = await get(s.url, '/font.woff2', { headers: { 'if-none-match': font.headers.etag! } });
+      expect(again.status).toBe(304);
+      expect(again.headers['access-control-allow-origin']).toBe('*');
+      const range = await get(s.url, '/font.woff2', { headers: { range: 'bytes=0-9' } });
+      expect(range.status).toBe(206);
+      expect(range.headers['access-control-allow-origin']).toBe('*');
+      const br = await get(s.url, '/app.js', { headers: { 'accept-encoding': 'br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['x-frame-options']).toBe('DENY');
+    },
+  );
 
   it("pages get the rules' caching next to their recorded headers; objpack's packages keep their own", async () => {
     const s = await start(RULES);
@@ -146,35 +149,42 @@ describe("the site's host header rules (_headers, netlify.toml) on every file", 
     expect(ruleHeaders(rules, '/ABOUT.HTML/')).toMatchObject({ 'x-rule': '4', 'x-1': '^\\/about\\.html\\/?$' });
   });
 
-  it("a rule's recorded flags apply (Firebase globs are case-sensitive); flags that make test() stateful drop the rule", () => {
-    const rule = (flags?: string) => ({
-      for: '/docs/*',
-      match: '^\\/docs\\/[^/]*$',
-      ...(flags === undefined ? {} : { flags }),
-      headers: [['x-docs', '1']],
-    });
-    expect(ruleHeaders(hostRules([rule('')]), '/DOCS/a')).toBeNull();
-    expect(ruleHeaders(hostRules([rule('')]), '/docs/a')).toEqual({ 'x-docs': '1' });
-    expect(ruleHeaders(hostRules([rule()]), '/DOCS/a')).toEqual({ 'x-docs': '1' });
-    expect(hostRules([rule('g'), rule('y'), rule(5 as unknown as string)])).toEqual([]);
-  });
+  it(
+    "a rule's recorded flags apply (Firebase globs are " +
+      'case-sensitive); flags that make test() stateful drop the rule',
+    () => {
+      const rule = (flags?: string) => ({
+        for: '/docs/*',
+        match: '^\\/docs\\/[^/]*$',
+        ...(flags === undefined ? {} : { flags }),
+        headers: [['x-docs', '1']],
+      });
+      expect(ruleHeaders(hostRules([rule('')]), '/DOCS/a')).toBeNull();
+      expect(ruleHeaders(hostRules([rule('')]), '/docs/a')).toEqual({ 'x-docs': '1' });
+      expect(ruleHeaders(hostRules([rule()]), '/DOCS/a')).toEqual({ 'x-docs': '1' });
+      expect(hostRules([rule('g'), rule('y'), rule(5 as unknown as string)])).toEqual([]);
+    },
+  );
 });
 
 describe("bare directory URLs (the build's bareDirUrls)", () => {
-  it('with the manifest saying so /guide is served as /guide/ is, with its host headers; without, redirected', async () => {
-    const plain = await start(RULES);
-    expect((await get(plain.url, '/guide')).status).toBe(301);
-    await plain.close();
-    const file = join(site.root, 'objpack-manifest.json');
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), bareDirUrls: true }));
-    const s = await start(RULES);
-    const bare = await get(s.url, '/guide?x=1');
-    expect(bare.status).toBe(200);
-    expect(bare.body.equals(site.files['/guide/index.html']!)).toBe(true);
-    expect(bare.headers['x-frame-options']).toBe('SAMEORIGIN');
-    // The page's own extras too (its preloads), as at /guide/.
-    expect(bare.headers.link).toBe((await get(s.url, '/guide/')).headers.link);
-    expect(bare.headers.link).toContain('/style.css');
-    expect((await get(s.url, '/about')).status).toBe(200);
-  });
+  it(
+    'with the manifest saying so /guide is served as ' + '/guide/ is, with its host headers; without, redirected',
+    async () => {
+      const plain = await start(RULES);
+      expect((await get(plain.url, '/guide')).status).toBe(301);
+      await plain.close();
+      const file = join(site.root, 'objpack-manifest.json');
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), bareDirUrls: true }));
+      const s = await start(RULES);
+      const bare = await get(s.url, '/guide?x=1');
+      expect(bare.status).toBe(200);
+      expect(bare.body.equals(site.files['/guide/index.html']!)).toBe(true);
+      expect(bare.headers['x-frame-options']).toBe('SAMEORIGIN');
+      // The page's own extras too (its preloads), as at /guide/.
+      expect(bare.headers.link).toBe((await get(s.url, '/guide/')).headers.link);
+      expect(bare.headers.link).toContain('/style.css');
+      expect((await get(s.url, '/about')).status).toBe(200);
+    },
+  );
 });

@@ -208,54 +208,60 @@ describe('closure-aware keep-alive', () => {
 });
 
 describe('dynamic packages', () => {
-  it('answers the delta listing: every page package while small, else only page packages asked (bounded), gzip on request', async () => {
-    const sri = (n: string) => `sha256-${b64Digest(site.files[n]!)}`;
-    const home: Array<[string, string, string]> = [
-      ['/index.html', sri('/index.html'), 'text/html; charset=utf-8'],
-      ['/app.js', sri('/app.js'), 'text/javascript; charset=utf-8'],
-      ['/logo.png', sri('/logo.png'), 'image/png'],
-      ['/font.woff2', sri('/font.woff2'), 'font/woff2'],
-    ];
-    const s = await start();
-    const all = await get(s.url, '/_objpack/listing');
-    expect([all.status, all.headers['content-type'], all.headers['cache-control']]).toEqual([
-      200,
-      'application/json',
-      'no-store',
-    ]);
-    const listing = JSON.parse(all.body.toString()) as {
-      buildId: string;
-      complete: boolean;
-      packages: Record<string, unknown>;
-    };
-    expect(listing.complete).toBe(true);
-    expect(Object.keys(listing.packages).sort()).toEqual([
-      '/_objpack/pages/guide/index.html.objp',
-      '/_objpack/pages/index.html.objp',
-    ]);
-    expect(listing.packages['/_objpack/pages/index.html.objp']).toEqual(home);
+  it(
+    'answers the delta listing: every page package while small, else only page packages asked (bounded), gzip ' +
+      'on request',
+    async () => {
+      const sri = (n: string) => `sha256-${b64Digest(site.files[n]!)}`;
+      const home: Array<[string, string, string]> = [
+        ['/index.html', sri('/index.html'), 'text/html; charset=utf-8'],
+        ['/app.js', sri('/app.js'), 'text/javascript; charset=utf-8'],
+        ['/logo.png', sri('/logo.png'), 'image/png'],
+        ['/font.woff2', sri('/font.woff2'), 'font/woff2'],
+      ];
+      const s = await start();
+      const all = await get(s.url, '/_objpack/listing');
+      expect([all.status, all.headers['content-type'], all.headers['cache-control']]).toEqual([
+        200,
+        'application/json',
+        'no-store',
+      ]);
+      const listing = JSON.parse(all.body.toString()) as {
+        buildId: string;
+        complete: boolean;
+        packages: Record<string, unknown>;
+      };
+      expect(listing.complete).toBe(true);
+      expect(Object.keys(listing.packages).sort()).toEqual([
+        '/_objpack/pages/guide/index.html.objp',
+        '/_objpack/pages/index.html.objp',
+      ]);
+      expect(listing.packages['/_objpack/pages/index.html.objp']).toEqual(home);
 
-    const small = await start({ listingBytes: 0 });
-    const q = ['/_objpack/pages/index.html.objp', '/_objpack/shared/00112233aabbccdd.objp', '/nope.objp']
-      .map((p) => `p=${encodeURIComponent(p)}`)
-      .join('&');
-    const some = JSON.parse((await get(small.url, `/_objpack/listing?${q}`)).body.toString()) as typeof listing;
-    expect(some).toEqual({
-      buildId: listing.buildId,
-      complete: false,
-      packages: { '/_objpack/pages/index.html.objp': home },
-    });
-    // Past 64 names the rest is ignored; a hostile query costs nothing.
-    const many = `${Array.from({ length: 64 }, (_, i) => `p=/x${i}`).join('&')}&p=${encodeURIComponent('/_objpack/pages/index.html.objp')}`;
-    expect(JSON.parse((await get(small.url, `/_objpack/listing?${many}`)).body.toString()).packages).toEqual({});
-    const gz = await get(s.url, '/_objpack/listing', { headers: { 'accept-encoding': 'gzip' } });
-    expect(all.body.length).toBeGreaterThan(512);
-    expect([gz.headers['content-encoding'], gunzipSync(gz.body).equals(all.body)]).toEqual(['gzip', true]);
-    const head = await get(s.url, '/_objpack/listing', { method: 'HEAD' });
-    expect([head.status, head.body.length]).toEqual([200, 0]);
-    // Without dynamic packages there are no deltas, so no listing either.
-    expect((await get((await start({ dynamic: false })).url, '/_objpack/listing')).status).toBe(404);
-  });
+      const small = await start({ listingBytes: 0 });
+      const q = ['/_objpack/pages/index.html.objp', '/_objpack/shared/00112233aabbccdd.objp', '/nope.objp']
+        .map((p) => `p=${encodeURIComponent(p)}`)
+        .join('&');
+      const some = JSON.parse((await get(small.url, `/_objpack/listing?${q}`)).body.toString()) as typeof listing;
+      expect(some).toEqual({
+        buildId: listing.buildId,
+        complete: false,
+        packages: { '/_objpack/pages/index.html.objp': home },
+      });
+      // Past 64 names the rest is ignored; a hostile query costs nothing.
+      const many =
+        `${Array.from({ length: 64 }, (_, i) => `p=/x${i}`).join('&')}&p=` +
+        `${encodeURIComponent('/_objpack/pages/index.html.objp')}`;
+      expect(JSON.parse((await get(small.url, `/_objpack/listing?${many}`)).body.toString()).packages).toEqual({});
+      const gz = await get(s.url, '/_objpack/listing', { headers: { 'accept-encoding': 'gzip' } });
+      expect(all.body.length).toBeGreaterThan(512);
+      expect([gz.headers['content-encoding'], gunzipSync(gz.body).equals(all.body)]).toEqual(['gzip', true]);
+      const head = await get(s.url, '/_objpack/listing', { method: 'HEAD' });
+      expect([head.status, head.body.length]).toEqual([200, 0]);
+      // Without dynamic packages there are no deltas, so no listing either.
+      expect((await get((await start({ dynamic: false })).url, '/_objpack/listing')).status).toBe(404);
+    },
+  );
 
   it('sends a delta package without the objects the client holds (full digests or prefixes)', async () => {
     const s = await start();
@@ -278,75 +284,81 @@ describe('dynamic packages', () => {
     expect(s.stats().packages.assembled).toBe(1); // the second came from the cache
   });
 
-  it("a page's own headers (from _headers) travel in dynamic packages, and its HTML is never left out of a delta", async () => {
-    const manifestFile = join(site.root, 'objpack-manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
-    const csp: Array<[string, string]> = [['content-security-policy', "default-src 'self'"]];
-    manifest.objects['/index.html']!.headers = csp;
-    writeFileSync(manifestFile, JSON.stringify(manifest));
-    const s = await start();
-    const have = [b64Digest(site.files['/index.html']!), b64Digest(site.files['/app.js']!)];
-    const r = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'x-objpack-have': have.join(', ') } });
-    expect(r.headers['x-objpack-dynamic']).toBe('delta');
-    const entries = new Map<string, ReadonlyArray<readonly [string, string]>>();
-    const d = new Decoder({ onObjectStart: (e) => entries.set(e.name, e.headers) });
-    d.push(r.body);
-    d.end();
-    expect([...entries.keys()]).toEqual(['/index.html', '/logo.png', '/font.woff2']);
-    expect(entries.get('/index.html')).toEqual(csp);
-  });
+  it(
+    "a page's own headers (from _headers) travel in dynamic " + 'packages, and its HTML is never left out of a delta',
+    async () => {
+      const manifestFile = join(site.root, 'objpack-manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
+      const csp: Array<[string, string]> = [['content-security-policy', "default-src 'self'"]];
+      manifest.objects['/index.html']!.headers = csp;
+      writeFileSync(manifestFile, JSON.stringify(manifest));
+      const s = await start();
+      const have = [b64Digest(site.files['/index.html']!), b64Digest(site.files['/app.js']!)];
+      const r = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'x-objpack-have': have.join(', ') } });
+      expect(r.headers['x-objpack-dynamic']).toBe('delta');
+      const entries = new Map<string, ReadonlyArray<readonly [string, string]>>();
+      const d = new Decoder({ onObjectStart: (e) => entries.set(e.name, e.headers) });
+      d.push(r.body);
+      d.end();
+      expect([...entries.keys()]).toEqual(['/index.html', '/logo.png', '/font.woff2']);
+      expect(entries.get('/index.html')).toEqual(csp);
+    },
+  );
 
-  it("a page's host headers (from _headers) go on its HTML response; unsafe or server-owned ones are dropped", async () => {
-    const manifestFile = join(site.root, 'objpack-manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
-    // Keyed by the page's URL, as the build keys a page's HTML object.
-    manifest.objects['/'] = { ...manifest.objects['/index.html']! };
-    manifest.objects['/']!.headers = [
-      ['content-security-policy', "default-src 'self'"],
-      ['cross-origin-opener-policy', 'same-origin'],
-      ['permissions-policy', 'camera=()'],
-      ['permissions-policy', 'geolocation=()'],
-      ['x-injected', 'a\r\nset-cookie: x=1'],
-      ['Bad Name', 'x'],
-      ['cache-control', 'no-store'],
-      ['content-type', 'text/plain'],
-      ['x-objpack-build', 'forged'],
-      ['te', 'gzip'],
-      ['upgrade', 'h2c'],
-      ['constructor', 'x'],
-    ] as Array<[string, string]>;
-    writeFileSync(manifestFile, JSON.stringify(manifest));
-    const s = await start();
-    for (const path of ['/', '/index.html']) {
-      for (const method of ['GET', 'HEAD'] as const) {
-        const r = await get(s.url, path, { method });
-        expect(r.status, `${method} ${path}`).toBe(200);
-        expect(r.headers['content-security-policy']).toBe("default-src 'self'");
-        expect(r.headers['cross-origin-opener-policy']).toBe('same-origin');
-        expect(r.headers['permissions-policy']).toBe('camera=(), geolocation=()');
-        expect(r.headers['x-injected']).toBeUndefined();
-        expect(r.headers['set-cookie']).toBeUndefined();
-        expect(r.headers['content-type']).toMatch(/^text\/html/);
-        expect(r.headers['cache-control']).not.toBe('no-store');
-        expect(r.headers['x-objpack-build']).toBeUndefined();
-        expect(r.headers.te).toBeUndefined();
-        expect(r.headers.upgrade).toBeUndefined();
-        expect(r.headers.constructor).toBe('x');
-        expect(r.headers.vary).toContain('Accept');
+  it(
+    "a page's host headers (from _headers) go on its HTML " + 'response; unsafe or server-owned ones are dropped',
+    async () => {
+      const manifestFile = join(site.root, 'objpack-manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
+      // Keyed by the page's URL, as the build keys a page's HTML object.
+      manifest.objects['/'] = { ...manifest.objects['/index.html']! };
+      manifest.objects['/']!.headers = [
+        ['content-security-policy', "default-src 'self'"],
+        ['cross-origin-opener-policy', 'same-origin'],
+        ['permissions-policy', 'camera=()'],
+        ['permissions-policy', 'geolocation=()'],
+        ['x-injected', 'a\r\nset-cookie: x=1'],
+        ['Bad Name', 'x'],
+        ['cache-control', 'no-store'],
+        ['content-type', 'text/plain'],
+        ['x-objpack-build', 'forged'],
+        ['te', 'gzip'],
+        ['upgrade', 'h2c'],
+        ['constructor', 'x'],
+      ] as Array<[string, string]>;
+      writeFileSync(manifestFile, JSON.stringify(manifest));
+      const s = await start();
+      for (const path of ['/', '/index.html']) {
+        for (const method of ['GET', 'HEAD'] as const) {
+          const r = await get(s.url, path, { method });
+          expect(r.status, `${method} ${path}`).toBe(200);
+          expect(r.headers['content-security-policy']).toBe("default-src 'self'");
+          expect(r.headers['cross-origin-opener-policy']).toBe('same-origin');
+          expect(r.headers['permissions-policy']).toBe('camera=(), geolocation=()');
+          expect(r.headers['x-injected']).toBeUndefined();
+          expect(r.headers['set-cookie']).toBeUndefined();
+          expect(r.headers['content-type']).toMatch(/^text\/html/);
+          expect(r.headers['cache-control']).not.toBe('no-store');
+          expect(r.headers['x-objpack-build']).toBeUndefined();
+          expect(r.headers.te).toBeUndefined();
+          expect(r.headers.upgrade).toBeUndefined();
+          expect(r.headers.constructor).toBe('x');
+          expect(r.headers.vary).toContain('Accept');
+        }
       }
-    }
-    // A revalidation carries them too (a cache updates its stored headers from a 304), as does a range.
-    const first = await get(s.url, '/');
-    const again = await get(s.url, '/', { headers: { 'if-none-match': first.headers.etag! } });
-    expect(again.status).toBe(304);
-    expect(again.headers['content-security-policy']).toBe("default-src 'self'");
-    const range = await get(s.url, '/', { headers: { range: 'bytes=0-3' } });
-    expect(range.status).toBe(206);
-    expect(range.headers['content-security-policy']).toBe("default-src 'self'");
-    // Other pages and objects are untouched.
-    expect((await get(s.url, '/guide/')).headers['content-security-policy']).toBeUndefined();
-    expect((await get(s.url, '/app.js')).headers['content-security-policy']).toBeUndefined();
-  });
+      // A revalidation carries them too (a cache updates its stored headers from a 304), as does a range.
+      const first = await get(s.url, '/');
+      const again = await get(s.url, '/', { headers: { 'if-none-match': first.headers.etag! } });
+      expect(again.status).toBe(304);
+      expect(again.headers['content-security-policy']).toBe("default-src 'self'");
+      const range = await get(s.url, '/', { headers: { range: 'bytes=0-3' } });
+      expect(range.status).toBe(206);
+      expect(range.headers['content-security-policy']).toBe("default-src 'self'");
+      // Other pages and objects are untouched.
+      expect((await get(s.url, '/guide/')).headers['content-security-policy']).toBeUndefined();
+      expect((await get(s.url, '/app.js')).headers['content-security-policy']).toBeUndefined();
+    },
+  );
 
   it('assembles a fresh package for a page whose files changed since the build', async () => {
     const s = await start();

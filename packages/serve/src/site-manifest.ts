@@ -29,7 +29,10 @@ export interface PageInfo {
   links: string[];
   /** The decoded URL path each of `links` names, in the same order. */
   linkPaths: string[];
-  /** Site paths (decoded, no query, as the index keys them) of the closure, HTML excluded: what a connection must be sent. */
+  /**
+   * Site paths (decoded, no query, as the index keys them) of the closure, HTML excluded: what a connection must be
+   * sent.
+   */
   closure: ReadonlySet<string>;
   /** Site path of the page's package (`/_objpack/pages/[slug].html.objp` for `…/%5Bslug%5D.html.objp`). */
   packagePath: string;
@@ -60,7 +63,10 @@ export interface SiteManifest {
   router: HostRouter | null;
   /** The rules the host also matches against its custom 404 page's own path (firebase.json's). */
   errorPageRules: readonly HostRule[];
-  /** firebase.json's `cleanUrls`/`trailingSlash` when the manifest records them (files are looked up as superstatic does). */
+  /**
+   * firebase.json's `cleanUrls`/`trailingSlash` when the manifest records them (files are looked up as superstatic
+   * does).
+   */
   firebaseUrls: FirebaseUrls | null;
   /** Page by page URL and by HTML file URL. */
   pages: Map<string, PageInfo>;
@@ -68,7 +74,9 @@ export interface SiteManifest {
   byPackage: Map<string, PageInfo>;
   /** Objects carried by each package (page and shared), names as in the manifest. */
   packageObjects: Map<string, readonly string[]>;
-  /** Per package site path: itself plus its objects' site paths, for closure tracking (decoded, as PageInfo.closure). */
+  /**
+   * Per package site path: itself plus its objects' site paths, for closure tracking (decoded, as PageInfo.closure).
+   */
   carried: Map<string, readonly string[]>;
 }
 

@@ -39,23 +39,27 @@ async function saved(dir: string): Promise<void> {
 }
 
 describe('the build cache file', () => {
-  test('what a build saves, the next one loads: digests (while size, mtime and inode match), package records, parse results', async () => {
-    const dir = await outDir();
-    await saved(dir);
-    const next = await BuildCache.load(dir);
-    expect(next.digest('/site/caf\u00e9.css', stat)).toEqual(digest);
-    expect(next.digest('/site/caf\u00e9.css', { ...stat, mtimeMs: stat.mtimeMs + 1 })).toBeUndefined();
-    expect(next.package('/_objpack/pages/index.html.objp')).toEqual({
-      key: 'k',
-      bytes: 99,
-      digest: 'sha256-x',
-      buildId: 'b1',
-    });
-    expect(next.discover.warm).toBe(true);
-    expect(next.discover.get('closure:a')).toEqual({
-      diagnostics: [{ message: 'index.html:3: "x.css" \u2192 /x.css does not exist in the site' }],
-    });
-  });
+  test(
+    'what a build saves, the next one loads: digests (while size, mtime and inode match), package records, ' +
+      'parse results',
+    async () => {
+      const dir = await outDir();
+      await saved(dir);
+      const next = await BuildCache.load(dir);
+      expect(next.digest('/site/caf\u00e9.css', stat)).toEqual(digest);
+      expect(next.digest('/site/caf\u00e9.css', { ...stat, mtimeMs: stat.mtimeMs + 1 })).toBeUndefined();
+      expect(next.package('/_objpack/pages/index.html.objp')).toEqual({
+        key: 'k',
+        bytes: 99,
+        digest: 'sha256-x',
+        buildId: 'b1',
+      });
+      expect(next.discover.warm).toBe(true);
+      expect(next.discover.get('closure:a')).toEqual({
+        diagnostics: [{ message: 'index.html:3: "x.css" \u2192 /x.css does not exist in the site' }],
+      });
+    },
+  );
 
   test('a corrupt, truncated or JSON cache file is ignored: the build starts cold instead of failing', async () => {
     const dir = await outDir();
@@ -86,17 +90,21 @@ describe('the build cache file', () => {
     expect((await BuildCache.load(dir)).package('/_objpack/pages/index.html.objp')).toBeUndefined();
   });
 
-  test('a JSON cache next to it means an objpack from before the v8 format built since: the v8 cache is stale and ignored', async () => {
-    // This objpack saved the v8 cache and removed the JSON one; an older objpack then rebuilt the site (cold,
-    // re-encoding every package with its build id) and wrote .cache.json, leaving .cache.v8 as it was. Its
-    // records would keep packages whose index names another build than the manifest would say.
-    const dir = await outDir();
-    await saved(dir);
-    await writeFile(path.join(dir, '_objpack/.cache.json'), '{"version":2,"digests":{},"packages":{},"discover":{}}');
-    const cache = await BuildCache.load(dir);
-    expect(cache.package('/_objpack/pages/index.html.objp')).toBeUndefined();
-    expect(cache.discover.warm).toBe(false);
-  });
+  test(
+    'a JSON cache next to it means an objpack from before the ' +
+      'v8 format built since: the v8 cache is stale and ignored',
+    async () => {
+      // This objpack saved the v8 cache and removed the JSON one; an older objpack then rebuilt the site (cold,
+      // re-encoding every package with its build id) and wrote .cache.json, leaving .cache.v8 as it was. Its
+      // records would keep packages whose index names another build than the manifest would say.
+      const dir = await outDir();
+      await saved(dir);
+      await writeFile(path.join(dir, '_objpack/.cache.json'), '{"version":2,"digests":{},"packages":{},"discover":{}}');
+      const cache = await BuildCache.load(dir);
+      expect(cache.package('/_objpack/pages/index.html.objp')).toBeUndefined();
+      expect(cache.discover.warm).toBe(false);
+    },
+  );
 
   test('saving removes the JSON cache of builds before the v8 format', async () => {
     const dir = await outDir();

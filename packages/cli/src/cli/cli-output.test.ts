@@ -168,16 +168,20 @@ describe('objpack.config.{js,mjs,json} discovery', () => {
     await expect(loadConfig(dir, 'bad.mjs')).rejects.toMatchObject({ code: 'OBJPACK_E_CONFIG' });
   });
 
-  test('an unknown target is an error, as an unknown key is: `cloudfare` must not build the default _headers in silence', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'objpack-cfg-'));
-    await writeFile(path.join(dir, 'objpack.config.json'), JSON.stringify({ targets: ['cloudflare', 'nginx'] }));
-    expect((await loadConfig(dir)).config.targets).toEqual(['cloudflare', 'nginx']);
-    for (const targets of [['cloudfare'], 'cloudflare', [1]]) {
-      await writeFile(path.join(dir, 'objpack.config.json'), JSON.stringify({ targets }));
-      await expect(loadConfig(dir)).rejects.toMatchObject({
-        code: 'OBJPACK_E_CONFIG',
-        message: expect.stringContaining('targets'),
-      });
-    }
-  });
+  test(
+    'an unknown target is an error, as an unknown key is: ' +
+      '`cloudfare` must not build the default _headers in silence',
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'objpack-cfg-'));
+      await writeFile(path.join(dir, 'objpack.config.json'), JSON.stringify({ targets: ['cloudflare', 'nginx'] }));
+      expect((await loadConfig(dir)).config.targets).toEqual(['cloudflare', 'nginx']);
+      for (const targets of [['cloudfare'], 'cloudflare', [1]]) {
+        await writeFile(path.join(dir, 'objpack.config.json'), JSON.stringify({ targets }));
+        await expect(loadConfig(dir)).rejects.toMatchObject({
+          code: 'OBJPACK_E_CONFIG',
+          message: expect.stringContaining('targets'),
+        });
+      }
+    },
+  );
 });

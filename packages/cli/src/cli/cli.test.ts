@@ -84,46 +84,54 @@ describe.skipIf(!built)('objpack CLI', () => {
     }
   });
 
-  test('--target and --exclude before the directory take one value each (repeated or comma-separated), not the directory too', async () => {
-    const root = await makeSite({
-      ...SMALL_SITE,
-      'drafts/x.html': '<!doctype html><title>x</title>',
-      'old/y.html': '<!doctype html><title>y</title>',
-    });
-    // Variadic flags would take `root` as one more host or path ("missing required argument 'dir'").
-    const r = run(
-      'build',
-      '--target',
-      'vercel,nginx',
-      '--target',
-      'firebase',
-      '--exclude',
-      'drafts/',
-      '--exclude',
-      '/old/',
-      root,
-      '--no-sw',
-      '--json',
-    );
-    expect(r.code, r.stderr).toBe(0);
-    const manifest = JSON.parse(await readFile(path.join(root, 'objpack-manifest.json'), 'utf8')) as {
-      pages: Record<string, unknown>;
-    };
-    expect(Object.keys(manifest.pages).some((p) => p.startsWith('/drafts/') || p.startsWith('/old/'))).toBe(false);
-    for (const f of ['vercel.json', 'firebase.json', 'objpack-nginx.conf'])
-      expect(existsSync(path.join(root, f)), f).toBe(true);
-    expect(run('build', root, '--target', 'vercel,heroku').code).toBe(2);
-  });
+  test(
+    '--target and --exclude before the directory take one value each (repeated or comma-separated), not the ' +
+      'directory too',
+    async () => {
+      const root = await makeSite({
+        ...SMALL_SITE,
+        'drafts/x.html': '<!doctype html><title>x</title>',
+        'old/y.html': '<!doctype html><title>y</title>',
+      });
+      // Variadic flags would take `root` as one more host or path ("missing required argument 'dir'").
+      const r = run(
+        'build',
+        '--target',
+        'vercel,nginx',
+        '--target',
+        'firebase',
+        '--exclude',
+        'drafts/',
+        '--exclude',
+        '/old/',
+        root,
+        '--no-sw',
+        '--json',
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const manifest = JSON.parse(await readFile(path.join(root, 'objpack-manifest.json'), 'utf8')) as {
+        pages: Record<string, unknown>;
+      };
+      expect(Object.keys(manifest.pages).some((p) => p.startsWith('/drafts/') || p.startsWith('/old/'))).toBe(false);
+      for (const f of ['vercel.json', 'firebase.json', 'objpack-nginx.conf'])
+        expect(existsSync(path.join(root, f)), f).toBe(true);
+      expect(run('build', root, '--target', 'vercel,heroku').code).toBe(2);
+    },
+  );
 
-  test('--target cloudflare is a target: a user _headers that leaves objpack no room is named on stderr with its line', async () => {
-    const user = Array.from({ length: 98 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('');
-    const root = await makeSite({ ...SMALL_SITE, _headers: user });
-    const r = run('build', root, '--no-sw', '--target', 'cloudflare');
-    expect(r.code).toBe(0);
-    // objpack's 4 rules need the room of the user's 97th and 98th, lines 193 and 195.
-    expect(r.stderr).toMatch(/_headers:193 OBJPACK_W_CLOUDFLARE_HEADERS_LIMIT /);
-    expect(run('build', '--help').stdout).toContain('--target cloudflare');
-  });
+  test(
+    '--target cloudflare is a target: a user _headers that ' +
+      'leaves objpack no room is named on stderr with its line',
+    async () => {
+      const user = Array.from({ length: 98 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('');
+      const root = await makeSite({ ...SMALL_SITE, _headers: user });
+      const r = run('build', root, '--no-sw', '--target', 'cloudflare');
+      expect(r.code).toBe(0);
+      // objpack's 4 rules need the room of the user's 97th and 98th, lines 193 and 195.
+      expect(r.stderr).toMatch(/_headers:193 OBJPACK_W_CLOUDFLARE_HEADERS_LIMIT /);
+      expect(run('build', '--help').stdout).toContain('--target cloudflare');
+    },
+  );
 
   test("--bare-dir-urls and --no-bare-dir-urls decide the route table's bareDirUrls over the host config", async () => {
     const root = await makeSite({ ...SMALL_SITE, 'vercel.json': '{}' });
@@ -173,25 +181,29 @@ describe.skipIf(!built)('objpack CLI', () => {
     expect(built.stderr).not.toContain('objpack-register.js');
   });
 
-  test('the report goes to .objpack/report.html in the working directory, named at the end; --report-file puts it elsewhere', async () => {
-    const root = await makeSite(SMALL_SITE);
-    const project = await mkdtemp(path.join(tmpdir(), 'objpack-project-'));
-    const r = runIn(project, 'build', root, '--no-sw');
-    expect(r.code).toBe(0);
-    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe(`  report: ${path.join('.objpack', 'report.html')}`);
-    expect(readFileSync(path.join(project, '.objpack/report.html'), 'utf8')).toContain('<title>objpack report');
-    expect(existsSync(path.join(root, 'objpack-report.html'))).toBe(false);
-    const json = JSON.parse(runIn(project, 'build', root, '--no-sw', '--json').stdout) as { report: string };
-    expect(json.report).toBe(path.join(project, '.objpack/report.html'));
-    // Asked for in the site: written there, and no page of it (the build does not package it).
-    const inSite = runIn(project, 'build', root, '--no-sw', '--report-file', path.join(root, 'objpack-report.html'));
-    expect(inSite.code).toBe(0);
-    expect(existsSync(path.join(root, 'objpack-report.html'))).toBe(true);
-    const closure = run('closure', root, '/objpack-report.html');
-    expect(closure.code).toBe(2);
-    expect(closure.stderr).not.toMatch(/pages include.*objpack-report/);
-    expect(runIn(project, 'build', root, '--no-sw', '--no-report', '--json').stdout).not.toContain('"report"');
-  });
+  test(
+    'the report goes to .objpack/report.html in the working directory, named at the end; --report-file puts it ' +
+      'elsewhere',
+    async () => {
+      const root = await makeSite(SMALL_SITE);
+      const project = await mkdtemp(path.join(tmpdir(), 'objpack-project-'));
+      const r = runIn(project, 'build', root, '--no-sw');
+      expect(r.code).toBe(0);
+      expect(r.stderr.trimEnd().split('\n').at(-1)).toBe(`  report: ${path.join('.objpack', 'report.html')}`);
+      expect(readFileSync(path.join(project, '.objpack/report.html'), 'utf8')).toContain('<title>objpack report');
+      expect(existsSync(path.join(root, 'objpack-report.html'))).toBe(false);
+      const json = JSON.parse(runIn(project, 'build', root, '--no-sw', '--json').stdout) as { report: string };
+      expect(json.report).toBe(path.join(project, '.objpack/report.html'));
+      // Asked for in the site: written there, and no page of it (the build does not package it).
+      const inSite = runIn(project, 'build', root, '--no-sw', '--report-file', path.join(root, 'objpack-report.html'));
+      expect(inSite.code).toBe(0);
+      expect(existsSync(path.join(root, 'objpack-report.html'))).toBe(true);
+      const closure = run('closure', root, '/objpack-report.html');
+      expect(closure.code).toBe(2);
+      expect(closure.stderr).not.toMatch(/pages include.*objpack-report/);
+      expect(runIn(project, 'build', root, '--no-sw', '--no-report', '--json').stdout).not.toContain('"report"');
+    },
+  );
 
   test('closure and build keep the later tier out of the packages and say so', async () => {
     const root = await makeSite({
@@ -269,31 +281,35 @@ describe.skipIf(!built)('objpack CLI', () => {
     }
   });
 
-  test('serve: a missing or non-directory site, or a port past 65535, is a usage error (exit 2), not a server failure', async () => {
-    const root = await makeSite(SMALL_SITE);
-    const missing = run('serve', path.join(root, 'nope'), '--port', '0');
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('OBJPACK_E_INPUT_NOT_FOUND');
-    expect(missing.stderr).not.toContain('port');
-    const file = run('serve', path.join(root, 'index.html'), '--port', '0');
-    expect(file.code).toBe(2);
-    expect(file.stderr).toContain('OBJPACK_E_INPUT_NOT_DIRECTORY');
-    const port = run('serve', root, '--port', '99999');
-    expect(port.code).toBe(2);
-    expect(port.stderr).toContain('OBJPACK_E_USAGE');
-    const cert = run(
-      'serve',
-      root,
-      '--port',
-      '0',
-      '--cert',
-      path.join(root, 'nope.pem'),
-      '--key',
-      path.join(root, 'index.html'),
-    );
-    expect(cert.code).toBe(2);
-    expect(cert.stderr).toMatch(/OBJPACK_E_USAGE: --cert .*nope\.pem: no such file/);
-  });
+  test(
+    'serve: a missing or non-directory site, or a port past ' +
+      '65535, is a usage error (exit 2), not a server failure',
+    async () => {
+      const root = await makeSite(SMALL_SITE);
+      const missing = run('serve', path.join(root, 'nope'), '--port', '0');
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('OBJPACK_E_INPUT_NOT_FOUND');
+      expect(missing.stderr).not.toContain('port');
+      const file = run('serve', path.join(root, 'index.html'), '--port', '0');
+      expect(file.code).toBe(2);
+      expect(file.stderr).toContain('OBJPACK_E_INPUT_NOT_DIRECTORY');
+      const port = run('serve', root, '--port', '99999');
+      expect(port.code).toBe(2);
+      expect(port.stderr).toContain('OBJPACK_E_USAGE');
+      const cert = run(
+        'serve',
+        root,
+        '--port',
+        '0',
+        '--cert',
+        path.join(root, 'nope.pem'),
+        '--key',
+        path.join(root, 'index.html'),
+      );
+      expect(cert.code).toBe(2);
+      expect(cert.stderr).toMatch(/OBJPACK_E_USAGE: --cert .*nope\.pem: no such file/);
+    },
+  );
 
   test('unpack extracts inside the directory only, refusing a symlink that leads out', async () => {
     const root = await makeSite(SMALL_SITE);

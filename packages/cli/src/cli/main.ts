@@ -79,7 +79,9 @@ ${EXIT_CODES}`,
     .addOption(
       new Option(
         '--target <host>',
-        "also write host headers for: vercel, firebase, nginx, netlify, cloudflare; repeat it or separate with commas (_headers, for Netlify and Cloudflare Pages, is always written; cloudflare keeps it within Cloudflare's 100 rules and 2,000-character lines)",
+        'also write host headers for: vercel, firebase, nginx, netlify, cloudflare; repeat it or separate ' +
+          'with commas (_headers, for Netlify and Cloudflare Pages, is always written; cloudflare keeps it ' +
+          "within Cloudflare's 100 rules and 2,000-character lines)",
       ).argParser(collectTargets),
     )
     .option(
@@ -93,12 +95,14 @@ ${EXIT_CODES}`,
     .option('--partial-threshold <bytes>', 'audio/video above this size is packaged as a prefix (default 262144)')
     .option(
       '--clean-urls',
-      'the host serves /about.html at /about too: the worker answers /about with that page (default: from vercel.json/firebase.json cleanUrls)',
+      'the host serves /about.html at /about too: the worker answers /about with that page (default: from ' +
+        'vercel.json/firebase.json cleanUrls)',
     )
     .option('--no-clean-urls', 'the worker answers a page at its own URL only')
     .option(
       '--bare-dir-urls',
-      'the host serves /guide/index.html at /guide too, without redirecting: the worker answers /guide with that page (default: from vercel.json/firebase.json)',
+      'the host serves /guide/index.html at /guide too, without redirecting: the worker answers /guide with ' +
+        'that page (default: from vercel.json/firebase.json)',
     )
     .option('--no-bare-dir-urls', "the worker answers a directory's page at /guide/ only")
     .option(
@@ -123,12 +127,14 @@ Examples:
   $ objpack build dist/ --base /repo/      the site is served under /repo/ (GitHub Pages project site)
   $ objpack build dist/ --target vercel --target nginx   (or --target vercel,nginx)
   $ objpack build dist/ --exclude drafts/ --exclude old/
-  $ objpack build dist/ --target cloudflare  _headers for Cloudflare Pages: your rules, objpack's, then Link rules for the top pages that fit
+  $ objpack build dist/ --target cloudflare  _headers for Cloudflare Pages: your rules, objpack's, then Link rules ` +
+        `for the top pages that fit
   $ objpack build dist/ --json > objpack-summary.json
   $ objpack build dist/ --report-file dist/objpack-report.html   publish the report with the site
   $ objpack build dist/ --trace 20         trace a sample of 20 pages in Chromium
   $ objpack build dist/ --clean-urls       pages link to /about for about.html (Netlify, Cloudflare Pages…)
-  $ objpack build dist/ --bare-dir-urls    pages link to /guide for guide/index.html and the host serves it there (Vercel, Render…)
+  $ objpack build dist/ --bare-dir-urls    pages link to /guide for guide/index.html and the host serves it there ` +
+        `(Vercel, Render…)
 ${EXIT_CODES}`,
     )
     .action(async (dir: string, opts: Record<string, unknown>, cmd: Command) => {

@@ -23,7 +23,8 @@ export function progressBar(logger: Logger): (p: BuildProgress) => void {
     const width = 24;
     const filled = Math.round(ratio * width);
     logger.progress(
-      `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${LABEL[p.phase]} ${p.done}/${p.total}`,
+      `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ` +
+        `${LABEL[p.phase]} ${p.done}/${p.total}`,
     );
   };
 }

@@ -7,7 +7,10 @@ import { decodePath } from './resolve-url.js';
 import type { PreloadCors } from '@objpack/format';
 import type { ClosureItem, Diagnostic, DiscoverCache, PageClosure, PreloadAs } from './types.js';
 
-/** [url, path ('' = decoded url), as, critical, from ('' = the page), line (-1 = none), conditional, traced, cors ('' = none)] */
+/**
+ * [url, path ('' = decoded url), as, critical, from ('' = the page), line (-1 = none), conditional, traced, cors ('' =
+ * none)]
+ */
 type ItemRow = [string, string, PreloadAs, 0 | 1, string, number, string, 0 | 1, PreloadCors | ''];
 
 export interface CachedClosure {

@@ -83,25 +83,28 @@ describe('DiscoverCache', () => {
     ]);
   });
 
-  it('does not reuse a closure whose stylesheet changed or whose missing reference appeared, and replays warnings', async () => {
-    write('index.html', '<link rel="stylesheet" href="/s.css"><img src="/later.png"><p>\n<img src="/gone.png">');
-    write('s.css', 'p { background: url(a.png) } b { background: url(missing.png) }');
-    write('a.png', 'x');
-    write('b.png', 'x');
-    const cache = new CountingCache();
-    const full = await discoverSite(t.site, { cache });
-    const again = await discoverSite(t.site, { cache });
-    expect(again.diagnostics).toEqual(full.diagnostics);
-    expect(again.diagnostics.map((d) => [d.code, d.file])).toEqual([
-      [DiscoverCodes.MISSING_REF, 'index.html'],
-      [DiscoverCodes.MISSING_REF, 'index.html'],
-      [DiscoverCodes.MISSING_REF, 's.css'],
-    ]);
-    write('s.css', 'p { background: url(b.png) }');
-    const edited = await discoverSite(t.site, { cache });
-    expect(edited.pages[0]?.items.map((i) => i.url)).toEqual(['/', '/s.css', '/b.png']);
-    write('later.png', 'x');
-    const added = await discoverSite(t.site, { cache });
-    expect(added.pages[0]?.items.map((i) => i.url)).toEqual(['/', '/s.css', '/later.png', '/b.png']);
-  });
+  it(
+    'does not reuse a closure whose stylesheet changed or ' + 'whose missing reference appeared, and replays warnings',
+    async () => {
+      write('index.html', '<link rel="stylesheet" href="/s.css"><img src="/later.png"><p>\n<img src="/gone.png">');
+      write('s.css', 'p { background: url(a.png) } b { background: url(missing.png) }');
+      write('a.png', 'x');
+      write('b.png', 'x');
+      const cache = new CountingCache();
+      const full = await discoverSite(t.site, { cache });
+      const again = await discoverSite(t.site, { cache });
+      expect(again.diagnostics).toEqual(full.diagnostics);
+      expect(again.diagnostics.map((d) => [d.code, d.file])).toEqual([
+        [DiscoverCodes.MISSING_REF, 'index.html'],
+        [DiscoverCodes.MISSING_REF, 'index.html'],
+        [DiscoverCodes.MISSING_REF, 's.css'],
+      ]);
+      write('s.css', 'p { background: url(b.png) }');
+      const edited = await discoverSite(t.site, { cache });
+      expect(edited.pages[0]?.items.map((i) => i.url)).toEqual(['/', '/s.css', '/b.png']);
+      write('later.png', 'x');
+      const added = await discoverSite(t.site, { cache });
+      expect(added.pages[0]?.items.map((i) => i.url)).toEqual(['/', '/s.css', '/later.png', '/b.png']);
+    },
+  );
 });

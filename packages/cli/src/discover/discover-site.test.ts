@@ -215,25 +215,36 @@ describe('page encodings', () => {
     expect(g.diagnostics).toEqual([]);
   });
 
-  it('reads stylesheets as a browser does when objpack serves them: BOM, UTF-8 (labelled so), @charset, else windows-1252', async () => {
-    write('café.png', 'x');
-    write('naïve.png', 'x');
-    write('über.png', 'x');
-    write('日本.png', 'x');
-    write('charset.css', Buffer.from('@charset "iso-8859-1";\na { background: url(caf\xe9.png) }', 'latin1'));
-    write('nolabel.css', Buffer.from('a { background: url(na\xefve.png) } b { background: url(\x80.png) }', 'latin1'));
-    write('€.png', 'x');
-    write('bom.css', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a { background: url(über.png) }')]));
-    write('utf8.css', '@charset "iso-8859-1";\na { background: url(日本.png) }');
-    write(
-      'sheets.html',
-      '<link rel="stylesheet" href="charset.css"><link rel="stylesheet" href="nolabel.css"><link rel="stylesheet" href="bom.css"><link rel="stylesheet" href="utf8.css">',
-    );
-    const g = await discoverSite(t.site);
-    const paths = pageClosure(g, '/sheets.html')?.items.map((i) => i.path);
-    for (const p of ['/café.png', '/naïve.png', '/€.png', '/über.png', '/日本.png']) expect(paths).toContain(p);
-    expect(g.diagnostics).toEqual([]);
-  });
+  it(
+    'reads stylesheets as a browser does when objpack serves them: BOM, UTF-8 (labelled so), @charset, else ' +
+      'windows-1252',
+    async () => {
+      write('café.png', 'x');
+      write('naïve.png', 'x');
+      write('über.png', 'x');
+      write('日本.png', 'x');
+      write('charset.css', Buffer.from('@charset "iso-8859-1";\na { background: url(caf\xe9.png) }', 'latin1'));
+      write(
+        'nolabel.css',
+        Buffer.from('a { background: url(na\xefve.png) } b { background: url(\x80.png) }', 'latin1'),
+      );
+      write('€.png', 'x');
+      write(
+        'bom.css',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a { background: url(über.png) }')]),
+      );
+      write('utf8.css', '@charset "iso-8859-1";\na { background: url(日本.png) }');
+      write(
+        'sheets.html',
+        '<link rel="stylesheet" href="charset.css"><link rel="stylesheet" href="nolabel.css"><link ' +
+          'rel="stylesheet" href="bom.css"><link rel="stylesheet" href="utf8.css">',
+      );
+      const g = await discoverSite(t.site);
+      const paths = pageClosure(g, '/sheets.html')?.items.map((i) => i.path);
+      for (const p of ['/café.png', '/naïve.png', '/€.png', '/über.png', '/日本.png']) expect(paths).toContain(p);
+      expect(g.diagnostics).toEqual([]);
+    },
+  );
 });
 
 describe('decodeCss', () => {
@@ -256,7 +267,8 @@ describe('origin and pages', () => {
   it('serves the root under the origin path and treats absolute origin URLs as local', async () => {
     write(
       'index.html',
-      '<link rel="stylesheet" href="https://example.com/docs/a.css"><img src="/docs/b.png"><img src="/b.png"><a href="/docs/guide/">g</a>',
+      '<link rel="stylesheet" href="https://example.com/docs/a.css"><img src="/docs/b.png"><img ' +
+        'src="/b.png"><a href="/docs/guide/">g</a>',
     );
     write('a.css', '');
     write('b.png', 'x');

@@ -135,7 +135,8 @@ export async function discoverWith(
     const extract = cache?.get(`html${EXTRACT_VERSION}:${hash}`) as PageExtract | undefined;
     if (extract === undefined) return undefined;
     graph.extracts?.set(page.rel, extract);
-    // Re-read (from the parse cache) every stylesheet and module, so their own warnings are reported as in a full build.
+    // Re-read (from the parse cache) every stylesheet and module, so their own warnings are reported as in a full
+    // build.
     for (const [k, f] of deps.entries()) await (hit.depKinds[k] === 's' ? analyzer.sheet(f) : analyzer.module(f));
     for (const d of hit.diagnostics) {
       const key =

@@ -187,7 +187,8 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
     switch (tn) {
       case $.BASE: {
         const href = attr(token, 'href');
-        if (href !== undefined && base === undefined && templateDepth === 0) base = href; // only the first <base href> counts
+        // only the first <base href> counts
+        if (href !== undefined && base === undefined && templateDepth === 0) base = href;
         break;
       }
       case $.LINK:

@@ -1,7 +1,9 @@
 import { pageUrlPath } from './site-origin.js';
 import type { PageClosure, SiteGraph } from './types.js';
 
-/** Finds a page by URL ('/guide/'), clean URL ('/guide'), file URL ('/guide/index.html') or file ('guide/index.html'). */
+/**
+ * Finds a page by URL ('/guide/'), clean URL ('/guide'), file URL ('/guide/index.html') or file ('guide/index.html').
+ */
 export function pageClosure(graph: SiteGraph, pageUrl: string): PageClosure | undefined {
   const exact = graph.pages.find((p) => p.url === pageUrl);
   if (exact) return exact;

@@ -72,7 +72,8 @@ function decodeText(bytes: Uint8Array, declared: () => string | undefined): stri
 
 /** WHATWG's windows-1252 index for 0x80–0x9F (the five unassigned bytes map to the C1 controls). */
 const CP1252_HIGH =
-  '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178';
+  '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f' +
+  '\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178';
 
 /**
  * `decoder.decode(bytes)`, except that Node 20's windows-1252 (also what `latin1` and `iso-8859-1` mean

@@ -21,7 +21,9 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 const DOT_DOT = new Set(['..', '.%2e', '%2e.', '%2e%2e']);
 
 export class UrlResolver {
-  /** Pages of a site share most references ('/css/site.css'); resolving each distinct one once saves time and memory. */
+  /**
+   * Pages of a site share most references ('/css/site.css'); resolving each distinct one once saves time and memory.
+   */
   private readonly memo = new Map<string, Resolved>();
   /** Memo key prefixes per base URL object (pages reuse theirs for every reference). */
   private readonly prefixes = new WeakMap<URL, { rooted: string; relative: string }>();

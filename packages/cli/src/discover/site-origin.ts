@@ -31,7 +31,10 @@ export function parseOrigin(origin: string | undefined, base?: string): SiteOrig
   return { origin: url.origin, basePath: basePath ?? '/' };
 }
 
-/** The extensionless URL a host with clean URLs also serves a page at (`/about` for `/about.html`); none for directory pages. */
+/**
+ * The extensionless URL a host with clean URLs also serves a page at (`/about` for `/about.html`); none for directory
+ * pages.
+ */
 export const cleanUrlOf = (pageUrl: string): string | undefined =>
   pageUrl.endsWith('.html') && !pageUrl.endsWith('/index.html') ? pageUrl.slice(0, -'.html'.length) : undefined;
 

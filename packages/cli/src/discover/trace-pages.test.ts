@@ -42,24 +42,30 @@ describe.skipIf(!chromium)('tracePages in Chromium', () => {
     ]);
   });
 
-  it("finds exactly the webpack route chunks real Docusaurus output loads by computed URL (the oracle's list)", async () => {
-    const expected = JSON.parse(readFileSync(path.join(DOCUSAURUS, 'expected.json'), 'utf8')) as {
-      oracle: { browserOnly: Array<{ page: string; url: string }> };
-    };
-    const graph = await discoverSite(path.join(DOCUSAURUS, 'site'));
-    const { missedByStatic, added } = await tracePages(path.join(DOCUSAURUS, 'site'), graph, {});
-    const key = (e: { page: string; url: string }) => `${e.page} ${e.url}`;
-    expect(missedByStatic.map(key).sort()).toEqual(expected.oracle.browserOnly.map(key).sort());
-    for (const [page, items] of added)
-      for (const item of items) expect(item, `${page} ${item.url}`).toMatchObject({ as: 'script', traced: true });
-  });
+  it(
+    'finds exactly the webpack route chunks real Docusaurus ' + "output loads by computed URL (the oracle's list)",
+    async () => {
+      const expected = JSON.parse(readFileSync(path.join(DOCUSAURUS, 'expected.json'), 'utf8')) as {
+        oracle: { browserOnly: Array<{ page: string; url: string }> };
+      };
+      const graph = await discoverSite(path.join(DOCUSAURUS, 'site'));
+      const { missedByStatic, added } = await tracePages(path.join(DOCUSAURUS, 'site'), graph, {});
+      const key = (e: { page: string; url: string }) => `${e.page} ${e.url}`;
+      expect(missedByStatic.map(key).sort()).toEqual(expected.oracle.browserOnly.map(key).sort());
+      for (const [page, items] of added)
+        for (const item of items) expect(item, `${page} ${item.url}`).toMatchObject({ as: 'script', traced: true });
+    },
+  );
 
-  it("finds fetch() of computed URLs and script-set images (not the iframe's), on an already-running server; 404s are missed, not added", async () => {
-    const site = path.join(dir, 'site');
-    mkdirSync(path.join(site, 'data'), { recursive: true });
-    writeFileSync(
-      path.join(site, 'index.html'),
-      `<!doctype html><title>t</title><img src="static.png" alt="">
+  it(
+    "finds fetch() of computed URLs and script-set images (not the iframe's), on an already-running server; " +
+      '404s are missed, not added',
+    async () => {
+      const site = path.join(dir, 'site');
+      mkdirSync(path.join(site, 'data'), { recursive: true });
+      writeFileSync(
+        path.join(site, 'index.html'),
+        `<!doctype html><title>t</title><img src="static.png" alt="">
 <script>
   const day = ['mon', 'tue'][1];
   fetch('/data/' + day + '.json');
@@ -67,32 +73,33 @@ describe.skipIf(!chromium)('tracePages in Chromium', () => {
   fetch('/data/absent-' + day + '.json');
 </script>
 <iframe src="other.html"></iframe>`,
-    );
-    for (const f of ['static.png', 'dyn-image.png', 'data/tue.json', 'data/mon.json'])
-      writeFileSync(path.join(site, f), 'x');
-    // The iframe's own computed fetch belongs to other.html's closure, not to the page that frames it.
-    writeFileSync(path.join(site, 'other.html'), "<p>other<script>fetch('/data/' + 'mon.json')</script>");
-    const graph = await discoverSite(site);
-    const server = await serveFiles(graph.files);
-    try {
-      const { added, missedByStatic } = await tracePages(site, graph, { serveUrl: server.origin, sample: 1 });
-      expect(missedByStatic.map((m) => m.url).sort()).toEqual([
-        '/data/absent-tue.json',
-        '/data/tue.json',
-        '/dyn-image.png',
-      ]);
-      expect(
-        added
-          .get('/')
-          ?.map((i) => [i.url, i.as])
-          .sort(),
-      ).toEqual([
-        ['/data/tue.json', 'fetch'],
-        ['/dyn-image.png', 'image'],
-      ]);
-      expect(added.has('/other.html')).toBe(false);
-    } finally {
-      await server.close();
-    }
-  });
+      );
+      for (const f of ['static.png', 'dyn-image.png', 'data/tue.json', 'data/mon.json'])
+        writeFileSync(path.join(site, f), 'x');
+      // The iframe's own computed fetch belongs to other.html's closure, not to the page that frames it.
+      writeFileSync(path.join(site, 'other.html'), "<p>other<script>fetch('/data/' + 'mon.json')</script>");
+      const graph = await discoverSite(site);
+      const server = await serveFiles(graph.files);
+      try {
+        const { added, missedByStatic } = await tracePages(site, graph, { serveUrl: server.origin, sample: 1 });
+        expect(missedByStatic.map((m) => m.url).sort()).toEqual([
+          '/data/absent-tue.json',
+          '/data/tue.json',
+          '/dyn-image.png',
+        ]);
+        expect(
+          added
+            .get('/')
+            ?.map((i) => [i.url, i.as])
+            .sort(),
+        ).toEqual([
+          ['/data/tue.json', 'fetch'],
+          ['/dyn-image.png', 'image'],
+        ]);
+        expect(added.has('/other.html')).toBe(false);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

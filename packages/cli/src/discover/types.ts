@@ -116,7 +116,9 @@ export interface DiscoverOptions {
    * (default: cores + 1, at most 5; 1 = parse on the calling thread). Small rebuilds stay on one thread.
    */
   concurrency?: number;
-  /** Markup to leave out of pages' content hashes (the build's registration tag), so injecting it keeps the cache valid. */
+  /**
+   * Markup to leave out of pages' content hashes (the build's registration tag), so injecting it keeps the cache valid.
+   */
   hashIgnore?: string;
   /**
    * Also digest the HTML the build will ship for each parsed page (see finalHtml, under `base`), into

@@ -25,7 +25,9 @@ const SITE = {
     '<script type="module" src="../js/app.js">' +
     '</script><img src="../img/team.png">',
   'blog.html': '<!doctype html><title>Blog</title><link rel="stylesheet" href="css/site.css"><img src="img/home.png">',
-  'css/site.css': `@font-face{font-family:x;src:url(../fonts/x.woff2) format("woff2")}body{font-family:x}/*${'c'.repeat(9000)}*/`,
+  'css/site.css':
+    `@font-face{font-family:x;src:url(../fonts/x.woff2) ` +
+    `format("woff2")}body{font-family:x}/*${'c'.repeat(9000)}*/`,
   'fonts/x.woff2': new Uint8Array(12000).fill(7),
   'js/app.js': `import './lib.js';\n//${'j'.repeat(9000)}\n`,
   'js/lib.js': `export const a = 1;\n//${'l'.repeat(9000)}\n`,

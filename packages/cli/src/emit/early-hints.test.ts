@@ -81,46 +81,53 @@ describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole r
     }
   });
 
-  it('Chromium asks for the imported modules and the CSS images before it could find them by parsing, each once', async () => {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
-    try {
-      const page = await context.newPage();
-      await page.goto(`${server.url}/deep/`, { waitUntil: 'load' });
-      // (Page code as a string: this package is compiled without the DOM's types.)
-      const timings = (await page.evaluate(`performance.getEntriesByType('resource').map((r) => ({
-        path: new URL(r.name).pathname, start: r.startTime, end: r.responseEnd, initiator: r.initiatorType }))`)) as Timing[];
-      const at = (p: string) => {
-        const all = timings.filter((t) => t.path === p);
-        // One entry: a preload in another mode than the page's own request would be a second fetch.
-        expect(all, p).toHaveLength(1);
-        return all[0]!;
-      };
-      // Depth 2 and 3 of the module graph, and images only the stylesheets name. (With a certificate error
-      // Chromium keeps no response in its HTTP cache, so the 103's own fetches are not reused here: these
-      // come from the same list on the 200, which the 103 test above pins.)
-      expect(at('/deep/js/ui.js').start).toBeLessThan(at('/deep/js/app.js').end);
-      expect(at('/deep/js/util.js').start).toBeLessThan(at('/deep/js/app.js').end);
-      // A stylesheet's image found by parsing it has initiator 'css'; one the Link list names, 'link'. (When
-      // it starts is Chromium's choice: it holds low-priority preloads while render-blocking CSS loads.)
-      expect(at('/deep/img/hero.svg').initiator).toBe('link');
-      expect(at('/deep/img/card.svg').initiator).toBe('link');
-      for (const p of ['/deep/fonts/body.woff2', '/deep/fonts/head.woff2']) at(p);
-      expect(await page.evaluate('document.body.dataset.ui')).toBe('ready');
-    } finally {
-      await context.close();
-    }
-  });
+  it(
+    'Chromium asks for the imported modules and the CSS ' + 'images before it could find them by parsing, each once',
+    async () => {
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${server.url}/deep/`, { waitUntil: 'load' });
+        // (Page code as a string: this package is compiled without the DOM's types.)
+        const timings = (await page.evaluate(`performance.getEntriesByType('resource').map((r) => ({
+        path: new URL(r.name).pathname, start: r.startTime, end: r.responseEnd,
+        initiator: r.initiatorType }))`)) as Timing[];
+        const at = (p: string) => {
+          const all = timings.filter((t) => t.path === p);
+          // One entry: a preload in another mode than the page's own request would be a second fetch.
+          expect(all, p).toHaveLength(1);
+          return all[0]!;
+        };
+        // Depth 2 and 3 of the module graph, and images only the stylesheets name. (With a certificate error
+        // Chromium keeps no response in its HTTP cache, so the 103's own fetches are not reused here: these
+        // come from the same list on the 200, which the 103 test above pins.)
+        expect(at('/deep/js/ui.js').start).toBeLessThan(at('/deep/js/app.js').end);
+        expect(at('/deep/js/util.js').start).toBeLessThan(at('/deep/js/app.js').end);
+        // A stylesheet's image found by parsing it has initiator 'css'; one the Link list names, 'link'. (When
+        // it starts is Chromium's choice: it holds low-priority preloads while render-blocking CSS loads.)
+        expect(at('/deep/img/hero.svg').initiator).toBe('link');
+        expect(at('/deep/img/card.svg').initiator).toBe('link');
+        for (const p of ['/deep/fonts/body.woff2', '/deep/fonts/head.woff2']) at(p);
+        expect(await page.evaluate('document.body.dataset.ui')).toBe('ready');
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
-  it('_headers carries the same list for hosts that turn Link into Early Hints (Netlify, Cloudflare Pages)', async () => {
-    const headers = await readFile(path.join(root, '_headers'), 'utf8');
-    const rule = headers.split('\n/deep/\n')[1]!.split('\n')[0]!;
-    expect(rule).toContain('</deep/js/ui.js>; rel=modulepreload');
-    expect(rule).toContain('</deep/js/util.js>; rel=modulepreload');
-    expect(rule).toContain('</deep/img/hero.svg>; rel=preload; as=image');
-    expect(rule).toContain('</deep/fonts/head.woff2>; rel=preload; as=font; crossorigin');
-    // Not the page's own images: the preload scanner finds them in the HTML.
-    expect(rule).not.toContain('/deep/img/c0.svg');
-  });
+  it(
+    '_headers carries the same list for hosts that turn ' + 'Link into Early Hints (Netlify, Cloudflare Pages)',
+    async () => {
+      const headers = await readFile(path.join(root, '_headers'), 'utf8');
+      const rule = headers.split('\n/deep/\n')[1]!.split('\n')[0]!;
+      expect(rule).toContain('</deep/js/ui.js>; rel=modulepreload');
+      expect(rule).toContain('</deep/js/util.js>; rel=modulepreload');
+      expect(rule).toContain('</deep/img/hero.svg>; rel=preload; as=image');
+      expect(rule).toContain('</deep/fonts/head.woff2>; rel=preload; as=font; crossorigin');
+      // Not the page's own images: the preload scanner finds them in the HTML.
+      expect(rule).not.toContain('/deep/img/c0.svg');
+    },
+  );
 
   it("Chromium, trusting the certificate, reuses the 103's fetches and revalidates nothing", async () => {
     // A trusted certificate (by its key's hash), so Chromium keeps responses in its HTTP cache as on a real

@@ -12,24 +12,28 @@ const warningOf = (r: Awaited<ReturnType<typeof build>>) =>
   r.diagnostics.filter((d) => d.code === WarningCode.REGISTER_WITHOUT_SW);
 
 describe('--no-sw over pages that load the registration script', () => {
-  test('in place, after an injected build: the worker files stay and one warning counts the pages (also from the cache)', async () => {
-    const root = await makeSite({
-      'index.html': '<!doctype html><title>a</title>',
-      'b.html': '<!doctype html><title>b</title>',
-      'c.html': '<!doctype html><title>c</title>',
-    });
-    await build({ root, workerAssets: await fakeWorkerAssets() });
-    expect(await readFile(path.join(root, 'index.html'), 'utf8')).toContain(REGISTER_TAG);
-    const worker = await readFile(path.join(root, 'objpack-sw.js'), 'utf8');
-    for (const cache of [true, false]) {
-      const r = await build({ root, serviceWorker: false, cache });
-      const [w, ...more] = warningOf(r);
-      expect(more).toEqual([]);
-      expect(w?.message).toMatch(/^3 pages \(b\.html, …\) still load \/objpack-register\.js with --no-sw: .* kept/);
-      expect(await readFile(path.join(root, 'objpack-sw.js'), 'utf8')).toBe(worker);
-      expect(existsSync(path.join(root, REGISTER_PATH))).toBe(true);
-    }
-  });
+  test(
+    'in place, after an injected build: the worker files stay ' +
+      'and one warning counts the pages (also from the cache)',
+    async () => {
+      const root = await makeSite({
+        'index.html': '<!doctype html><title>a</title>',
+        'b.html': '<!doctype html><title>b</title>',
+        'c.html': '<!doctype html><title>c</title>',
+      });
+      await build({ root, workerAssets: await fakeWorkerAssets() });
+      expect(await readFile(path.join(root, 'index.html'), 'utf8')).toContain(REGISTER_TAG);
+      const worker = await readFile(path.join(root, 'objpack-sw.js'), 'utf8');
+      for (const cache of [true, false]) {
+        const r = await build({ root, serviceWorker: false, cache });
+        const [w, ...more] = warningOf(r);
+        expect(more).toEqual([]);
+        expect(w?.message).toMatch(/^3 pages \(b\.html, …\) still load \/objpack-register\.js with --no-sw: .* kept/);
+        expect(await readFile(path.join(root, 'objpack-sw.js'), 'utf8')).toBe(worker);
+        expect(existsSync(path.join(root, REGISTER_PATH))).toBe(true);
+      }
+    },
+  );
 
   test("--out from an injected site: the site's worker files go along, so no page loads a missing script", async () => {
     const root = await makeSite({ 'index.html': '<!doctype html><title>a</title>' });

@@ -79,55 +79,61 @@ describe.skipIf(!built)('a build killed mid-emit (SIGKILL)', () => {
     expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
   });
 
-  test('50 kills at random points of in-place rebuilds (pipeline and incremental): never a mixed generation', async () => {
-    const gen = (await import(GENERATORS)) as {
-      generateSurgeSite(o: { pages: number; outDir: string; seed?: string }): Promise<unknown>;
-      createRng(seed: string): { next(): number; int(n: number): number };
-    };
-    const seed = process.env.OBJPACK_KILL_SEED ?? 'kill-mid-emit';
-    const rng = gen.createRng(seed);
-    const root = await makeSite({});
-    await gen.generateSurgeSite({ pages: 24, outDir: root, seed: 'kill-site' });
-    const assets = await fakeWorkerAssets();
-    const { build } = (await import(DIST)) as { build: typeof buildFn };
-    await build({ root, workerAssets: assets as never });
-    const css = readdirSync(path.join(root, 'assets/css')).map((f) => path.join(root, 'assets/css', f));
-    const pages = readdirSync(path.join(root, 'pages')).map((f) => path.join(root, 'pages', f));
-    const ids = new Set<string>();
-    let killed = 0;
-    // How long each kind of rebuild writes, from the last one that finished (kills spread over that time).
-    const writeMs = { page: 100, css: 300, cold: 300 };
-    for (let trial = 0; trial < 50; trial++) {
-      // Odd trials edit a few pages' text (the incremental patch), even ones a stylesheet many pages carry
-      // (the pipeline, most page packages rewritten), every fourth without the cache.
-      const kind = trial % 2 ? 'page' : trial % 4 ? 'css' : 'cold';
-      if (kind === 'page')
-        for (let k = 0; k < 1 + rng.int(3); k++)
-          appendFileSync(pages[rng.int(pages.length)]!, `<p>edit ${trial}.${k}</p>\n`);
-      else appendFileSync(css[rng.int(css.length)]!, `/* edit ${trial} */\n`);
-      // Up to 1.2 times the last write phase: some kills land after the manifest, in the clean-up.
-      const delayMs = Math.round(rng.next() * 1.2 * writeMs[kind]);
-      const r = await buildAndDie(root, assets, { delayMs }, kind !== 'cold');
-      if (r.signal === 'SIGKILL') killed++;
-      if (r.writeMs !== undefined) writeMs[kind] = Math.max(1, r.writeMs);
-      const where = `seed ${seed}, trial ${trial} (${kind}), killed ${delayMs} ms into the write phase: ${r.signal ?? 'finished'}`;
-      // Every package the manifest and the route table name exists, verifies, and carries the build id the
-      // table (or its packageBuilds) gives it.
-      const manifest = await verifyOutput(root).catch((err: Error) => {
-        throw new Error(`${where}: ${err.message}`);
-      });
-      const routes = readRoutes(root);
-      ids.add(routes.buildId);
-      expect(Object.keys(routes.pages).sort(), where).toEqual(Object.keys(manifest.pages).sort());
-    }
-    // The kills hit: most trials died mid-write, and builds completed or switched between them.
-    expect(killed).toBeGreaterThanOrEqual(35);
-    expect(ids.size).toBeGreaterThan(5);
-    // The next build finishes what the killed ones left: the same output as a build without any cache.
-    const last = await build({ root, workerAssets: assets as never });
-    expect((await verifyOutput(root)).buildId).toBe(last.buildId);
-    const fresh = await build({ root, workerAssets: assets as never, cache: false });
-    expect(fresh.buildId).toBe(last.buildId);
-    expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
-  }, 240_000); // ~25 s of CPU (50 child builds); the bound is for a loaded shared machine
+  test(
+    '50 kills at random points of in-place rebuilds ' + '(pipeline and incremental): never a mixed generation',
+    async () => {
+      const gen = (await import(GENERATORS)) as {
+        generateSurgeSite(o: { pages: number; outDir: string; seed?: string }): Promise<unknown>;
+        createRng(seed: string): { next(): number; int(n: number): number };
+      };
+      const seed = process.env.OBJPACK_KILL_SEED ?? 'kill-mid-emit';
+      const rng = gen.createRng(seed);
+      const root = await makeSite({});
+      await gen.generateSurgeSite({ pages: 24, outDir: root, seed: 'kill-site' });
+      const assets = await fakeWorkerAssets();
+      const { build } = (await import(DIST)) as { build: typeof buildFn };
+      await build({ root, workerAssets: assets as never });
+      const css = readdirSync(path.join(root, 'assets/css')).map((f) => path.join(root, 'assets/css', f));
+      const pages = readdirSync(path.join(root, 'pages')).map((f) => path.join(root, 'pages', f));
+      const ids = new Set<string>();
+      let killed = 0;
+      // How long each kind of rebuild writes, from the last one that finished (kills spread over that time).
+      const writeMs = { page: 100, css: 300, cold: 300 };
+      for (let trial = 0; trial < 50; trial++) {
+        // Odd trials edit a few pages' text (the incremental patch), even ones a stylesheet many pages carry
+        // (the pipeline, most page packages rewritten), every fourth without the cache.
+        const kind = trial % 2 ? 'page' : trial % 4 ? 'css' : 'cold';
+        if (kind === 'page')
+          for (let k = 0; k < 1 + rng.int(3); k++)
+            appendFileSync(pages[rng.int(pages.length)]!, `<p>edit ${trial}.${k}</p>\n`);
+        else appendFileSync(css[rng.int(css.length)]!, `/* edit ${trial} */\n`);
+        // Up to 1.2 times the last write phase: some kills land after the manifest, in the clean-up.
+        const delayMs = Math.round(rng.next() * 1.2 * writeMs[kind]);
+        const r = await buildAndDie(root, assets, { delayMs }, kind !== 'cold');
+        if (r.signal === 'SIGKILL') killed++;
+        if (r.writeMs !== undefined) writeMs[kind] = Math.max(1, r.writeMs);
+        const where =
+          `seed ${seed}, trial ${trial} (${kind}), killed ${delayMs} ms into the write phase: ` +
+          `${r.signal ?? 'finished'}`;
+        // Every package the manifest and the route table name exists, verifies, and carries the build id the
+        // table (or its packageBuilds) gives it.
+        const manifest = await verifyOutput(root).catch((err: Error) => {
+          throw new Error(`${where}: ${err.message}`);
+        });
+        const routes = readRoutes(root);
+        ids.add(routes.buildId);
+        expect(Object.keys(routes.pages).sort(), where).toEqual(Object.keys(manifest.pages).sort());
+      }
+      // The kills hit: most trials died mid-write, and builds completed or switched between them.
+      expect(killed).toBeGreaterThanOrEqual(35);
+      expect(ids.size).toBeGreaterThan(5);
+      // The next build finishes what the killed ones left: the same output as a build without any cache.
+      const last = await build({ root, workerAssets: assets as never });
+      expect((await verifyOutput(root)).buildId).toBe(last.buildId);
+      const fresh = await build({ root, workerAssets: assets as never, cache: false });
+      expect(fresh.buildId).toBe(last.buildId);
+      expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
+    },
+    240_000,
+  ); // ~25 s of CPU (50 child builds); the bound is for a loaded shared machine
 });

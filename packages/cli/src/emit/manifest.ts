@@ -119,7 +119,10 @@ export function manifestText(manifest: BuildManifest): string {
   const { hostRoutes, ...rest } = manifest;
   const text = JSON.stringify(rest, null, 2);
   if (!hostRoutes?.length) return `${text}\n`;
-  return `${text.slice(0, -2)},\n  "hostRoutes": [\n${hostRoutes.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]\n}\n`;
+  return (
+    `${text.slice(0, -2)},\n  "hostRoutes": ` +
+    `[\n${hostRoutes.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]\n}\n`
+  );
 }
 
 /** The compact table the service worker fetches: page → [page package, ...shared packages] as indices. */

@@ -12,7 +12,8 @@ import { NGINX_FILE } from './output-files.js';
 const NGINX = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
 if (!existsSync(NGINX))
   console.warn(
-    `⚠ SKIPPING the nginx include test: ${NGINX} not found (set OBJPACK_NGINX, or run scripts/system-tools.mjs as root)`,
+    `⚠ SKIPPING the nginx include test: ${NGINX} not found (set OBJPACK_NGINX, or run scripts/system-tools.mjs as ` +
+      `root)`,
   );
 
 async function freePort(): Promise<number> {
@@ -32,11 +33,13 @@ async function withNginx(root: string, fn: (base: string) => Promise<void>): Pro
     .join(' ');
   await writeFile(
     path.join(dir, 'nginx.conf'),
-    `daemon off; master_process off; pid ${path.join(dir, 'nginx.pid')}; error_log ${path.join(dir, 'error.log')} warn;
+    `daemon off; master_process off; pid ${path.join(dir, 'nginx.pid')}; error_log ${path.join(dir, 'error.log')} ` +
+      `warn;
 events {}
 http {
   access_log off; ${temp}
-  server { listen 127.0.0.1:${port}; root ${root}; include ${path.join(root, NGINX_FILE)}; location / { try_files $uri $uri/ =404; } }
+  server { listen 127.0.0.1:${port}; root ${root}; include ${path.join(root, NGINX_FILE)}; location / { try_files ` +
+      `$uri $uri/ =404; } }
 }
 `,
   );

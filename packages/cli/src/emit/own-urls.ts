@@ -61,7 +61,8 @@ export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host
   const base = own.base ?? '/';
   const worker = own.worker ? [workerPath(base), registerPath(base)] : [];
   const urls = [...worker, `${base}${ROUTES_FILE}`, ...own.packages];
-  // Each host tries its own rules: Cloudflare Pages never applies a forced (`!`) rule, Netlify an unforced one only where no file is.
+  // Each host tries its own rules: Cloudflare Pages never applies a forced (`!`) rule, Netlify an unforced one only
+  // where no file is.
   const taken = new Map([
     ...firstTakers(
       forHost.filter((r) => r.beforeFiles),
@@ -78,7 +79,8 @@ export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host
       const url = taken.get(rule)!;
       const where = rule.beforeFiles
         ? ''
-        : ` on ${rule.beforeFilesOn} (which applies \`_redirects\` before its files; Netlify applies a rule without \`!\` only where no file is, and a netlify.toml tells the build the site is Netlify's)`;
+        : ` on ${rule.beforeFilesOn} (which applies \`_redirects\` before its files; Netlify applies a rule without ` +
+          `\`!\` only where no file is, and a netlify.toml tells the build the site is Netlify's)`;
       const parts = {
         rule: rule.written ?? rule.for,
         url,
@@ -93,7 +95,10 @@ export function ownUrlShadows(rules: readonly RedirectRule[], own: OwnUrls, host
     });
 }
 
-/** For each rule of `live` (one host's, in its order), the first of `urls` it is the first rule to take without serving it its own file. */
+/**
+ * For each rule of `live` (one host's, in its order), the first of `urls` it is the first rule to take without serving
+ * it its own file.
+ */
 function firstTakers(live: readonly RedirectRule[], urls: readonly string[]): Map<RedirectRule, string> {
   const taken = new Map<RedirectRule, string>();
   if (live.length === 0) return taken;

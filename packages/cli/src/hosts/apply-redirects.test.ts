@@ -28,21 +28,25 @@ describe('applyRedirects', () => {
     expect(plain.rules.map((r) => r.for)).toEqual(['^/guide/index\\.html$', '^/caf\u00e9\\.html$']);
   });
 
-  it('with bare directory URLs a directory page is named by /guide: redirected only when a rule takes that, and rules taking it stay', async () => {
-    const { rules } = await vercelRedirects(
-      { trailingSlash: false, redirects: [{ source: '/moved', destination: '/' }] },
-      'vercel.json',
-    );
-    const urls = ['/', '/guide/', '/moved/', '/about.html'];
-    const bare = applyRedirects(urls, rules, { cleanUrls: false, bareDirUrls: true });
-    expect(bare.redirected.map((p) => [p.url, p.rule.for])).toEqual([['/moved', '^/moved$']]);
-    expect(bare.rules.map((r) => r.for).sort()).toEqual(['^/(.*)/$', '^/moved$']);
-    // Without it the directory page is taken at /guide/ (the host sends that to /guide).
-    expect(applyRedirects(urls, rules, { cleanUrls: false }).redirected.map((p) => p.url)).toEqual([
-      '/guide/',
-      '/moved/',
-    ]);
-  });
+  it(
+    'with bare directory URLs a directory page is named by /guide: redirected only when a rule takes that, and ' +
+      'rules taking it stay',
+    async () => {
+      const { rules } = await vercelRedirects(
+        { trailingSlash: false, redirects: [{ source: '/moved', destination: '/' }] },
+        'vercel.json',
+      );
+      const urls = ['/', '/guide/', '/moved/', '/about.html'];
+      const bare = applyRedirects(urls, rules, { cleanUrls: false, bareDirUrls: true });
+      expect(bare.redirected.map((p) => [p.url, p.rule.for])).toEqual([['/moved', '^/moved$']]);
+      expect(bare.rules.map((r) => r.for).sort()).toEqual(['^/(.*)/$', '^/moved$']);
+      // Without it the directory page is taken at /guide/ (the host sends that to /guide).
+      expect(applyRedirects(urls, rules, { cleanUrls: false }).redirected.map((p) => p.url)).toEqual([
+        '/guide/',
+        '/moved/',
+      ]);
+    },
+  );
 
   it('a clean-only rule (Netlify, unforced) takes a page at its clean URL only; a rule for another host none', () => {
     const unforced = { ...rule('^/about/?$'), cleanOnly: true };
@@ -60,19 +64,23 @@ describe('applyRedirects', () => {
     expect(applyRedirects(['/about.html'], [domain], { cleanUrls: false }).rules).toEqual([domain]);
   });
 
-  it('past 4M page × pattern-rule tests every pattern rule is kept rather than checked; rules naming one path are always looked up', () => {
-    const urls = Array.from({ length: 40_001 }, (_, i) => `/p${i}.html`);
-    const patterns = Array.from({ length: 100 }, (_, i) => rule(`^/none${i}/.*$`));
-    expect(applyRedirects(urls, patterns, { cleanUrls: false }).rules).toHaveLength(100);
-    expect(applyRedirects(urls.slice(0, 100), patterns, { cleanUrls: false }).rules).toHaveLength(0);
-    // 50,000 redirects of old URLs: only those naming a page's URL stay, however many pages.
-    const old = Array.from({ length: 50_000 }, (_, i) => rule(`^/old${i}\\.html\\/?$`));
-    const r = applyRedirects([...urls, '/old7.html', '/OLD42.html'], [...old, rule('^/p1\\.html$')], {
-      cleanUrls: false,
-    });
-    expect(r.rules.map((x) => x.for)).toEqual(['^/old7\\.html\\/?$', '^/old42\\.html\\/?$', '^/p1\\.html$']);
-    expect(r.redirected.map((x) => x.url)).toEqual(['/p1.html', '/old7.html', '/OLD42.html']);
-  });
+  it(
+    'past 4M page × pattern-rule tests every pattern rule is kept rather than checked; rules naming one path ' +
+      'are always looked up',
+    () => {
+      const urls = Array.from({ length: 40_001 }, (_, i) => `/p${i}.html`);
+      const patterns = Array.from({ length: 100 }, (_, i) => rule(`^/none${i}/.*$`));
+      expect(applyRedirects(urls, patterns, { cleanUrls: false }).rules).toHaveLength(100);
+      expect(applyRedirects(urls.slice(0, 100), patterns, { cleanUrls: false }).rules).toHaveLength(0);
+      // 50,000 redirects of old URLs: only those naming a page's URL stay, however many pages.
+      const old = Array.from({ length: 50_000 }, (_, i) => rule(`^/old${i}\\.html\\/?$`));
+      const r = applyRedirects([...urls, '/old7.html', '/OLD42.html'], [...old, rule('^/p1\\.html$')], {
+        cleanUrls: false,
+      });
+      expect(r.rules.map((x) => x.for)).toEqual(['^/old7\\.html\\/?$', '^/old42\\.html\\/?$', '^/p1\\.html$']);
+      expect(r.redirected.map((x) => x.url)).toEqual(['/p1.html', '/old7.html', '/OLD42.html']);
+    },
+  );
 
   it("finds one-path rules by their path exactly as testing every rule would, in the host's rule order", () => {
     const urls = [

@@ -7,11 +7,11 @@ const FILTER_LIMIT = 4_000_000;
 
 /**
  * Which pages the host's rules take, and which rules the worker needs. `redirected`: pages whose URL as
- * the site links it (`/guide/`, `/about.html`, with clean URLs `/about` or `/about/`, with bare directory URLs `/guide`) a rule takes, with the first such
- * rule (for the build's warning). `rules`: those that take any URL the worker would answer for a page
- * (also `/guide/index.html`, and `/about.html` with clean URLs), as sent or percent-decoded; the rest
- * concern URLs the worker leaves to the network anyway and would only weigh on the route table. Rules
- * naming one path are looked up by it, so 50,000 of them cost what a few do; pattern rules are tested
+ * the site links it (`/guide/`, `/about.html`, with clean URLs `/about` or `/about/`, with bare directory URLs
+ * `/guide`) a rule takes, with the first such rule (for the build's warning). `rules`: those that take any URL the
+ * worker would answer for a page (also `/guide/index.html`, and `/about.html` with clean URLs), as sent or
+ * percent-decoded; the rest concern URLs the worker leaves to the network anyway and would only weigh on the route
+ * table. Rules naming one path are looked up by it, so 50,000 of them cost what a few do; pattern rules are tested
  * against every page, up to FILTER_LIMIT tests (past it, all of them are kept).
  */
 export function applyRedirects(

@@ -51,35 +51,43 @@ async function netlifyParse(text: string): Promise<Array<{ for: string; values: 
 }
 
 describe('_headers for Cloudflare Pages (--target cloudflare)', () => {
-  test("100 rules at most: the user's first and untouched, objpack's own, then the shallowest pages (more preloads first among equals)", () => {
-    const made = cloudflareHeaders(own, pages, user);
-    const { rules, long } = cloudflareLines(made.text);
-    expect(rules).toHaveLength(CLOUDFLARE_MAX_RULES);
-    expect(long).toEqual([]);
-    expect(made.text.startsWith(user)).toBe(true);
-    const paths = made.text.split('\n').filter((l) => l.startsWith('/'));
-    expect(paths.slice(0, 6)).toEqual(['/*', '/admin/*', ...own.map((r) => r.path)]);
-    const chosen = paths.slice(6);
-    // Room for 94 pages: /, the 20 top-level ones, and 73 of the blog's (by name: they tie on depth and preloads).
-    expect(chosen).toContain('/');
-    expect(chosen.filter((p) => /^\/[a-t]\/$/.test(p))).toHaveLength(20);
-    expect(chosen.filter((p) => p.startsWith('/blog/'))).toHaveLength(73);
-    expect(made).toMatchObject({ pagesLeft: 56, ownLeft: 0, userRules: 2, truncated: [] });
-    // Cloudflare redirects /blog/post-0.html to /blog/post-0 and applies the rules written for that URL.
-    expect(chosen).toContain('/blog/post-0');
-    expect(chosen.some((p) => p.endsWith('.html'))).toBe(false);
-  });
+  test(
+    "100 rules at most: the user's first and untouched, objpack's own, then the shallowest pages (more " +
+      'preloads first among equals)',
+    () => {
+      const made = cloudflareHeaders(own, pages, user);
+      const { rules, long } = cloudflareLines(made.text);
+      expect(rules).toHaveLength(CLOUDFLARE_MAX_RULES);
+      expect(long).toEqual([]);
+      expect(made.text.startsWith(user)).toBe(true);
+      const paths = made.text.split('\n').filter((l) => l.startsWith('/'));
+      expect(paths.slice(0, 6)).toEqual(['/*', '/admin/*', ...own.map((r) => r.path)]);
+      const chosen = paths.slice(6);
+      // Room for 94 pages: /, the 20 top-level ones, and 73 of the blog's (by name: they tie on depth and preloads).
+      expect(chosen).toContain('/');
+      expect(chosen.filter((p) => /^\/[a-t]\/$/.test(p))).toHaveLength(20);
+      expect(chosen.filter((p) => p.startsWith('/blog/'))).toHaveLength(73);
+      expect(made).toMatchObject({ pagesLeft: 56, ownLeft: 0, userRules: 2, truncated: [] });
+      // Cloudflare redirects /blog/post-0.html to /blog/post-0 and applies the rules written for that URL.
+      expect(chosen).toContain('/blog/post-0');
+      expect(chosen.some((p) => p.endsWith('.html'))).toBe(false);
+    },
+  );
 
-  test("a long Link is spread over `Link:` lines of at most 2,000 characters, which Netlify's parser joins back into the same value", async () => {
-    const made = cloudflareHeaders(own, pages, user);
-    const lines = made.text.split('\n');
-    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(CLOUDFLARE_MAX_LINE);
-    const home = lines.indexOf('/');
-    expect(lines.slice(home + 1).findIndex((l) => !l.startsWith('  Link: '))).toBeGreaterThan(3);
-    const parsed = await netlifyParse(made.text);
-    expect(parsed.find((r) => r.for === '/')?.values.Link).toBe(link(120));
-    expect(parsed.find((r) => r.for === '/*')?.values).toEqual({ 'X-Frame-Options': 'DENY' });
-  });
+  test(
+    "a long Link is spread over `Link:` lines of at most 2,000 characters, which Netlify's parser joins back " +
+      'into the same value',
+    async () => {
+      const made = cloudflareHeaders(own, pages, user);
+      const lines = made.text.split('\n');
+      expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(CLOUDFLARE_MAX_LINE);
+      const home = lines.indexOf('/');
+      expect(lines.slice(home + 1).findIndex((l) => !l.startsWith('  Link: '))).toBeGreaterThan(3);
+      const parsed = await netlifyParse(made.text);
+      expect(parsed.find((r) => r.for === '/')?.values.Link).toBe(link(120));
+      expect(parsed.find((r) => r.for === '/*')?.values).toEqual({ 'X-Frame-Options': 'DENY' });
+    },
+  );
 
   test('an entry no line can hold is dropped and counted; the others keep their order', () => {
     const huge = `</${'h'.repeat(CLOUDFLARE_MAX_LINE)}.css>; rel=preload; as=style`;
@@ -89,59 +97,73 @@ describe('_headers for Cloudflare Pages (--target cloudflare)', () => {
     expect(made.truncated).toEqual([{ page: '/x.html', dropped: 1 }]);
   });
 
-  test('a page whose path Cloudflare would read as a pattern (`*`, `:name`) gets no rule: it would give its preloads to other URLs', () => {
-    // Cloudflare's rules engine (pages-shared generateRulesMatcher) turns `*` into `(?<splat>.*)` and `:Contents`
-    // into `(?<Contents>[^/]+)`: /wiki/Help:Contents would match /wiki/Help_desk, and there is no escape.
-    const wiki = ['/wiki/Help:Contents.html', '/wiki/Help_desk.html', '/x*y.html', '/10:30.html'].map((p) => ({
-      path: p,
-      headers: [['Link', link(1)]] as Array<[string, string]>,
-    }));
-    const made = cloudflareHeaders(own, wiki);
-    const paths = made.text
-      .split('\n')
-      .filter((l) => l.startsWith('/'))
-      .slice(own.length);
-    // A colon before a digit is no placeholder.
-    expect(paths).toEqual(['/wiki/Help_desk', '/10:30']);
-    // Left for their paths, not for want of room: the summary and the report claim no cut by the 100-rule limit.
-    expect(made).toMatchObject({ pageRules: 2, pagesLeft: 2, cut: 0 });
-    expect(linkRulesText({ pages: made.pageRules, of: wiki.length, cut: made.cut })).toBe('2 of 4 pages');
-  });
+  test(
+    'a page whose path Cloudflare would read as a pattern (`*`, `:name`) gets no rule: it would give its ' +
+      'preloads to other URLs',
+    () => {
+      // Cloudflare's rules engine (pages-shared generateRulesMatcher) turns `*` into `(?<splat>.*)` and `:Contents`
+      // into `(?<Contents>[^/]+)`: /wiki/Help:Contents would match /wiki/Help_desk, and there is no escape.
+      const wiki = ['/wiki/Help:Contents.html', '/wiki/Help_desk.html', '/x*y.html', '/10:30.html'].map((p) => ({
+        path: p,
+        headers: [['Link', link(1)]] as Array<[string, string]>,
+      }));
+      const made = cloudflareHeaders(own, wiki);
+      const paths = made.text
+        .split('\n')
+        .filter((l) => l.startsWith('/'))
+        .slice(own.length);
+      // A colon before a digit is no placeholder.
+      expect(paths).toEqual(['/wiki/Help_desk', '/10:30']);
+      // Left for their paths, not for want of room: the summary and the report claim no cut by the 100-rule limit.
+      expect(made).toMatchObject({ pageRules: 2, pagesLeft: 2, cut: 0 });
+      expect(linkRulesText({ pages: made.pageRules, of: wiki.length, cut: made.cut })).toBe('2 of 4 pages');
+    },
+  );
 
-  test("the user's rules leave objpack's no room: its own rules are cut, no page gets one, and the warning names the user's rule that takes the room", () => {
-    const many = Array.from({ length: 98 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('');
-    const made = cloudflareHeaders(own, pages, many);
-    expect(cloudflareLines(made.text).rules).toHaveLength(CLOUDFLARE_MAX_RULES);
-    expect(made).toMatchObject({ ownLeft: 2, pagesLeft: pages.length, userRules: 98 });
-    // The 97th user rule is the first that objpack's 4 would have needed; it is on line 193.
-    expect(cloudflareProblems(made.text, made, own.length)).toEqual([
-      { message: expect.stringContaining("2 of objpack's 4 rules"), line: 193 },
-    ]);
-    // The order the README gives: the worker's rule goes first, then the route table's, then page packages'.
-    const kept = (n: number) =>
-      cloudflareHeaders(own, [], Array.from({ length: n }, (_, i) => `/u${i}\n  X-A: 1\n`).join(''))
-        .text.split('\n')
-        .filter((l) => l.startsWith('/_objpack') || l.startsWith('/objpack'));
-    expect([97, 98, 99].map(kept)).toEqual(
-      [own.slice(0, 3), own.slice(0, 2), own.slice(0, 1)].map((o) => o.map((r) => r.path)),
-    );
-  });
+  test(
+    "the user's rules leave objpack's no room: its own rules are cut, no page gets one, and the warning names " +
+      "the user's rule that takes the room",
+    () => {
+      const many = Array.from({ length: 98 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('');
+      const made = cloudflareHeaders(own, pages, many);
+      expect(cloudflareLines(made.text).rules).toHaveLength(CLOUDFLARE_MAX_RULES);
+      expect(made).toMatchObject({ ownLeft: 2, pagesLeft: pages.length, userRules: 98 });
+      // The 97th user rule is the first that objpack's 4 would have needed; it is on line 193.
+      expect(cloudflareProblems(made.text, made, own.length)).toEqual([
+        { message: expect.stringContaining("2 of objpack's 4 rules"), line: 193 },
+      ]);
+      // The order the README gives: the worker's rule goes first, then the route table's, then page packages'.
+      const kept = (n: number) =>
+        cloudflareHeaders(own, [], Array.from({ length: n }, (_, i) => `/u${i}\n  X-A: 1\n`).join(''))
+          .text.split('\n')
+          .filter((l) => l.startsWith('/_objpack') || l.startsWith('/objpack'));
+      expect([97, 98, 99].map(kept)).toEqual(
+        [own.slice(0, 3), own.slice(0, 2), own.slice(0, 1)].map((o) => o.map((r) => r.path)),
+      );
+    },
+  );
 });
 
 describe("the default _headers on Cloudflare Pages' limits", () => {
-  test('over 100 rules or a Link line over 2,000 characters: one warning telling to pass --target cloudflare; within them, none', () => {
-    const text = netlifyHeaders([...own, ...pages], user);
-    const problems = cloudflareProblems(text);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]!.line).toBeUndefined();
-    expect(problems[0]!.message).toMatch(
-      /156 rules \(154 of them objpack's\).*1 Link line longer.*--target cloudflare/,
-    );
-    expect(cloudflareProblems(netlifyHeaders([...own, ...pages.slice(0, 50)], user))).toEqual([]);
-  });
+  test(
+    'over 100 rules or a Link line over 2,000 characters: one warning telling to pass --target cloudflare; ' +
+      'within them, none',
+    () => {
+      const text = netlifyHeaders([...own, ...pages], user);
+      const problems = cloudflareProblems(text);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]!.line).toBeUndefined();
+      expect(problems[0]!.message).toMatch(
+        /156 rules \(154 of them objpack's\).*1 Link line longer.*--target cloudflare/,
+      );
+      expect(cloudflareProblems(netlifyHeaders([...own, ...pages.slice(0, 50)], user))).toEqual([]);
+    },
+  );
 
   test("the user's own lines past the limits are named by line: --target cloudflare cannot help with those", () => {
-    const many = `/long\n  X-A: ${'v'.repeat(CLOUDFLARE_MAX_LINE)}\n${Array.from({ length: 101 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('')}`;
+    const many =
+      `/long\n  X-A: ` +
+      `${'v'.repeat(CLOUDFLARE_MAX_LINE)}\n${Array.from({ length: 101 }, (_, i) => `/u${i}\n  X-A: 1\n`).join('')}`;
     const problems = cloudflareProblems(netlifyHeaders(own, many));
     expect(problems).toEqual([
       // /long and /u0…/u100; the 101st, /u99, starts line 3 + 2 × 99.

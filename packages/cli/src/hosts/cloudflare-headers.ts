@@ -196,14 +196,18 @@ export function cloudflareProblems(
   } else if (made && made.ownLeft > 0) {
     const kept = ownRules - made.ownLeft;
     problems.push({
-      message: `_headers has ${n} rules of your own, which leaves room in Cloudflare Pages' 100 for ${kept} of objpack's ${ownRules} rules for its packages, route table and worker, and for no page's Link preloads: ${merge}`,
+      message:
+        `_headers has ${n} rules of your own, which leaves room in Cloudflare Pages' 100 for ${kept} of ` +
+        `objpack's ${ownRules} rules for its packages, route table and worker, and for no page's Link preloads: ` +
+        `${merge}`,
       line: user.rules[CLOUDFLARE_MAX_RULES - ownRules],
     });
   }
   if (user.long.length > 0) {
     const more = user.long.length > 1 ? ` (and ${user.long.length - 1} more)` : '';
     problems.push({
-      message: `_headers has a line longer than ${CLOUDFLARE_MAX_LINE} characters${more}, which Cloudflare Pages ignores`,
+      message:
+        `_headers has a line longer than ${CLOUDFLARE_MAX_LINE} characters${more}, which Cloudflare Pages ` + `ignores`,
       line: user.long[0],
     });
   }
@@ -216,13 +220,17 @@ export function cloudflareProblems(
       : []),
     ...(long > 0
       ? [
-          `${long} Link line${long === 1 ? '' : 's'} longer than the ${CLOUDFLARE_MAX_LINE} characters Cloudflare Pages reads (it ignores them)`,
+          `${long} Link line${long === 1 ? '' : 's'} longer than the ${CLOUDFLARE_MAX_LINE} characters Cloudflare ` +
+            `Pages reads (it ignores them)`,
         ]
       : []),
   ];
   if (over.length > 0) {
     problems.push({
-      message: `_headers has ${over.join(', and ')}: if the site is on Cloudflare Pages, pass \`--target cloudflare\` for a _headers within its limits (objpack's rules for its packages, and Link rules for as many pages as fit); if it is on Netlify, \`--target netlify\` says so`,
+      message:
+        `_headers has ${over.join(', and ')}: if the site is on Cloudflare Pages, pass \`--target ` +
+        `cloudflare\` for a _headers within its limits (objpack's rules for its packages, and Link rules for as ` +
+        `many pages as fit); if it is on Netlify, \`--target netlify\` says so`,
     });
   }
   return problems;

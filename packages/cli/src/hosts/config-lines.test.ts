@@ -4,7 +4,8 @@ import { ConfigLines } from './config-lines.js';
 describe('ConfigLines', () => {
   it('gives the line of an offset, in any order, and of a JSON key', () => {
     const text =
-      '{\n  "headers": [{ "source": "/(.*)" }],\n  "redirects": [\n    { "source": "/(.*)" },\n    { "source": "/(.*)" }\n  ],\n  "cleanUrls": true\n}\n';
+      '{\n  "headers": [{ "source": "/(.*)" }],\n  "redirects": [\n    { "source": "/(.*)" },\n    { ' +
+      '"source": "/(.*)" }\n  ],\n  "cleanUrls": true\n}\n';
     const lines = new ConfigLines(text);
     const at = (n: number) => text.split('"/(.*)"', n).join('"/(.*)"').length;
     expect([lines.lineAt(at(2)), lines.lineAt(at(3)), lines.lineAt(at(1)), lines.lineAt(0)]).toEqual([4, 5, 2, 1]);

@@ -62,7 +62,10 @@ export function firebaseCaptures(
   return { routes, fails, re };
 }
 
-/** A Firebase `regex` redirect's destination for one combination of its optional `:segments`, and the groups that combination needs. */
+/**
+ * A Firebase `regex` redirect's destination for one combination of its optional `:segments`, and the groups that
+ * combination needs.
+ */
 export interface RegexCapture {
   to: string;
   groups: Record<string, boolean>;
@@ -166,7 +169,12 @@ export function splitCapture(p2r: PathToRegexp, pattern: string, destination: st
     if (typeof t === 'string' || (!t.repeat && !t.asterisk)) continue;
     const name = String(t.name);
     if (!dest.some((d) => typeof d !== 'string' && String(d.name) === name && !d.repeat)) continue;
-    return `\`${pattern}\` → \`${destination}\`: superstatic (the Firebase emulator, which objpack serve follows) redirects no value of :${name} with several segments, as path-to-regexp's compile() refuses one for :${name} without \`*\`, while Firebase Hosting's API reference shows such a capture passed on whole; write :${name}* in the destination so that both redirect it`;
+    return (
+      `\`${pattern}\` → \`${destination}\`: superstatic (the Firebase emulator, which objpack serve follows) ` +
+      `redirects no value of :${name} with several segments, as path-to-regexp's compile() refuses one for ` +
+      `:${name} without \`*\`, while Firebase Hosting's API reference shows such a capture passed on whole; write ` +
+      `:${name}* in the destination so that both redirect it`
+    );
   }
   return undefined;
 }

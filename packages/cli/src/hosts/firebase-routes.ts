@@ -31,7 +31,9 @@ export function fromRe2(regex: string): RegExp {
   }
 }
 
-/** A firebase.json site's routing: the rules that take URLs before the files, and every route `objpack serve` applies. */
+/**
+ * A firebase.json site's routing: the rules that take URLs before the files, and every route `objpack serve` applies.
+ */
 export interface FirebaseRouting {
   redirects: RedirectRule[];
   routes: HostRoutes;

@@ -77,5 +77,6 @@ export function firebaseConfig(
   };
 }
 
-// `(` `)` too: minimatch (superstatic) reads `+(…)` and `@(…)` as extglobs, so /a+(b).html matched /ab.html, not itself.
+// `(` `)` too: minimatch (superstatic) reads `+(…)` and `@(…)` as extglobs, so /a+(b).html matched /ab.html, not
+// itself.
 const escapeGlob = (p: string) => p.replace(/[*?[\]{}!()\\]/g, (c) => `\\${c}`);

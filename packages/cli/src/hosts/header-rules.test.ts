@@ -46,15 +46,23 @@ describe('Link headers and _headers', () => {
 });
 
 describe('firebase.json sources', () => {
-  test("a page's source matches its URL and no other, extglob characters too (minimatch, as superstatic matches them)", () => {
-    const paths = ['/a+(b).html', '/a@(b).html', '/a!(b).html', '/a*b.html', '/[slug].html', '/a(b).html'];
-    const made = firebaseConfig(
-      paths.map((p) => ({ path: p, headers: [['Link', '</s.css>; rel=preload; as=style']] })),
-    );
-    if (typeof made === 'string') throw new Error(made);
-    const probes = ['/ab.html', '/a.html', '/axb.html', '/s.html', '/abb.html'];
-    expect(
-      made.ours.map((e, i) => [paths[i], minimatch(paths[i]!, e.source), probes.filter((u) => minimatch(u, e.source))]),
-    ).toEqual(paths.map((p) => [p, true, []]));
-  });
+  test(
+    "a page's source matches its URL and no other, extglob " +
+      'characters too (minimatch, as superstatic matches them)',
+    () => {
+      const paths = ['/a+(b).html', '/a@(b).html', '/a!(b).html', '/a*b.html', '/[slug].html', '/a(b).html'];
+      const made = firebaseConfig(
+        paths.map((p) => ({ path: p, headers: [['Link', '</s.css>; rel=preload; as=style']] })),
+      );
+      if (typeof made === 'string') throw new Error(made);
+      const probes = ['/ab.html', '/a.html', '/axb.html', '/s.html', '/abb.html'];
+      expect(
+        made.ours.map((e, i) => [
+          paths[i],
+          minimatch(paths[i]!, e.source),
+          probes.filter((u) => minimatch(u, e.source)),
+        ]),
+      ).toEqual(paths.map((p) => [p, true, []]));
+    },
+  );
 });

@@ -62,18 +62,21 @@ describe('the host registry', () => {
 });
 
 describe('one compiled pattern per rule', () => {
-  it("a `_redirects` rule's route for objpack serve and its redirect rule for the worker match the same URLs", async () => {
-    const site = await makeSite({ _redirects: '/blog/:id/* /posts/:id/:splat 301!\n/go/* /x 302\n' });
-    const routes: HostRoutes = { routes: [], skipped: [] };
-    const rules = await netlifyRedirects(site, undefined, [], routes);
-    const urls = ['/blog/1/a/b', '/BLOG/1/a', '/blog/1', '/go', '/go/x/y', '/gone'];
-    for (const [i, rule] of rules.entries()) {
-      const [source, , , options] = routes.routes[i]!;
-      const served = new RegExp(source, (options as { flags?: string } | undefined)?.flags ?? 'i');
-      expect(urls.filter((u) => rule.re.test(u))).toEqual(urls.filter((u) => served.test(u)));
-      expect(urls.filter((u) => rule.test(u))).toEqual(urls.filter((u) => served.test(u)));
-    }
-    expect(routes.routes.map((r) => r[1])).toEqual(['/posts/${id}/${splat}', '/x']);
-    await rm(site, { recursive: true, force: true });
-  });
+  it(
+    "a `_redirects` rule's route for objpack serve and " + 'its redirect rule for the worker match the same URLs',
+    async () => {
+      const site = await makeSite({ _redirects: '/blog/:id/* /posts/:id/:splat 301!\n/go/* /x 302\n' });
+      const routes: HostRoutes = { routes: [], skipped: [] };
+      const rules = await netlifyRedirects(site, undefined, [], routes);
+      const urls = ['/blog/1/a/b', '/BLOG/1/a', '/blog/1', '/go', '/go/x/y', '/gone'];
+      for (const [i, rule] of rules.entries()) {
+        const [source, , , options] = routes.routes[i]!;
+        const served = new RegExp(source, (options as { flags?: string } | undefined)?.flags ?? 'i');
+        expect(urls.filter((u) => rule.re.test(u))).toEqual(urls.filter((u) => served.test(u)));
+        expect(urls.filter((u) => rule.test(u))).toEqual(urls.filter((u) => served.test(u)));
+      }
+      expect(routes.routes.map((r) => r[1])).toEqual(['/posts/${id}/${splat}', '/x']);
+      await rm(site, { recursive: true, force: true });
+    },
+  );
 });

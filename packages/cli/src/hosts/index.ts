@@ -12,7 +12,10 @@ import { vercel } from './vercel.js';
 
 export const HOSTS = [netlify, cloudflare, vercel, firebase, nginx] as const satisfies readonly Host[];
 
-/** A `--target`: a host the build writes header rules for. `_headers` is always written, for Netlify and Cloudflare Pages. */
+/**
+ * A `--target`: a host the build writes header rules for. `_headers` is always written, for Netlify and Cloudflare
+ * Pages.
+ */
 export type HostTarget = (typeof HOSTS)[number]['name'];
 export const HOST_TARGETS: readonly HostTarget[] = HOSTS.map((h) => h.name);
 

@@ -87,63 +87,67 @@ describe('firebase.json headers', () => {
     expect(matching(rules, '/legacy/a/b')).toEqual([]);
   });
 
-  test("page headers match exactly as superstatic's minimatch(path, glob); the RegExp for objpack serve agrees on every page URL", async () => {
-    const globs = [
-      '/about',
-      'about',
-      '/docs/*',
-      '/blog/**',
-      '**',
-      '/**/*.html',
-      '/.well-known/*',
-      '!/secret/**',
-      '!secret/**',
-      '/a/{b,c}',
-      '/guide/',
-      '**/*.@(css|js)',
-      '/x?z',
-    ];
-    const paths = [
-      '/',
-      '/blog',
-      '/.well-known/a',
-      '/about',
-      '/about/',
-      '/About',
-      '/docs/a.html',
-      '/docs/guide/',
-      '/docs/a/b',
-      '/blog/',
-      '/blog/2024/post.html',
-      '/secret/a',
-      '/x/secret/a',
-      '/a/b',
-      '/a/c/',
-      '/guide/',
-      '/guide',
-      '/s/app.js',
-      '/xyz',
-      '/x/z',
-    ];
-    const config = {
-      hosting: { public: '.', headers: globs.map((source) => ({ source, headers: [{ key: 'X', value: source }] })) },
-    };
-    const { rules, diagnostics } = await firebaseRules(config, [], 'firebase.json', '/p', '/p');
-    expect(diagnostics).toEqual([]);
-    // superstatic adds a leading slash to a source (after a '!'), then asks minimatch.
-    const slashed = (g: string): string =>
-      g.startsWith('!') ? `!${slashed(g.slice(1))}` : g.startsWith('/') ? g : `/${g}`;
-    for (const [i, glob] of globs.entries()) {
-      const rule = rules[i]!;
-      for (const p of paths) {
-        const want = minimatch(p, slashed(glob));
-        expect(rule.test(p), `${glob} on ${p}`).toBe(want);
-        // makeRe alone missed '/about/' for '/about' and '/docs/guide/' for '/docs/*' (directory pages).
-        expect(new RegExp(rule.re.source, rule.re.flags).test(p), `RegExp of ${glob} on ${p}`).toBe(want);
+  test(
+    "page headers match exactly as superstatic's minimatch(path, glob); the RegExp for objpack serve agrees on " +
+      'every page URL',
+    async () => {
+      const globs = [
+        '/about',
+        'about',
+        '/docs/*',
+        '/blog/**',
+        '**',
+        '/**/*.html',
+        '/.well-known/*',
+        '!/secret/**',
+        '!secret/**',
+        '/a/{b,c}',
+        '/guide/',
+        '**/*.@(css|js)',
+        '/x?z',
+      ];
+      const paths = [
+        '/',
+        '/blog',
+        '/.well-known/a',
+        '/about',
+        '/about/',
+        '/About',
+        '/docs/a.html',
+        '/docs/guide/',
+        '/docs/a/b',
+        '/blog/',
+        '/blog/2024/post.html',
+        '/secret/a',
+        '/x/secret/a',
+        '/a/b',
+        '/a/c/',
+        '/guide/',
+        '/guide',
+        '/s/app.js',
+        '/xyz',
+        '/x/z',
+      ];
+      const config = {
+        hosting: { public: '.', headers: globs.map((source) => ({ source, headers: [{ key: 'X', value: source }] })) },
+      };
+      const { rules, diagnostics } = await firebaseRules(config, [], 'firebase.json', '/p', '/p');
+      expect(diagnostics).toEqual([]);
+      // superstatic adds a leading slash to a source (after a '!'), then asks minimatch.
+      const slashed = (g: string): string =>
+        g.startsWith('!') ? `!${slashed(g.slice(1))}` : g.startsWith('/') ? g : `/${g}`;
+      for (const [i, glob] of globs.entries()) {
+        const rule = rules[i]!;
+        for (const p of paths) {
+          const want = minimatch(p, slashed(glob));
+          expect(rule.test(p), `${glob} on ${p}`).toBe(want);
+          // makeRe alone missed '/about/' for '/about' and '/docs/guide/' for '/docs/*' (directory pages).
+          expect(new RegExp(rule.re.source, rule.re.flags).test(p), `RegExp of ${glob} on ${p}`).toBe(want);
+        }
       }
-    }
-    expect(matching(rules, '/docs/guide/')).toContain('/docs/*');
-  });
+      expect(matching(rules, '/docs/guide/')).toContain('/docs/*');
+    },
+  );
 
   test("the hosting site that publishes the built directory; another directory's config is not applied", async () => {
     const site = (dir: string, value: string) => ({

@@ -90,7 +90,9 @@ export async function netlifyRedirects(
   return rules;
 }
 
-/** Whether a `_redirects` 200 rewrite serves a URL its own file: its destination, placeholders filled in, is the URL. */
+/**
+ * Whether a `_redirects` 200 rewrite serves a URL its own file: its destination, placeholders filled in, is the URL.
+ */
 function netlifyKeeps({ re, names }: NetlifyPattern, to: string): (urlPath: string) => boolean {
   return (u) => {
     const m = re.exec(u);

@@ -137,7 +137,9 @@ function neverSent(rulePath: string, diagnostics: Diagnostic[]): boolean {
   } catch {
     // Named as written.
   }
-  const problem = `the rule for ${rulePath} never applies on Netlify, which compares the path as the browser requests it (percent-encoded); write it as ${encoded}`;
+  const problem =
+    `the rule for ${rulePath} never applies on Netlify, which compares the path as the browser ` +
+    `requests it (percent-encoded); write it as ${encoded}`;
   diagnostics.push(diagnostic(WarningCode.HOST_HEADERS, { problem }, { file: '_headers' }));
   return true;
 }

@@ -12,7 +12,9 @@ import type { SiteHosts } from './read-hosts.js';
 export interface HostProfile {
   /** `--target` hosts. */
   targets: readonly HostTarget[];
-  /** A netlify.toml or `--target netlify` says the site is Netlify's: its `_headers` has none of Cloudflare's limits. */
+  /**
+   * A netlify.toml or `--target netlify` says the site is Netlify's: its `_headers` has none of Cloudflare's limits.
+   */
   netlify: boolean;
   /** The site's host header rules, recorded in the manifest for `objpack serve`. */
   hostHeaders: readonly HostHeaderRule[];

@@ -26,7 +26,10 @@ export interface SiteHosts {
   rules: HostHeaderRule[];
   /** A vercel.json / firebase.json of the site turns on clean URLs (`/about` serves `/about.html`). */
   cleanUrls: boolean;
-  /** A vercel.json / firebase.json of the site serves `/about.html` at `/about/` (clean URLs with `trailingSlash: true`). */
+  /**
+   * A vercel.json / firebase.json of the site serves `/about.html` at `/about/` (clean URLs with `trailingSlash:
+   * true`).
+   */
   cleanSlashUrls: boolean;
   /**
    * The host serves `/guide/index.html` at `/guide` too (RouteTable.bareDirUrls): a vercel.json / firebase.json
@@ -43,7 +46,9 @@ export interface SiteHosts {
   projectConfigs: string[];
   /** Every redirect and rewrite `objpack serve` can apply, in the host's order (manifest `hostRoutes`). */
   routes: HostRoute[];
-  /** A netlify.toml configures the site: it is Netlify's, not Cloudflare Pages' (both read `_headers`, `_redirects`). */
+  /**
+   * A netlify.toml configures the site: it is Netlify's, not Cloudflare Pages' (both read `_headers`, `_redirects`).
+   */
   netlify: boolean;
   diagnostics: Diagnostic[];
 }
@@ -124,7 +129,9 @@ const manifestRule = (r: SiteRule): HostHeaderRule => ({
   ...(r.errorPage ? { errorPage: true as const } : {}),
 });
 
-/** The headers every matching rule gives a page, a later rule's value winning; rules naming one path looked up by it. */
+/**
+ * The headers every matching rule gives a page, a later rule's value winning; rules naming one path looked up by it.
+ */
 function pageHeaders(
   rules: readonly SiteRule[],
   aliases: { cleanUrls: boolean; bareDirUrls: boolean; cleanSlashUrls: boolean },

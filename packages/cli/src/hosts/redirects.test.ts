@@ -8,52 +8,64 @@ import { netlifyToml } from './netlify.js';
 import { netlifyRedirects } from './netlify-redirects.js';
 
 describe('Netlify / Cloudflare Pages _redirects', () => {
-  it('compiles `from` paths as either host matches them: splats, placeholders, optional trailing slash, any case', () => {
-    const m = (from: string) => PATHS.filter((u) => netlifyFrom(from).re.test(u));
-    expect(m('/blog/*')).toEqual(['/blog', '/blog/', '/blog/x', '/blog/x/y.html']);
-    expect(m('/blog')).toEqual(['/blog', '/blog/']);
-    expect(m('/blog/')).toEqual(['/blog', '/blog/']);
-    expect(m('/blog*')).toEqual(['/blog', '/blog/', '/blog/x', '/blog/x/y.html', '/blogx']);
-    expect(m('/*/y.html')).toEqual(['/blog/x/y.html']);
-    expect(m('/docs/:v/intro')).toEqual(['/docs/v1/intro']);
-    expect(m('/:name.html')).toEqual(['/a.html', '/OLD.html', '/old.html']);
-    expect(m('/old.html')).toEqual(['/OLD.html', '/old.html']);
-    expect(m('/*')).toEqual(PATHS);
-    // A domain-level rule keeps its host: the worker compares it with its own.
-    expect([m('https://a.example/a'), netlifyFrom('https://A.example/a').host]).toEqual([['/a', '/a/'], 'a.example']);
-  });
+  it(
+    'compiles `from` paths as either host matches them: ' + 'splats, placeholders, optional trailing slash, any case',
+    () => {
+      const m = (from: string) => PATHS.filter((u) => netlifyFrom(from).re.test(u));
+      expect(m('/blog/*')).toEqual(['/blog', '/blog/', '/blog/x', '/blog/x/y.html']);
+      expect(m('/blog')).toEqual(['/blog', '/blog/']);
+      expect(m('/blog/')).toEqual(['/blog', '/blog/']);
+      expect(m('/blog*')).toEqual(['/blog', '/blog/', '/blog/x', '/blog/x/y.html', '/blogx']);
+      expect(m('/*/y.html')).toEqual(['/blog/x/y.html']);
+      expect(m('/docs/:v/intro')).toEqual(['/docs/v1/intro']);
+      expect(m('/:name.html')).toEqual(['/a.html', '/OLD.html', '/old.html']);
+      expect(m('/old.html')).toEqual(['/OLD.html', '/old.html']);
+      expect(m('/*')).toEqual(PATHS);
+      // A domain-level rule keeps its host: the worker compares it with its own.
+      expect([m('https://a.example/a'), netlifyFrom('https://A.example/a').host]).toEqual([['/a', '/a/'], 'a.example']);
+    },
+  );
 
-  it('without netlify.toml (Cloudflare Pages applies every rule first; Netlify forced ones): redirects, forced rules and rewrites of a named path take pages; a wildcard rewrite only clean URLs', async () => {
-    const root = await makeSite({
-      _redirects:
-        '/a /b 301\n/blog/* /news/:splat 302\n/* /index.html 200\n/x /y 404\n/docs/* /d.html 200!\n# comment\n',
-    });
-    const diagnostics: Diagnostic[] = [];
-    const rules = await netlifyRedirects(root, undefined, diagnostics);
-    expect(rules.map((r) => [r.file, r.for, r.cleanOnly === true])).toEqual([
-      ['_redirects', '/a', false],
-      ['_redirects', '/blog/*', false],
-      ['_redirects', '/*', true],
-      ['_redirects', '/x', false],
-      ['_redirects', '/docs/*', false],
-    ]);
-    expect(diagnostics).toEqual([]);
-  });
+  it(
+    'without netlify.toml (Cloudflare Pages applies every rule first; Netlify forced ones): redirects, forced ' +
+      'rules and rewrites of a named path take pages; a wildcard rewrite only clean URLs',
+    async () => {
+      const root = await makeSite({
+        _redirects:
+          '/a /b 301\n/blog/* /news/:splat 302\n/* /index.html 200\n/x /y 404\n/docs/* /d.html 200!\n# comment\n',
+      });
+      const diagnostics: Diagnostic[] = [];
+      const rules = await netlifyRedirects(root, undefined, diagnostics);
+      expect(rules.map((r) => [r.file, r.for, r.cleanOnly === true])).toEqual([
+        ['_redirects', '/a', false],
+        ['_redirects', '/blog/*', false],
+        ['_redirects', '/*', true],
+        ['_redirects', '/x', false],
+        ['_redirects', '/docs/*', false],
+      ]);
+      expect(diagnostics).toEqual([]);
+    },
+  );
 
-  it('with a netlify.toml the site is on Netlify: only forced rules take a URL that has a file, unforced ones clean URLs', async () => {
-    const root = await makeSite({
-      _redirects: '/a /b 301\n/docs/* /d.html 200!\n',
-      'netlify.toml':
-        '[[redirects]]\nfrom = "/old.html"\nto = "/"\nstatus = 301\n\n[[redirects]]\nfrom = "/gone.html"\nto = "/"\nstatus = 301\nforce = true\n',
-    });
-    const rules = await netlifyRedirects(root, path.join(root, 'netlify.toml'), []);
-    expect(rules.map((r) => [r.file, r.for, r.cleanOnly === true])).toEqual([
-      ['_redirects', '/a', true],
-      ['_redirects', '/docs/*', false],
-      ['netlify.toml', '/old.html', true],
-      ['netlify.toml', '/gone.html', false],
-    ]);
-  });
+  it(
+    'with a netlify.toml the site is on Netlify: only forced ' +
+      'rules take a URL that has a file, unforced ones clean URLs',
+    async () => {
+      const root = await makeSite({
+        _redirects: '/a /b 301\n/docs/* /d.html 200!\n',
+        'netlify.toml':
+          '[[redirects]]\nfrom = "/old.html"\nto = "/"\nstatus = 301\n\n[[redirects]]\nfrom = "/gone.html"\nto ' +
+          '= "/"\nstatus = 301\nforce = true\n',
+      });
+      const rules = await netlifyRedirects(root, path.join(root, 'netlify.toml'), []);
+      expect(rules.map((r) => [r.file, r.for, r.cleanOnly === true])).toEqual([
+        ['_redirects', '/a', true],
+        ['_redirects', '/docs/*', false],
+        ['netlify.toml', '/old.html', true],
+        ['netlify.toml', '/gone.html', false],
+      ]);
+    },
+  );
 
   it("the project's netlify.toml configures the site unless its build.publish names another directory", async () => {
     const project = await makeSite({
@@ -106,71 +118,82 @@ describe('vercel.json', () => {
     expect(takenByRe(rules)).toEqual(taken(rules));
   });
 
-  it('a rule with has/missing is kept (it depends on the request); a config Vercel would refuse takes every URL, with a warning', async () => {
-    expect(
-      taken(
-        (
-          await vercelRedirects(
-            { redirects: [{ source: '/a', destination: '/', has: [{ type: 'cookie', key: 'x' }] }] },
-            'vercel.json',
-          )
-        ).rules,
-      ),
-    ).toEqual(['/a']);
-    const bad = await vercelRedirects({ redirects: [{ source: '(', destination: '/' }] }, 'vercel.json');
-    expect([taken(bad.rules), bad.diagnostics.map((d) => d.code)]).toEqual([PATHS, ['OBJPACK_W_HOST_REDIRECTS']]);
-    expect(await vercelRedirects({ headers: [] }, 'vercel.json')).toEqual({ rules: [], diagnostics: [] });
-  });
+  it(
+    'a rule with has/missing is kept (it depends on the request); a config Vercel would refuse takes every ' +
+      'URL, with a warning',
+    async () => {
+      expect(
+        taken(
+          (
+            await vercelRedirects(
+              { redirects: [{ source: '/a', destination: '/', has: [{ type: 'cookie', key: 'x' }] }] },
+              'vercel.json',
+            )
+          ).rules,
+        ),
+      ).toEqual(['/a']);
+      const bad = await vercelRedirects({ redirects: [{ source: '(', destination: '/' }] }, 'vercel.json');
+      expect([taken(bad.rules), bad.diagnostics.map((d) => d.code)]).toEqual([PATHS, ['OBJPACK_W_HOST_REDIRECTS']]);
+      expect(await vercelRedirects({ headers: [] }, 'vercel.json')).toEqual({ rules: [], diagnostics: [] });
+    },
+  );
 });
 
 describe('vercel.json lines', () => {
-  it("each redirect and route names its own line, not an earlier rule's destination written like its source", async () => {
-    const text = [
-      '{',
-      '  "routes": [{ "src": "/legacy", "dest": "/old" }, { "src": "/old", "status": 308, "headers": { "Location": "/" } }],',
-      '  "redirects": [',
-      '    { "source": "/old", "destination": "/new" },',
-      '    {',
-      '      "destination": "/newer",',
-      '      "source": "/new"',
-      '    }',
-      '  ]',
-      '}',
-    ].join('\n');
-    const { rules } = await vercelRedirects(JSON.parse(text) as Record<string, unknown>, 'vercel.json', text);
-    expect(rules.map((r) => [r.written ?? r.for, r.line])).toEqual([
-      ['/legacy', 2],
-      ['/old', 2],
-      ['/old', 4],
-      ['/new', 7],
-    ]);
-  });
+  it(
+    'each redirect and route names its own line, not an ' + "earlier rule's destination written like its source",
+    async () => {
+      const text = [
+        '{',
+        '  "routes": [{ "src": "/legacy", "dest": "/old" }, { "src": "/old", "status": 308, "headers": { ' +
+          '"Location": "/" } }],',
+        '  "redirects": [',
+        '    { "source": "/old", "destination": "/new" },',
+        '    {',
+        '      "destination": "/newer",',
+        '      "source": "/new"',
+        '    }',
+        '  ]',
+        '}',
+      ].join('\n');
+      const { rules } = await vercelRedirects(JSON.parse(text) as Record<string, unknown>, 'vercel.json', text);
+      expect(rules.map((r) => [r.written ?? r.for, r.line])).toEqual([
+        ['/legacy', 2],
+        ['/old', 2],
+        ['/old', 4],
+        ['/new', 7],
+      ]);
+    },
+  );
 });
 
 describe('vercel.json legacy routes', () => {
-  it('a rewrite that goes on (`continue` with `dest`) takes the URL; a conditional pass-through excludes nothing', async () => {
-    expect(
-      taken(
-        (await vercelRedirects({ routes: [{ src: '/a.html', dest: '/other.html', continue: true }] }, 'vercel.json'))
-          .rules,
-      ),
-    ).toEqual(['/a.html']);
-    const { rules } = await vercelRedirects(
-      {
-        routes: [
-          { src: '/(.*)', has: [{ type: 'cookie', key: 'beta' }] },
-          { src: '/old.html', status: 308, headers: { Location: '/' } },
-        ],
-      },
-      'vercel.json',
-    );
-    expect(taken(rules)).toEqual(['/OLD.html', '/old.html']);
-    const always = await vercelRedirects(
-      { routes: [{ src: '/(.*)' }, { src: '/old.html', status: 308, headers: { Location: '/' } }] },
-      'vercel.json',
-    );
-    expect(taken(always.rules)).toEqual([]);
-  });
+  it(
+    'a rewrite that goes on (`continue` with `dest`) takes ' + 'the URL; a conditional pass-through excludes nothing',
+    async () => {
+      expect(
+        taken(
+          (await vercelRedirects({ routes: [{ src: '/a.html', dest: '/other.html', continue: true }] }, 'vercel.json'))
+            .rules,
+        ),
+      ).toEqual(['/a.html']);
+      const { rules } = await vercelRedirects(
+        {
+          routes: [
+            { src: '/(.*)', has: [{ type: 'cookie', key: 'beta' }] },
+            { src: '/old.html', status: 308, headers: { Location: '/' } },
+          ],
+        },
+        'vercel.json',
+      );
+      expect(taken(rules)).toEqual(['/OLD.html', '/old.html']);
+      const always = await vercelRedirects(
+        { routes: [{ src: '/(.*)' }, { src: '/old.html', status: 308, headers: { Location: '/' } }] },
+        'vercel.json',
+      );
+      expect(taken(always.rules)).toEqual([]);
+    },
+  );
 });
 
 describe('Cloudflare Pages', () => {

@@ -111,14 +111,18 @@ describe('vercel.json as objpack serve applies it', () => {
     expect(out.skipped.map((s) => s.for)).toEqual(['^/c$', '^/api(?:/(.*))$']);
   });
 
-  it('legacy routes: a route that lets the files answer shields what it matches from later ones; `$name` stays a group', async () => {
-    const out = await vercelRoutes(
-      { routes: [{ src: '/keep' }, { src: '/(?<slug>[^/]+)', status: 301, headers: { Location: '/n/$slug' } }] },
-      'vercel.json',
-    );
-    expect(out.routes).toEqual([[String.raw`^\/(?<slug>[^/]+)$`, '/n/${slug}', 301, { unless: '(?:^/keep$)' }]]);
-    expect(await vercelRoutes({ redirects: 'x' }, 'vercel.json')).toEqual({ routes: [], skipped: [] });
-  });
+  it(
+    'legacy routes: a route that lets the files answer shields ' +
+      'what it matches from later ones; `$name` stays a group',
+    async () => {
+      const out = await vercelRoutes(
+        { routes: [{ src: '/keep' }, { src: '/(?<slug>[^/]+)', status: 301, headers: { Location: '/n/$slug' } }] },
+        'vercel.json',
+      );
+      expect(out.routes).toEqual([[String.raw`^\/(?<slug>[^/]+)$`, '/n/${slug}', 301, { unless: '(?:^/keep$)' }]]);
+      expect(await vercelRoutes({ redirects: 'x' }, 'vercel.json')).toEqual({ routes: [], skipped: [] });
+    },
+  );
 });
 
 describe('firebase.json as objpack serve applies it', () => {
@@ -181,7 +185,10 @@ function superstaticRedirect(glob: string, destination: string, url: string): st
   return minimatch(url, glob) ? destination : undefined;
 }
 
-/** The first recorded route that takes `url` and its destination, as objpack serve fills a template in (captures as they are, for plain paths). */
+/**
+ * The first recorded route that takes `url` and its destination, as objpack serve fills a template in (captures as they
+ * are, for plain paths).
+ */
 function served(routes: HostRoute[], url: string): string | undefined {
   for (const [match, to, , o] of routes) {
     const m = new RegExp(match, o?.flags ?? 'i').exec(url);
@@ -270,36 +277,47 @@ describe('firebase.json redirects with `:segments` give the destination supersta
     '/none',
   ];
 
-  it('an optional segment without a value drops with its slash (`/old/` → `/new`); a required one without leaves the URL to later rules', async () => {
-    for (const [source, destination] of rules) {
-      const { routes } = await firebaseRoutes({ redirects: [{ source, destination }] }, 'firebase.json');
-      for (const url of urls)
-        expect(served(routes, url), `${source} → ${destination}: ${url}`).toBe(
-          superstaticRedirect(source, destination, url),
-        );
-    }
-    const { routes } = await firebaseRoutes(
-      { redirects: [{ source: '/old/:rest*', destination: '/new/:rest*' }] },
-      'firebase.json',
-    );
-    expect(['/old/', '/old', '/old/a/b'].map((u) => served(routes, u))).toEqual(['/new', '/new', '/new/a/b']);
-  });
+  it(
+    'an optional segment without a value drops with its slash (`/old/` → `/new`); a required one without ' +
+      'leaves the URL to later rules',
+    async () => {
+      for (const [source, destination] of rules) {
+        const { routes } = await firebaseRoutes({ redirects: [{ source, destination }] }, 'firebase.json');
+        for (const url of urls)
+          expect(served(routes, url), `${source} → ${destination}: ${url}`).toBe(
+            superstaticRedirect(source, destination, url),
+          );
+      }
+      const { routes } = await firebaseRoutes(
+        { redirects: [{ source: '/old/:rest*', destination: '/new/:rest*' }] },
+        'firebase.json',
+      );
+      expect(['/old/', '/old', '/old/a/b'].map((u) => served(routes, u))).toEqual(['/new', '/new', '/new/a/b']);
+    },
+  );
 
-  it('a multi-segment value for a destination segment without `*` redirects nothing, and the URL goes to the next rule, not to the glob', async () => {
-    const { routes } = await firebaseRoutes(
-      {
-        redirects: [
-          { source: '/a/:rest*', destination: '/b/:rest' },
-          { source: '/a/**', destination: '/later' },
-        ],
-      },
-      'firebase.json',
-    );
-    expect(['/a/x', '/a/x/y', '/a/x/y/z'].map((u) => served(routes, u))).toEqual(['/b/x', '/later', '/later']);
-  });
+  it(
+    'a multi-segment value for a destination segment without `*` redirects nothing, and the URL goes to the ' +
+      'next rule, not to the glob',
+    async () => {
+      const { routes } = await firebaseRoutes(
+        {
+          redirects: [
+            { source: '/a/:rest*', destination: '/b/:rest' },
+            { source: '/a/**', destination: '/later' },
+          ],
+        },
+        'firebase.json',
+      );
+      expect(['/a/x', '/a/x/y', '/a/x/y/z'].map((u) => served(routes, u))).toEqual(['/b/x', '/later', '/later']);
+    },
+  );
 });
 
-/** superstatic's Redirect.test for a `regex` rule (JavaScript RegExp, as without RE2): groups by number and name, filled in by compile(). */
+/**
+ * superstatic's Redirect.test for a `regex` rule (JavaScript RegExp, as without RE2): groups by number and name, filled
+ * in by compile().
+ */
 function superstaticRegexRedirect(regex: string, destination: string, url: string): string | undefined {
   const m = new RegExp(regex, 'u').exec(url);
   if (!m) return undefined;
@@ -350,24 +368,28 @@ describe('firebase.json `regex` redirects give the destination superstatic gives
     '/none',
   ];
 
-  it('a group that took no part fills an optional segment with nothing and a required one not at all: the rule then answers nothing', async () => {
-    for (const [regex, destination] of rules) {
-      const { routes } = await firebaseRoutes({ redirects: [{ regex, destination }] }, 'firebase.json');
-      for (const url of urls)
-        expect(served(routes, url), `${regex} → ${destination}: ${url}`).toBe(
-          superstaticRegexRedirect(regex, destination, url),
-        );
-    }
-    // The next rule answers where the first cannot.
-    const { routes } = await firebaseRoutes(
-      {
-        redirects: [
-          { regex: '^/p/(\\d+)?$', destination: '/q/:1' },
-          { source: '/p/**', destination: '/all' },
-        ],
-      },
-      'firebase.json',
-    );
-    expect(['/p/7', '/p/'].map((u) => served(routes, u))).toEqual(['/q/7', '/all']);
-  });
+  it(
+    'a group that took no part fills an optional segment with nothing and a required one not at all: the rule ' +
+      'then answers nothing',
+    async () => {
+      for (const [regex, destination] of rules) {
+        const { routes } = await firebaseRoutes({ redirects: [{ regex, destination }] }, 'firebase.json');
+        for (const url of urls)
+          expect(served(routes, url), `${regex} → ${destination}: ${url}`).toBe(
+            superstaticRegexRedirect(regex, destination, url),
+          );
+      }
+      // The next rule answers where the first cannot.
+      const { routes } = await firebaseRoutes(
+        {
+          redirects: [
+            { regex: '^/p/(\\d+)?$', destination: '/q/:1' },
+            { source: '/p/**', destination: '/all' },
+          ],
+        },
+        'firebase.json',
+      );
+      expect(['/p/7', '/p/'].map((u) => served(routes, u))).toEqual(['/q/7', '/all']);
+    },
+  );
 });

@@ -105,7 +105,10 @@ export interface BuildState {
    * workers may hold that generation's route table, removed once the next build has switched.
    */
   superseded: string[];
-  /** Rows of {@link STATE_ROWS_FILE}: JSON {@link ObjectRow}s, then {@link PageRecord}s, then the {@link SharedRecord}[]. */
+  /**
+   * Rows of {@link STATE_ROWS_FILE}: JSON {@link ObjectRow}s, then {@link PageRecord}s, then the {@link
+   * SharedRecord}[].
+   */
   objectCount: number;
   rows: { signature: string; offsets: Uint32Array };
   /** Rows replaced by incremental builds since a full build wrote the rows file. */

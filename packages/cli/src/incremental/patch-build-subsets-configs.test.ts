@@ -83,27 +83,32 @@ describe('incremental builds and font subsets', () => {
 });
 
 describe('host configs the crawl leaves out', () => {
-  test("an edit to a site's netlify.toml or _redirects is seen even when --exclude keeps it out of the crawl: the pipeline runs, no page keeps old headers", async () => {
-    const site = path.join(dir, 'excluded-config');
-    const page = (text: string) =>
-      `<!doctype html><html><head><title>x</title></head><body><p>${text}</p></body></html>\n`;
-    const toml = (value: string) => `[[headers]]\n  for = "/*"\n  [headers.values]\n    X-Frame-Options = "${value}"\n`;
-    mkdirSync(site, { recursive: true });
-    writeFileSync(path.join(site, 'index.html'), page('home'));
-    writeFileSync(path.join(site, 'a.html'), page('a'));
-    writeFileSync(path.join(site, 'netlify.toml'), toml('DENY'));
-    writeFileSync(path.join(site, '_redirects'), '/old /a.html 301\n');
-    const options = { root: site, workerAssets: assets, concurrency: 1, exclude: ['netlify.toml', '_redirects'] };
-    const headersOf = (r: BuildResult) => r.manifest.objects['/a.html']?.headers;
-    expect(headersOf(await build(options))).toEqual([['x-frame-options', 'DENY']]);
-    writeFileSync(path.join(site, 'netlify.toml'), toml('SAMEORIGIN'));
-    writeFileSync(path.join(site, 'a.html'), page('a, edited'));
-    const r = await build(options);
-    expect([r.patched, headersOf(r)]).toEqual([false, [['x-frame-options', 'SAMEORIGIN']]]);
-    // The redirects travel in the manifest too.
-    writeFileSync(path.join(site, '_redirects'), '/older /a.html 301\n');
-    writeFileSync(path.join(site, 'a.html'), page('a, edited again'));
-    const again = await build(options);
-    expect([again.patched, JSON.stringify(again.manifest.hostRoutes).includes('older')]).toEqual([false, true]);
-  });
+  test(
+    "an edit to a site's netlify.toml or _redirects is seen even when --exclude keeps it out of the crawl: the " +
+      'pipeline runs, no page keeps old headers',
+    async () => {
+      const site = path.join(dir, 'excluded-config');
+      const page = (text: string) =>
+        `<!doctype html><html><head><title>x</title></head><body><p>${text}</p></body></html>\n`;
+      const toml = (value: string) =>
+        `[[headers]]\n  for = "/*"\n  [headers.values]\n    X-Frame-Options = "${value}"\n`;
+      mkdirSync(site, { recursive: true });
+      writeFileSync(path.join(site, 'index.html'), page('home'));
+      writeFileSync(path.join(site, 'a.html'), page('a'));
+      writeFileSync(path.join(site, 'netlify.toml'), toml('DENY'));
+      writeFileSync(path.join(site, '_redirects'), '/old /a.html 301\n');
+      const options = { root: site, workerAssets: assets, concurrency: 1, exclude: ['netlify.toml', '_redirects'] };
+      const headersOf = (r: BuildResult) => r.manifest.objects['/a.html']?.headers;
+      expect(headersOf(await build(options))).toEqual([['x-frame-options', 'DENY']]);
+      writeFileSync(path.join(site, 'netlify.toml'), toml('SAMEORIGIN'));
+      writeFileSync(path.join(site, 'a.html'), page('a, edited'));
+      const r = await build(options);
+      expect([r.patched, headersOf(r)]).toEqual([false, [['x-frame-options', 'SAMEORIGIN']]]);
+      // The redirects travel in the manifest too.
+      writeFileSync(path.join(site, '_redirects'), '/older /a.html 301\n');
+      writeFileSync(path.join(site, 'a.html'), page('a, edited again'));
+      const again = await build(options);
+      expect([again.patched, JSON.stringify(again.manifest.hostRoutes).includes('older')]).toEqual([false, true]);
+    },
+  );
 });

@@ -237,52 +237,59 @@ describe('incremental fast path (issue 3)', () => {
     await expectSameAsFullBuild(site, await fullBuildWithEdits());
   });
 
-  test('a page with inline CSS and a module script: patched while their references stay, not once they change', async () => {
-    // The fast path loads the inline parsers only for such pages; they must still see the references.
-    const rel = 'pages/p00046.html';
-    const replaceIn = (from: string, to: string) => (root: string) =>
-      writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace(from, to));
-    edit(
-      site,
-      insertAfterBody(
-        rel,
-        '<style>.hero { background: url(/assets/img/i00000.png) }</style>\n<p style="background: url(/assets/img/i00004.png)">x</p>\n<script type="module">import "/assets/js/m00003.js";</script>\n',
-      ),
-    );
-    expect((await run(site)).patched).toBe(false);
-    const before = copy(site);
-    const change = insertAfterBody(rel, '<p>text only</p>\n');
-    edit(site, change);
-    expect((await run(site)).patched).toBe(true);
-    await pipelineFrom(before, change);
-    await expectSameBytes(site, before);
-    for (const [from, to] of [
-      ['i00000.png', 'i00006.png'],
-      ['i00004.png', 'i00013.png'],
-      ['m00003.js', 'm00007.js'],
-    ] as const) {
-      edit(site, replaceIn(from, to));
-      expect((await run(site)).patched, `${from} → ${to}`).toBe(false);
-    }
-    await expectSameAsFullBuild(site, await fullBuildWithEdits());
-  });
+  test(
+    'a page with inline CSS and a module script: patched ' + 'while their references stay, not once they change',
+    async () => {
+      // The fast path loads the inline parsers only for such pages; they must still see the references.
+      const rel = 'pages/p00046.html';
+      const replaceIn = (from: string, to: string) => (root: string) =>
+        writeFileSync(path.join(root, rel), readFileSync(path.join(root, rel), 'utf8').replace(from, to));
+      edit(
+        site,
+        insertAfterBody(
+          rel,
+          '<style>.hero { background: url(/assets/img/i00000.png) }</style>\n<p style="background: ' +
+            'url(/assets/img/i00004.png)">x</p>\n<script type="module">import "/assets/js/m00003.js";</script>\n',
+        ),
+      );
+      expect((await run(site)).patched).toBe(false);
+      const before = copy(site);
+      const change = insertAfterBody(rel, '<p>text only</p>\n');
+      edit(site, change);
+      expect((await run(site)).patched).toBe(true);
+      await pipelineFrom(before, change);
+      await expectSameBytes(site, before);
+      for (const [from, to] of [
+        ['i00000.png', 'i00006.png'],
+        ['i00004.png', 'i00013.png'],
+        ['m00003.js', 'm00007.js'],
+      ] as const) {
+        edit(site, replaceIn(from, to));
+        expect((await run(site)).patched, `${from} → ${to}`).toBe(false);
+      }
+      await expectSameAsFullBuild(site, await fullBuildWithEdits());
+    },
+  );
 
-  test('the pipeline after a patch does not keep a rewritten package on the strength of its old cache record', async () => {
-    const rel = 'pages/p00042.html';
-    const original = readFileSync(path.join(site, rel));
-    // Same length: the package the patch writes has the size the cache remembers for the original.
-    edit(site, (root) =>
-      writeFileSync(
-        path.join(root, rel),
-        readFileSync(path.join(root, rel), 'utf8').replace('<title>/pages/p', '<title>/pages/P'),
-      ),
-    );
-    expect((await run(site)).patched).toBe(true);
-    edit(site, (root) => writeFileSync(path.join(root, rel), original));
-    rmSync(path.join(site, STATE_FILE));
-    expect((await run(site)).patched).toBe(false);
-    await expectSameAsFullBuild(site, await fullBuildWithEdits());
-  });
+  test(
+    'the pipeline after a patch does not keep a rewritten ' + 'package on the strength of its old cache record',
+    async () => {
+      const rel = 'pages/p00042.html';
+      const original = readFileSync(path.join(site, rel));
+      // Same length: the package the patch writes has the size the cache remembers for the original.
+      edit(site, (root) =>
+        writeFileSync(
+          path.join(root, rel),
+          readFileSync(path.join(root, rel), 'utf8').replace('<title>/pages/p', '<title>/pages/P'),
+        ),
+      );
+      expect((await run(site)).patched).toBe(true);
+      edit(site, (root) => writeFileSync(path.join(root, rel), original));
+      rmSync(path.join(site, STATE_FILE));
+      expect((await run(site)).patched).toBe(false);
+      await expectSameAsFullBuild(site, await fullBuildWithEdits());
+    },
+  );
 
   test('outputs touched since the last build are not patched', async () => {
     await appendFile(path.join(site, '_objpack/routes.json'), ' ');
@@ -297,30 +304,33 @@ describe('incremental fast path (issue 3)', () => {
   const packageOf = (root: string, rel: string) =>
     path.join(root, readManifest(root).pages[`/${rel}`]!.package.slice(1));
 
-  test('a patch killed after writing a package, then the edit reverted: the package gets the reverted HTML', async () => {
-    const original = readFileSync(path.join(site, pageRel));
-    // What a patch killed after its package write leaves: the new package, the old state, manifest, route
-    // table and report (same inodes and mtimes), and the null mark it wrote first.
-    const kept = [STATE_FILE, 'objpack-manifest.json', '_objpack/routes.json', 'objpack-report.html'];
-    kept.forEach((f, i) => linkSync(path.join(site, f), path.join(dir, `kept-${i}`)));
-    // Same length: the package keeps its size, so only the null mark tells the next build.
-    edit(site, (root) =>
+  test(
+    'a patch killed after writing a package, then the ' + 'edit reverted: the package gets the reverted HTML',
+    async () => {
+      const original = readFileSync(path.join(site, pageRel));
+      // What a patch killed after its package write leaves: the new package, the old state, manifest, route
+      // table and report (same inodes and mtimes), and the null mark it wrote first.
+      const kept = [STATE_FILE, 'objpack-manifest.json', '_objpack/routes.json', 'objpack-report.html'];
+      kept.forEach((f, i) => linkSync(path.join(site, f), path.join(dir, `kept-${i}`)));
+      // Same length: the package keeps its size, so only the null mark tells the next build.
+      edit(site, (root) =>
+        writeFileSync(
+          path.join(root, pageRel),
+          readFileSync(path.join(root, pageRel), 'utf8').replace('<title>/pages/p', '<title>/pages/Q'),
+        ),
+      );
+      expect((await run(site)).patched).toBe(true);
+      kept.forEach((f, i) => renameSync(path.join(dir, `kept-${i}`), path.join(site, f)));
       writeFileSync(
-        path.join(root, pageRel),
-        readFileSync(path.join(root, pageRel), 'utf8').replace('<title>/pages/p', '<title>/pages/Q'),
-      ),
-    );
-    expect((await run(site)).patched).toBe(true);
-    kept.forEach((f, i) => renameSync(path.join(dir, `kept-${i}`), path.join(site, f)));
-    writeFileSync(
-      path.join(site, '_objpack/.cache-updates.json'),
-      JSON.stringify({ [`/_objpack/pages/${pageRel}.objp`]: null }),
-    );
-    edit(site, (root) => writeFileSync(path.join(root, pageRel), original));
-    const r = await run(site);
-    expect(r.patched).toBe(false);
-    await expectSameAsFullBuild(site, await fullBuildWithEdits());
-  });
+        path.join(site, '_objpack/.cache-updates.json'),
+        JSON.stringify({ [`/_objpack/pages/${pageRel}.objp`]: null }),
+      );
+      edit(site, (root) => writeFileSync(path.join(root, pageRel), original));
+      const r = await run(site);
+      expect(r.patched).toBe(false);
+      await expectSameAsFullBuild(site, await fullBuildWithEdits());
+    },
+  );
 
   test('an unreadable .cache-updates.json is not patched', async () => {
     writeFileSync(path.join(site, '_objpack/.cache-updates.json'), '{"cut');

@@ -153,7 +153,10 @@ function rename(entry: string | undefined, from: string, to: string): string | u
   const key = `\n    ${JSON.stringify(from)}: {`;
   const file = `\n      "file": ${JSON.stringify(packageFile(from))},`;
   if (entry === undefined || !entry.startsWith(key) || !entry.includes(file)) return undefined;
-  return `\n    ${JSON.stringify(to)}: {${entry.slice(key.length).replace(file, `\n      "file": ${JSON.stringify(packageFile(to))},`)}`;
+  return (
+    `\n    ${JSON.stringify(to)}: ` +
+    `{${entry.slice(key.length).replace(file, `\n      "file": ${JSON.stringify(packageFile(to))},`)}`
+  );
 }
 
 /** Replaces the `"bytes"` and `"digest"` lines of an entry (they follow each other in every entry kind). */
@@ -205,5 +208,8 @@ export function patchRoutes(
     from = to = after.length > 0 ? Math.min(...after) : text.length - 1;
   }
   if (!text.endsWith('}') || to <= 0) return undefined;
-  return `${text.slice(0, idAt)},"buildId":${JSON.stringify(newId)},"packages":[${text.slice(idAt + idField.length, from)}${field}${text.slice(to)}`;
+  return (
+    `${text.slice(0, idAt)},"buildId":${JSON.stringify(newId)},"packages":[` +
+    `${text.slice(idAt + idField.length, from)}${field}${text.slice(to)}`
+  );
 }

@@ -7,7 +7,8 @@ import { finalHtml, injectRegister, REGISTER_TAG } from './inject.js';
 describe('injectRegister', () => {
   test('goes at the end of <head>, ignoring a </head> inside comments and scripts', () => {
     const html =
-      '<!doctype html><html><head><!-- </head> --><script>"</head>"</script><title>x</title></head><body></body></html>';
+      '<!doctype html><html><head><!-- </head> ' +
+      '--><script>"</head>"</script><title>x</title></head><body></body></html>';
     const out = injectRegister(html)!;
     expect(out).toBe(html.replace('</head><body>', `${REGISTER_TAG}</head><body>`));
   });
@@ -37,55 +38,61 @@ describe('injectRegister', () => {
     expect(injectRegister(selfClosed)).toBe(selfClosed.replace('</head><body>', `${REGISTER_TAG}</head><body>`));
   });
 
-  test('wherever it goes, the browser parses one running script element in the head or body (parse5 tree builder as oracle)', () => {
-    const pages = [
-      '<!doctype html><html><head><title>a</title></head><body><p>x</p></body></html>',
-      '<head><template><div>x</div></template><template><template><p></p></template></template></head><p>b',
-      '<title>x</title><svg><a><title>t</title></a><foreignObject><div>z</div></foreignObject></svg>',
-      '<math><mi>x</mi></math>',
-      '<noscript></head><div></noscript><style>p{}/*</head>*/</style><script>document.write("</head>")</script></head>',
-      '<!-- </head> --><head><title></head></title><textarea></head></textarea><p>',
-      'text before any tag <b>bold</b>',
-      '<html><frameset><frame src=a.html></frameset></html>',
-      '<plaintext></head><body>',
-      '<head><base href=/x/><link rel=stylesheet href=a.css><basefont><bgsound><noframes></head></noframes></head>',
-      '<body><template><head></head></template></body>',
-      '',
-      // Foreign content inside a template: its <style>/<script> is not raw text, so `</template>` there ends the template.
-      '<head><template><svg><style></template><div></div><template></style><p>',
-      '<head><template><svg><script></template><p>x</p></svg></template></head><body>y</body>',
-      // Pages that end inside a comment, a tag, a raw text element or a template.
-      '<!doctype html><title>x</title><!-- unclosed',
-      '<!doctype html><title>x</title><meta content="abc',
-      '<!doctype html><title>unclosed',
-      '<!doctype html><script>unclosed',
-      '<html><head><template><p>unclosed</head><body><p>x</p></body></html>',
-      '<!doctype html><head><template><plaintext></template></head><body>',
-    ];
-    const scripts = (node: T.ParentNode, inside: string[], out: Array<{ path: string[]; ns: string }>) => {
-      for (const child of node.childNodes) {
-        if (!('tagName' in child)) continue;
-        const path = [...inside, child.tagName];
-        if (
-          child.tagName === 'script' &&
-          child.attrs.some((a) => a.name === 'src' && a.value === '/objpack-register.js')
-        )
-          out.push({ path, ns: child.namespaceURI });
-        scripts(child, path, out);
-        if (child.tagName === 'template') scripts((child as T.Template).content, [...path, '#content'], out);
+  test(
+    'wherever it goes, the browser parses one running script element in the head or body (parse5 tree builder ' +
+      'as oracle)',
+    () => {
+      const pages = [
+        '<!doctype html><html><head><title>a</title></head><body><p>x</p></body></html>',
+        '<head><template><div>x</div></template><template><template><p></p></template></template></head><p>b',
+        '<title>x</title><svg><a><title>t</title></a><foreignObject><div>z</div></foreignObject></svg>',
+        '<math><mi>x</mi></math>',
+        '<noscript></head><div></noscript><style>p{}/*</head>*/</style>' +
+          '<script>document.write("</head>")</script></head>',
+        '<!-- </head> --><head><title></head></title><textarea></head></textarea><p>',
+        'text before any tag <b>bold</b>',
+        '<html><frameset><frame src=a.html></frameset></html>',
+        '<plaintext></head><body>',
+        '<head><base href=/x/><link rel=stylesheet href=a.css><basefont><bgsound><noframes></head></noframes></head>',
+        '<body><template><head></head></template></body>',
+        '',
+        // Foreign content inside a template: its <style>/<script> is not raw text, so `</template>` there ends the
+        // template.
+        '<head><template><svg><style></template><div></div><template></style><p>',
+        '<head><template><svg><script></template><p>x</p></svg></template></head><body>y</body>',
+        // Pages that end inside a comment, a tag, a raw text element or a template.
+        '<!doctype html><title>x</title><!-- unclosed',
+        '<!doctype html><title>x</title><meta content="abc',
+        '<!doctype html><title>unclosed',
+        '<!doctype html><script>unclosed',
+        '<html><head><template><p>unclosed</head><body><p>x</p></body></html>',
+        '<!doctype html><head><template><plaintext></template></head><body>',
+      ];
+      const scripts = (node: T.ParentNode, inside: string[], out: Array<{ path: string[]; ns: string }>) => {
+        for (const child of node.childNodes) {
+          if (!('tagName' in child)) continue;
+          const path = [...inside, child.tagName];
+          if (
+            child.tagName === 'script' &&
+            child.attrs.some((a) => a.name === 'src' && a.value === '/objpack-register.js')
+          )
+            out.push({ path, ns: child.namespaceURI });
+          scripts(child, path, out);
+          if (child.tagName === 'template') scripts((child as T.Template).content, [...path, '#content'], out);
+        }
+        return out;
+      };
+      for (const page of pages) {
+        const found = scripts(parse(injectRegister(page)!), [], []);
+        expect(found, page).toHaveLength(1);
+        expect(found[0]!.ns, page).toBe('http://www.w3.org/1999/xhtml');
+        expect(found[0]!.path.slice(0, 2), page).toSatisfy(
+          (p: string[]) => p[0] === 'html' && (p[1] === 'head' || p[1] === 'body'),
+        );
+        expect(found[0]!.path, page).not.toContain('#content');
       }
-      return out;
-    };
-    for (const page of pages) {
-      const found = scripts(parse(injectRegister(page)!), [], []);
-      expect(found, page).toHaveLength(1);
-      expect(found[0]!.ns, page).toBe('http://www.w3.org/1999/xhtml');
-      expect(found[0]!.path.slice(0, 2), page).toSatisfy(
-        (p: string[]) => p[0] === 'html' && (p[1] === 'head' || p[1] === 'body'),
-      );
-      expect(found[0]!.path, page).not.toContain('#content');
-    }
-  });
+    },
+  );
 
   test('malformed HTML still gets exactly one tag', () => {
     const out = injectRegister('<html><head><title>x</head><body><div><p>unclosed')!;

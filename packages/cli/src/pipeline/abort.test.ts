@@ -65,26 +65,29 @@ describe('a build aborted through its signal', () => {
     expect((await verifyOutput(root)).buildId).toBe(next.buildId);
   });
 
-  test('between two written files leaves the previous output whole: its manifest and route table, their packages', async () => {
-    const { root, workerAssets, first } = await builtThenEdited();
-    const manifest = await readFile(path.join(root, 'objpack-manifest.json'));
-    const routes = await readFile(path.join(root, '_objpack/routes.json'));
-    const before = await snapshot(root);
-    let written = 0;
-    expectAborted(await abortedBuild(root, workerAssets, (p) => p.phase === 'write' && (written = p.done) === 2));
-    expect(written).toBe(2);
-    expect(await readFile(path.join(root, 'objpack-manifest.json'))).toEqual(manifest);
-    expect(await readFile(path.join(root, '_objpack/routes.json'))).toEqual(routes);
-    // Every package the published manifest and route table name is the previous build's, and verifies.
-    expect((await verifyOutput(root)).buildId).toBe(first.buildId);
-    const after = await snapshot(root);
-    const named = Object.values(first.manifest.packages).map((p) => p.file);
-    expect(named.length).toBeGreaterThan(0);
-    for (const rel of named) expect(after[rel], rel).toBe(before[rel]);
-    const next = await build({ root, workerAssets });
-    expect((await verifyOutput(root)).buildId).toBe(next.buildId);
-    expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
-  });
+  test(
+    'between two written files leaves the previous output ' + 'whole: its manifest and route table, their packages',
+    async () => {
+      const { root, workerAssets, first } = await builtThenEdited();
+      const manifest = await readFile(path.join(root, 'objpack-manifest.json'));
+      const routes = await readFile(path.join(root, '_objpack/routes.json'));
+      const before = await snapshot(root);
+      let written = 0;
+      expectAborted(await abortedBuild(root, workerAssets, (p) => p.phase === 'write' && (written = p.done) === 2));
+      expect(written).toBe(2);
+      expect(await readFile(path.join(root, 'objpack-manifest.json'))).toEqual(manifest);
+      expect(await readFile(path.join(root, '_objpack/routes.json'))).toEqual(routes);
+      // Every package the published manifest and route table name is the previous build's, and verifies.
+      expect((await verifyOutput(root)).buildId).toBe(first.buildId);
+      const after = await snapshot(root);
+      const named = Object.values(first.manifest.packages).map((p) => p.file);
+      expect(named.length).toBeGreaterThan(0);
+      for (const rel of named) expect(after[rel], rel).toBe(before[rel]);
+      const next = await build({ root, workerAssets });
+      expect((await verifyOutput(root)).buildId).toBe(next.buildId);
+      expect((await listFiles(root)).filter((f) => f.includes('.objpack-tmp-'))).toEqual([]);
+    },
+  );
 
   test('in an incremental patch, before it writes, leaves every file as it was', async () => {
     const root = await makeSite(SMALL_SITE);

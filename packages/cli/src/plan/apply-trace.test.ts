@@ -12,7 +12,8 @@ describe.skipIf(!have)('build --trace', () => {
   test('adds what the browser requested but static analysis missed, with a warning naming the page', async () => {
     const root = await makeSite({
       'index.html':
-        '<!doctype html><html><head><title>t</title></head><body><script>const n = "da" + "ta"; fetch("/" + n + ".json");</script></body></html>',
+        '<!doctype html><html><head><title>t</title></head><body><script>const n = "da" + "ta"; fetch("/" + ' +
+        'n + ".json");</script></body></html>',
       'data.json': '{"ok":true}',
     });
     const r = await build({ root, trace: true, workerAssets: await fakeWorkerAssets() });
@@ -22,14 +23,19 @@ describe.skipIf(!have)('build --trace', () => {
     );
   }, 60_000);
 
-  test("a second build over its own output reports nothing about objpack's own files (the registration script it injected)", async () => {
-    const root = await makeSite({
-      'index.html': '<!doctype html><html><head><title>t</title></head><body><p>x</p></body></html>',
-    });
-    const workerAssets = await fakeWorkerAssets();
-    await build({ root, workerAssets });
-    const again = await build({ root, trace: true, workerAssets });
-    expect(again.diagnostics.filter((d) => d.code === WarningCode.TRACE_MISSED)).toEqual([]);
-    expect(again.manifest.pages['/']!.closure).toEqual(['/']);
-  }, 60_000);
+  test(
+    'a second build over its own output reports nothing about ' +
+      "objpack's own files (the registration script it injected)",
+    async () => {
+      const root = await makeSite({
+        'index.html': '<!doctype html><html><head><title>t</title></head><body><p>x</p></body></html>',
+      });
+      const workerAssets = await fakeWorkerAssets();
+      await build({ root, workerAssets });
+      const again = await build({ root, trace: true, workerAssets });
+      expect(again.diagnostics.filter((d) => d.code === WarningCode.TRACE_MISSED)).toEqual([]);
+      expect(again.manifest.pages['/']!.closure).toEqual(['/']);
+    },
+    60_000,
+  );
 });

@@ -40,22 +40,26 @@ describe('planPackages', () => {
     }
   });
 
-  test('groups by the exact set of pages: two sections get two packages, nothing sent to a page that does not need it', () => {
-    const a = obj('/a.css', 50_000);
-    const b = obj('/b.css', 50_000);
-    const pages = [
-      ...Array.from({ length: 5 }, (_, i) => page(`/a${i}`, [css, a])),
-      ...Array.from({ length: 5 }, (_, i) => page(`/b${i}`, [css, b])),
-    ];
-    const plan = planPackages(pages);
-    expect(plan.shared).toHaveLength(3);
-    for (const p of plan.pages) {
-      const carried = new Set(
-        [...p.objects, ...p.shared.flatMap((u) => plan.shared.find((s) => s.url === u)!.objects)].map((o) => o.url),
-      );
-      expect(carried).toEqual(new Set(p.closure.map((o) => o.url)));
-    }
-  });
+  test(
+    'groups by the exact set of pages: two sections get two ' +
+      'packages, nothing sent to a page that does not need it',
+    () => {
+      const a = obj('/a.css', 50_000);
+      const b = obj('/b.css', 50_000);
+      const pages = [
+        ...Array.from({ length: 5 }, (_, i) => page(`/a${i}`, [css, a])),
+        ...Array.from({ length: 5 }, (_, i) => page(`/b${i}`, [css, b])),
+      ];
+      const plan = planPackages(pages);
+      expect(plan.shared).toHaveLength(3);
+      for (const p of plan.pages) {
+        const carried = new Set(
+          [...p.objects, ...p.shared.flatMap((u) => plan.shared.find((s) => s.url === u)!.objects)].map((o) => o.url),
+        );
+        expect(carried).toEqual(new Set(p.closure.map((o) => o.url)));
+      }
+    },
+  );
 
   test('a small group covered by a bigger one rides in it; every object lands in exactly one package', () => {
     const tiny = obj('/tiny.svg', 500);

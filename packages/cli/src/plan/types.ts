@@ -90,9 +90,15 @@ export interface PlannedShared {
 export interface PlannedPage {
   url: string;
   file: string;
-  /** `/_objpack/pages/<page file>.objp`: the package's slot, keyed by page; its file adds the build id (emit/generation.ts). */
+  /**
+   * `/_objpack/pages/<page file>.objp`: the package's slot, keyed by page; its file adds the build id
+   * (emit/generation.ts).
+   */
   packageUrl: string;
-  /** Content key of the page's package (contentKey of its objects, URL and shared refs): unchanged key, unchanged bytes but the build id. */
+  /**
+   * Content key of the page's package (contentKey of its objects, URL and shared refs): unchanged key, unchanged bytes
+   * but the build id.
+   */
   key: string;
   /** HTML first, then the page's own objects in closure order. */
   objects: PlanObject[];

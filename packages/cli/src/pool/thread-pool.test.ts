@@ -50,65 +50,70 @@ describe('ThreadPool worker threads', () => {
     }
   });
 
-  it("parses stylesheets and modules, and digests pages' final HTML, on threads exactly as in-process (batched answers)", async () => {
-    await jsReady;
-    const pool = await ThreadPool.create(3, workerUrl);
-    try {
-      const pages = await Promise.all(
-        Array.from({ length: 60 }, (_, i) =>
-          pool.parse(PAGES[i % PAGES.length] as string, false, undefined, i % 2 ? 'inject' : 'plain'),
-        ),
-      );
-      expect(pool.threads).toBe(2);
-      pages.forEach((r, i) => {
-        const bytes = readFileSync(PAGES[i % PAGES.length] as string);
-        const f = finalHtml(bytes, i % 2 === 1);
-        const final = r.error ? undefined : r.final;
-        expect(final).toEqual({
-          sha256: f.sha256,
-          bytes: f.body.length,
-          source: bytes.length,
-          changed: f.changed,
-          type: f.contentType,
+  it(
+    "parses stylesheets and modules, and digests pages' final " +
+      'HTML, on threads exactly as in-process (batched answers)',
+    async () => {
+      await jsReady;
+      const pool = await ThreadPool.create(3, workerUrl);
+      try {
+        const pages = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            pool.parse(PAGES[i % PAGES.length] as string, false, undefined, i % 2 ? 'inject' : 'plain'),
+          ),
+        );
+        expect(pool.threads).toBe(2);
+        pages.forEach((r, i) => {
+          const bytes = readFileSync(PAGES[i % PAGES.length] as string);
+          const f = finalHtml(bytes, i % 2 === 1);
+          const final = r.error ? undefined : r.final;
+          expect(final).toEqual({
+            sha256: f.sha256,
+            bytes: f.body.length,
+            source: bytes.length,
+            changed: f.changed,
+            type: f.contentType,
+          });
+          expect(final?.changed).toBe(i % 2 === 1); // no fixture page loads the registration script yet
         });
-        expect(final?.changed).toBe(i % 2 === 1); // no fixture page loads the registration script yet
-      });
-      // A latin-1 sheet too: threads decode stylesheets as the main thread does (@charset, windows-1252).
-      const latin1 = path.join(dir, 'latin1.css');
-      writeFileSync(latin1, Buffer.from('@charset "iso-8859-1";\na { background: url(caf\xe9.png) }', 'latin1'));
-      const assets = [
-        ...ASSETS.map((f) => [f, 'css'] as const),
-        [latin1, 'css'] as const,
-        ...MODULES.map((f) => [f, 'js'] as const),
-      ];
-      const results = await Promise.all(
-        Array.from({ length: 40 }, (_, i) =>
-          pool.asset(assets[i % assets.length]![0], assets[i % assets.length]![1], true),
-        ),
-      );
-      results.forEach((r, i) => {
-        const [file, as] = assets[i % assets.length]!;
-        const bytes = readFileSync(file);
-        expect(r).toEqual({
-          id: r.id,
-          hash: contentHash(bytes),
-          extract: as === 'css' ? extractCss(decodeCss(bytes)) : extractJs(bytes.toString('utf8')),
+        // A latin-1 sheet too: threads decode stylesheets as the main thread does (@charset, windows-1252).
+        const latin1 = path.join(dir, 'latin1.css');
+        writeFileSync(latin1, Buffer.from('@charset "iso-8859-1";\na { background: url(caf\xe9.png) }', 'latin1'));
+        const assets = [
+          ...ASSETS.map((f) => [f, 'css'] as const),
+          [latin1, 'css'] as const,
+          ...MODULES.map((f) => [f, 'js'] as const),
+        ];
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            pool.asset(assets[i % assets.length]![0], assets[i % assets.length]![1], true),
+          ),
+        );
+        results.forEach((r, i) => {
+          const [file, as] = assets[i % assets.length]!;
+          const bytes = readFileSync(file);
+          expect(r).toEqual({
+            id: r.id,
+            hash: contentHash(bytes),
+            extract: as === 'css' ? extractCss(decodeCss(bytes)) : extractJs(bytes.toString('utf8')),
+          });
         });
-      });
-      expect((results[ASSETS.length] as { extract: CssExtract }).extract.refs).toContainEqual(
-        expect.objectContaining({ v: 'café.png' }),
-      );
-      expect((await pool.asset(path.join(dir, 'gone.css'), 'css', false)).error).toMatchObject({ code: 'ENOENT' });
-    } finally {
-      await pool.close();
-    }
-  });
+        expect((results[ASSETS.length] as { extract: CssExtract }).extract.refs).toContainEqual(
+          expect.objectContaining({ v: 'café.png' }),
+        );
+        expect((await pool.asset(path.join(dir, 'gone.css'), 'css', false)).error).toMatchObject({ code: 'ENOENT' });
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 
   it('parses on the calling thread when a worker dies, instead of hanging', async () => {
     const crashing = path.join(dir, 'crashing-worker.mjs');
     writeFileSync(
       crashing,
-      "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => { throw new Error('boom'); });\n",
+      "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => { throw new " +
+        "Error('boom'); });\n",
     );
     const pool = await ThreadPool.create(3, pathToFileURL(crashing));
     try {

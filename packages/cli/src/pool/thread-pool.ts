@@ -68,7 +68,8 @@ export class ThreadPool {
       // An idle thread must not keep the process alive (a caller that forgets close(), `node -e`); a busy one does.
       worker.unref();
       worker.on('message', (rs: AnyResult[]) => {
-        if (this.closed) return; // close() answers what is in flight; an unref() here would end the process mid-terminate
+        // close() answers what is in flight; an unref() here would end the process mid-terminate
+        if (this.closed) return;
         const answered: Array<[Pending | undefined, AnyResult]> = rs.map((r) => {
           const p = slot.jobs.get(r.id);
           slot.jobs.delete(r.id);

@@ -28,7 +28,8 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
   beforeAll(async () => {
     site = await mkdtemp(path.join(tmpdir(), 'objpack-workers-'));
     const r = runEval(
-      `import { generateSurgeSite } from ${JSON.stringify(GENERATORS)}; await generateSurgeSite({ pages: 90, outDir: ${JSON.stringify(site)} });`,
+      `import { generateSurgeSite } from ${JSON.stringify(GENERATORS)}; await generateSurgeSite({ pages: 90, outDir: ` +
+        `${JSON.stringify(site)} });`,
     );
     expect(r.status, r.stderr).toBe(0);
   });
@@ -50,7 +51,8 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
       `
       import { ThreadPool } from ${JSON.stringify(path.join(DIST, 'pool/thread-pool.js'))};
       const p = await ThreadPool.create(3);
-      const rs = await Promise.all(Array.from({ length: 80 }, (_, i) => p.parse(${JSON.stringify(site)} + '/pages/p' + String(i + 1).padStart(5, '0') + '.html', true)));
+      const rs = await Promise.all(Array.from({ length: 80 }, (_, i) => p.parse(${JSON.stringify(site)} + '/pages/p' ` +
+        `+ String(i + 1).padStart(5, '0') + '.html', true)));
       console.log(p.threads, rs.filter((x) => x.extract).length);`,
       flags,
     );
@@ -71,18 +73,21 @@ describe.skipIf(!built)('worker threads never hang or keep a process alive', () 
   });
 
   test('closing the pool while hashes are in flight and queued ends cleanly (no unsettled await, exit 13)', () => {
-    const r = runEval(`
+    const r = runEval(
+      `
       import { readdirSync } from 'node:fs';
       import { ThreadPool } from ${JSON.stringify(path.join(DIST, 'pool/thread-pool.js'))};
       const dir = ${JSON.stringify(site)} + '/assets/img';
       const files = readdirSync(dir).map((n) => dir + '/' + n);
       const p = await ThreadPool.create(3);
       const jobs = [];
-      for (let i = 0; i < 400; i++) jobs.push(p.digest(files[i % files.length], 1e9, { size: 0, mtimeMs: 0 }).then(() => 'done', (e) => e.code));
+      for (let i = 0; i < 400; i++) jobs.push(p.digest(files[i % files.length], 1e9, { size: 0, mtimeMs: 0 ` +
+        `}).then(() => 'done', (e) => e.code));
       await new Promise((r) => setTimeout(r, 20));
       await p.close();
       const answers = await Promise.all(jobs);
-      console.log(answers.length, answers.includes('ECANCELED'));`);
+      console.log(answers.length, answers.includes('ECANCELED'));`,
+    );
     expect(r.signal, 'hung').toBeNull();
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('400 true');

@@ -12,28 +12,32 @@ const hintsOf = (t: RouteTable, page: string): PreloadEntry[] =>
   (t.preload?.pages[page] ?? []).map((i) => t.preload!.urls[i]!);
 
 describe('routes.json preload lists', () => {
-  test("the deep page: render-blocking CSS, its fonts and images, the modules, the page's images (what the browser benchmark announces)", async () => {
-    const root = await makeSite(DEEP);
-    const result = await build({ root, workerAssets: await fakeWorkerAssets() });
-    const routes = await readRoutes(root);
-    // Same list as benchmarks/browser/fixtures.mjs, which writes its packages by hand.
-    expect(hintsOf(routes, '/deep/')).toEqual([
-      ['/deep/css/site.css', 'style'],
-      ['/deep/css/theme.css', 'style'],
-      ['/deep/fonts/body.woff2', 'font'],
-      ['/deep/fonts/head.woff2', 'font'],
-      ['/deep/js/app.js', 'module'],
-      ['/deep/js/ui.js', 'module'],
-      ['/deep/js/util.js', 'module'],
-      ...Array.from({ length: 10 }, (_, i): PreloadEntry => [`/deep/img/c${i}.svg`, 'image']),
-      ['/deep/img/card.svg', 'image'],
-      ['/deep/img/foot.svg', 'image'],
-      ['/deep/img/hero.svg', 'image'],
-      // The registration snippet the build injects (the benchmark's stand-in is /bench-register.js).
-      ['/objpack-register.js', 'script'],
-    ]);
-    expect(result.manifest.pages['/deep/']!.preload).toEqual(hintsOf(routes, '/deep/'));
-  });
+  test(
+    "the deep page: render-blocking CSS, its fonts and images, the modules, the page's images (what the " +
+      'browser benchmark announces)',
+    async () => {
+      const root = await makeSite(DEEP);
+      const result = await build({ root, workerAssets: await fakeWorkerAssets() });
+      const routes = await readRoutes(root);
+      // Same list as benchmarks/browser/fixtures.mjs, which writes its packages by hand.
+      expect(hintsOf(routes, '/deep/')).toEqual([
+        ['/deep/css/site.css', 'style'],
+        ['/deep/css/theme.css', 'style'],
+        ['/deep/fonts/body.woff2', 'font'],
+        ['/deep/fonts/head.woff2', 'font'],
+        ['/deep/js/app.js', 'module'],
+        ['/deep/js/ui.js', 'module'],
+        ['/deep/js/util.js', 'module'],
+        ...Array.from({ length: 10 }, (_, i): PreloadEntry => [`/deep/img/c${i}.svg`, 'image']),
+        ['/deep/img/card.svg', 'image'],
+        ['/deep/img/foot.svg', 'image'],
+        ['/deep/img/hero.svg', 'image'],
+        // The registration snippet the build injects (the benchmark's stand-in is /bench-register.js).
+        ['/objpack-register.js', 'script'],
+      ]);
+      expect(result.manifest.pages['/deep/']!.preload).toEqual(hintsOf(routes, '/deep/'));
+    },
+  );
 
   test('leaves out what a first load may skip and classic entry scripts; caps CSS and content images', async () => {
     const many = Array.from({ length: MAX_CSS_IMAGES + 3 }, (_, i) => `.i${i}{background:url(/img/b${i}.svg)}`).join(
@@ -41,9 +45,13 @@ describe('routes.json preload lists', () => {
     );
     const content = Array.from({ length: MAX_CONTENT_IMAGES + 2 }, (_, i) => `<img src="/img/c${i}.svg">`).join('');
     const root = await makeSite({
-      'index.html': `<!doctype html><html><head><link rel="stylesheet" href="/a.css"><link rel="stylesheet" href="/print.css" media="print">
-<script src="/sync.js"></script><script defer src="/defer.js"></script><script type="module" src="/m.js"></script></head>
-<body><img src="/img/lazy.svg" loading="lazy"><img srcset="/img/s1.svg 1x, /img/s2.svg 2x" src="/img/s1.svg"><video src="/v.mp4"></video>${content}</body></html>`,
+      'index.html':
+        `<!doctype html><html><head><link rel="stylesheet" href="/a.css"><link rel="stylesheet" ` +
+        `href="/print.css" media="print">
+<script src="/sync.js"></script><script defer src="/defer.js"></script><script type="module" ` +
+        `src="/m.js"></script></head>
+<body><img src="/img/lazy.svg" loading="lazy"><img srcset="/img/s1.svg 1x, /img/s2.svg 2x" src="/img/s1.svg"><video ` +
+        `src="/v.mp4"></video>${content}</body></html>`,
       'a.css': many,
       'print.css': '@font-face{font-family:P;src:url(/p.woff2)}body{background:url(/img/print.svg)}',
       'p.woff2': 'font',
@@ -119,57 +127,70 @@ describe('routes.json preload lists', () => {
     ]);
   });
 
-  test('crossorigin elements (Vite output) get preloads in their CORS mode; their module imports inherit it', async () => {
-    const root = await makeSite({
-      'index.html': `<!doctype html><html><head><link rel="stylesheet" crossorigin href="/a.css"><link rel="stylesheet" href="/plain.css">
-<script type="module" crossorigin src="/m.js"></script><script type="module" crossorigin="use-credentials" src="/u.js"></script>
-<script crossorigin="USE-credentials" src="/sync.js"></script></head><body><p>x</p><img crossorigin src="/c.png"></body></html>`,
-      'c.png': 'png',
-      'a.css': '@import "/imp.css";@font-face{font-family:F;src:url(/f.woff2)}body{font-family:F}',
-      'imp.css': 'p{color:red}',
-      'plain.css': 'p{margin:0}',
-      'f.woff2': 'font',
-      'm.js': "import '/dep.js';\n",
-      'dep.js': "import '/deep.js';\n",
-      'deep.js': 'export {};',
-      'u.js': "import '/udep.js';\n",
-      'udep.js': 'export {};',
-      'sync.js': 'var x = 1;',
-    });
-    await build({ root, workerAssets: await fakeWorkerAssets() });
-    const routes = await readRoutes(root);
-    // The @import of a CORS sheet is an ordinary no-CORS request, and a font is CORS anyway.
-    expect(hintsOf(routes, '/')).toEqual([
-      ['/a.css', 'style', 'anonymous'],
-      ['/imp.css', 'style'],
-      ['/plain.css', 'style'],
-      ['/sync.js', 'script', 'use-credentials'],
-      ['/f.woff2', 'font'],
-      ['/m.js', 'module', 'anonymous'],
-      ['/dep.js', 'module', 'anonymous'],
-      ['/deep.js', 'module', 'anonymous'],
-      ['/u.js', 'module', 'use-credentials'],
-      ['/udep.js', 'module', 'use-credentials'],
-      ['/c.png', 'image', 'anonymous'],
-      ['/objpack-register.js', 'script'],
-    ]);
-  });
+  test(
+    'crossorigin elements (Vite output) get preloads in ' + 'their CORS mode; their module imports inherit it',
+    async () => {
+      const root = await makeSite({
+        'index.html':
+          `<!doctype html><html><head><link rel="stylesheet" crossorigin href="/a.css"><link ` +
+          `rel="stylesheet" href="/plain.css">
+<script type="module" crossorigin src="/m.js"></script><script type="module" crossorigin="use-credentials" ` +
+          `src="/u.js"></script>
+<script crossorigin="USE-credentials" src="/sync.js"></script></head><body><p>x</p><img crossorigin ` +
+          `src="/c.png"></body></html>`,
+        'c.png': 'png',
+        'a.css': '@import "/imp.css";@font-face{font-family:F;src:url(/f.woff2)}body{font-family:F}',
+        'imp.css': 'p{color:red}',
+        'plain.css': 'p{margin:0}',
+        'f.woff2': 'font',
+        'm.js': "import '/dep.js';\n",
+        'dep.js': "import '/deep.js';\n",
+        'deep.js': 'export {};',
+        'u.js': "import '/udep.js';\n",
+        'udep.js': 'export {};',
+        'sync.js': 'var x = 1;',
+      });
+      await build({ root, workerAssets: await fakeWorkerAssets() });
+      const routes = await readRoutes(root);
+      // The @import of a CORS sheet is an ordinary no-CORS request, and a font is CORS anyway.
+      expect(hintsOf(routes, '/')).toEqual([
+        ['/a.css', 'style', 'anonymous'],
+        ['/imp.css', 'style'],
+        ['/plain.css', 'style'],
+        ['/sync.js', 'script', 'use-credentials'],
+        ['/f.woff2', 'font'],
+        ['/m.js', 'module', 'anonymous'],
+        ['/dep.js', 'module', 'anonymous'],
+        ['/deep.js', 'module', 'anonymous'],
+        ['/u.js', 'module', 'use-credentials'],
+        ['/udep.js', 'module', 'use-credentials'],
+        ['/c.png', 'image', 'anonymous'],
+        ['/objpack-register.js', 'script'],
+      ]);
+    },
+  );
 
-  test('announce each object as the page spells its URL (Next.js escapes [ ] in chunk URLs): a preload of another spelling goes unused', async () => {
-    const root = await makeSite({
-      'index.html':
-        '<!doctype html><link rel="stylesheet" href="/caf%c3%a9.css"><script src="/_next/static/chunks/pages/%5Bslug%5D-1a2b.js"></script>',
-      'café.css': 'p{}',
-      '_next/static/chunks/pages/[slug]-1a2b.js': '',
-    });
-    await build({ root, workerAssets: await fakeWorkerAssets() });
-    // Chromium requests both as written; /caf%C3%A9.css or /[slug]-1a2b.js would be other URLs to it.
-    expect(hintsOf(await readRoutes(root), '/').slice(0, 2)).toEqual([
-      ['/caf%c3%a9.css', 'style'],
-      ['/_next/static/chunks/pages/%5Bslug%5D-1a2b.js', 'script'],
-    ]);
-    expect(await readFile(path.join(root, '_headers'), 'utf8')).toContain(
-      '</caf%c3%a9.css>; rel=preload; as=style, </_next/static/chunks/pages/%5Bslug%5D-1a2b.js>; rel=preload; as=script',
-    );
-  });
+  test(
+    'announce each object as the page spells its URL (Next.js escapes [ ] in chunk URLs): a preload of another ' +
+      'spelling goes unused',
+    async () => {
+      const root = await makeSite({
+        'index.html':
+          '<!doctype html><link rel="stylesheet" href="/caf%c3%a9.css"><script ' +
+          'src="/_next/static/chunks/pages/%5Bslug%5D-1a2b.js"></script>',
+        'café.css': 'p{}',
+        '_next/static/chunks/pages/[slug]-1a2b.js': '',
+      });
+      await build({ root, workerAssets: await fakeWorkerAssets() });
+      // Chromium requests both as written; /caf%C3%A9.css or /[slug]-1a2b.js would be other URLs to it.
+      expect(hintsOf(await readRoutes(root), '/').slice(0, 2)).toEqual([
+        ['/caf%c3%a9.css', 'style'],
+        ['/_next/static/chunks/pages/%5Bslug%5D-1a2b.js', 'script'],
+      ]);
+      expect(await readFile(path.join(root, '_headers'), 'utf8')).toContain(
+        '</caf%c3%a9.css>; rel=preload; as=style, </_next/static/chunks/pages/%5Bslug%5D-1a2b.js>; ' +
+          'rel=preload; as=script',
+      );
+    },
+  );
 });

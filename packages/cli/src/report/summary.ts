@@ -49,7 +49,10 @@ export interface BuildSummary {
   perPage: PageSummary[];
 }
 
-/** `--target cloudflare`'s Link rules, for the summary table and the report: "94 of 10,000 pages (Cloudflare Pages' 100-rule limit)". */
+/**
+ * `--target cloudflare`'s Link rules, for the summary table and the report: "94 of 10,000 pages (Cloudflare Pages'
+ * 100-rule limit)".
+ */
 export function linkRulesText({ pages, of, cut }: NonNullable<BuildSummary['linkRules']>): string {
   const n = (x: number) => x.toLocaleString('en-US');
   return `${n(pages)} of ${n(of)} pages${cut > 0 ? " (Cloudflare Pages' 100-rule limit)" : ''}`;

@@ -26,18 +26,24 @@ export function barChart(
       const w = Math.max(1, Math.round((v / max) * barW));
       const by = y + 3 + j * 14;
       return (
-        `<rect x="${labelW}" y="${by}" width="${w}" height="12" fill="${s.color}"><title>${escapeHtml(`${label} — ${s.name}: ${format(v)}`)}</title></rect>` +
+        `<rect x="${labelW}" y="${by}" width="${w}" height="12" ` +
+        `fill="${s.color}"><title>${escapeHtml(`${label} — ${s.name}: ${format(v)}`)}</title></rect>` +
         `<text x="${labelW + w + 4}" y="${by + 10}" font-size="10">${escapeHtml(format(v))}</text>`
       );
     });
     const short = label.length > 40 ? `…${label.slice(-39)}` : label;
-    return `<text x="${labelW - 6}" y="${y + rowH / 2 + 4}" font-size="11" text-anchor="end">${escapeHtml(short)}</text>${bars.join('')}`;
+    return (
+      `<text x="${labelW - 6}" y="${y + rowH / 2 + 4}" font-size="11" ` +
+      `text-anchor="end">${escapeHtml(short)}</text>${bars.join('')}`
+    );
   });
   // Each entry as wide as its name (≈ 6.5 px per character at 11 px), so long names never overlap.
   let x = labelW;
   const legend = series
     .map((s) => {
-      const item = `<rect x="${x}" y="0" width="10" height="10" fill="${s.color}"/><text x="${x + 14}" y="9" font-size="11">${escapeHtml(s.name)}</text>`;
+      const item =
+        `<rect x="${x}" y="0" width="10" height="10" fill="${s.color}"/><text x="${x + 14}" y="9" ` +
+        `font-size="11">${escapeHtml(s.name)}</text>`;
       x += 14 + Math.ceil(s.name.length * 6.5) + 20;
       return item;
     })

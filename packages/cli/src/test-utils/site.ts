@@ -34,12 +34,20 @@ export async function fakeWorkerAssets(): Promise<WorkerAssets> {
 /** A small multi-page site: shared CSS (with @import and a font), a module graph, images and a page-only image. */
 export const SMALL_SITE: Record<string, string | Uint8Array> = {
   'index.html':
-    '<!doctype html><html><head><title>Home</title><link rel="stylesheet" href="/css/site.css"><script type="module" src="/js/app.js"></script></head><body><img src="/img/logo.png" alt=""><img src="/img/home.png" alt=""><a href="/about/">About</a></body></html>\n',
+    '<!doctype html><html><head><title>Home</title><link rel="stylesheet" href="/css/site.css"><script ' +
+    'type="module" src="/js/app.js"></script></head><body><img src="/img/logo.png" alt=""><img ' +
+    'src="/img/home.png" alt=""><a href="/about/">About</a></body></html>\n',
   'about/index.html':
-    '<!doctype html><html><head><title>About</title><link rel="stylesheet" href="/css/site.css"><script type="module" src="/js/app.js"></script></head><body><img src="/img/logo.png" alt=""><img src="/img/team.png" alt=""></body></html>\n',
+    '<!doctype html><html><head><title>About</title><link rel="stylesheet" href="/css/site.css"><script ' +
+    'type="module" src="/js/app.js"></script></head><body><img src="/img/logo.png" alt=""><img ' +
+    'src="/img/team.png" alt=""></body></html>\n',
   'blog.html':
-    '<!doctype html><html><head><title>Blog</title><link rel="stylesheet" href="/css/site.css"></head><body><img src="/img/logo.png" alt=""><img src="/img/missing.png" alt=""></body></html>\n',
-  'css/site.css': `@import url("/css/base.css");\n@font-face{font-family:x;src:url("/fonts/x.woff2") format("woff2")}\nbody{font-family:x}\n/*${'c'.repeat(12000)}*/\n`,
+    '<!doctype html><html><head><title>Blog</title><link rel="stylesheet" ' +
+    'href="/css/site.css"></head><body><img src="/img/logo.png" alt=""><img src="/img/missing.png" ' +
+    'alt=""></body></html>\n',
+  'css/site.css':
+    `@import url("/css/base.css");\n@font-face{font-family:x;src:url("/fonts/x.woff2") ` +
+    `format("woff2")}\nbody{font-family:x}\n/*${'c'.repeat(12000)}*/\n`,
   'css/base.css': `body{margin:0}\n/*${'b'.repeat(4000)}*/\n`,
   'fonts/x.woff2': new Uint8Array(20000).fill(7),
   'js/app.js': `import { a } from './lib.js';\nconsole.log(a);\n//${'j'.repeat(9000)}\n`,
@@ -50,14 +58,19 @@ export const SMALL_SITE: Record<string, string | Uint8Array> = {
 };
 
 /** benchmarks/browser's `deep` page: HTML → CSS → @import → fonts/backgrounds; HTML → module → import → import. */
+const card = (i: number) => `<div class="card"><img src="/deep/img/c${i}.svg" width="8" height="8" alt=""></div>`;
 export const DEEP: Record<string, string> = {
   'deep/index.html': `<!doctype html><html><head><meta charset="utf-8"><title>depth 3</title>
 <link rel="stylesheet" href="/deep/css/site.css"><script type="module" src="/deep/js/app.js"></script></head>
-<body><h1>A realistic page</h1><div class="hero"></div>${Array.from({ length: 10 }, (_, i) => `<div class="card"><img src="/deep/img/c${i}.svg" width="8" height="8" alt=""></div>`).join('')}<footer>end</footer></body></html>`,
+<body><h1>A realistic page</h1><div class="hero"></div>${Array.from({ length: 10 }, (_, i) => card(i)).join('')}\
+<footer>end</footer></body></html>`,
   'deep/css/site.css':
-    '@import url("/deep/css/theme.css");\nbody{font-family:Body,sans-serif}.hero{height:120px;background:url(/deep/img/hero.svg)}',
+    '@import url("/deep/css/theme.css");\n' +
+    'body{font-family:Body,sans-serif}.hero{height:120px;background:url(/deep/img/hero.svg)}',
   'deep/css/theme.css':
-    '@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) format("woff2")}@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) format("woff2")}h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}footer{background:url(/deep/img/foot.svg)}',
+    '@font-face{font-family:Body;src:url(/deep/fonts/body.woff2) format("woff2")}' +
+    '@font-face{font-family:Head;src:url(/deep/fonts/head.woff2) format("woff2")}' +
+    'h1{font-family:Head,serif}.card{background:url(/deep/img/card.svg)}footer{background:url(/deep/img/foot.svg)}',
   'deep/fonts/body.woff2': 'font',
   'deep/fonts/head.woff2': 'font',
   'deep/img/hero.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',

@@ -2,10 +2,10 @@
  * `objpack-register.js`: loaded by every page with `<script src="/objpack-register.js" defer>`. Registers
  * the worker and hints likely next pages to it (links in the viewport once idle, also those a script adds
  * later; on hover, touch, press or keyboard focus), at most MAX_HINTS of each kind per view, so
- * their packages arrive before the click; never before the page's load event. No dependencies; does nothing where service workers are missing.
- * Options are data attributes on the script tag: `data-sw`, `data-scope`, `data-prefetch="off"`,
- * `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links). The worker
- * defaults to `objpack-sw.js` beside this script, with the script's directory as its scope: a site built
+ * their packages arrive before the click; never before the page's load event. No dependencies; does nothing where
+ * service workers are missing. Options are data attributes on the script tag: `data-sw`, `data-scope`,
+ * `data-prefetch="off"`, `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links).
+ * The worker defaults to `objpack-sw.js` beside this script, with the script's directory as its scope: a site built
  * for `/repo/` loads `/repo/objpack-register.js`, which registers `/repo/objpack-sw.js` for `/repo/`.
  */
 interface NetworkInformationLike {

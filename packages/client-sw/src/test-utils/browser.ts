@@ -12,7 +12,8 @@ import { buildSite, type BuiltSite, type SiteFile, type SiteSpec } from './site.
 export { CHROMIUM, launchBrowser, stopWorkers } from './engines/chromium.js';
 if (!CHROMIUM)
   console.warn(
-    '\n!!! /usr/bin/chromium is missing: SKIPPING the service-worker browser tests (run node scripts/system-tools.mjs).\n',
+    '\n!!! /usr/bin/chromium is missing: SKIPPING the service-worker browser tests (run node ' +
+      'scripts/system-tools.mjs).\n',
   );
 
 export interface Bundles {
@@ -53,21 +54,30 @@ export interface WorkerConfig {
  * `/objpack-sw.js` with importScripts — the same path a Workbox user takes.
  */
 export function testWorker(cfg: WorkerConfig = {}): string {
-  return `self.__events = [];
+  return (
+    `self.__events = [];
 self.__fetches = [];
 self.__firstSeen = new Map();
 // Registered before objpack's listener, so it sees every request the page sends the worker.
 self.addEventListener('fetch', (e) => {
   if (e.clientId && !self.__firstSeen.has(e.clientId)) self.__firstSeen.set(e.clientId, Date.now());
   const u = new URL(e.request.url);
-  self.__fetches.push({ url: u.pathname + u.search, mode: e.request.mode, destination: e.request.destination, credentials: e.request.credentials });
+  self.__fetches.push({ url: u.pathname + u.search, mode: e.request.mode, destination: e.request.destination, ` +
+    `credentials: e.request.credentials });
 });
 self.objpackOptions = Object.assign(${JSON.stringify(cfg.options ?? {})}, { onEvent: (e) => self.__events.push(e) });
-${cfg.quota ? `Cache.prototype.put = function () { return Promise.reject(new DOMException('quota', 'QuotaExceededError')); };` : ''}
+${
+  cfg.quota
+    ? `Cache.prototype.put = function () {
+  return Promise.reject(new DOMException('quota', 'QuotaExceededError'));
+};`
+    : ''
+}
 ${
   cfg.listLateMs
     ? `const matchAll = self.clients.matchAll.bind(self.clients);
-self.clients.matchAll = (o) => matchAll(o).then((list) => list.filter((c) => Date.now() - (self.__firstSeen.get(c.id) ?? 0) >= ${cfg.listLateMs}));`
+self.clients.matchAll = (o) => matchAll(o).then((list) =>
+  list.filter((c) => Date.now() - (self.__firstSeen.get(c.id) ?? 0) >= ${cfg.listLateMs}));`
     : ''
 }
 self.__frozen = 0;
@@ -81,7 +91,8 @@ self.addEventListener('message', (e) => {
 });
 importScripts('/objpack-sw.js');
 ${cfg.busy ? 'setInterval(() => (self.objpack.lastActivity = performance.now()), 20);' : ''}
-`;
+`
+  );
 }
 
 /** The worker files and the install page a test site needs besides the site itself. */
@@ -97,7 +108,8 @@ export function workerFiles(b: Bundles, cfg: WorkerConfig = {}): Map<string, Sit
       {
         type: 'text/html',
         body: Buffer.from(
-          '<!doctype html><link rel="icon" href="data:,"><script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="off"></script>',
+          '<!doctype html><link rel="icon" href="data:,"><script src="/sw-register.js" data-sw="/sw-test.js" ' +
+            'data-prefetch="off"></script>',
         ),
       },
     ],

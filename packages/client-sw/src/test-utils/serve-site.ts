@@ -82,7 +82,10 @@ export interface CountingProxy {
   origin: string;
   /** Bytes from the server since the last reset, but those of the worker scripts' update checks. */
   bytes: () => number;
-  /** Answered requests since the last reset but the worker scripts' update checks: path, and whether it carried `X-Objpack-Have`. */
+  /**
+   * Answered requests since the last reset but the worker scripts' update checks: path, and whether it carried
+   * `X-Objpack-Have`.
+   */
   requests: () => Array<{ path: string; have: boolean }>;
   reset: () => void;
   close: () => Promise<void>;

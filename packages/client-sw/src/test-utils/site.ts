@@ -148,7 +148,9 @@ const text = (type: string, s: string) => ({ type, body: Buffer.from(s) });
 
 /** A small deterministic image-like payload (served as an SVG so the page can render it). */
 export function svg(color: string, padTo = 0): SiteFile {
-  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="${color}"/></svg>`;
+  let s =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" ` +
+    `fill="${color}"/></svg>`;
   if (padTo > s.length) s = s.replace('</svg>', `<!--${'x'.repeat(padTo - s.length - 7)}--></svg>`);
   return text('image/svg+xml', s);
 }
@@ -163,11 +165,17 @@ export function testSite(
   extra: Partial<SiteSpec> & { prefetch?: boolean; more?: string; speculation?: string } = {},
 ): SiteSpec {
   const page = (title: string, img: string, more = '') =>
-    html(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,">
+    html(
+      `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/site.css"><script type="module" src="/assets/app.js"></script>
-<script src="/sw-register.js" data-sw="/sw-test.js" data-prefetch="${extra.prefetch ? 'on' : 'off'}"${extra.speculation ? ` data-speculation="${extra.speculation}"` : ''} defer></script></head>
+<script src="/sw-register.js" data-sw="/sw-test.js" ` +
+        (`data-prefetch="${extra.prefetch ? 'on' : 'off'}"` +
+          `${extra.speculation ? ` data-speculation="${extra.speculation}"` : ''}`) +
+        ` defer></script></head>
 <body><h1>${title} v${v}</h1><img id="img" src="${img}" width="40" height="40"><div class="bg">bg</div>
-<p id="json"></p><p id="js"></p><a id="next" href="/about/">about</a> <a href="/">home</a>${more}${extra.more ?? ''}</body></html>`);
+<p id="json"></p><p id="js"></p><a id="next" href="/about/">about</a> <a ` +
+        `href="/">home</a>${more}${extra.more ?? ''}</body></html>`,
+    );
   return {
     buildId: `build-${v}`,
     files: {
@@ -175,12 +183,16 @@ export function testSite(
       '/about/': page('About', '/img/about.svg'),
       '/assets/site.css': text(
         'text/css',
-        `@import url("/assets/base.css");\nh1{color:rgb(${v * 40},0,0)}.bg{background:url(/assets/bg.svg);width:40px;height:40px}`,
+        `@import url("/assets/base.css");\n` +
+          `h1{color:rgb(${v * 40},0,0)}` +
+          `.bg{background:url(/assets/bg.svg);width:40px;height:40px}`,
       ),
       '/assets/base.css': text('text/css', `body{font:16px sans-serif;margin:${v * 2}px}`),
       '/assets/app.js': text(
         'text/javascript',
-        `import { label } from '/assets/dep.js';\ndocument.getElementById('js').textContent = label;\nfetch('/assets/data.json').then((r) => r.json()).then((d) => { document.getElementById('json').textContent = d.msg; document.documentElement.dataset.ready = '1'; });`,
+        `import { label } from '/assets/dep.js';\ndocument.getElementById('js').textContent = ` +
+          `label;\nfetch('/assets/data.json').then((r) => r.json()).then((d) => { ` +
+          `document.getElementById('json').textContent = d.msg; document.documentElement.dataset.ready = '1'; });`,
       ),
       '/assets/dep.js': text('text/javascript', `export const label = 'module v${v}';`),
       '/assets/data.json': text('application/json', JSON.stringify({ msg: `data v${v}` })),

@@ -7,7 +7,9 @@ export interface Binding {
   buildId: string;
   packages: BoundPackage[];
   createdAt: number;
-  /** The page has made requests, so its client is committed: once `clients.get()` no longer finds it, the binding goes. */
+  /**
+   * The page has made requests, so its client is committed: once `clients.get()` no longer finds it, the binding goes.
+   */
   seen?: boolean;
   /** Its client record is in the meta cache (see client-records.ts). */
   saved?: boolean;

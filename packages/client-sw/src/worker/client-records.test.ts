@@ -51,32 +51,36 @@ const bound = (buildId: string, extra: Partial<Binding> = {}): Binding => ({
 afterEach(() => vi.useRealTimers());
 
 describe('pinOpenPages', () => {
-  it('saves every open page without a record: its binding, or for a page known only from the table, the outgoing table', async () => {
-    const { pinOpenPages } = await load();
-    const { w, saved } = worker(
-      [
-        { id: 'answered', url: `${O}/` },
-        { id: 'restarted', url: `${O}/about/` },
-        { id: 'recorded', url: `${O}/` },
-        { id: 'elsewhere', url: `${O}/blog/` },
-      ],
-      { recorded: { buildId: 'b0', packages: [], at: 1 } },
-      { answered: bound('b1'), done: bound('b1', { saved: true }), unlisted: bound('b1') },
-    );
-    await pinOpenPages(w, v1);
-    expect([...saved.keys()].sort()).toEqual(['answered', 'elsewhere', 'restarted', 'unlisted']);
-    expect(saved.get('restarted')).toMatchObject({
-      buildId: 'b1',
-      packages: [
-        { path: '/_objpack/pages/about/index.html.objp', cacheName: 'objpack-v1-build-b1' },
-        { path: '/_objpack/shared/s1.objp', cacheName: 'objpack-v1-shared-/_objpack/shared/s1.objp' },
-      ],
-    });
-    // A page the table does not have goes to the network, now and after a restart.
-    expect(saved.get('elsewhere')).toMatchObject({ buildId: '', packages: [] });
-    expect(w.bindings.get('restarted')?.saved).toBe(true);
-    expect(w.bindings.get('restarted')?.packages[0]?.run).toBeUndefined();
-  });
+  it(
+    'saves every open page without a record: its binding, or ' +
+      'for a page known only from the table, the outgoing table',
+    async () => {
+      const { pinOpenPages } = await load();
+      const { w, saved } = worker(
+        [
+          { id: 'answered', url: `${O}/` },
+          { id: 'restarted', url: `${O}/about/` },
+          { id: 'recorded', url: `${O}/` },
+          { id: 'elsewhere', url: `${O}/blog/` },
+        ],
+        { recorded: { buildId: 'b0', packages: [], at: 1 } },
+        { answered: bound('b1'), done: bound('b1', { saved: true }), unlisted: bound('b1') },
+      );
+      await pinOpenPages(w, v1);
+      expect([...saved.keys()].sort()).toEqual(['answered', 'elsewhere', 'restarted', 'unlisted']);
+      expect(saved.get('restarted')).toMatchObject({
+        buildId: 'b1',
+        packages: [
+          { path: '/_objpack/pages/about/index.html.objp', cacheName: 'objpack-v1-build-b1' },
+          { path: '/_objpack/shared/s1.objp', cacheName: 'objpack-v1-shared-/_objpack/shared/s1.objp' },
+        ],
+      });
+      // A page the table does not have goes to the network, now and after a restart.
+      expect(saved.get('elsewhere')).toMatchObject({ buildId: '', packages: [] });
+      expect(w.bindings.get('restarted')?.saved).toBe(true);
+      expect(w.bindings.get('restarted')?.packages[0]?.run).toBeUndefined();
+    },
+  );
 
   it("waits for an early-answered page's re-planning, but not for ever", async () => {
     vi.useFakeTimers();

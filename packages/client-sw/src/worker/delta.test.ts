@@ -123,86 +123,93 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: delta packages', () => {
       expect(proxy!.requests()).toEqual([]);
     });
 
-    it('a site too big for a whole listing: an unseen page comes whole; a held page a deploy changed comes as a delta', async () => {
-      const cfg = { options: { routesMaxAgeMs: 0 } };
-      // listingBytes 0: the server never sends the whole listing, only the packages the worker holds.
-      await start(spec(1), cfg, 0);
-      const page = await install();
-      await page.goto(`${proxy!.origin}/`);
-      await pageDone(page);
-      await waitEvent(page, (e) => e.type === 'delta' && /^listing build-1 \(\d+ packages\)$/.test(e.detail ?? ''));
-      proxy!.reset();
-      await page.click('#next');
-      await page.waitForURL(`${proxy!.origin}/about/`);
-      await pageDone(page);
-      // Before, a manifest this size (the whole site's) was not read at all: no deltas ever, held pages or not.
-      const about = proxy!.requests().filter((r) => r.path.endsWith('.objp'));
-      expect(about).toEqual([{ path: buildSite(spec(1)).pagePackage['/about/'], have: false }]);
-      const s2 = spec(2);
-      const site2 = buildSite(s2);
-      await writeSite(dir, s2, site2, workerFiles(b, cfg));
-      await server!.reload();
-      // The worker learns of build 2 after this navigation and asks the listing for the pages it holds.
-      await page.goto(`${proxy!.origin}/about/`);
-      await pageDone(page);
-      await waitEvent(page, (e) => e.type === 'delta' && e.detail === 'listing build-2 (2 packages)');
-      const ref = await reference(browser, `${proxy!.origin}/`);
-      proxy!.reset();
-      await page.goto(`${proxy!.origin}/`);
-      await pageDone(page);
-      // Build 2's shared package is new (the page before was answered from build 1's table): it comes whole.
-      const shared = site2.sharedPackage.common!;
-      // (The two are fetched in parallel: either may come first. No listing request: both pages are listed.)
-      const seen = proxy!.requests().filter((r) => r.path !== '/_objpack/routes.json');
-      expect(seen.sort((x, y) => x.path.localeCompare(y.path))).toEqual([
-        { path: site2.pagePackage['/']!, have: true },
-        { path: shared, have: false },
-      ]);
-      const full = site2.files.get(site2.pagePackage['/']!)!.body.length + site2.files.get(shared)!.body.length;
-      expect(proxy!.bytes()).toBeLessThan(full - 30_000);
-      const got = await snapshot(page);
-      expect(got.dom).toBe(ref.dom);
-      expect(got.shot.equals(ref.shot)).toBe(true);
-    });
+    it(
+      'a site too big for a whole listing: an unseen page comes ' +
+        'whole; a held page a deploy changed comes as a delta',
+      async () => {
+        const cfg = { options: { routesMaxAgeMs: 0 } };
+        // listingBytes 0: the server never sends the whole listing, only the packages the worker holds.
+        await start(spec(1), cfg, 0);
+        const page = await install();
+        await page.goto(`${proxy!.origin}/`);
+        await pageDone(page);
+        await waitEvent(page, (e) => e.type === 'delta' && /^listing build-1 \(\d+ packages\)$/.test(e.detail ?? ''));
+        proxy!.reset();
+        await page.click('#next');
+        await page.waitForURL(`${proxy!.origin}/about/`);
+        await pageDone(page);
+        // Before, a manifest this size (the whole site's) was not read at all: no deltas ever, held pages or not.
+        const about = proxy!.requests().filter((r) => r.path.endsWith('.objp'));
+        expect(about).toEqual([{ path: buildSite(spec(1)).pagePackage['/about/'], have: false }]);
+        const s2 = spec(2);
+        const site2 = buildSite(s2);
+        await writeSite(dir, s2, site2, workerFiles(b, cfg));
+        await server!.reload();
+        // The worker learns of build 2 after this navigation and asks the listing for the pages it holds.
+        await page.goto(`${proxy!.origin}/about/`);
+        await pageDone(page);
+        await waitEvent(page, (e) => e.type === 'delta' && e.detail === 'listing build-2 (2 packages)');
+        const ref = await reference(browser, `${proxy!.origin}/`);
+        proxy!.reset();
+        await page.goto(`${proxy!.origin}/`);
+        await pageDone(page);
+        // Build 2's shared package is new (the page before was answered from build 1's table): it comes whole.
+        const shared = site2.sharedPackage.common!;
+        // (The two are fetched in parallel: either may come first. No listing request: both pages are listed.)
+        const seen = proxy!.requests().filter((r) => r.path !== '/_objpack/routes.json');
+        expect(seen.sort((x, y) => x.path.localeCompare(y.path))).toEqual([
+          { path: site2.pagePackage['/']!, have: true },
+          { path: shared, have: false },
+        ]);
+        const full = site2.files.get(site2.pagePackage['/']!)!.body.length + site2.files.get(shared)!.body.length;
+        expect(proxy!.bytes()).toBeLessThan(full - 30_000);
+        const got = await snapshot(page);
+        expect(got.dom).toBe(ref.dom);
+        expect(got.shot.equals(ref.shot)).toBe(true);
+      },
+    );
 
-    it('v1 → v2: a delta of another build is refused (full package instead); then only changed objects travel', async () => {
-      const cfg = { options: { routesMaxAgeMs: 0 } };
-      await start(spec(1), cfg);
-      const page = await install();
-      await page.goto(`${proxy!.origin}/`);
-      await pageDone(page);
-      await waitEvent(page, listingEvent('build-1'));
-      const s2 = spec(2);
-      const site2 = buildSite(s2);
-      await writeSite(dir, s2, site2, workerFiles(b, cfg));
-      await server!.reload();
-      // The worker still has v1's table and listing: its claims name v1 digests, and the v2 delta is refused.
-      proxy!.reset();
-      await page.goto(`${proxy!.origin}/about/`);
-      await pageDone(page);
-      const events = await waitEvent(page, listingEvent('build-2'));
-      expect(events).toContainEqual(
-        expect.objectContaining({ type: 'fallback', url: site2.pagePackage['/about/'], code: 'OBJPSW_DELTA' }),
-      );
-      expect(proxy!.requests().filter((r) => r.path === site2.pagePackage['/about/'])).toEqual([
-        { path: site2.pagePackage['/about/'], have: true },
-        { path: site2.pagePackage['/about/'], have: false },
-      ]);
-      expect(await page.textContent('h1')).toBe('About v2');
-      // With v2's table and listing, the home page's v2 package leaves out what v1 already delivered.
-      const ref = await reference(browser, `${proxy!.origin}/`);
-      proxy!.reset();
-      await page.goto(`${proxy!.origin}/`);
-      await pageDone(page);
-      // (routes.json is revalidated after every navigation here: routesMaxAgeMs 0.)
-      const seen = proxy!.requests().filter((r) => r.path !== '/_objpack/routes.json');
-      if (seen.length !== 1) console.log('DEBUG', JSON.stringify(await swEvents(page)));
-      expect(seen).toEqual([{ path: site2.pagePackage['/']!, have: true }]);
-      expect(proxy!.bytes()).toBeLessThan(site2.files.get(site2.pagePackage['/']!)!.body.length - 30_000);
-      const got = await snapshot(page);
-      expect(got.dom).toBe(ref.dom);
-      expect(got.shot.equals(ref.shot)).toBe(true);
-    });
+    it(
+      'v1 → v2: a delta of another build is refused (full ' + 'package instead); then only changed objects travel',
+      async () => {
+        const cfg = { options: { routesMaxAgeMs: 0 } };
+        await start(spec(1), cfg);
+        const page = await install();
+        await page.goto(`${proxy!.origin}/`);
+        await pageDone(page);
+        await waitEvent(page, listingEvent('build-1'));
+        const s2 = spec(2);
+        const site2 = buildSite(s2);
+        await writeSite(dir, s2, site2, workerFiles(b, cfg));
+        await server!.reload();
+        // The worker still has v1's table and listing: its claims name v1 digests, and the v2 delta is refused.
+        proxy!.reset();
+        await page.goto(`${proxy!.origin}/about/`);
+        await pageDone(page);
+        const events = await waitEvent(page, listingEvent('build-2'));
+        expect(events).toContainEqual(
+          expect.objectContaining({ type: 'fallback', url: site2.pagePackage['/about/'], code: 'OBJPSW_DELTA' }),
+        );
+        expect(proxy!.requests().filter((r) => r.path === site2.pagePackage['/about/'])).toEqual([
+          { path: site2.pagePackage['/about/'], have: true },
+          { path: site2.pagePackage['/about/'], have: false },
+        ]);
+        expect(await page.textContent('h1')).toBe('About v2');
+        // With v2's table and listing, the home page's v2 package leaves out what v1 already delivered.
+        const ref = await reference(browser, `${proxy!.origin}/`);
+        proxy!.reset();
+        await page.goto(`${proxy!.origin}/`);
+        await pageDone(page);
+        // (routes.json is revalidated after every navigation here: routesMaxAgeMs 0.)
+        const seen = proxy!.requests().filter((r) => r.path !== '/_objpack/routes.json');
+        if (seen.length !== 1) console.log('DEBUG', JSON.stringify(await swEvents(page)));
+        expect(seen).toEqual([{ path: site2.pagePackage['/']!, have: true }]);
+        expect(proxy!.bytes()).toBeLessThan(site2.files.get(site2.pagePackage['/']!)!.body.length - 30_000);
+        const got = await snapshot(page);
+        expect(got.dom).toBe(ref.dom);
+        expect(got.shot.equals(ref.shot)).toBe(true);
+      },
+    );
 
     it('a held copy that vanished before the delta arrived: that object comes from the network', async () => {
       const site = await start(spec(1));

@@ -98,7 +98,8 @@ describeEngines('v1 → v2 deploys while a v1 page stays open (worker restarts, 
   }
 
   it.skipIf(chromiumOnly)(
-    'an open v1 page whose record was not saved yet keeps v1 objects after the table moved to v2 and the worker restarted',
+    'an open v1 page whose record was not saved yet keeps v1 objects after the table moved to v2 and the ' +
+      'worker restarted',
     async () => {
       // The record of an open page is saved once the worker is quiet (at most 10 s later); a worker stopped
       // before that had only the current table to go by, and served a v1 page v2's objects.
@@ -110,7 +111,8 @@ describeEngines('v1 → v2 deploys while a v1 page stays open (worker restarts, 
   );
 
   it.skipIf(chromiumOnly)(
-    'an open v1 page a restarted worker knows only from its table keeps v1 objects after the table moved to v2 and another restart',
+    'an open v1 page a restarted worker knows only from its table keeps v1 objects after the table moved to ' +
+      'v2 and another restart',
     async () => {
       const { busy, tab1 } = await v1AboutStored();
       // Stopped before the page's record was saved: the restarted worker has only its table (v1) for it.

@@ -133,86 +133,95 @@ describeEngines('v1 → v2 deploys', (engine) => {
     expect(requests.filter((p) => !p.startsWith('/_objpack/'))).toEqual([]);
   });
 
-  it("after an incremental build, a page package kept from the earlier build is this build's: no table refetch, current cache", async () => {
-    const long = { options: { routesMaxAgeMs: 3_600_000 } };
-    const v1spec = testSite(suite.b.register, 1);
-    const v1site = serveSite(suite.server, suite.b, v1spec, long);
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    // The incremental build 2 changed only the about page's image: the home package is kept byte for byte,
-    // so its index still names build 1, and the route table says so.
-    const v2spec = {
-      ...v1spec,
-      buildId: 'build-2',
-      files: { ...v1spec.files, '/img/about.svg': svg('purple') },
-      pageBuilds: { '/': 'build-1' },
-    };
-    const v2site = serveSite(suite.server, suite.b, v2spec, long);
-    expect(v2site.files.get(v2site.pagePackage['/']!)!.body).toEqual(v1site.files.get(v1site.pagePackage['/']!)!.body);
-    expect(v2site.routes.packageBuilds).toEqual({ [String(v2site.routes.pages['/']![0])]: 'build-1' });
-    suite.server.take();
-    await swEvents(page);
-    // The changed page's package names build 2: a deploy newer than the worker's table, which it refetches.
-    await page.goto(`${suite.server.origin}/about/`);
-    await pageDone(page);
-    expect(await page.evaluate(() => fetch('/img/about.svg').then((r) => r.text()))).toContain('purple');
-    const events: ObjpackEvent[] = [];
-    await expect
-      .poll(
-        async () => (
-          events.push(...(await swEvents(page))),
-          events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2')
-        ),
-        { timeout: 5_000 },
-      )
-      .toBe(true);
-    suite.server.take();
+  it(
+    "after an incremental build, a page package kept from the earlier build is this build's: no table refetch, " +
+      'current cache',
+    async () => {
+      const long = { options: { routesMaxAgeMs: 3_600_000 } };
+      const v1spec = testSite(suite.b.register, 1);
+      const v1site = serveSite(suite.server, suite.b, v1spec, long);
+      const page = await installWorker(suite.context, suite.server);
+      await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      // The incremental build 2 changed only the about page's image: the home package is kept byte for byte,
+      // so its index still names build 1, and the route table says so.
+      const v2spec = {
+        ...v1spec,
+        buildId: 'build-2',
+        files: { ...v1spec.files, '/img/about.svg': svg('purple') },
+        pageBuilds: { '/': 'build-1' },
+      };
+      const v2site = serveSite(suite.server, suite.b, v2spec, long);
+      expect(v2site.files.get(v2site.pagePackage['/']!)!.body).toEqual(
+        v1site.files.get(v1site.pagePackage['/']!)!.body,
+      );
+      expect(v2site.routes.packageBuilds).toEqual({ [String(v2site.routes.pages['/']![0])]: 'build-1' });
+      suite.server.take();
+      await swEvents(page);
+      // The changed page's package names build 2: a deploy newer than the worker's table, which it refetches.
+      await page.goto(`${suite.server.origin}/about/`);
+      await pageDone(page);
+      expect(await page.evaluate(() => fetch('/img/about.svg').then((r) => r.text()))).toContain('purple');
+      const events: ObjpackEvent[] = [];
+      await expect
+        .poll(
+          async () => (
+            events.push(...(await swEvents(page))),
+            events.some((e) => e.type === 'routes-updated' && e.detail === 'build-2')
+          ),
+          { timeout: 5_000 },
+        )
+        .toBe(true);
+      suite.server.take();
 
-    // The unchanged page: its package (build 1 inside) matches the build-2 table, so no refetch of the table,
-    // and its objects go to build 2's cache.
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    expect(await page.evaluate(() => document.querySelector('h1')!.textContent)).toBe('Home v1');
-    expect(suite.server.take()).toEqual([v2site.pagePackage['/']]);
-    expect((await swEvents(page)).filter((e) => e.type === 'routes-updated' || e.type === 'fallback')).toEqual([]);
-    // Build 1's cache goes once no page uses it; build 2's holds both pages.
-    // Firefox and WebKit keep a page left this way in the back/forward cache (Playwright's Chromium does
-    // not): it may come back, so its build's caches stay (client-records.ts FROZEN_KEEP_MS).
-    const kept = (await swFrozen(page)) > 0;
-    const build1 = async () => (await cacheNames(page)).filter((n) => n.includes('build-build-1')).length;
-    await expect.poll(build1).toBe(kept ? 1 : 0);
-    const held = (await cacheContents(page))['objpack-v1-build-build-2'];
-    expect(held).toEqual(expect.arrayContaining(['/', '/img/home.svg', '/about/', '/img/about.svg']));
-    // So the next visit is served from it without a request.
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    expect(suite.server.take()).toEqual([]);
-  });
+      // The unchanged page: its package (build 1 inside) matches the build-2 table, so no refetch of the table,
+      // and its objects go to build 2's cache.
+      await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      expect(await page.evaluate(() => document.querySelector('h1')!.textContent)).toBe('Home v1');
+      expect(suite.server.take()).toEqual([v2site.pagePackage['/']]);
+      expect((await swEvents(page)).filter((e) => e.type === 'routes-updated' || e.type === 'fallback')).toEqual([]);
+      // Build 1's cache goes once no page uses it; build 2's holds both pages.
+      // Firefox and WebKit keep a page left this way in the back/forward cache (Playwright's Chromium does
+      // not): it may come back, so its build's caches stay (client-records.ts FROZEN_KEEP_MS).
+      const kept = (await swFrozen(page)) > 0;
+      const build1 = async () => (await cacheNames(page)).filter((n) => n.includes('build-build-1')).length;
+      await expect.poll(build1).toBe(kept ? 1 : 0);
+      const held = (await cacheContents(page))['objpack-v1-build-build-2'];
+      expect(held).toEqual(expect.arrayContaining(['/', '/img/home.svg', '/about/', '/img/about.svg']));
+      // So the next visit is served from it without a request.
+      await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      expect(suite.server.take()).toEqual([]);
+    },
+  );
 
-  it('a new worker version takes over on the next page load and drops the old cache layout: no stuck stale site', async () => {
-    serveSite(suite.server, suite.b, testSite(suite.b.register), cfg);
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    const names = async () => (await cacheNames(page)).filter((n) => n.startsWith('objpack-')).sort();
-    expect((await names()).every((n) => n.startsWith('objpack-v1-'))).toBe(true);
-    // Deploy: new content and a new worker script with another cache layout.
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 2), {
-      options: { routesMaxAgeMs: 0, cachePrefix: 'objpack-v2' },
-    });
-    const ref = await reference(suite.engine, `${suite.server.origin}/about/`);
-    // Every page registers the worker; that finds the new script (updateViaCache: 'none'), which takes over.
-    await page.goto(`${suite.server.origin}/`);
-    await expect
-      .poll(async () => (await names()).some((n) => n.startsWith('objpack-v1-')), { timeout: 10_000 })
-      .toBe(false);
-    expect(await names()).toContain('objpack-v2-meta');
-    await page.goto(`${suite.server.origin}/about/`);
-    await pageDone(page);
-    expect(await readState(page)).toEqual(['About v2', 'module v2', 'data v2']);
-    expect((await snapshot(page)).dom).toBe(ref.dom);
-    expect((await names()).every((n) => n.startsWith('objpack-v2-'))).toBe(true);
-    expect(await names()).toContain('objpack-v2-build-build-2');
-  });
+  it(
+    'a new worker version takes over on the next page load ' + 'and drops the old cache layout: no stuck stale site',
+    async () => {
+      serveSite(suite.server, suite.b, testSite(suite.b.register), cfg);
+      const page = await installWorker(suite.context, suite.server);
+      await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      const names = async () => (await cacheNames(page)).filter((n) => n.startsWith('objpack-')).sort();
+      expect((await names()).every((n) => n.startsWith('objpack-v1-'))).toBe(true);
+      // Deploy: new content and a new worker script with another cache layout.
+      serveSite(suite.server, suite.b, testSite(suite.b.register, 2), {
+        options: { routesMaxAgeMs: 0, cachePrefix: 'objpack-v2' },
+      });
+      const ref = await reference(suite.engine, `${suite.server.origin}/about/`);
+      // Every page registers the worker; that finds the new script (updateViaCache: 'none'), which takes over.
+      await page.goto(`${suite.server.origin}/`);
+      await expect
+        .poll(async () => (await names()).some((n) => n.startsWith('objpack-v1-')), { timeout: 10_000 })
+        .toBe(false);
+      expect(await names()).toContain('objpack-v2-meta');
+      await page.goto(`${suite.server.origin}/about/`);
+      await pageDone(page);
+      expect(await readState(page)).toEqual(['About v2', 'module v2', 'data v2']);
+      expect((await snapshot(page)).dom).toBe(ref.dom);
+      expect((await names()).every((n) => n.startsWith('objpack-v2-'))).toBe(true);
+      expect(await names()).toContain('objpack-v2-build-build-2');
+    },
+  );
 });

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   cacheContents,
@@ -13,332 +12,165 @@ import {
   type SeenFetch,
 } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
-import { serveBytes, stallAfter, type Hook } from '../test-utils/server.js';
-import { bodyOffset, flip, testSite, type BuiltSite, type SiteSpec } from '../test-utils/site.js';
+import { stallAfter } from '../test-utils/server.js';
+import { bodyOffset, testSite } from '../test-utils/site.js';
 
-const early = { options: { earlyResponse: true } };
-const PRELOADED = [
-  '/assets/site.css',
-  '/assets/base.css',
-  '/assets/app.js',
-  '/assets/dep.js',
-  '/assets/data.json',
-  '/assets/bg.svg',
-  '/img/home.svg',
-];
-// Chromium holds low-priority requests (images) back until the document's body is being parsed.
-const EARLY = PRELOADED.filter((u) => !u.endsWith('.svg'));
-
-function preloadSite(register: Buffer): SiteSpec {
-  const spec = testSite(register);
-  spec.preload = {
-    '/': [
-      ['/assets/site.css', 'style'],
-      ['/assets/base.css', 'style'],
-      ['/assets/app.js', 'module'],
-      ['/assets/dep.js', 'module'],
-      ['/assets/data.json', 'fetch'],
-      ['/assets/bg.svg', 'image'],
-      ['/img/home.svg', 'image'],
-    ],
-  };
-  return spec;
-}
-
-/** Holds a response back, headers included, until released. */
-function hold(): { hook: Hook; release: () => void; reached: Promise<void> } {
-  let release!: () => void;
-  let reached!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const reachedP = new Promise<void>((r) => (reached = r));
-  const hook: Hook = async (_req, res, file) => {
-    if (!file) return false;
-    reached();
-    await gate;
-    res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length });
-    res.end(file.body);
-    return true;
-  };
-  return { hook, release, reached: reachedP };
-}
+import {
+  early,
+  EARLY,
+  fallbacks,
+  hold,
+  loadBroken,
+  navigations,
+  PRELOADED,
+  preloadSite,
+} from '../test-utils/early-site.js';
 
 describe.skipIf(!CHROMIUM)(
   'service worker in Chromium: earlyResponse answers the navigation before the package arrives',
   () => {
     const suite = useChromiumSuite();
 
-    it('the preloaded objects reach the worker while no package byte has arrived; each reaches the page once', async () => {
-      const site = serveSite(suite.server, suite.b, preloadSite(suite.b.register), early);
-      const ref = await reference(suite.browser, `${suite.server.origin}/`);
-      const helper = await installWorker(suite.context, suite.server);
-      await swFetches(helper);
-      const holds = [site.pagePackage['/']!, site.sharedPackage.common!].map((pkg) => {
-        const h = hold();
-        suite.server.hooks.set(pkg, h.hook);
-        return h;
-      });
-      const page = await suite.context.newPage();
-      const nav = page.goto(`${suite.server.origin}/`);
-      nav.catch(() => {});
-      await Promise.all(holds.map((h) => h.reached));
-      const seen: SeenFetch[] = [];
-      for (let i = 0; i < 100 && !EARLY.every((u) => seen.some((f) => f.url === u)); i++) {
-        seen.push(...(await swFetches(helper)));
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      // Both packages are still held back, headers and all: the requests came from the early Link header.
-      for (const u of EARLY)
-        expect(
-          seen.map((f) => f.url),
-          u,
-        ).toContain(u);
-      for (const h of holds) h.release();
-      const res = await nav;
-      expect(res?.status()).toBe(200);
-      expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=utf-8');
-      await pageDone(page);
-      const all = [...seen, ...(await swFetches(helper))];
-      for (const u of PRELOADED) expect(all.filter((f) => f.url === u).length, u).toBe(1);
-      expect(suite.server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
-      expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
-      const got = await snapshot(page);
-      expect(got.dom).toBe(ref.dom);
-      expect(got.shot.equals(ref.shot)).toBe(true);
-      // Stored like any other visit: the next one needs no request.
-      expect(Object.values(await cacheContents(page)).flat()).toEqual(expect.arrayContaining(['/', ...PRELOADED]));
-      await page.goto(`${suite.server.origin}/`);
-      await pageDone(page);
-      expect(suite.server.take()).toEqual([]);
-    });
-
-    /** Breaks the site, loads `path` with early responses on; the page must end exactly as without objpack. */
-    async function loadBroken(
-      breakIt: (site: BuiltSite) => void,
-      spec = testSite(suite.b.register),
-      stored = false,
-      path = '/',
-    ): Promise<Page> {
-      const site = serveSite(suite.server, suite.b, spec, early);
-      const ref = await reference(suite.browser, `${suite.server.origin}/`);
-      const page = await installWorker(suite.context, suite.server);
-      breakIt(site);
-      suite.server.take();
-      await page.goto(`${suite.server.origin}${path}`).catch(() => {});
-      await pageDone(page);
-      const got = await snapshot(page);
-      expect(got.dom).toBe(ref.dom);
-      expect(got.shot.equals(ref.shot)).toBe(true);
-      if (!stored) expect(Object.values(await cacheContents(page)).flat()).not.toContain('/');
-      return page;
-    }
-    const breakPage =
-      (bytes: (body: Buffer) => Buffer, destroy = false) =>
-      (site: BuiltSite) =>
-        suite.server.hooks.set(site.pagePackage['/']!, serveBytes(bytes, { destroy }));
-    /** The worker's fallbacks for `/` since the last call, as `code detail`. */
-    const fallbacks = async (page: Page) =>
-      (await swEvents(page))
-        .filter((e) => e.type === 'fallback' && e.url === '/')
-        .map((e) => `${e.code} ${e.detail ?? ''}`.trim());
-    const navigations = (log: string[]) => log.filter((p) => p === '/').length;
-
-    it('package 404: a refresh, then the page from the network', async () => {
-      const page = await loadBroken((site) => suite.server.files.delete(site.pagePackage['/']!));
-      const log = suite.server.take();
-      expect(log).toEqual(expect.arrayContaining(['/', '/assets/site.css', '/img/home.svg']));
-      expect(navigations(log)).toBe(1);
-      // Answered early (before the package said 404), so the way back is the refresh.
-      expect(await fallbacks(page)).toContain('OBJPSW_PACKAGE_HTTP early-refresh');
-    });
-
-    it('package 404 on a URL with a #fragment: the refresh still reloads the page (not a jump within a blank one)', async () => {
-      const page = await loadBroken(
-        (site) => suite.server.files.delete(site.pagePackage['/']!),
-        undefined,
-        false,
-        '/#part',
-      );
-      expect(navigations(suite.server.take())).toBe(1);
-      expect(await fallbacks(page)).toContain('OBJPSW_PACKAGE_HTTP early-refresh');
-    });
-
-    it('a page under a CSP sandbox is not answered early (its meta refresh could be blocked): a failure goes the late way', async () => {
-      const spec = testSite(suite.b.register);
-      spec.files['/'] = {
-        ...spec.files['/']!,
-        headers: { 'Content-Security-Policy': 'sandbox allow-scripts allow-same-origin' },
-      };
-      const page = await loadBroken((site) => suite.server.files.delete(site.pagePackage['/']!), spec);
-      expect(await fallbacks(page)).toEqual(['OBJPSW_PACKAGE_HTTP']);
-    });
-
-    it('corrupt index: the page from the network', async () => {
-      const page = await loadBroken(breakPage((body) => flip(body, bodyOffset(body, '/').headerBytes - 3)));
-      expect(await fallbacks(page)).toContain('OBJP_INDEX_CHECK early-refresh');
-    });
-
-    it('not a package at all: the page from the network', async () => {
-      const page = await loadBroken(breakPage(() => Buffer.from('<html>oops, an error page</html>')));
-      expect(await fallbacks(page)).toContain('OBJP_BAD_MAGIC early-refresh');
-    });
-
-    it('digest mismatch in the HTML: the page from the network', async () => {
-      const page = await loadBroken(breakPage((body) => flip(body, bodyOffset(body, '/').start + 40)));
-      // The HTML's last chunk waits for its digest: no byte of it reached the page, which is refreshed
-      // (before the stream started, or from it).
-      expect((await fallbacks(page)).some((f) => /^OBJPSW_DECODE (early-)?refresh$/.test(f))).toBe(true);
-    });
-
-    it('truncated inside the HTML: the page from the network', async () => {
-      const page = await loadBroken(breakPage((body) => body.subarray(0, bodyOffset(body, '/').start + 100), true));
-      expect((await fallbacks(page)).some((f) => / (early-)?refresh$/.test(f))).toBe(true);
-    });
-
-    it('package unreachable (connection reset): the reload goes to the network once; while it stays down, no early answers', async () => {
-      let site!: BuiltSite;
-      const page = await loadBroken((s) => {
-        site = s;
-        suite.server.hooks.set(s.pagePackage['/']!, (_req, res) => (res.destroy(), true));
-      });
-      expect(await fallbacks(page)).toContain('OBJPSW_PACKAGE_NETWORK early-refresh');
-      suite.server.take();
-      // Still down: the worker tries the package, then answers from the network, without a refresh.
-      await page.goto(`${suite.server.origin}/`);
-      await pageDone(page);
-      const log = suite.server.take();
-      expect(navigations(log)).toBe(1);
-      expect(log).toContain(site.pagePackage['/']!);
-      expect(await fallbacks(page)).toEqual(['OBJPSW_PACKAGE_NETWORK']);
-      // Back up: the package serves the page again.
-      suite.server.hooks.clear();
-      await page.goto(`${suite.server.origin}/`);
-      await pageDone(page);
-      const back = suite.server.take();
-      expect(back).toContain(site.pagePackage['/']!);
-      expect(navigations(back)).toBe(0);
-      expect(await fallbacks(page)).toEqual([]);
-    });
-
-    for (const earlyResponse of [true, false]) {
-      it(`a package that stalls (headers never come), earlyResponse ${earlyResponse}: given up after packageStallMs, the page from the network`, async () => {
-        const spec = testSite(suite.b.register);
-        const site = serveSite(suite.server, suite.b, spec, { options: { earlyResponse, packageStallMs: 400 } });
+    it(
+      'the preloaded objects reach the worker while no ' + 'package byte has arrived; each reaches the page once',
+      async () => {
+        const site = serveSite(suite.server, suite.b, preloadSite(suite.b.register), early);
         const ref = await reference(suite.browser, `${suite.server.origin}/`);
-        const page = await installWorker(suite.context, suite.server);
-        const stuck = hold();
-        suite.server.hooks.set(site.pagePackage['/']!, stuck.hook);
-        await page.goto(`${suite.server.origin}/`).catch(() => {});
+        const helper = await installWorker(suite.context, suite.server);
+        await swFetches(helper);
+        const holds = [site.pagePackage['/']!, site.sharedPackage.common!].map((pkg) => {
+          const h = hold();
+          suite.server.hooks.set(pkg, h.hook);
+          return h;
+        });
+        const page = await suite.context.newPage();
+        const nav = page.goto(`${suite.server.origin}/`);
+        nav.catch(() => {});
+        await Promise.all(holds.map((h) => h.reached));
+        const seen: SeenFetch[] = [];
+        for (let i = 0; i < 100 && !EARLY.every((u) => seen.some((f) => f.url === u)); i++) {
+          seen.push(...(await swFetches(helper)));
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        // Both packages are still held back, headers and all: the requests came from the early Link header.
+        for (const u of EARLY)
+          expect(
+            seen.map((f) => f.url),
+            u,
+          ).toContain(u);
+        for (const h of holds) h.release();
+        const res = await nav;
+        expect(res?.status()).toBe(200);
+        expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=utf-8');
         await pageDone(page);
+        const all = [...seen, ...(await swFetches(helper))];
+        for (const u of PRELOADED) expect(all.filter((f) => f.url === u).length, u).toBe(1);
+        expect(suite.server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
+        expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
         const got = await snapshot(page);
         expect(got.dom).toBe(ref.dom);
         expect(got.shot.equals(ref.shot)).toBe(true);
-        expect(await fallbacks(page)).toContain(
-          earlyResponse ? 'OBJPSW_PACKAGE_STALLED early-refresh' : 'OBJPSW_PACKAGE_STALLED',
+        // Stored like any other visit: the next one needs no request.
+        expect(Object.values(await cacheContents(page)).flat()).toEqual(expect.arrayContaining(['/', ...PRELOADED]));
+        await page.goto(`${suite.server.origin}/`);
+        await pageDone(page);
+        expect(suite.server.take()).toEqual([]);
+      },
+    );
+
+    it(
+      'a tab closed while its HTML streams: the package ' + 'still completes and is stored for the next visit',
+      async () => {
+        const site = serveSite(suite.server, suite.b, testSite(suite.b.register), early);
+        const helper = await installWorker(suite.context, suite.server);
+        const pkg = site.pagePackage['/']!;
+        const html = bodyOffset(suite.server.files.get(pkg)!.body, '/');
+        const stall = stallAfter(html.start + Math.floor(html.size / 2));
+        suite.server.hooks.set(pkg, stall.hook);
+        const page = await suite.context.newPage();
+        page.goto(`${suite.server.origin}/`).catch(() => {});
+        await stall.reached;
+        await new Promise((r) => setTimeout(r, 200));
+        await page.close();
+        stall.release();
+        await helper.evaluate(
+          () =>
+            new Promise((resolve) => {
+              const ch = new MessageChannel();
+              ch.port1.onmessage = resolve;
+              navigator.serviceWorker.controller!.postMessage('test:settled', [ch.port2]);
+            }),
         );
-        expect(navigations(suite.server.take())).toBe(1);
-        stuck.release();
-      });
-    }
+        suite.server.hooks.clear();
+        expect((await swEvents(helper)).filter((e) => e.type === 'fallback')).toEqual([]);
+        expect(Object.values(await cacheContents(helper)).flat()).toContain('/');
+        suite.server.take();
+        await helper.goto(`${suite.server.origin}/`);
+        await pageDone(helper);
+        expect(suite.server.take()).toEqual([]);
+      },
+    );
 
-    it('a package that stalls inside the HTML: given up, the page from the network', async () => {
-      const site = serveSite(suite.server, suite.b, testSite(suite.b.register), { options: { packageStallMs: 400 } });
-      const ref = await reference(suite.browser, `${suite.server.origin}/`);
-      const page = await installWorker(suite.context, suite.server);
-      const pkg = site.pagePackage['/']!;
-      const stuck = stallAfter(bodyOffset(suite.server.files.get(pkg)!.body, '/').start + 50);
-      suite.server.hooks.set(pkg, stuck.hook);
-      await page.goto(`${suite.server.origin}/`).catch(() => {});
-      await pageDone(page);
-      const got = await snapshot(page);
-      expect(got.dom).toBe(ref.dom);
-      expect(got.shot.equals(ref.shot)).toBe(true);
-      expect((await swEvents(page)).some((e) => e.type === 'fallback' && e.code === 'OBJPSW_PACKAGE_STALLED')).toBe(
-        true,
-      );
-      stuck.release();
-    });
-
-    it('a tab closed while its HTML streams: the package still completes and is stored for the next visit', async () => {
-      const site = serveSite(suite.server, suite.b, testSite(suite.b.register), early);
-      const helper = await installWorker(suite.context, suite.server);
-      const pkg = site.pagePackage['/']!;
-      const html = bodyOffset(suite.server.files.get(pkg)!.body, '/');
-      const stall = stallAfter(html.start + Math.floor(html.size / 2));
-      suite.server.hooks.set(pkg, stall.hook);
-      const page = await suite.context.newPage();
-      page.goto(`${suite.server.origin}/`).catch(() => {});
-      await stall.reached;
-      await new Promise((r) => setTimeout(r, 200));
-      await page.close();
-      stall.release();
-      await helper.evaluate(
-        () =>
-          new Promise((resolve) => {
-            const ch = new MessageChannel();
-            ch.port1.onmessage = resolve;
-            navigator.serviceWorker.controller!.postMessage('test:settled', [ch.port2]);
-          }),
-      );
-      suite.server.hooks.clear();
-      expect((await swEvents(helper)).filter((e) => e.type === 'fallback')).toEqual([]);
-      expect(Object.values(await cacheContents(helper)).flat()).toContain('/');
-      suite.server.take();
-      await helper.goto(`${suite.server.origin}/`);
-      await pageDone(helper);
-      expect(suite.server.take()).toEqual([]);
-    });
-
-    it('a page in another encoding, named in the route table: answered early with its own type, no refresh', async () => {
-      const spec = testSite(suite.b.register);
-      spec.files['/'] = { ...spec.files['/']!, type: 'text/html; charset=windows-1252' };
-      const site = serveSite(suite.server, suite.b, spec, early);
-      const ref = await reference(suite.browser, `${suite.server.origin}/`);
-      const page = await installWorker(suite.context, suite.server);
-      const res = await page.goto(`${suite.server.origin}/`);
-      await pageDone(page);
-      expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=windows-1252');
-      expect(await fallbacks(page)).toEqual([]);
-      const log = suite.server.take();
-      expect(navigations(log)).toBe(0);
-      expect(log).toContain(site.pagePackage['/']!);
-      const got = await snapshot(page);
-      expect(got.dom).toBe(ref.dom);
-      expect(got.shot.equals(ref.shot)).toBe(true);
-    });
-
-    it("a page's host headers (COOP/COEP from _headers) travel with it: cross-origin isolated as without objpack", async () => {
-      const spec = testSite(suite.b.register);
-      spec.files['/'] = {
-        ...spec.files['/']!,
-        headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
-      };
-      serveSite(suite.server, suite.b, spec, early);
-      const ref = await suite.browser.newPage();
-      await ref.goto(`${suite.server.origin}/`);
-      expect(await ref.evaluate(() => crossOriginIsolated)).toBe(true);
-      await ref.close();
-      const page = await installWorker(suite.context, suite.server);
-      for (const visit of ['early answer', 'from Cache Storage']) {
+    it(
+      'a page in another encoding, named in the route ' + 'table: answered early with its own type, no refresh',
+      async () => {
+        const spec = testSite(suite.b.register);
+        spec.files['/'] = { ...spec.files['/']!, type: 'text/html; charset=windows-1252' };
+        const site = serveSite(suite.server, suite.b, spec, early);
+        const ref = await reference(suite.browser, `${suite.server.origin}/`);
+        const page = await installWorker(suite.context, suite.server);
         const res = await page.goto(`${suite.server.origin}/`);
         await pageDone(page);
-        expect((await res?.allHeaders())?.['cross-origin-embedder-policy'], visit).toBe('require-corp');
-        expect(await page.evaluate(() => crossOriginIsolated), visit).toBe(true);
-        expect(await fallbacks(page), visit).toEqual([]);
-        expect(navigations(suite.server.take()), visit).toBe(0);
-      }
-    });
+        expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=windows-1252');
+        expect(await fallbacks(page)).toEqual([]);
+        const log = suite.server.take();
+        expect(navigations(log)).toBe(0);
+        expect(log).toContain(site.pagePackage['/']!);
+        const got = await snapshot(page);
+        expect(got.dom).toBe(ref.dom);
+        expect(got.shot.equals(ref.shot)).toBe(true);
+      },
+    );
 
-    it('an HTML entry with another content type than the early headers: one refresh, then served the usual way', async () => {
-      const spec = testSite(suite.b.register);
-      spec.omitHtmlTypes = true;
-      spec.files['/'] = { ...spec.files['/']!, type: 'text/html; charset=windows-1252' };
-      const page = await loadBroken(() => {}, spec, true);
-      expect(await fallbacks(page)).toContain('OBJPSW_NO_HTML early-refresh');
-      const res = await page.goto(`${suite.server.origin}/`);
-      await pageDone(page);
-      expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=windows-1252');
-      expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
-    });
+    it(
+      "a page's host headers (COOP/COEP from _headers) travel " + 'with it: cross-origin isolated as without objpack',
+      async () => {
+        const spec = testSite(suite.b.register);
+        spec.files['/'] = {
+          ...spec.files['/']!,
+          headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+        };
+        serveSite(suite.server, suite.b, spec, early);
+        const ref = await suite.browser.newPage();
+        await ref.goto(`${suite.server.origin}/`);
+        expect(await ref.evaluate(() => crossOriginIsolated)).toBe(true);
+        await ref.close();
+        const page = await installWorker(suite.context, suite.server);
+        for (const visit of ['early answer', 'from Cache Storage']) {
+          const res = await page.goto(`${suite.server.origin}/`);
+          await pageDone(page);
+          expect((await res?.allHeaders())?.['cross-origin-embedder-policy'], visit).toBe('require-corp');
+          expect(await page.evaluate(() => crossOriginIsolated), visit).toBe(true);
+          expect(await fallbacks(page), visit).toEqual([]);
+          expect(navigations(suite.server.take()), visit).toBe(0);
+        }
+      },
+    );
+
+    it(
+      'an HTML entry with another content type than the ' + 'early headers: one refresh, then served the usual way',
+      async () => {
+        const spec = testSite(suite.b.register);
+        spec.omitHtmlTypes = true;
+        spec.files['/'] = { ...spec.files['/']!, type: 'text/html; charset=windows-1252' };
+        const page = await loadBroken(suite, () => {}, spec, true);
+        expect(await fallbacks(page)).toContain('OBJPSW_NO_HTML early-refresh');
+        const res = await page.goto(`${suite.server.origin}/`);
+        await pageDone(page);
+        expect((await res?.allHeaders())?.['content-type']).toBe('text/html; charset=windows-1252');
+        expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
+      },
+    );
 
     it("a deploy between table and package: the newer build's page and objects, never a mix", async () => {
       const long = { options: { earlyResponse: true, routesMaxAgeMs: 3_600_000 } };

@@ -116,32 +116,38 @@ describeEngines('failures fall back to the network', (engine) => {
     expect(suite.server.take().filter((p) => p === '/')).toEqual(['/']);
   });
 
-  it('digest mismatch at the end of a large HTML whose start was already shown: the tab is navigated to the network copy', async () => {
-    const spec = testSite(suite.b.register);
-    spec.files['/'] = {
-      ...spec.files['/']!,
-      body: Buffer.from(spec.files['/']!.body.toString().replace('</body>', `<!--${'pad '.repeat(50_000)}--></body>`)),
-    };
-    let stall!: ReturnType<typeof stallAfter>;
-    const page = await loadBroken(
-      (site) => {
-        const pkg = site.pagePackage['/']!;
-        const file = suite.server.files.get(pkg)!;
-        const html = bodyOffset(file.body, '/');
-        suite.server.files.set(pkg, { ...file, body: flip(file.body, html.start + html.size - 30) });
-        stall = stallAfter(html.start + 20_000);
-        suite.server.hooks.set(pkg, stall.hook);
-        void stall.reached.then(() => setTimeout(() => stall.release(), 50));
-      },
-      { spec },
-    );
-    expect(await allCached(page)).not.toContain('/');
-    expect(
-      (await swEvents(page)).some(
-        (e) => e.type === 'fallback' && e.code === 'OBJPSW_DECODE' && e.detail === 'navigate',
-      ),
-    ).toBe(true);
-  });
+  it(
+    'digest mismatch at the end of a large HTML whose start was ' +
+      'already shown: the tab is navigated to the network copy',
+    async () => {
+      const spec = testSite(suite.b.register);
+      spec.files['/'] = {
+        ...spec.files['/']!,
+        body: Buffer.from(
+          spec.files['/']!.body.toString().replace('</body>', `<!--${'pad '.repeat(50_000)}--></body>`),
+        ),
+      };
+      let stall!: ReturnType<typeof stallAfter>;
+      const page = await loadBroken(
+        (site) => {
+          const pkg = site.pagePackage['/']!;
+          const file = suite.server.files.get(pkg)!;
+          const html = bodyOffset(file.body, '/');
+          suite.server.files.set(pkg, { ...file, body: flip(file.body, html.start + html.size - 30) });
+          stall = stallAfter(html.start + 20_000);
+          suite.server.hooks.set(pkg, stall.hook);
+          void stall.reached.then(() => setTimeout(() => stall.release(), 50));
+        },
+        { spec },
+      );
+      expect(await allCached(page)).not.toContain('/');
+      expect(
+        (await swEvents(page)).some(
+          (e) => e.type === 'fallback' && e.code === 'OBJPSW_DECODE' && e.detail === 'navigate',
+        ),
+      ).toBe(true);
+    },
+  );
 
   it('quota exceeded (cache.put throws): served from the stream, nothing cached, refetched next time', async () => {
     const page = await loadBroken(() => {}, { cfg: { quota: true } });
@@ -276,7 +282,8 @@ describeEngines('failures fall back to the network', (engine) => {
     ],
     [
       'a request with a Range header',
-      `fetch('/assets/data.json', { headers: { range: 'bytes=0-5' } }).then(async (r) => r.status + ' ' + await r.text())`,
+      `fetch('/assets/data.json', { headers: { range: 'bytes=0-5' } }).then(async (r) => r.status + ' ' + await ` +
+        `r.text())`,
       '206 {"msg"',
       '/assets/data.json',
     ],
@@ -312,27 +319,30 @@ describeEngines('failures fall back to the network', (engine) => {
     expect(suite.server.take()).toEqual(expect.arrayContaining(['/', '/assets/site.css', '/img/home.svg']));
   });
 
-  it('Clear-Site-Data "storage": objpack caches go (the worker too where the engine drops it); the site works', async () => {
-    const page = await loadBroken(() => {});
-    const ref = await reference(suite.engine, `${suite.server.origin}/about/`);
-    // The engine applies the header itself and hides it from scripts and workers alike.
-    suite.server.files.set('/logout', {
-      type: 'application/json',
-      body: Buffer.from('{}'),
-      headers: { 'clear-site-data': '"storage"' },
-    });
-    expect((await allCached(page)).length).toBeGreaterThan(0);
-    await page.evaluate(() => fetch('/logout').then((r) => r.text()));
-    await expect.poll(async () => (await cacheNames(page)).filter((n) => n.startsWith('objpack-'))).toEqual([]);
-    // WebKit clears Cache Storage but keeps the registration: the worker keeps running, with nothing stored.
-    const dropsWorker = engine !== 'webkit';
-    const unregistered = () => page.evaluate(async () => !(await navigator.serviceWorker.getRegistration()));
-    await expect.poll(unregistered).toBe(dropsWorker);
-    suite.server.take();
-    await page.goto(`${suite.server.origin}/about/`);
-    await pageDone(page);
-    const got = await snapshot(page);
-    expect(got.dom).toBe(ref.dom);
-    expect(got.shot.equals(ref.shot)).toBe(true);
-  });
+  it(
+    'Clear-Site-Data "storage": objpack caches go (the ' + 'worker too where the engine drops it); the site works',
+    async () => {
+      const page = await loadBroken(() => {});
+      const ref = await reference(suite.engine, `${suite.server.origin}/about/`);
+      // The engine applies the header itself and hides it from scripts and workers alike.
+      suite.server.files.set('/logout', {
+        type: 'application/json',
+        body: Buffer.from('{}'),
+        headers: { 'clear-site-data': '"storage"' },
+      });
+      expect((await allCached(page)).length).toBeGreaterThan(0);
+      await page.evaluate(() => fetch('/logout').then((r) => r.text()));
+      await expect.poll(async () => (await cacheNames(page)).filter((n) => n.startsWith('objpack-'))).toEqual([]);
+      // WebKit clears Cache Storage but keeps the registration: the worker keeps running, with nothing stored.
+      const dropsWorker = engine !== 'webkit';
+      const unregistered = () => page.evaluate(async () => !(await navigator.serviceWorker.getRegistration()));
+      await expect.poll(unregistered).toBe(dropsWorker);
+      suite.server.take();
+      await page.goto(`${suite.server.origin}/about/`);
+      await pageDone(page);
+      const got = await snapshot(page);
+      expect(got.dom).toBe(ref.dom);
+      expect(got.shot.equals(ref.shot)).toBe(true);
+    },
+  );
 });

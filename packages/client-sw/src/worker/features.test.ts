@@ -78,45 +78,50 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
     await expect.poll(() => asked('/late/'), { timeout: 5000 }).toBe(true);
   });
 
-  it('hint budgets are per view and per kind: the viewport cannot use up a hover, a press or keyboard focus', async () => {
-    const onScreen = Array.from({ length: 30 }, (_, i) => `<a href="/n${i}/">${i}</a>`).join(' ');
-    serveSite(
-      suite.server,
-      suite.b,
-      testSite(suite.b.register, 1, {
-        prefetch: true,
-        more: `<p>${onScreen}</p><div id="view"></div><div style="height:5000px"></div><a id="far" href="/far/">far</a> <a id="far2" href="/far2/">far 2</a>`,
-      }),
-    );
-    // The snippet's messages to the worker, as sent (the worker takes at most maxPrefetch of each).
-    await suite.context.addInitScript(() => {
-      const post = ServiceWorker.prototype.postMessage;
-      ServiceWorker.prototype.postMessage = function (this: ServiceWorker, message: unknown, ...rest: unknown[]) {
-        const w = window as unknown as { hints?: string[] };
-        const m = message as { type?: string; urls?: string[] };
-        if (m?.type === 'objpack:prefetch') (w.hints ??= []).push(...(m.urls ?? []));
-        return (post as (...a: unknown[]) => void).call(this, message, ...rest);
-      } as typeof post;
-    });
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    const hints = () => page.evaluate(() => (window as unknown as { hints?: string[] }).hints ?? []);
-    await expect.poll(async () => (await hints()).length, { timeout: 5000 }).toBe(24);
-    // Absence needs a wait: 31 links are on screen, 24 is the viewport's budget for a view.
-    await page.waitForTimeout(500);
-    expect((await hints()).length).toBe(24);
-    await page.focus('#far');
-    await expect.poll(async () => (await hints()).includes('/far/')).toBe(true);
-    await page.dispatchEvent('#far2', 'pointerdown');
-    await expect.poll(async () => (await hints()).includes('/far2/')).toBe(true);
-    await page.evaluate(() => {
-      history.pushState({}, '', '/view/');
-      document.getElementById('view')!.innerHTML = '<a href="/fresh/">fresh</a>';
-      scrollTo(0, 0);
-    });
-    await expect.poll(async () => (await hints()).includes('/fresh/'), { timeout: 5000 }).toBe(true);
-  });
+  it(
+    'hint budgets are per view and per kind: the viewport ' + 'cannot use up a hover, a press or keyboard focus',
+    async () => {
+      const onScreen = Array.from({ length: 30 }, (_, i) => `<a href="/n${i}/">${i}</a>`).join(' ');
+      serveSite(
+        suite.server,
+        suite.b,
+        testSite(suite.b.register, 1, {
+          prefetch: true,
+          more:
+            `<p>${onScreen}</p><div id="view"></div><div style="height:5000px"></div><a id="far" ` +
+            `href="/far/">far</a> <a id="far2" href="/far2/">far 2</a>`,
+        }),
+      );
+      // The snippet's messages to the worker, as sent (the worker takes at most maxPrefetch of each).
+      await suite.context.addInitScript(() => {
+        const post = ServiceWorker.prototype.postMessage;
+        ServiceWorker.prototype.postMessage = function (this: ServiceWorker, message: unknown, ...rest: unknown[]) {
+          const w = window as unknown as { hints?: string[] };
+          const m = message as { type?: string; urls?: string[] };
+          if (m?.type === 'objpack:prefetch') (w.hints ??= []).push(...(m.urls ?? []));
+          return (post as (...a: unknown[]) => void).call(this, message, ...rest);
+        } as typeof post;
+      });
+      const page = await installWorker(suite.context, suite.server);
+      await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      const hints = () => page.evaluate(() => (window as unknown as { hints?: string[] }).hints ?? []);
+      await expect.poll(async () => (await hints()).length, { timeout: 5000 }).toBe(24);
+      // Absence needs a wait: 31 links are on screen, 24 is the viewport's budget for a view.
+      await page.waitForTimeout(500);
+      expect((await hints()).length).toBe(24);
+      await page.focus('#far');
+      await expect.poll(async () => (await hints()).includes('/far/')).toBe(true);
+      await page.dispatchEvent('#far2', 'pointerdown');
+      await expect.poll(async () => (await hints()).includes('/far2/')).toBe(true);
+      await page.evaluate(() => {
+        history.pushState({}, '', '/view/');
+        document.getElementById('view')!.innerHTML = '<a href="/fresh/">fresh</a>';
+        scrollTo(0, 0);
+      });
+      await expect.poll(async () => (await hints()).includes('/fresh/'), { timeout: 5000 }).toBe(true);
+    },
+  );
 
   it('does not prefetch on a 2G connection', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
@@ -163,7 +168,8 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch, large media, m
     });
     suite.server.files.set('/sw-esm.js', {
       type: 'text/javascript',
-      body: Buffer.from(`import { createObjpackHandler } from '/objpack-esm.js';
+      body: Buffer.from(
+        `import { createObjpackHandler } from '/objpack-esm.js';
 const objpack = createObjpackHandler({ routesMaxAgeMs: 3600000 });
 self.addEventListener('install', (e) => objpack.handleInstall(e));
 self.addEventListener('activate', (e) => objpack.handleActivate(e));
@@ -171,12 +177,15 @@ self.addEventListener('fetch', (e) => {
   if (objpack.handleFetch(e)) return;
   if (new URL(e.request.url).pathname === '/hello') e.respondWith(new Response('from my own worker'));
 });
-self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitUntil(objpack.settled().then(() => e.ports[0].postMessage(true))); });`),
+self.addEventListener('message', (e) => { if (e.data === 'test:settled') e.waitUntil(objpack.settled().then(() => ` +
+          `e.ports[0].postMessage(true))); });`,
+      ),
     });
     suite.server.files.set('/install.html', {
       type: 'text/html',
       body: Buffer.from(
-        `<!doctype html><link rel="icon" href="data:,"><script>navigator.serviceWorker.register('/sw-esm.js', { type: 'module' });</script>`,
+        `<!doctype html><link rel="icon" href="data:,"><script>navigator.serviceWorker.register('/sw-esm.js', { ` +
+          `type: 'module' });</script>`,
       ),
     });
     const page = await installWorker(suite.context, suite.server);

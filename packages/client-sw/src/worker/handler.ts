@@ -48,7 +48,10 @@ export class ObjpackWorker implements WorkerState {
   private readonly saving = new Set<Promise<void>>();
   /** @internal `performance.now()` of the last request or HTML completion this worker saw (for the write gate). */
   lastActivity = 0;
-  /** @internal Page path → build during which objpack failed for it: that page goes to the network until a new build. */
+  /**
+   * @internal Page path → build during which objpack failed for it: that page goes to the network until a new
+   * build.
+   */
   readonly bypass = new Map<string, string>();
   /** @internal Page path → build whose HTML entry's headers differ from an early response's: answered the usual way. */
   readonly late = new Map<string, string>();

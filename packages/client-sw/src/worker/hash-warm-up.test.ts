@@ -56,7 +56,8 @@ async function load() {
   vi.resetModules();
   const format = await import('@objpack/format');
   const { PackageRun } = await import('./package-run.js');
-  // subresource.ts is typed for the WebWorker lib, which the tests' DOM lib lacks: loaded by a name tsc does not follow.
+  // subresource.ts is typed for the WebWorker lib, which the tests' DOM lib lacks: loaded by a name tsc does not
+  // follow.
   const at = './subresource.js';
   const { subresource } = (await import(/* @vite-ignore */ at)) as {
     subresource: (w: unknown, event: unknown) => Promise<Response>;
@@ -121,38 +122,42 @@ describe('hash warm-up', () => {
     });
 
     for (const name of ['/', '/a.css']) {
-      it(`with the warm-up ${when}, ${name} that does not match its digest is refused, stored nowhere, and the network answers`, async () => {
-        const { sha256, PackageRun, subresource } = await load();
-        answer = { pkg: flipped(name), delayMs };
-        const events: ObjpackEvent[] = [];
-        const run = new PackageRun(runSpec('page', events));
-        await run.index;
-        const slot = run.slots.get(name)!;
-        // The navigation's stream: its last chunk waits for the digest, so the page gets only the fallback.
-        let failed: unknown;
-        const streamed = new Response(slot.stream((err) => ((failed = err), enc.encode('refresh')))).text();
-        expect(await run.finished).toBe(false);
-        expect(sha256.mock.calls.filter(isWarmUp)).toHaveLength(1);
-        await expect(slot.done).rejects.toMatchObject({ code: 'OBJP_DIGEST_MISMATCH' });
-        expect(await streamed).toBe('refresh');
-        expect(failed).toMatchObject({ code: 'OBJP_DIGEST_MISMATCH' });
-        expect(events).toContainEqual(
-          expect.objectContaining({ type: 'fallback', url: name, code: 'OBJP_DIGEST_MISMATCH' }),
-        );
-        expect(caches.get('objpack-v1-build-b1', name)).toBeUndefined();
+      it(
+        `with the warm-up ${when}, ${name} that does not match its digest is refused, stored nowhere, and the ` +
+          `network answers`,
+        async () => {
+          const { sha256, PackageRun, subresource } = await load();
+          answer = { pkg: flipped(name), delayMs };
+          const events: ObjpackEvent[] = [];
+          const run = new PackageRun(runSpec('page', events));
+          await run.index;
+          const slot = run.slots.get(name)!;
+          // The navigation's stream: its last chunk waits for the digest, so the page gets only the fallback.
+          let failed: unknown;
+          const streamed = new Response(slot.stream((err) => ((failed = err), enc.encode('refresh')))).text();
+          expect(await run.finished).toBe(false);
+          expect(sha256.mock.calls.filter(isWarmUp)).toHaveLength(1);
+          await expect(slot.done).rejects.toMatchObject({ code: 'OBJP_DIGEST_MISMATCH' });
+          expect(await streamed).toBe('refresh');
+          expect(failed).toMatchObject({ code: 'OBJP_DIGEST_MISMATCH' });
+          expect(events).toContainEqual(
+            expect.objectContaining({ type: 'fallback', url: name, code: 'OBJP_DIGEST_MISMATCH' }),
+          );
+          expect(caches.get('objpack-v1-build-b1', name)).toBeUndefined();
 
-        // A request of the page for it goes to the network.
-        const binding: Binding = {
-          buildId: 'b1',
-          packages: [{ path: run.path, cacheName: 'objpack-v1-build-b1', run }],
-          createdAt: Date.now(),
-        };
-        const network = vi.fn(async () => new Response('from the network'));
-        const w = { bindings: new Map([['c1', binding]]), options: run.spec.options, network };
-        const event = { request: new Request(`https://site.example${name}`), clientId: 'c1' };
-        expect(await (await subresource(w, event)).text()).toBe('from the network');
-        expect(network).toHaveBeenCalledTimes(1);
-      });
+          // A request of the page for it goes to the network.
+          const binding: Binding = {
+            buildId: 'b1',
+            packages: [{ path: run.path, cacheName: 'objpack-v1-build-b1', run }],
+            createdAt: Date.now(),
+          };
+          const network = vi.fn(async () => new Response('from the network'));
+          const w = { bindings: new Map([['c1', binding]]), options: run.spec.options, network };
+          const event = { request: new Request(`https://site.example${name}`), clientId: 'c1' };
+          expect(await (await subresource(w, event)).text()).toBe('from the network');
+          expect(network).toHaveBeenCalledTimes(1);
+        },
+      );
     }
   }
 });

@@ -27,20 +27,25 @@ describeEngines('next-page hints', (engine) => {
     expect(requests).toEqual([]);
   });
 
-  it("Speculation Rules where the engine has them; elsewhere the worker's hints still make the click free", async () => {
-    const spec = testSite(suite.b.register, 1, { prefetch: true, speculation: 'prefetch' });
-    const { page, requests } = await hintedClick(spec);
-    expect(requests).toEqual([]);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    const [supported, rules] = await page.evaluate(() => [
-      HTMLScriptElement.supports?.('speculationrules') ?? false,
-      [...document.querySelectorAll('script[type="speculationrules"]')].map(
-        (s) => JSON.parse(s.textContent ?? '') as unknown,
-      ),
-    ]);
-    // Only Chromium implements them (Firefox 153 ESR and WebKitGTK 2.50 do not).
-    expect(supported).toBe(engine === 'chromium');
-    expect(rules).toEqual(supported ? [{ prefetch: [{ where: { href_matches: '/*' }, eagerness: 'moderate' }] }] : []);
-  });
+  it(
+    'Speculation Rules where the engine has them; elsewhere ' + "the worker's hints still make the click free",
+    async () => {
+      const spec = testSite(suite.b.register, 1, { prefetch: true, speculation: 'prefetch' });
+      const { page, requests } = await hintedClick(spec);
+      expect(requests).toEqual([]);
+      await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      const [supported, rules] = await page.evaluate(() => [
+        HTMLScriptElement.supports?.('speculationrules') ?? false,
+        [...document.querySelectorAll('script[type="speculationrules"]')].map(
+          (s) => JSON.parse(s.textContent ?? '') as unknown,
+        ),
+      ]);
+      // Only Chromium implements them (Firefox 153 ESR and WebKitGTK 2.50 do not).
+      expect(supported).toBe(engine === 'chromium');
+      expect(rules).toEqual(
+        supported ? [{ prefetch: [{ where: { href_matches: '/*' }, eagerness: 'moderate' }] }] : [],
+      );
+    },
+  );
 });

@@ -15,7 +15,10 @@ import { testSite } from '../test-utils/site.js';
 describeEngines('navigations', (engine) => {
   const suite = useEngineSuite(engine);
 
-  /** Installs the worker, loads the home page, then navigates to `path`: the page, and the requests that navigation made. */
+  /**
+   * Installs the worker, loads the home page, then navigates to `path`: the page, and the requests that navigation
+   * made.
+   */
   const fromHome = async (path: string) => {
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/`);
@@ -81,52 +84,65 @@ describeEngines('navigations', (engine) => {
     );
   });
 
-  it('clean URLs: with the table saying so, /contact is the page /contact.html, answered from its package', async () => {
-    const base = testSite(suite.b.register);
-    const spec = {
-      ...base,
-      cleanUrls: true,
-      files: { ...base.files, '/contact.html': base.files['/']! },
-      pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } },
-    };
-    const site = serveSite(suite.server, suite.b, spec);
-    const { page, requests } = await fromHome('/contact');
-    // The test server has no /contact (it would 404): only the page's package went to the network.
-    expect(requests).toEqual([site.pagePackage['/contact.html']]);
-    expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual(['Home v1', '/contact']);
-    expect(await page.textContent('#js')).toBe('module v1');
-  });
+  it(
+    'clean URLs: with the table saying so, /contact is ' + 'the page /contact.html, answered from its package',
+    async () => {
+      const base = testSite(suite.b.register);
+      const spec = {
+        ...base,
+        cleanUrls: true,
+        files: { ...base.files, '/contact.html': base.files['/']! },
+        pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } },
+      };
+      const site = serveSite(suite.server, suite.b, spec);
+      const { page, requests } = await fromHome('/contact');
+      // The test server has no /contact (it would 404): only the page's package went to the network.
+      expect(requests).toEqual([site.pagePackage['/contact.html']]);
+      expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual(['Home v1', '/contact']);
+      expect(await page.textContent('#js')).toBe('module v1');
+    },
+  );
 
   for (const bareDirUrls of [true, false]) {
-    it(`bare directory URLs ${bareDirUrls ? 'on: /about is the page /about/, answered from its package' : 'off: /about is left to the host, which redirects it'}`, async () => {
-      const site = serveSite(suite.server, suite.b, { ...testSite(suite.b.register), bareDirUrls });
-      // Where the table does not say otherwise the host redirects /about to /about/ (as Netlify and objpack serve do).
-      redirect('/about', '/about/');
-      const { page, requests } = await fromHome('/about');
-      // On: only the page's package goes to the network, and the page stays at /about.
-      expect(requests).toEqual(bareDirUrls ? [site.pagePackage['/about/']] : ['/about', site.pagePackage['/about/']]);
-      expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual([
-        'About v1',
-        bareDirUrls ? '/about' : '/about/',
-      ]);
-    });
+    it(
+      bareDirUrls
+        ? 'bare directory URLs on: /about is the page /about/, answered from its package'
+        : 'bare directory URLs off: /about is left to the host, which redirects it',
+      async () => {
+        const site = serveSite(suite.server, suite.b, { ...testSite(suite.b.register), bareDirUrls });
+        // Where the table does not say otherwise the host redirects /about to /about/ (as Netlify and objpack serve
+        // do).
+        redirect('/about', '/about/');
+        const { page, requests } = await fromHome('/about');
+        // On: only the page's package goes to the network, and the page stays at /about.
+        expect(requests).toEqual(bareDirUrls ? [site.pagePackage['/about/']] : ['/about', site.pagePackage['/about/']]);
+        expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual([
+          'About v1',
+          bareDirUrls ? '/about' : '/about/',
+        ]);
+      },
+    );
   }
 
-  it("a page the host redirects before its files (the table's redirects) goes to the network and follows the redirect", async () => {
-    const base = testSite(suite.b.register);
-    const spec = {
-      ...base,
-      redirects: [['^\\/contact\\.html$', 'i']] as Array<[string, string]>,
-      files: { ...base.files, '/contact.html': base.files['/']! },
-      pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } },
-    };
-    const site = serveSite(suite.server, suite.b, spec);
-    redirect('/contact.html', '/about/');
-    const { page, requests } = await fromHome('/contact.html');
-    // The host's redirect, then the page it names, from its package as usual; never /contact.html's package.
-    expect(requests).toEqual(['/contact.html', site.pagePackage['/about/']]);
-    expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual(['About v1', '/about/']);
-  });
+  it(
+    "a page the host redirects before its files (the table's " +
+      'redirects) goes to the network and follows the redirect',
+    async () => {
+      const base = testSite(suite.b.register);
+      const spec = {
+        ...base,
+        redirects: [['^\\/contact\\.html$', 'i']] as Array<[string, string]>,
+        files: { ...base.files, '/contact.html': base.files['/']! },
+        pages: { ...base.pages, '/contact.html': { objects: ['/img/home.svg'], shared: ['common'] } },
+      };
+      const site = serveSite(suite.server, suite.b, spec);
+      redirect('/contact.html', '/about/');
+      const { page, requests } = await fromHome('/contact.html');
+      // The host's redirect, then the page it names, from its package as usual; never /contact.html's package.
+      expect(requests).toEqual(['/contact.html', site.pagePackage['/about/']]);
+      expect([await page.textContent('h1'), new URL(await page.url()).pathname]).toEqual(['About v1', '/about/']);
+    },
+  );
 
   it('streams the HTML before the package is complete and answers objects from the stream', async () => {
     const site = serveSite(suite.server, suite.b, testSite(suite.b.register));

@@ -63,25 +63,28 @@ describe("OtherPages: objects of other pages of the page's build (client-side ro
     expect(await o.answer(w, homeBinding(), '/nowhere.png', 'https://x/nowhere.png')).toBeUndefined();
   });
 
-  it('never mixes builds: not for a page of another build than the table, not from a package of an older deploy', async () => {
-    const o = new OtherPages();
-    o.add('build-b1', { buildId: 'b1', sharedRefs: [], objects: [{ name: '/about.css', digest: 'd' }] }, ABOUT);
-    o.add(
-      'shared-89ab',
-      { buildId: '', sharedRefs: [], objects: [{ name: '/gone.js', digest: 'd' }] },
-      '/_objpack/shared/89ab.objp',
-    );
-    const { w, asked } = worker(TABLE);
-    // /about.html's package of b1: the same URL as b2's, another content.
-    expect(await o.answer(w, homeBinding(), '/about.css', 'https://x/about.css')).toBeUndefined();
-    // A shared package the table does not list is another build's.
-    expect(await o.answer(w, homeBinding(), '/gone.js', 'https://x/gone.js')).toBeUndefined();
-    o.add('build-b2', { buildId: 'b2', sharedRefs: [], objects: [{ name: '/about.css', digest: 'd' }] }, ABOUT);
-    // A page answered from b1 while the table is b2's: its other pages are not known.
-    expect(await o.answer(w, homeBinding('b1'), '/about.css', 'https://x/about.css')).toBeUndefined();
-    expect(await o.answer(worker(undefined).w, homeBinding(), '/about.css', 'https://x/about.css')).toBeUndefined();
-    expect(asked).toEqual([]);
-  });
+  it(
+    'never mixes builds: not for a page of another build ' + 'than the table, not from a package of an older deploy',
+    async () => {
+      const o = new OtherPages();
+      o.add('build-b1', { buildId: 'b1', sharedRefs: [], objects: [{ name: '/about.css', digest: 'd' }] }, ABOUT);
+      o.add(
+        'shared-89ab',
+        { buildId: '', sharedRefs: [], objects: [{ name: '/gone.js', digest: 'd' }] },
+        '/_objpack/shared/89ab.objp',
+      );
+      const { w, asked } = worker(TABLE);
+      // /about.html's package of b1: the same URL as b2's, another content.
+      expect(await o.answer(w, homeBinding(), '/about.css', 'https://x/about.css')).toBeUndefined();
+      // A shared package the table does not list is another build's.
+      expect(await o.answer(w, homeBinding(), '/gone.js', 'https://x/gone.js')).toBeUndefined();
+      o.add('build-b2', { buildId: 'b2', sharedRefs: [], objects: [{ name: '/about.css', digest: 'd' }] }, ABOUT);
+      // A page answered from b1 while the table is b2's: its other pages are not known.
+      expect(await o.answer(w, homeBinding('b1'), '/about.css', 'https://x/about.css')).toBeUndefined();
+      expect(await o.answer(worker(undefined).w, homeBinding(), '/about.css', 'https://x/about.css')).toBeUndefined();
+      expect(asked).toEqual([]);
+    },
+  );
 
   it('leaves packages the page is bound to to its binding, and forgets deleted caches', async () => {
     const o = new OtherPages();

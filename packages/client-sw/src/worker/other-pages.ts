@@ -74,7 +74,8 @@ export class OtherPages {
     const ofBuild = (path: string, buildId: string) => {
       const p = this.positionsOf(table).get(path);
       if (p === undefined || bound.has(path)) return false;
-      // A shared package is named by its content; a page package's name is the same in every build, its index says which.
+      // A shared package is named by its content; a page package's name is the same in every build, its index says
+      // which.
       return p.page ? buildId === table.buildId || buildId === table.packageBuilds?.[String(p.at)] : buildId === '';
     };
     for (const run of inFlight) {

@@ -31,7 +31,10 @@ afterEach(() => vi.unstubAllGlobals());
 const enc = new TextEncoder();
 const bytesOf = (n: number, seed: number) => new Uint8Array(n).map((_, i) => (i * seed + (i >> 8)) & 0xff);
 
-/** HTML first, several tiny objects that share a chunk, an empty one, one larger than the run's 16 KiB slices, a partial one. */
+/**
+ * HTML first, several tiny objects that share a chunk, an empty one, one larger than the run's 16 KiB slices, a partial
+ * one.
+ */
 const input: EncoderInput = {
   buildId: 'b1',
   sharedRefs: [],
@@ -147,25 +150,32 @@ describe('PackageRun bytes', () => {
     expect(pkg.subarray(boundaries[12]!, boundaries[13]!)).toEqual(body('/big.bin'));
   });
 
-  it('keeps an object that arrived in one chunk as a view into that chunk (so the checks below cover views)', async () => {
-    const chunks = chunksAt(pkg, [index.headerBytes]);
-    const net = networkBody(chunks);
-    fakeWorkerGlobals(() => net.body);
-    const run = new PackageRun(runSpec('page', [], { quiet: writeGate().quiet }));
-    await run.index;
-    const css = await run.slots.get('/a.css')!.done;
-    expect(css.buffer).toBe(chunks[1]!.buffer);
-    run.abort();
-  });
+  it(
+    'keeps an object that arrived in one chunk as a view ' + 'into that chunk (so the checks below cover views)',
+    async () => {
+      const chunks = chunksAt(pkg, [index.headerBytes]);
+      const net = networkBody(chunks);
+      fakeWorkerGlobals(() => net.body);
+      const run = new PackageRun(runSpec('page', [], { quiet: writeGate().quiet }));
+      await run.index;
+      const css = await run.slots.get('/a.css')!.done;
+      expect(css.buffer).toBe(chunks[1]!.buffer);
+      run.abort();
+    },
+  );
 
-  it('serves and stores every object byte for byte, cut once at every offset through the index and small objects and around every body boundary', async () => {
-    const bigStart = index.headerBytes + index.entries.find((e) => e.name === '/big.bin')!.offset;
-    const cuts = new Set([
-      ...Array.from({ length: bigStart + 4 }, (_, i) => i),
-      ...around([...boundaries, 16 * 1024, 32 * 1024, pkg.length], 3, pkg.length),
-    ]);
-    for (const cut of cuts) expect(await runSplit(chunksAt(pkg, [cut])), `cut at ${cut}`).toEqual([]);
-  });
+  it(
+    'serves and stores every object byte for byte, cut once at every offset through the index and small ' +
+      'objects and around every body boundary',
+    async () => {
+      const bigStart = index.headerBytes + index.entries.find((e) => e.name === '/big.bin')!.offset;
+      const cuts = new Set([
+        ...Array.from({ length: bigStart + 4 }, (_, i) => i),
+        ...around([...boundaries, 16 * 1024, 32 * 1024, pkg.length], 3, pkg.length),
+      ]);
+      for (const cut of cuts) expect(await runSplit(chunksAt(pkg, [cut])), `cut at ${cut}`).toEqual([]);
+    },
+  );
 
   it('serves and stores every object byte for byte in chunks of 1 byte to the whole package', async () => {
     for (const size of [1, 2, 3, 5, 64, 1000, 4096, 16 * 1024, 16 * 1024 + 1, 40_000, pkg.length]) {

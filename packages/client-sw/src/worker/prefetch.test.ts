@@ -93,23 +93,26 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: prefetch never competes 
     expect(asked(site.pagePackage['/far/'])).toBe(2);
   });
 
-  it("a page fetched ahead is answered from the prefetch's verified bytes in memory, not from Cache Storage", async () => {
-    const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/`);
-    await pageDone(page);
-    // The on-screen link's page package is fetched ahead once the page is idle (its shared package is held).
-    await expect.poll(() => asked(site.pagePackage['/about/']), { timeout: 15_000 }).toBe(1);
-    await pageDone(page);
-    await swEvents(page);
-    suite.server.take();
-    await page.click('#next');
-    await page.waitForURL(`${suite.server.origin}/about/`);
-    await pageDone(page);
-    // `object-served` is the event of an object answered from a package's bytes in memory.
-    const served = (await swEvents(page)).filter((e) => e.type === 'object-served').map((e) => e.url);
-    expect(served).toContain('/img/about.svg');
-    expect(suite.server.take()).toEqual([]);
-    expect(await page.locator('h1').textContent()).toBe('About v1');
-  });
+  it(
+    "a page fetched ahead is answered from the prefetch's " + 'verified bytes in memory, not from Cache Storage',
+    async () => {
+      const site = serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true }));
+      const page = await installWorker(suite.context, suite.server);
+      await page.goto(`${suite.server.origin}/`);
+      await pageDone(page);
+      // The on-screen link's page package is fetched ahead once the page is idle (its shared package is held).
+      await expect.poll(() => asked(site.pagePackage['/about/']), { timeout: 15_000 }).toBe(1);
+      await pageDone(page);
+      await swEvents(page);
+      suite.server.take();
+      await page.click('#next');
+      await page.waitForURL(`${suite.server.origin}/about/`);
+      await pageDone(page);
+      // `object-served` is the event of an object answered from a package's bytes in memory.
+      const served = (await swEvents(page)).filter((e) => e.type === 'object-served').map((e) => e.url);
+      expect(served).toContain('/img/about.svg');
+      expect(suite.server.take()).toEqual([]);
+      expect(await page.locator('h1').textContent()).toBe('About v1');
+    },
+  );
 });

@@ -24,7 +24,8 @@ describe('preloadHeader', () => {
       ]),
     ).toBe(
       '</a.css>; rel=preload; as=style, </f.woff2>; rel=preload; as=font; crossorigin, </m.js>; rel=modulepreload, ' +
-        '</s.js>; rel=preload; as=script, </i.svg>; rel=preload; as=image; fetchpriority=high, </d.json>; rel=preload; as=fetch; crossorigin',
+        ('</s.js>; rel=preload; as=script, </i.svg>; rel=preload; as=image; fetchpriority=high, </d.json>; ' +
+          'rel=preload; as=fetch; crossorigin'),
     );
   });
   it('never announces documents or media, and keeps URLs as the page requests them', () => {

@@ -101,24 +101,31 @@ const countOf = (seen: SeenFetch[], url: string) => seen.filter((f) => f.url ===
 describe.skipIf(!CHROMIUM)('service worker in Chromium: Link preloads on the navigation', () => {
   const suite = useChromiumSuite();
 
-  it('announces the late objects at once; each is requested once, with the mode of its real use, and never from the network', async () => {
-    const { site, page, ref, early, all, link } = await openStalled(suite, fontSite(suite.b.register));
-    expect(link).toContain('</assets/t.woff2>; rel=preload; as=font; crossorigin');
-    expect(link).toContain('</assets/dep.js>; rel=modulepreload');
-    // While the package with the CSS and modules was still held back, the worker was asked for all of them.
-    for (const u of LATE) expect(early.map((f) => f.url)).toContain(u);
-    // Each object reached the worker exactly once: the page used the preloaded response (a preload made
-    // with another mode or credentials than the page's own request would be fetched a second time).
-    for (const u of COMMON.filter((x) => x !== '/sw-register.js')) expect(countOf(all, u), u).toBe(1);
-    const font = all.find((f) => f.url === '/assets/t.woff2')!;
-    expect([font.mode, font.destination, font.credentials]).toEqual(['cors', 'font', 'same-origin']);
-    expect(all.find((f) => f.url === '/assets/dep.js')).toMatchObject({ mode: 'cors', destination: 'script' });
-    expect(all.find((f) => f.url === '/assets/data.json')).toMatchObject({ mode: 'cors', credentials: 'same-origin' });
-    // One request per package, none for the objects.
-    expect(suite.server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
-    expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
-    expect((await snapshot(page)).dom).toBe(ref!.dom);
-  });
+  it(
+    'announces the late objects at once; each is requested once, with the mode of its real use, and never from ' +
+      'the network',
+    async () => {
+      const { site, page, ref, early, all, link } = await openStalled(suite, fontSite(suite.b.register));
+      expect(link).toContain('</assets/t.woff2>; rel=preload; as=font; crossorigin');
+      expect(link).toContain('</assets/dep.js>; rel=modulepreload');
+      // While the package with the CSS and modules was still held back, the worker was asked for all of them.
+      for (const u of LATE) expect(early.map((f) => f.url)).toContain(u);
+      // Each object reached the worker exactly once: the page used the preloaded response (a preload made
+      // with another mode or credentials than the page's own request would be fetched a second time).
+      for (const u of COMMON.filter((x) => x !== '/sw-register.js')) expect(countOf(all, u), u).toBe(1);
+      const font = all.find((f) => f.url === '/assets/t.woff2')!;
+      expect([font.mode, font.destination, font.credentials]).toEqual(['cors', 'font', 'same-origin']);
+      expect(all.find((f) => f.url === '/assets/dep.js')).toMatchObject({ mode: 'cors', destination: 'script' });
+      expect(all.find((f) => f.url === '/assets/data.json')).toMatchObject({
+        mode: 'cors',
+        credentials: 'same-origin',
+      });
+      // One request per package, none for the objects.
+      expect(suite.server.take().sort()).toEqual([site.pagePackage['/']!, site.sharedPackage.common!].sort());
+      expect((await swEvents(page)).filter((e) => e.type === 'fallback')).toEqual([]);
+      expect((await snapshot(page)).dom).toBe(ref!.dom);
+    },
+  );
 
   /** The test site with `<link rel=stylesheet crossorigin>` (as Vite writes it), announced with or without its mode. */
   const corsSite = (announceCors: boolean) => {
@@ -167,12 +174,16 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: Link preloads on the nav
     expect(suite.server.take()).toEqual([]);
   });
 
-  it('control: without the table list (or with preload off) the page cannot know the late objects before its CSS arrives', async () => {
-    const off = await openStalled(suite, fontSite(suite.b.register, false), {}, false);
-    expect(off.link).toBeUndefined();
-    for (const u of LATE) expect(off.early.map((f) => f.url)).not.toContain(u);
-    for (const u of LATE) expect(countOf(off.all, u), u).toBe(1);
-  });
+  it(
+    'control: without the table list (or with preload off) the ' +
+      'page cannot know the late objects before its CSS arrives',
+    async () => {
+      const off = await openStalled(suite, fontSite(suite.b.register, false), {}, false);
+      expect(off.link).toBeUndefined();
+      for (const u of LATE) expect(off.early.map((f) => f.url)).not.toContain(u);
+      for (const u of LATE) expect(countOf(off.all, u), u).toBe(1);
+    },
+  );
 
   it('control: the preload option off sends no Link header', async () => {
     const off = await openStalled(suite, fontSite(suite.b.register), { options: { preload: false } }, false);

@@ -103,26 +103,30 @@ describe('lookupRoute', () => {
     expect(lookupRoute(table, '/nope')).toBeUndefined();
     expect(lookupRoute(table, '/bad/')).toBeUndefined();
   });
-  it('with cleanUrls, /x is the page /x.html (never /x/, /x.htm or a path with an extension); without, it is not', () => {
-    expect(lookupRoute(table, '/x')).toBeUndefined();
-    const clean: RouteTable = { ...table, cleanUrls: true };
-    expect(lookupRoute(clean, '/x')).toEqual({
-      page: '/_objpack/pages/x.html.objp',
-      shared: [],
-      build: 'b',
-      key: '/x.html',
-    });
-    expect(lookupRoute(clean, '/x/')).toBeUndefined();
-    expect(lookupRoute(clean, '/x.json')).toBeUndefined();
-    expect(lookupRoute(clean, '/x.html.html')).toBeUndefined();
-    expect(lookupRoute(clean, '/index')).toBeUndefined();
-    // Dots in the name are names (`/docs/v1.2` is `/docs/v1.2.html`); a directory page wins, as objpack serve redirects `/a` to `/a/`.
-    const more: RouteTable = {
-      ...clean,
-      pages: { ...clean.pages, '/docs/v1.2.html': [2], '/a/': [0], '/a.html': [2] },
-    };
-    expect(lookupRoute(more, '/docs/v1.2')?.key).toBe('/docs/v1.2.html');
-    expect(lookupRoute(more, '/a')).toBeUndefined();
-    expect(lookupRoute(more, '/a/')?.key).toBe('/a/');
-  });
+  it(
+    'with cleanUrls, /x is the page /x.html (never /x/, ' + '/x.htm or a path with an extension); without, it is not',
+    () => {
+      expect(lookupRoute(table, '/x')).toBeUndefined();
+      const clean: RouteTable = { ...table, cleanUrls: true };
+      expect(lookupRoute(clean, '/x')).toEqual({
+        page: '/_objpack/pages/x.html.objp',
+        shared: [],
+        build: 'b',
+        key: '/x.html',
+      });
+      expect(lookupRoute(clean, '/x/')).toBeUndefined();
+      expect(lookupRoute(clean, '/x.json')).toBeUndefined();
+      expect(lookupRoute(clean, '/x.html.html')).toBeUndefined();
+      expect(lookupRoute(clean, '/index')).toBeUndefined();
+      // Dots in the name are names (`/docs/v1.2` is `/docs/v1.2.html`); a directory page wins, as objpack serve
+      // redirects `/a` to `/a/`.
+      const more: RouteTable = {
+        ...clean,
+        pages: { ...clean.pages, '/docs/v1.2.html': [2], '/a/': [0], '/a.html': [2] },
+      };
+      expect(lookupRoute(more, '/docs/v1.2')?.key).toBe('/docs/v1.2.html');
+      expect(lookupRoute(more, '/a')).toBeUndefined();
+      expect(lookupRoute(more, '/a/')?.key).toBe('/a/');
+    },
+  );
 });

@@ -125,14 +125,17 @@ describe('lookupRoute with bare directory URLs (the host serves /guide/index.htm
     expect(lookupRoute(t({ bareDirUrls: true }), '/nowhere')).toBeUndefined();
   });
 
-  it('with clean URLs too, a path naming both /both.html and /both/ goes to the network; each alone is answered', () => {
-    const both = t({ bareDirUrls: true, cleanUrls: true });
-    expect(lookupRoute(both, '/both')).toBeUndefined();
-    expect(lookupRoute(both, '/guide')?.key).toBe('/guide/');
-    expect(lookupRoute(both, '/about')?.key).toBe('/about.html');
-    // Without bare directory URLs the directory page still wins by redirect: /both is left to the host.
-    expect(lookupRoute(t({ cleanUrls: true }), '/both')).toBeUndefined();
-  });
+  it(
+    'with clean URLs too, a path naming both /both.html and ' + '/both/ goes to the network; each alone is answered',
+    () => {
+      const both = t({ bareDirUrls: true, cleanUrls: true });
+      expect(lookupRoute(both, '/both')).toBeUndefined();
+      expect(lookupRoute(both, '/guide')?.key).toBe('/guide/');
+      expect(lookupRoute(both, '/about')?.key).toBe('/about.html');
+      // Without bare directory URLs the directory page still wins by redirect: /both is left to the host.
+      expect(lookupRoute(t({ cleanUrls: true }), '/both')).toBeUndefined();
+    },
+  );
 
   it("the host's rules apply to the bare path: /guide/ redirected (trailingSlash: false), /guide answered", () => {
     const slashless = t({ bareDirUrls: true, redirects: [['^/(.*)/$', 'i']] });
@@ -154,91 +157,108 @@ describe('lookupRoute with bare directory URLs (the host serves /guide/index.htm
   });
 });
 
-describe('lookupRoute with cleanSlashUrls (Vercel/Firebase cleanUrls with trailingSlash: true serve /about.html at /about/)', () => {
-  const pages = { '/': [0], '/about.html': [0], '/both.html': [0], '/both/': [0], '/docs/v1.2.html': [0] };
-  const t = (extra: Partial<RouteTable>): RouteTable =>
-    ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, ...extra }) as RouteTable;
-  // What the build keeps of getTransformedRoutes({ cleanUrls: true, trailingSlash: true }) for these pages.
-  const vercel = [
-    ['^/(.*)\\.html/?$', 'i'],
-    ['^/((?:[^/]+/)*[^/\\.]+)$', 'i'],
-    ['^/((?:[^/]+/)*[^/]+\\.\\w+)/$', 'i'],
-  ] as RouteTable['redirects'];
+describe(
+  'lookupRoute with cleanSlashUrls (Vercel/Firebase cleanUrls ' +
+    'with trailingSlash: true serve /about.html at /about/)',
+  () => {
+    const pages = { '/': [0], '/about.html': [0], '/both.html': [0], '/both/': [0], '/docs/v1.2.html': [0] };
+    const t = (extra: Partial<RouteTable>): RouteTable =>
+      ({ version: 1, buildId: 'b', packages: ['/_objpack/pages/p.objp'], pages, ...extra }) as RouteTable;
+    // What the build keeps of getTransformedRoutes({ cleanUrls: true, trailingSlash: true }) for these pages.
+    const vercel = [
+      ['^/(.*)\\.html/?$', 'i'],
+      ['^/((?:[^/]+/)*[^/\\.]+)$', 'i'],
+      ['^/((?:[^/]+/)*[^/]+\\.\\w+)/$', 'i'],
+    ] as RouteTable['redirects'];
 
-  it("answers /about/ with about.html only when the table says so; /about and /about.html stay the host's redirects", () => {
-    expect(lookupRoute(t({}), '/about/')).toBeUndefined();
-    const slash = t({ cleanSlashUrls: true, redirects: vercel });
-    expect(lookupRoute(slash, '/about/')?.key).toBe('/about.html');
-    expect(lookupRoute(slash, '/about')).toBeUndefined();
-    expect(lookupRoute(slash, '/about.html')).toBeUndefined();
-    // A directory's page wins, as both hosts look for its index first; `/` and dotted names are not clean slashes.
-    expect(lookupRoute(slash, '/both/')?.key).toBe('/both/');
-    expect(lookupRoute(slash, '/')?.key).toBe('/');
-    expect(lookupRoute(slash, '/docs/v1.2/')).toBeUndefined();
-    expect(lookupRoute(slash, '/nowhere/')).toBeUndefined();
-  });
+    it(
+      'answers /about/ with about.html only when the table says ' +
+        "so; /about and /about.html stay the host's redirects",
+      () => {
+        expect(lookupRoute(t({}), '/about/')).toBeUndefined();
+        const slash = t({ cleanSlashUrls: true, redirects: vercel });
+        expect(lookupRoute(slash, '/about/')?.key).toBe('/about.html');
+        expect(lookupRoute(slash, '/about')).toBeUndefined();
+        expect(lookupRoute(slash, '/about.html')).toBeUndefined();
+        // A directory's page wins, as both hosts look for its index first; `/` and dotted names are not clean slashes.
+        expect(lookupRoute(slash, '/both/')?.key).toBe('/both/');
+        expect(lookupRoute(slash, '/')?.key).toBe('/');
+        expect(lookupRoute(slash, '/docs/v1.2/')).toBeUndefined();
+        expect(lookupRoute(slash, '/nowhere/')).toBeUndefined();
+      },
+    );
 
-  it('a refreshed table of the same build that turns it on is taken', async () => {
-    const routes = new Routes(new Store('objpack-v1', O), resolveOptions({}, O), async () => {});
-    served = t({});
-    await routes.refresh();
-    expect(lookupRoute(routes.table!, '/about/')).toBeUndefined();
-    served = t({ cleanSlashUrls: true });
-    await routes.refresh();
-    expect(lookupRoute(routes.table!, '/about/')?.key).toBe('/about.html');
-  });
-});
+    it('a refreshed table of the same build that turns it on is taken', async () => {
+      const routes = new Routes(new Store('objpack-v1', O), resolveOptions({}, O), async () => {});
+      served = t({});
+      await routes.refresh();
+      expect(lookupRoute(routes.table!, '/about/')).toBeUndefined();
+      served = t({ cleanSlashUrls: true });
+      await routes.refresh();
+      expect(lookupRoute(routes.table!, '/about/')?.key).toBe('/about.html');
+    });
+  },
+);
 
-describe("lookupRoute for a site on Firebase with cleanUrls/trailingSlash: only URLs the host's file lookup serves (superstatic's files.js) are answered", () => {
-  const pages = { '/': [0], '/about.html': [0], '/guide/': [0] };
-  /** The table the build writes for these firebase.json settings (cli hosts/firebase-headers.ts and hosts/firebase-routes.ts). */
-  const table = (cleanUrls: boolean, trailingSlash: boolean | undefined): RouteTable => {
-    const redirects: Array<[string, string]> = [];
-    if (cleanUrls) redirects.push(['\\.html$', '']);
-    if (trailingSlash === false) redirects.push(['^\\/.+\\/$', '']);
-    if (trailingSlash === true) redirects.push(['^(?:.*\\/)?[^/.]+$', '']);
-    return {
-      version: 1,
-      buildId: 'b',
-      packages: ['/_objpack/pages/p.objp'],
-      pages,
-      redirects,
-      ...(cleanUrls && trailingSlash !== true ? { cleanUrls: true as const } : {}),
-      ...(cleanUrls && trailingSlash === true ? { cleanSlashUrls: true as const } : {}),
-      ...(trailingSlash === false || (trailingSlash === undefined && cleanUrls) ? { bareDirUrls: true as const } : {}),
-    } as RouteTable;
-  };
-  // [cleanUrls, trailingSlash, URLs the host serves → page key, URLs it redirects (301) or has no file for]
-  const cases: Array<[boolean, boolean | undefined, Record<string, string>, string[]]> = [
-    [
-      true,
-      undefined,
-      { '/about': '/about.html', '/guide': '/guide/', '/guide/': '/guide/', '/': '/' },
-      ['/about.html', '/about/', '/guide/index.html', '/guide/index', '/index.html'],
-    ],
-    [
-      true,
-      true,
-      { '/about/': '/about.html', '/guide/': '/guide/', '/': '/' },
-      ['/about', '/about.html', '/guide', '/guide/index.html', '/index.html'],
-    ],
-    [
-      true,
-      false,
-      { '/about': '/about.html', '/guide': '/guide/', '/': '/' },
-      ['/about/', '/about.html', '/guide/', '/guide/index.html', '/index.html'],
-    ],
-    [
-      false,
-      false,
-      { '/guide': '/guide/', '/about.html': '/about.html', '/guide/index.html': '/guide/', '/': '/' },
-      ['/guide/', '/about', '/about/'],
-    ],
-    [false, true, { '/guide/': '/guide/', '/about.html': '/about.html', '/': '/' }, ['/guide', '/about', '/about/']],
-  ];
-  it.each(cases)('cleanUrls %s, trailingSlash %s', (cleanUrls, trailingSlash, served, left) => {
-    const t = table(cleanUrls, trailingSlash);
-    for (const [url, key] of Object.entries(served)) expect(lookupRoute(t, url)?.key, url).toBe(key);
-    for (const url of left) expect(lookupRoute(t, url), url).toBeUndefined();
-  });
-});
+describe(
+  "lookupRoute for a site on Firebase with cleanUrls/trailingSlash: only URLs the host's file lookup serves " +
+    "(superstatic's files.js) are answered",
+  () => {
+    const pages = { '/': [0], '/about.html': [0], '/guide/': [0] };
+    /**
+     * The table the build writes for these firebase.json settings (cli hosts/firebase-headers.ts and
+     * hosts/firebase-routes.ts).
+     */
+    const table = (cleanUrls: boolean, trailingSlash: boolean | undefined): RouteTable => {
+      const redirects: Array<[string, string]> = [];
+      if (cleanUrls) redirects.push(['\\.html$', '']);
+      if (trailingSlash === false) redirects.push(['^\\/.+\\/$', '']);
+      if (trailingSlash === true) redirects.push(['^(?:.*\\/)?[^/.]+$', '']);
+      return {
+        version: 1,
+        buildId: 'b',
+        packages: ['/_objpack/pages/p.objp'],
+        pages,
+        redirects,
+        ...(cleanUrls && trailingSlash !== true ? { cleanUrls: true as const } : {}),
+        ...(cleanUrls && trailingSlash === true ? { cleanSlashUrls: true as const } : {}),
+        ...(trailingSlash === false || (trailingSlash === undefined && cleanUrls)
+          ? { bareDirUrls: true as const }
+          : {}),
+      } as RouteTable;
+    };
+    // [cleanUrls, trailingSlash, URLs the host serves → page key, URLs it redirects (301) or has no file for]
+    const cases: Array<[boolean, boolean | undefined, Record<string, string>, string[]]> = [
+      [
+        true,
+        undefined,
+        { '/about': '/about.html', '/guide': '/guide/', '/guide/': '/guide/', '/': '/' },
+        ['/about.html', '/about/', '/guide/index.html', '/guide/index', '/index.html'],
+      ],
+      [
+        true,
+        true,
+        { '/about/': '/about.html', '/guide/': '/guide/', '/': '/' },
+        ['/about', '/about.html', '/guide', '/guide/index.html', '/index.html'],
+      ],
+      [
+        true,
+        false,
+        { '/about': '/about.html', '/guide': '/guide/', '/': '/' },
+        ['/about/', '/about.html', '/guide/', '/guide/index.html', '/index.html'],
+      ],
+      [
+        false,
+        false,
+        { '/guide': '/guide/', '/about.html': '/about.html', '/guide/index.html': '/guide/', '/': '/' },
+        ['/guide/', '/about', '/about/'],
+      ],
+      [false, true, { '/guide/': '/guide/', '/about.html': '/about.html', '/': '/' }, ['/guide', '/about', '/about/']],
+    ];
+    it.each(cases)('cleanUrls %s, trailingSlash %s', (cleanUrls, trailingSlash, served, left) => {
+      const t = table(cleanUrls, trailingSlash);
+      for (const [url, key] of Object.entries(served)) expect(lookupRoute(t, url)?.key, url).toBe(key);
+      for (const url of left) expect(lookupRoute(t, url), url).toBeUndefined();
+    });
+  },
+);

@@ -85,7 +85,8 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   {
     name: 'sample',
     description:
-      'Build id, a shared reference, a query in a name, a custom header, an empty object, a partial entry (first 300 of 100000 bytes) and a percent-encoded UTF-8 name.',
+      'Build id, a shared reference, a query in a name, a custom header, an empty object, a partial entry ' +
+      '(first 300 of 100000 bytes) and a percent-encoded UTF-8 name.',
     input: samplePackageInput(),
     bytes: sample,
   },
@@ -98,7 +99,8 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   {
     name: 'future-minor',
     description:
-      'Version 1.1 with package flags 0x8000, attribute flag bit 8 and 17 unknown bytes after the headers subfield: a v1 reader must accept it and skip the unknown parts.',
+      'Version 1.1 with package flags 0x8000, attribute flag bit 8 and 17 unknown bytes after the headers ' +
+      'subfield: a v1 reader must accept it and skip the unknown parts.',
     bytes: futureMinor,
   },
   {
@@ -110,7 +112,8 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   {
     name: 'short-not-objp',
     description:
-      'Ten bytes of text ("Not Found\\n"), shorter than the fixed header: not a package, so OBJP_BAD_MAGIC rather than OBJP_TRUNCATED.',
+      'Ten bytes of text ("Not Found\\n"), shorter than the fixed header: not a package, so OBJP_BAD_MAGIC ' +
+      'rather than OBJP_TRUNCATED.',
     error: 'OBJP_BAD_MAGIC',
     bytes: () => utf8.encode('Not Found\n'),
   },

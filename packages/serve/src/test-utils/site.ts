@@ -46,7 +46,8 @@ export function makeSite(siteBase = '/'): FixtureSite {
   const root = join(base, 'site');
   const files: Record<string, Buffer> = {
     '/index.html': Buffer.from(
-      '<!doctype html><title>Home</title><link rel=stylesheet href=/style.css><script type=module src=/app.js></script><img src=/logo.png>',
+      '<!doctype html><title>Home</title><link rel=stylesheet href=/style.css><script type=module ' +
+        'src=/app.js></script><img src=/logo.png>',
     ),
     '/style.css': css,
     '/app.js': appJs,

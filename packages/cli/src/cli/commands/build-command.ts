@@ -123,7 +123,9 @@ export async function runBuild(
     ['objpack build', result.buildId],
   );
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const line = `objpack: ${count(s.pages, 'page')}, ${count(s.packages.page + s.packages.shared, 'package')}, ${count(errors.length, 'error')}, ${count(warnings.length, 'warning')} → ${result.outDir}`;
+  const line =
+    `objpack: ${count(s.pages, 'page')}, ${count(s.packages.page + s.packages.shared, 'package')}, ` +
+    `${count(errors.length, 'error')}, ${count(warnings.length, 'warning')} → ${result.outDir}`;
   const report = !result.report ? '' : `\n  report: ${path.relative(process.cwd(), result.report) || result.report}`;
   logger.always(opts.quiet ? line : `${table}\n  output: ${result.outDir}${report}`);
   return exit;

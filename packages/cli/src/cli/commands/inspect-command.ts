@@ -16,7 +16,8 @@ export async function runInspect(file: string, opts: Record<string, unknown>, lo
         `${r.file}: objpack package v${r.version}, ${formatBytes(r.fileBytes)}`,
         `build: ${r.buildId || '(none: shared package)'}`,
         `shared packages: ${r.sharedRefs.length ? r.sharedRefs.join(', ') : 'none'}`,
-        `index: ${formatBytes(r.headerBytes)}, data: ${formatBytes(r.dataBytes)}, ${r.objects.length} objects, all digests verified`,
+        `index: ${formatBytes(r.headerBytes)}, data: ${formatBytes(r.dataBytes)}, ${r.objects.length} objects, all ` +
+          `digests verified`,
         '',
         renderTable(
           r.objects.map((o) => [

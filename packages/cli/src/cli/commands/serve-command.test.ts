@@ -142,29 +142,33 @@ describe.skipIf(!built)('objpack serve: graceful shutdown of the real process', 
     agent.destroy();
   }, 120_000); // a real process and a 24 MiB body: slow on a loaded 2-core machine, never a timing assertion
 
-  test('SIGINT with a client that never reads: the response is cut at --shutdown-timeout and the process exits 0', async () => {
-    const root = await bigSite();
-    const cli = await startCli([root, '--port', '0', '--shutdown-timeout', '300'], root);
-    let received = 0;
-    const started = deferred<http.IncomingMessage>();
-    const ended = new Promise<string>((resolve) => {
-      http
-        .get(`${cli.url}/big.bin`, { agent: false }, (res) => {
-          res.pause();
-          res.on('data', (c: Buffer) => void (received += c.length));
-          res.on('end', () => resolve('complete'));
-          res.on('error', () => resolve('cut'));
-          started.resolve(res);
-        })
-        .on('error', () => resolve('cut'));
-    });
-    const res = await started.promise;
-    cli.child.kill('SIGINT');
-    expect(await cli.exit).toEqual({ code: 0, signal: null });
-    res.resume(); // read what the kernel buffered, then the server's close
-    expect(await ended).toBe('cut');
-    expect(received).toBeLessThan(BIG);
-  }, 120_000); // a real process: slow on a loaded 2-core machine (no timing assertion)
+  test(
+    'SIGINT with a client that never reads: the response ' + 'is cut at --shutdown-timeout and the process exits 0',
+    async () => {
+      const root = await bigSite();
+      const cli = await startCli([root, '--port', '0', '--shutdown-timeout', '300'], root);
+      let received = 0;
+      const started = deferred<http.IncomingMessage>();
+      const ended = new Promise<string>((resolve) => {
+        http
+          .get(`${cli.url}/big.bin`, { agent: false }, (res) => {
+            res.pause();
+            res.on('data', (c: Buffer) => void (received += c.length));
+            res.on('end', () => resolve('complete'));
+            res.on('error', () => resolve('cut'));
+            started.resolve(res);
+          })
+          .on('error', () => resolve('cut'));
+      });
+      const res = await started.promise;
+      cli.child.kill('SIGINT');
+      expect(await cli.exit).toEqual({ code: 0, signal: null });
+      res.resume(); // read what the kernel buffered, then the server's close
+      expect(await ended).toBe('cut');
+      expect(received).toBeLessThan(BIG);
+    },
+    120_000,
+  ); // a real process: slow on a loaded 2-core machine (no timing assertion)
 });
 
 describe.skipIf(!built)('objpack serve --watch', () => {
@@ -240,42 +244,47 @@ describe.skipIf(!built)('objpack serve --watch', () => {
 });
 
 describe.skipIf(!built)('objpack serve --watch and temporary files', () => {
-  test('a save through a temporary file (sed -i) is one edit of the file: reported by its name, rebuilt once; a deleted page too', async () => {
-    const root = await tempDir();
-    await writeFile(path.join(root, 'site.css'), 'body { color: blue; }\n');
-    await writeFile(
-      path.join(root, 'index.html'),
-      '<!doctype html><title>t</title><link rel="stylesheet" href="/site.css">\n',
-    );
-    await writeFile(
-      path.join(root, 'about.html'),
-      '<!doctype html><title>a</title><link rel="stylesheet" href="/site.css">\n',
-    );
-    const cli = await startCli([root, '--port', '0', '--watch'], root);
-    await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
-    // What GNU sed -i does: a sedXXXXXX file beside the edited one, written, then renamed over it.
-    const tmp = path.join(root, 'sedAb12Cd');
-    await writeFile(tmp, 'body { color: red; }\n');
-    await rename(tmp, path.join(root, 'site.css'));
-    await until(async () => (/changed: rebuilt/.test(cli.stderr()) ? true : undefined));
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(cli.stderr()).toMatch(/^site\.css changed: rebuilt in \d+ ms/m);
-    expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(1);
-    // A temporary file that comes and goes alone is no change at all.
-    await writeFile(tmp, 'x');
-    await rm(tmp);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(1);
-    // A deleted page is one rebuild too: the build's rewrite of its own block in _headers (one Link rule
-    // fewer) reaches the watcher while it runs, and is no edit of the user's.
-    await rm(path.join(root, 'about.html'));
-    await until(async () => (cli.stderr().match(/rebuilt in/g)?.length === 2 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(cli.stderr()).toMatch(/^about\.html changed: rebuilt/m);
-    expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(2);
-    cli.child.kill('SIGTERM');
-    expect((await cli.exit).code).toBe(0);
-  }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
+  test(
+    'a save through a temporary file (sed -i) is one edit of the file: reported by its name, rebuilt once; a ' +
+      'deleted page too',
+    async () => {
+      const root = await tempDir();
+      await writeFile(path.join(root, 'site.css'), 'body { color: blue; }\n');
+      await writeFile(
+        path.join(root, 'index.html'),
+        '<!doctype html><title>t</title><link rel="stylesheet" href="/site.css">\n',
+      );
+      await writeFile(
+        path.join(root, 'about.html'),
+        '<!doctype html><title>a</title><link rel="stylesheet" href="/site.css">\n',
+      );
+      const cli = await startCli([root, '--port', '0', '--watch'], root);
+      await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
+      // What GNU sed -i does: a sedXXXXXX file beside the edited one, written, then renamed over it.
+      const tmp = path.join(root, 'sedAb12Cd');
+      await writeFile(tmp, 'body { color: red; }\n');
+      await rename(tmp, path.join(root, 'site.css'));
+      await until(async () => (/changed: rebuilt/.test(cli.stderr()) ? true : undefined));
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(cli.stderr()).toMatch(/^site\.css changed: rebuilt in \d+ ms/m);
+      expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(1);
+      // A temporary file that comes and goes alone is no change at all.
+      await writeFile(tmp, 'x');
+      await rm(tmp);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(1);
+      // A deleted page is one rebuild too: the build's rewrite of its own block in _headers (one Link rule
+      // fewer) reaches the watcher while it runs, and is no edit of the user's.
+      await rm(path.join(root, 'about.html'));
+      await until(async () => (cli.stderr().match(/rebuilt in/g)?.length === 2 ? true : undefined));
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(cli.stderr()).toMatch(/^about\.html changed: rebuilt/m);
+      expect(cli.stderr().match(/rebuilt in/g)).toHaveLength(2);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exit).code).toBe(0);
+    },
+    120_000,
+  ); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
 });
 
 describe.skipIf(!built)('objpack serve --watch diagnostics', () => {
@@ -319,28 +328,32 @@ describe.skipIf(!built)('objpack serve of a site no build has packaged', () => {
 });
 
 describe.skipIf(!built)('objpack serve --watch and the host config', () => {
-  test("an edit to the user's rules in _headers rebuilds and is served; the build's own rewrite of it does not loop", async () => {
-    const root = await tempDir();
-    await writeFile(path.join(root, 'index.html'), '<!doctype html><title>home</title>\n');
-    await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about</title>\n');
-    await writeFile(path.join(root, '_headers'), '/about.html\n  X-Mine: 1\n');
-    const cli = await startCli([root, '--port', '0', '--watch'], root);
-    await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
-    expect((await get(`${cli.url}/about.html`)).headers['x-mine']).toBe('1');
+  test(
+    "an edit to the user's rules in _headers rebuilds and " + "is served; the build's own rewrite of it does not loop",
+    async () => {
+      const root = await tempDir();
+      await writeFile(path.join(root, 'index.html'), '<!doctype html><title>home</title>\n');
+      await writeFile(path.join(root, 'about.html'), '<!doctype html><title>about</title>\n');
+      await writeFile(path.join(root, '_headers'), '/about.html\n  X-Mine: 1\n');
+      const cli = await startCli([root, '--port', '0', '--watch'], root);
+      await until(async () => (/watching/.test(cli.stderr()) ? true : undefined));
+      expect((await get(`${cli.url}/about.html`)).headers['x-mine']).toBe('1');
 
-    const text = await readFile(path.join(root, '_headers'), 'utf8');
-    await writeFile(path.join(root, '_headers'), text.replace('X-Mine: 1', 'X-Mine: 2'));
-    await until(async () => ((await get(`${cli.url}/about.html`)).headers['x-mine'] === '2' ? true : undefined));
-    // The rebuild rewrote objpack's block in _headers: that is no edit of the user's, so rebuilds stop.
-    const rebuilds = async () => {
-      await new Promise((r) => setTimeout(r, 1000));
-      return cli.stderr().match(/rebuilt in/g)?.length;
-    };
-    const settled = await rebuilds();
-    expect(await rebuilds()).toBe(settled);
-    cli.child.kill('SIGTERM');
-    expect((await cli.exit).code).toBe(0);
-  }, 120_000); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
+      const text = await readFile(path.join(root, '_headers'), 'utf8');
+      await writeFile(path.join(root, '_headers'), text.replace('X-Mine: 1', 'X-Mine: 2'));
+      await until(async () => ((await get(`${cli.url}/about.html`)).headers['x-mine'] === '2' ? true : undefined));
+      // The rebuild rewrote objpack's block in _headers: that is no edit of the user's, so rebuilds stop.
+      const rebuilds = async () => {
+        await new Promise((r) => setTimeout(r, 1000));
+        return cli.stderr().match(/rebuilt in/g)?.length;
+      };
+      const settled = await rebuilds();
+      expect(await rebuilds()).toBe(settled);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exit).code).toBe(0);
+    },
+    120_000,
+  ); // real processes and rebuilds: slow on a loaded 2-core machine (no timing assertion)
 });
 
 describe('watchTree', () => {

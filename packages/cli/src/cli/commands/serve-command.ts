@@ -155,7 +155,8 @@ function startWatching(
         remember();
         await server.reload();
         logger.info(
-          `${files.length === 1 ? files[0] : `${files.length} files`} changed: rebuilt in ${Math.round(performance.now() - t)} ms (${r.written.length} files written), server reloaded`,
+          `${files.length === 1 ? files[0] : `${files.length} files`} changed: rebuilt in ` +
+            `${Math.round(performance.now() - t)} ms (${r.written.length} files written), server reloaded`,
         );
       } catch (err) {
         // The server keeps serving the last good build.
@@ -238,7 +239,8 @@ export async function runServe(dir: string, opts: Record<string, unknown>, logge
   // Serving a site no build has packaged works, as a plain file server: say so, or it looks like objpack.
   if (!opts.watch && !existsSync(path.join(options.root, MANIFEST_FILE))) {
     logger.warn(
-      `${MANIFEST_FILE} not found in ${options.root}: serving its files without packages (run \`objpack build ${dir}\` first, or serve with --watch)`,
+      `${MANIFEST_FILE} not found in ${options.root}: serving its files without packages (run \`objpack build ` +
+        `${dir}\` first, or serve with --watch)`,
     );
   }
   // Under a base the site is there, and nothing is above it.
