@@ -1,5 +1,5 @@
 /**
- * The incremental fast path (one edited page of 10,000 rebuilt in ≤ 5 % of a full build). When the
+ * The incremental fast path: rebuilding one edited page costs a small part of a full build. When the
  * only files that changed since the last build are pages whose parse result is unchanged — their closures,
  * warnings, the plan and every other package are then the same — the build re-encodes those pages'
  * packages and patches the previous manifest, route table and report instead of running the pipeline.
