@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { Builder } from 'selenium-webdriver';
 import { runInPage, startDriver, startXvfb } from '../../packages/client-sw/scripts/webdriver.mjs';
+import { CHROMIUM_ARGS } from '../lib/chromium-args.mjs';
 
 export const ENGINES = ['chromium', 'firefox', 'webkit'];
 
@@ -45,16 +46,7 @@ export async function launchEngine(engine, { spki }) {
   if (engine === 'chromium') {
     const browser = await chromium.launch({
       executablePath: BIN.chromium,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--ignore-certificate-errors-spki-list=${spki}`,
-      ],
+      args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`],
     });
     return {
       version: () => `chromium ${browser.version()}`,

@@ -25,6 +25,7 @@ import { measure } from './measure.mjs';
 import { FIXTURES, writeSite } from './fixtures.mjs';
 import { startNginxPeers } from './nginx-tls.mjs';
 import { baselineWorker } from './baseline-worker.mjs';
+import { CHROMIUM_ARGS } from '../lib/chromium-args.mjs';
 
 const ALL_VARIANTS = [
   'nginx-h1',
@@ -119,16 +120,7 @@ const typeOf = (p) =>
 const peers = await startNginxPeers({ nginx, root, dir: join(dir, 'nginx'), pages, types: typeOf });
 const browser = await chromium.launch({
   executablePath: chromiumPath,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--ignore-certificate-errors',
-  ],
+  args: [...CHROMIUM_ARGS, '--ignore-certificate-errors'],
 });
 
 /** @type {Record<string, any>} */

@@ -16,6 +16,7 @@ import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'n
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { serve } from '@objpack/serve';
+import { CHROMIUM_ARGS } from '../lib/chromium-args.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -42,15 +43,7 @@ self.addEventListener('message', (e) => { if (e.data === 'bench:log') e.ports[0]
 importScripts('/${REAL}');`;
 const browser = await chromium.launch({
   executablePath: process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: [...CHROMIUM_ARGS],
 });
 const out = new Map(positionals.map((b) => [b, []]));
 try {

@@ -30,6 +30,7 @@ import { REPO } from '../lib/workspace.mjs';
 import { INIT, hintedPaths, shown, shownExpr, VIEWPORT_LINKS } from './spa-page.mjs';
 import { classify, recordingProxy } from './spa-requests.mjs';
 import { render } from './spa-session-report.mjs';
+import { CHROMIUM_ARGS } from '../lib/chromium-args.mjs';
 
 const FIXTURE_DIR = join(REPO, 'fixtures/closure');
 /**
@@ -275,15 +276,7 @@ if (values.render) {
 
 const browser = await chromium.launch({
   executablePath: chromiumPath,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: [...CHROMIUM_ARGS],
 });
 const started = new Date();
 const load = loadavg().map((l) => Math.round(l * 100) / 100);

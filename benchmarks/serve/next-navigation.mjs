@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { startDelayProxy } from '../lib/delay-proxy.mjs';
 import { spread } from './stats.mjs';
+import { CHROMIUM_ARGS } from '../lib/chromium-args.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const { values } = parseArgs({
@@ -47,15 +48,7 @@ const { generateSurgeSite } = await import(join(REPO, 'fixtures', 'generators', 
 const dir = mkdtempSync(join(tmpdir(), 'objpack-next-nav-'));
 const browser = await chromium.launch({
   executablePath: process.env.OBJPACK_CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: [...CHROMIUM_ARGS],
 });
 const peers = {
   'closure-aware': { holdMs: 5000, closureHoldMs: 500 },
