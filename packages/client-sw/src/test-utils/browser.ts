@@ -47,6 +47,11 @@ export interface WorkerConfig {
    * (objects up to 2 s, an open page's client record up to 10 s) wait for their deadline.
    */
   busy?: boolean;
+  /**
+   * `caches.match` in a shared package's cache answers this much later, as Cache Storage on a busy disk
+   * may: a lookup there then ends after a page package's response has arrived.
+   */
+  slowSharedMatchMs?: number;
 }
 
 /**
@@ -78,6 +83,15 @@ ${
     ? `const matchAll = self.clients.matchAll.bind(self.clients);
 self.clients.matchAll = (o) => matchAll(o).then((list) =>
   list.filter((c) => Date.now() - (self.__firstSeen.get(c.id) ?? 0) >= ${cfg.listLateMs}));`
+    : ''
+}
+${
+  cfg.slowSharedMatchMs
+    ? `const cachesMatch = CacheStorage.prototype.match;
+CacheStorage.prototype.match = function (key, o) {
+  const ms = o?.cacheName?.includes('-shared-') ? ${cfg.slowSharedMatchMs} : 0;
+  return new Promise((r) => setTimeout(r, ms)).then(() => cachesMatch.call(this, key, o));
+};`
     : ''
 }
 self.__frozen = 0;

@@ -13,7 +13,7 @@ import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type ClientRecord, type HeldRecord } from './store.js';
 import { subresource } from './subresource.js';
-import type { WorkerState } from './worker-state.js';
+import type { PlanOptions, WorkerState } from './worker-state.js';
 
 const noop = () => {};
 
@@ -138,14 +138,20 @@ export class ObjpackWorker implements WorkerState {
    * soon as its own held-check answers, never behind another package's.
    */
   /** @internal */
-  async plan(table: RouteTable, route: Route, sharedOverride?: readonly string[]): Promise<Binding['packages']> {
+  async plan(table: RouteTable, route: Route, how: PlanOptions = {}): Promise<Binding['packages']> {
+    const { shared = route.shared, ahead = false } = how;
     // A package kept from an earlier build belongs to this table's build: its objects go to this build's cache.
     const buildCache = (index: PackageIndex) =>
       this.store.buildName(ofTable(table, route, index) ? table.buildId : index.buildId);
     const namesOf = (r: HeldRecord) => new Set(r.objects.map((o) => o.name));
     const bind = async (path: string, cacheName: string, start: () => PackageRun): Promise<BoundPackage> => {
       // A completed prefetch answers from memory (its bytes are verified), not object by object from Cache Storage.
-      const p: BoundPackage = { path, cacheName, run: this.runs.get(path) ?? this.prefetches.take(path, cacheName) };
+      const p: BoundPackage = { path, cacheName, run: this.runs.get(path) };
+      // Fetched ahead, its verified bytes wait in memory: a navigation takes them, another prefetch leaves them.
+      if (!p.run && this.prefetches.holds(path, cacheName)) {
+        if (!ahead) p.run = this.prefetches.take(path, cacheName);
+        return p;
+      }
       if (p.run) return p;
       const record = await this.store.held(cacheName, path);
       // Another navigation may have started it while we looked.
@@ -156,11 +162,11 @@ export class ObjpackWorker implements WorkerState {
     };
     return Promise.all([
       bind(route.page, this.store.buildName(table.buildId), () =>
-        this.startRun(route.page, 'page', buildCache, table.buildId, route.build),
+        this.startRun(route.page, 'page', buildCache, ahead, table.buildId, route.build),
       ),
-      ...(sharedOverride ?? route.shared).map((path) => {
+      ...shared.map((path) => {
         const cacheName = this.store.sharedName(path);
-        return bind(path, cacheName, () => this.startRun(path, 'shared', () => cacheName));
+        return bind(path, cacheName, () => this.startRun(path, 'shared', () => cacheName, ahead));
       }),
     ]);
   }
@@ -169,6 +175,7 @@ export class ObjpackWorker implements WorkerState {
     path: string,
     kind: 'page' | 'shared',
     cacheFor: (i: PackageIndex) => string,
+    ahead: boolean,
     buildId = '',
     packageBuild = buildId,
   ): PackageRun {
@@ -190,6 +197,8 @@ export class ObjpackWorker implements WorkerState {
       admit: (bytes) => this.prefetches.admit(run, bytes),
     });
     this.runs.set(path, run);
+    // Counted before its response can arrive: the budget check runs on the response's headers.
+    if (ahead) this.prefetches.add(run);
     void run.finished.then(() => {
       if (this.runs.get(path) === run) this.runs.delete(path);
     });

@@ -35,7 +35,7 @@ export async function bindPage(
   if (!current) {
     // A deploy happened since our table: the package's own index names the build and its shared packages.
     event.waitUntil(w.routes.refresh().catch(noop));
-    packages = [page, ...(await w.plan(table, route, index.sharedRefs)).slice(1)];
+    packages = [page, ...(await w.plan(table, route, { shared: index.sharedRefs })).slice(1)];
   }
   return { buildId, current, index, packages };
 }

@@ -22,12 +22,7 @@ export async function prefetch(w: WorkerState, urls: readonly string[]): Promise
     const route = lookupRoute(table, url.pathname);
     if (!route || w.bypass.get(url.pathname) === table.buildId) continue;
     w.options.onEvent({ type: 'prefetch', url: url.pathname });
-    const before = new Set(w.runs.values());
-    for (const p of await w.plan(table, route)) {
-      if (!p.run) continue;
-      if (!before.has(p.run)) w.prefetches.add(p.run);
-      jobs.push(p.run.finished);
-    }
+    for (const p of await w.plan(table, route, { ahead: true })) if (p.run) jobs.push(p.run.finished);
   }
   await Promise.all(jobs);
 }

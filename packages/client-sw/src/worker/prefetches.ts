@@ -44,6 +44,11 @@ export class Prefetches {
     return true;
   }
 
+  /** Whether a completed prefetch of `path` for `cacheName` waits in memory. */
+  holds(path: string, cacheName: string): boolean {
+    return this.done.get(path)?.cacheName === cacheName;
+  }
+
   /**
    * The completed prefetch of `path` whose objects go to `cacheName` (the navigation's build), taken out of
    * memory for the navigation that binds it; undefined when none or of another build.

@@ -4,7 +4,6 @@ import type { Binding } from './binding.js';
 import type { Delta } from './delta.js';
 import type { OtherPages } from './other-pages.js';
 import type { PackageRun } from './package-run.js';
-import type { Prefetches } from './prefetches.js';
 import type { Route, Routes } from './routes.js';
 import type { Store } from './store.js';
 
@@ -12,6 +11,17 @@ import type { Store } from './store.js';
  * What the event helpers (navigation, subresource, lifecycle, prefetch, client records) use of the worker.
  * `ObjpackWorker` implements it; the helpers depend on this shape, not on the class that calls them.
  */
+/** How {@link WorkerState.plan} binds a route's packages. */
+export interface PlanOptions {
+  /** Shared packages to bind in place of the route's (those a newer build's page package names). */
+  shared?: readonly string[];
+  /**
+   * For a page the reader may open next: runs it starts count against the prefetch budget from their first
+   * byte, and a completed prefetch in memory stays there for the navigation.
+   */
+  ahead?: boolean;
+}
+
 export interface WorkerState {
   readonly scope: ServiceWorkerGlobalScope;
   readonly options: ResolvedOptions;
@@ -25,8 +35,6 @@ export interface WorkerState {
   readonly runs: Map<string, PackageRun>;
   /** Client id → the build and packages that page was served from. */
   readonly bindings: Map<string, Binding>;
-  /** Packages fetched ahead: budgeted, cancelled by navigations that do not need them. */
-  readonly prefetches: Prefetches;
   /** `performance.now()` of the last request or HTML completion the worker saw (for the write gate). */
   lastActivity: number;
   /** Page path → build during which objpack failed for it: that page goes to the network until a new build. */
@@ -38,7 +46,7 @@ export interface WorkerState {
   /** Until this `Date.now()`, navigations are not answered early: a package was just unreachable. */
   earlyOffUntil: number;
   /** Packages of a route: held ones by cache name, missing ones fetched now. */
-  plan(table: RouteTable, route: Route, sharedOverride?: readonly string[]): Promise<Binding['packages']>;
+  plan(table: RouteTable, route: Route, how?: PlanOptions): Promise<Binding['packages']>;
   /** Resolves once the worker has seen no request for a while (or at `deadline`, or once `urgent` says so). */
   quiet(deadline: number, urgent?: () => boolean): Promise<void>;
   /** Fetches from the network, honouring the response's Clear-Site-Data. */
