@@ -65,7 +65,8 @@ export async function run(ctx, o = {}) {
         root: site,
         dir: ctx.tmp,
         cpu: ctx.serverCpu,
-        options: { holdMs, closureHoldMs: 'serverClosure' in policy ? closureHoldMs : holdMs },
+        // The paper's policy: the short hold whatever the number of open connections.
+        options: { holdMs, closureHoldMs: 'serverClosure' in policy ? closureHoldMs : holdMs, closureHoldFrom: 0 },
       });
       if ('serverClosure' in policy && srv.kind !== 'objpack') {
         await srv.close();

@@ -119,7 +119,8 @@ export async function run(ctx, o = {}) {
         root,
         dir: ctx.tmp,
         cpu: ctx.serverCpu,
-        options: { holdMs: setup.holdMs, ...setup.options },
+        // objpack serve's closure-aware hold at every load, as in the paper's server.
+        options: { holdMs: setup.holdMs, closureHoldFrom: 0, ...setup.options },
         memoryModel: setup.memoryModel,
       });
       try {

@@ -51,7 +51,7 @@ const browser = await chromium.launch({
   args: [...CHROMIUM_ARGS],
 });
 const peers = {
-  'closure-aware': { holdMs: 5000, closureHoldMs: 500 },
+  'closure-aware': { holdMs: 5000, closureHoldMs: 500, closureHoldFrom: 0 },
   'fixed hold': { holdMs: 5000, closureHoldMs: 5000 },
 };
 const results = {

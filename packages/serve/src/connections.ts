@@ -43,15 +43,19 @@ type Tagged = { [kState]?: ConnState };
 
 /**
  * Tracks per connection which objects of the current page's closure were sent. Once all were (or the
- * package was), the idle timeout drops from `holdMs` to `closureHoldMs`: the client has everything the
- * page needs, so holding the slot for it only keeps the next client waiting.
+ * package was), and at least `closureHoldFrom` connections are open, the idle timeout drops from `holdMs`
+ * to `closureHoldMs`: the client has everything the page needs, so holding the slot for it only keeps the
+ * next client waiting. With fewer open, no client waits, and a closed connection costs the client a new
+ * handshake for its next request.
  */
 export class ConnectionTracker {
   readonly #conns = new Map<Socket, ConnState>();
   readonly #stats = { total: 0, refused: 0, dropped: 0, evicted: 0, closureComplete: 0, shortHoldCloses: 0 };
   closing = false;
 
-  constructor(readonly opts: { maxConnections: number; closureHoldMs: number; holdMs: number }) {}
+  constructor(
+    readonly opts: { maxConnections: number; closureHoldMs: number; closureHoldFrom: number; holdMs: number },
+  ) {}
 
   get stats(): ConnectionStats {
     return { open: this.#conns.size, ...this.#stats };
@@ -142,7 +146,8 @@ export class ConnectionTracker {
       if (!state.h2) state.socket.destroySoon?.();
       return;
     }
-    if (state.complete && this.opts.closureHoldMs < this.opts.holdMs) {
+    const busy = this.#conns.size >= this.opts.closureHoldFrom;
+    if (state.complete && busy && this.opts.closureHoldMs < this.opts.holdMs) {
       state.shortened = true;
       state.shorten(this.opts.closureHoldMs);
     }

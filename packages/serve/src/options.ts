@@ -69,6 +69,13 @@ export interface ServeOptions {
    */
   closureHoldMs?: number;
   /**
+   * Open connections from which `closureHoldMs` applies (default half of `maxConnections`; 0: always). With
+   * room to spare, closing a connection frees a slot nobody waits for and costs the client a new TCP and TLS
+   * handshake when it comes back (a worker's next package, a script's late chunk): HTTP/2 gives a browser
+   * one connection per origin.
+   */
+  closureHoldFrom?: number;
+  /**
    * Most open connections. A new connection over the cap first evicts an idle one (closure-complete ones
    * first); only when none is idle is its request answered 503 with `Retry-After`, and once as many again
    * wait for that answer, further connections are closed at accept. Default: a third of the open-file
@@ -140,6 +147,11 @@ export function resolveOptions(o: ServeOptions): ResolvedOptions {
     throw new ServeError(ServeErrorCode.BAD_OPTION, `base ${JSON.stringify(o.base)} is not a URL path: ${base.reason}`);
   }
   const limit = o.maxConnections === undefined ? fileLimit() : undefined;
+  const maxConnections = limit
+    ? defaultMaxConnections(limit.files)
+    : o.maxConnections === Infinity
+      ? Infinity
+      : Math.max(1, nonNegative('maxConnections', o.maxConnections, 0));
   return {
     root: o.root,
     base: base?.base,
@@ -157,11 +169,8 @@ export function resolveOptions(o: ServeOptions): ResolvedOptions {
     cacheBytes: nonNegative('cacheBytes', o.cacheBytes, 32 * MiB),
     holdMs,
     closureHoldMs: Math.min(holdMs, nonNegative('closureHoldMs', o.closureHoldMs, 500)),
-    maxConnections: limit
-      ? defaultMaxConnections(limit.files)
-      : o.maxConnections === Infinity
-        ? Infinity
-        : Math.max(1, nonNegative('maxConnections', o.maxConnections, 0)),
+    closureHoldFrom: nonNegative('closureHoldFrom', o.closureHoldFrom, Math.ceil(maxConnections / 2)),
+    maxConnections,
     maxConnectionsFrom: limit,
     dynamic: o.dynamic ?? true,
     listingBytes: nonNegative('listingBytes', o.listingBytes, 512 * 1024),

@@ -60,7 +60,14 @@ describe('https with a self-signed certificate', () => {
   });
 
   it("shortens an HTTP/2 session's idle time once the closure was sent", async () => {
-    const s = await serve({ root: site.root, port: 0, https: true, holdMs: 60_000, closureHoldMs: 50 });
+    const s = await serve({
+      root: site.root,
+      port: 0,
+      https: true,
+      holdMs: 60_000,
+      closureHoldMs: 50,
+      closureHoldFrom: 0,
+    });
     try {
       const session = connect(s.url, { rejectUnauthorized: false });
       const closed = new Promise<void>((r) => session.on('close', () => r()));

@@ -58,6 +58,7 @@ export async function serve(options: ServeOptions): Promise<ObjpackServer> {
   const tracker = new ConnectionTracker({
     maxConnections: o.maxConnections,
     closureHoldMs: o.closureHoldMs,
+    closureHoldFrom: o.closureHoldFrom,
     holdMs: o.holdMs,
   });
   const ctx: Context = {

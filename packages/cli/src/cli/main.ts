@@ -222,6 +222,10 @@ ${EXIT_CODES}`,
     .option('--hold-ms <ms>', 'idle keep-alive time of a connection')
     .option('--closure-hold-ms <ms>', "keep-alive time once a page's whole closure was sent")
     .option(
+      '--closure-hold-from <n>',
+      'open connections from which --closure-hold-ms applies (default: half of --max-connections; 0: always)',
+    )
+    .option(
       '--max-connections <n>',
       'most open connections; over it an idle one is closed, else the request gets 503 ' +
         '(default: a third of the open-file limit, `ulimit -n`, less a reserve, so files always find a descriptor)',

@@ -80,6 +80,7 @@ export function serveOptions(dir: string, opts: Record<string, unknown>): ServeO
     ...(prefetch === undefined ? {} : { prefetch }),
     holdMs: parseCount(opts.holdMs, '--hold-ms'),
     closureHoldMs: parseCount(opts.closureHoldMs, '--closure-hold-ms'),
+    closureHoldFrom: parseCount(opts.closureHoldFrom, '--closure-hold-from'),
     maxConnections: parseCount(opts.maxConnections, '--max-connections'),
     dynamic: opts.dynamic as boolean | undefined,
     shutdownTimeoutMs: parseCount(opts.shutdownTimeout, '--shutdown-timeout'),
