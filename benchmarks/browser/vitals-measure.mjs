@@ -20,10 +20,18 @@ function pageVitals() {
       .getEntriesByType('resource')
       .filter((r) => new URL(r.name).origin === location.origin && r.startTime <= nav.loadEventStart);
     let lcp = NaN;
+    let lcpWhat = '';
     try {
       new PerformanceObserver((list) => {
-        const e = list.getEntries();
-        lcp = e[e.length - 1].startTime;
+        const e = list.getEntries().at(-1);
+        lcp = e.startTime;
+        // What painted: an image's path, else the element (text).
+        const el = e.element;
+        lcpWhat = e.url
+          ? new URL(e.url).pathname
+          : el
+            ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}`
+            : '';
       }).observe({ type: 'largest-contentful-paint', buffered: true });
     } catch {
       /* no LCP in this engine */
@@ -34,6 +42,7 @@ function pageVitals() {
       () =>
         resolve({
           lcp,
+          lcpWhat,
           fcp,
           dcl: nav.domContentLoadedEventStart,
           load: nav.loadEventStart,

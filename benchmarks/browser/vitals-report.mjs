@@ -18,13 +18,17 @@ const summarize = (xs) => {
 };
 
 /**
- * One row per cell: each metric's median and IQR, objects, how often the page was controlled, the usual last object.
+ * One row per cell: each metric's median and IQR, objects, how often the page was controlled, the usual last object
+ * and the usual LCP element.
  */
 export function summarizeCells(cells) {
+  const usual = (samples, key) => {
+    const seen = new Map();
+    for (const s of samples) seen.set(s[key] ?? '', (seen.get(s[key] ?? '') ?? 0) + 1);
+    const [what, n] = [...seen].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+    return `${what || '–'} (${n}/${samples.length})`;
+  };
   return cells.map((c) => {
-    const lasts = new Map();
-    for (const s of c.samples) lasts.set(s.last, (lasts.get(s.last) ?? 0) + 1);
-    const [last, n] = [...lasts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
     return {
       scenario: c.scenario,
       site: c.site,
@@ -38,7 +42,8 @@ export function summarizeCells(cells) {
       objects: median(c.samples.map((s) => s.objects)),
       controlled: c.samples.filter((s) => s.controlled).length,
       prefetchedMeasured: c.samples.filter((s) => s.prefetchedMeasured).length,
-      last: `${last} (${n}/${c.samples.length})`,
+      last: usual(c.samples, 'last'),
+      lcpWhat: usual(c.samples, 'lcpWhat'),
     };
   });
 }
@@ -90,15 +95,15 @@ export function renderVitals(result) {
       `## ${scenario}`,
       '',
       '| site | RTT ms | Mbit/s | variant | LCP | FCP | DCL | load | complete | LCP × | complete × | objects ' +
-        '| controlled | measured page prefetched | usual last object |',
-      '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+        '| controlled | measured page prefetched | usual last object | usual LCP element |',
+      '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     );
     for (const r of rows.filter((x) => x.scenario === scenario)) {
       lines.push(
         `| ${r.site} | ${r.rtt} | ${r.mbps || '∞'} | ${r.variant} | ` +
           `${METRICS.map((m) => cellText(r[m])).join(' | ')} | ${ratio(rows, r, 'lcp') ?? '–'} | ` +
           `${ratio(rows, r, 'complete') ?? '–'} | ${r.objects} | ${r.controlled}/${r.n} | ` +
-          `${r.prefetchedMeasured}/${r.n} | ${r.last} |`,
+          `${r.prefetchedMeasured}/${r.n} | ${r.last} | ${r.lcpWhat ?? '–'} |`,
       );
     }
     lines.push('');
