@@ -27,7 +27,9 @@ import { measureVisit } from './vitals-measure.mjs';
 import { renderVitals, summarizeCells } from './vitals-report.mjs';
 import { prepareSites, SITES } from './vitals-sites.mjs';
 
-const VARIANTS = ['nginx-h2', 'objpack-static', 'objpack-serve', 'objpack-serve-baseline'];
+const VARIANTS = ['nginx-h2', 'objpack-static', 'objpack-serve', 'serve-plain', 'objpack-serve-baseline'];
+/** Variants without objpack: the site as its generator wrote it. */
+const PLAIN = new Set(['nginx-h2', 'serve-plain']);
 const SCENARIOS = ['session', 'first'];
 const HELP =
   `Usage: node benchmarks/browser/vitals.mjs [options]
@@ -35,7 +37,9 @@ const HELP =
   --sites LIST      ${Object.keys(SITES).join(',')} (default all)
   --rtt LIST        round-trip times in ms (default 0,20,100)
   --bandwidth LIST  Mbit/s per direction, one link all connections share; 0 = unlimited (default 0)
-  --variants LIST   ${VARIANTS.join(',')} (default all but the baseline)
+  --variants LIST   ${VARIANTS.join(',')}
+                    (default: the first three); serve-plain: objpack serve of the site without objpack
+                    (no worker), the same host and caching as objpack-serve
   --serve-baseline DIR  another checkout (built) whose objpack serve runs as objpack-serve-baseline on the
                     same built site: the A/B of a server change in one run
   --runs N          samples per cell, interleaved (default 15)
@@ -78,7 +82,7 @@ const scenarios = list(values.scenarios, SCENARIOS);
 const sites = list(values.sites, Object.keys(SITES));
 const variants = list(
   values.variants,
-  VARIANTS.filter((v) => values['serve-baseline'] || v !== 'objpack-serve-baseline'),
+  VARIANTS.filter((v) => (values['serve-baseline'] || v !== 'objpack-serve-baseline') && v !== 'serve-plain'),
 );
 if (variants.includes('objpack-serve-baseline') && !values['serve-baseline']) {
   log('objpack-serve-baseline needs --serve-baseline DIR');
@@ -125,18 +129,23 @@ const nginxSites = await startNginxSites({ nginx, dir: join(dir, 'nginx'), roots
 const serveProcs = {};
 /** The same with another checkout's server (--serve-baseline). */
 const baselineProcs = {};
+/** objpack serve of the plain root (serve-plain). */
+const plainProcs = {};
 for (const s of sites) {
   const o = { root: prepared[s].built, cert: tls.cert, key: tls.key };
   if (variants.includes('objpack-serve')) serveProcs[s] = await startServeProcess(o);
   if (variants.includes('objpack-serve-baseline'))
     baselineProcs[s] = await startServeProcess(o, values['serve-baseline']);
+  if (variants.includes('serve-plain')) plainProcs[s] = await startServeProcess({ ...o, root: prepared[s].plain });
 }
 const upstream = (site, variant) =>
   variant === 'objpack-serve'
     ? serveProcs[site].port
     : variant === 'objpack-serve-baseline'
       ? baselineProcs[site].port
-      : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)];
+      : variant === 'serve-plain'
+        ? plainProcs[site].port
+        : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)];
 const browser = await launchEngine(engine, { spki: tls.spki });
 
 /**
@@ -177,7 +186,7 @@ try {
                       dwellMs,
                       first: prepared[s].first,
                       measured: prepared[s].measured,
-                      objpack: variant !== 'nginx-h2',
+                      objpack: !PLAIN.has(variant),
                     }),
                   );
                 } catch (err) {
@@ -201,7 +210,7 @@ try {
 } finally {
   await browser.close();
   await nginxSites.close();
-  await Promise.all([...Object.values(serveProcs), ...Object.values(baselineProcs)].map((p) => p.close()));
+  await Promise.all([serveProcs, baselineProcs, plainProcs].flatMap((m) => Object.values(m)).map((p) => p.close()));
 }
 
 const result = {
