@@ -1,28 +1,10 @@
 import { connect } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serve, type ObjpackServer, type ServeOptions } from './index.js';
+import { describe, expect, it } from 'vitest';
 import { raw } from './test-utils/http.js';
-import { makeSite, type FixtureSite } from './test-utils/site.js';
+import { until, useFixtureServers } from './test-utils/fixture-servers.js';
 
-let site: FixtureSite;
-const servers: ObjpackServer[] = [];
-beforeEach(() => {
-  site = makeSite();
-});
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  site.cleanup();
-});
-const start = async (o: Partial<ServeOptions> = {}) => {
-  const s = await serve({ root: site.root, port: 0, ...o });
-  servers.push(s);
-  return s;
-};
-
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(cond()).toBe(true);
-};
+const fixture = useFixtureServers();
+const start = fixture.start;
 
 /** A keep-alive connection that sends requests one at a time. */
 function keepAlive(port: number) {

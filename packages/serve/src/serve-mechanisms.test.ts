@@ -2,25 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Decoder, type BuildManifest } from '@objpack/format';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serve, type ObjpackServer, type ServeOptions } from './index.js';
+import { describe, expect, it } from 'vitest';
+import type { ObjpackServer } from './index.js';
 import { get, raw } from './test-utils/http.js';
-import { b64Digest, makeSite, type FixtureSite } from './test-utils/site.js';
+import { until, useFixtureServers } from './test-utils/fixture-servers.js';
+import { b64Digest } from './test-utils/site.js';
 
-let site: FixtureSite;
-const servers: ObjpackServer[] = [];
-beforeEach(() => {
-  site = makeSite();
-});
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  site.cleanup();
-});
-const start = async (o: Partial<ServeOptions> = {}) => {
-  const s = await serve({ root: site.root, port: 0, ...o });
-  servers.push(s);
-  return s;
-};
+const fixture = useFixtureServers();
+const start = fixture.start;
 
 /** Decodes a package (verifying every digest) into name → bytes. */
 function decode(bytes: Uint8Array): Map<string, Buffer> {
@@ -33,11 +22,6 @@ function decode(bytes: Uint8Array): Map<string, Buffer> {
   d.end();
   return new Map([...out].map(([k, v]) => [k, Buffer.concat(v)]));
 }
-
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(cond()).toBe(true);
-};
 
 describe('push: 103 Early Hints and package negotiation', () => {
   it('sends 103 with preload links for the critical objects the browser may reuse, and all on the page', async () => {
@@ -78,7 +62,7 @@ describe('push: 103 Early Hints and package negotiation', () => {
       expect(r.headers.vary).toContain('Accept, X-Objpack');
       expect(r.headers['content-location']).toBe('/_objpack/pages/index.html.objp');
       expect(r.informational).toEqual([]);
-      expect(r.body.equals(site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
+      expect(r.body.equals(fixture.site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
       expect([...decode(r.body).keys()]).toEqual(['/index.html', '/app.js', '/logo.png', '/font.woff2']);
     }
     const html = await get(s.url, '/', { headers: { accept: 'text/html, application/vnd.objpack;q=0' } });
@@ -97,7 +81,7 @@ describe('disk-to-memory prefetch', () => {
     await until(() => !s.stats().prefetch.enabled || s.stats().prefetch.loads >= 4);
     for (const p of ['/style.css', '/app.js', '/logo.png', '/font.woff2']) {
       const r = await get(s.url, p);
-      expect(r.body.equals(site.files[p]!)).toBe(true);
+      expect(r.body.equals(fixture.site.files[p]!)).toBe(true);
     }
     return s.stats().prefetch;
   };
@@ -122,7 +106,7 @@ describe('dynamic packages', () => {
     'answers the delta listing: every page package while small, else only page packages asked (bounded), gzip ' +
       'on request',
     async () => {
-      const sri = (n: string) => `sha256-${b64Digest(site.files[n]!)}`;
+      const sri = (n: string) => `sha256-${b64Digest(fixture.site.files[n]!)}`;
       const home: Array<[string, string, string]> = [
         ['/index.html', sri('/index.html'), 'text/html; charset=utf-8'],
         ['/app.js', sri('/app.js'), 'text/javascript; charset=utf-8'],
@@ -176,8 +160,8 @@ describe('dynamic packages', () => {
   it('sends a delta package without the objects the client holds (full digests or prefixes)', async () => {
     const s = await start();
     const have = [
-      b64Digest(site.files['/app.js']!),
-      `sha256-${b64Digest(site.files['/logo.png']!).slice(0, 10)}`,
+      b64Digest(fixture.site.files['/app.js']!),
+      `sha256-${b64Digest(fixture.site.files['/logo.png']!).slice(0, 10)}`,
       'garbage!',
       'AAAA',
     ];
@@ -188,7 +172,7 @@ describe('dynamic packages', () => {
       expect(r.headers.vary).toContain('X-Objpack-Have');
       const objects = decode(r.body);
       expect([...objects.keys()]).toEqual(['/index.html', '/font.woff2']);
-      expect(objects.get('/font.woff2')!.equals(site.files['/font.woff2']!)).toBe(true);
+      expect(objects.get('/font.woff2')!.equals(fixture.site.files['/font.woff2']!)).toBe(true);
     }
     expect(s.stats().packages.delta).toBe(2);
     expect(s.stats().packages.assembled).toBe(1); // the second came from the cache
@@ -197,13 +181,13 @@ describe('dynamic packages', () => {
   it(
     "a page's own headers (from _headers) travel in dynamic " + 'packages, and its HTML is never left out of a delta',
     async () => {
-      const manifestFile = join(site.root, 'objpack-manifest.json');
+      const manifestFile = join(fixture.site.root, 'objpack-manifest.json');
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
       const csp: Array<[string, string]> = [['content-security-policy', "default-src 'self'"]];
       manifest.objects['/index.html']!.headers = csp;
       writeFileSync(manifestFile, JSON.stringify(manifest));
       const s = await start();
-      const have = [b64Digest(site.files['/index.html']!), b64Digest(site.files['/app.js']!)];
+      const have = [b64Digest(fixture.site.files['/index.html']!), b64Digest(fixture.site.files['/app.js']!)];
       const r = await get(s.url, '/_objpack/pages/index.html.objp', { headers: { 'x-objpack-have': have.join(', ') } });
       expect(r.headers['x-objpack-dynamic']).toBe('delta');
       const entries = new Map<string, ReadonlyArray<readonly [string, string]>>();
@@ -218,7 +202,7 @@ describe('dynamic packages', () => {
   it(
     "a page's host headers (from _headers) go on its HTML " + 'response; unsafe or server-owned ones are dropped',
     async () => {
-      const manifestFile = join(site.root, 'objpack-manifest.json');
+      const manifestFile = join(fixture.site.root, 'objpack-manifest.json');
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
       // Keyed by the page's URL, as the build keys a page's HTML object.
       manifest.objects['/'] = { ...manifest.objects['/index.html']! };
@@ -274,7 +258,7 @@ describe('dynamic packages', () => {
     const s = await start();
     expect(s.stats().index.stalePages).toBe(0);
     const changed = Buffer.from('export const changed = true;\n');
-    writeFileSync(join(site.root, 'app.js'), changed);
+    writeFileSync(join(fixture.site.root, 'app.js'), changed);
     await s.reload();
     expect(s.stats().index.stalePages).toBe(1);
     const r = await get(s.url, '/_objpack/pages/index.html.objp');
@@ -293,12 +277,12 @@ describe('dynamic packages', () => {
   });
 
   it('serves the prebuilt file (even when stale) with dynamic packages switched off', async () => {
-    writeFileSync(join(site.root, 'app.js'), 'changed');
+    writeFileSync(join(fixture.site.root, 'app.js'), 'changed');
     const s = await start({ dynamic: false });
     const r = await get(s.url, '/_objpack/pages/index.html.objp', {
-      headers: { 'x-objpack-have': b64Digest(site.files['/app.js']!) },
+      headers: { 'x-objpack-have': b64Digest(fixture.site.files['/app.js']!) },
     });
-    expect(r.body.equals(site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
+    expect(r.body.equals(fixture.site.files['/_objpack/pages/index.html.objp']!)).toBe(true);
     // The answer does not depend on X-Objpack-Have, so Vary must not name it (the worker reads Vary to
     // decide whether to send digests at all).
     expect(r.headers.vary ?? '').not.toMatch(/x-objpack-have/i);
