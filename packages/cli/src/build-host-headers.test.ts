@@ -53,10 +53,16 @@ describe("build: the host's headers", () => {
         await server.close();
       }
       expect(manifest.hostHeaders?.map((r) => r.for)).toEqual(['/*', '/b.html', '/f.css']);
+      // The worker gets the rules' Cache-Control for the objects it answers, as the host sends it with the files.
+      const routes = async () => JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8'));
+      const cssRule = manifest.hostHeaders!.find((r) => r.for === '/f.css')!;
+      expect((await routes()).objectCache).toEqual([[cssRule.match, 'iu', 'max-age=60']]);
+      expect(new RegExp(cssRule.match, 'iu').test('/f.css')).toBe(true);
       // An incremental rebuild (a page edit) keeps them.
       await writeFile(path.join(root, 'b.html'), '<!doctype html><title>b2</title>');
       expect((await build(options)).patched).toBe(true);
       expect((await verifyOutput(root)).hostHeaders).toEqual(manifest.hostHeaders);
+      expect((await routes()).objectCache).toEqual([[cssRule.match, 'iu', 'max-age=60']]);
       // The user's rules survive next to objpack's block.
       expect(await readFile(path.join(root, '_headers'), 'utf8')).toMatch(
         /^\/\*\n {2}Content-Security-Policy: default-src 'self'\n/,

@@ -238,6 +238,14 @@ export interface RouteTable {
    */
   preload?: { urls: PreloadEntry[]; pages: Record<string, number[]> };
   /**
+   * The `Cache-Control` the site's host config gives objects (pages carry theirs in their packages):
+   * `[match, flags, value]`, the RegExp source and flags of each rule of {@link BuildManifest.hostHeaders}
+   * that sets it, tested on the URL path, in file order, a later match winning. The worker sends it with the
+   * objects it answers, so that the browser reuses them on the next page as long as the host allows, as it
+   * would without objpack; without it an answer is stale at once, and every page asks the worker again.
+   */
+  objectCache?: Array<[match: string, flags: string, value: string]>;
+  /**
    * Page URL path → the `Content-Type` of its HTML entry, listed only where it is not
    * `text/html; charset=utf-8` (a page in a legacy encoding goes out as `text/html`): a worker that answers
    * navigations before the package's index arrives needs it to send the right headers.

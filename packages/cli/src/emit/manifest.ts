@@ -177,6 +177,8 @@ export function routeTable(manifest: BuildManifest): RouteTable {
     headerPages[url] = i;
   }
   if (Object.keys(htmlTypes).length > 0) table.htmlTypes = htmlTypes;
+  const objectCache = objectCacheRules(manifest.hostHeaders ?? []);
+  if (objectCache.length > 0) table.objectCache = objectCache;
   if (sets.length > 0) table.htmlHeaders = { sets, pages: headerPages };
   if (manifest.hostRedirects?.length) {
     table.redirects = manifest.hostRedirects.map((r): NonNullable<RouteTable['redirects']>[number] =>
@@ -190,4 +192,15 @@ export function routeTable(manifest: BuildManifest): RouteTable {
     );
   }
   return table;
+}
+
+/** The host's `Cache-Control` rules for objects (RouteTable.objectCache): each rule that sets it, in file order. */
+function objectCacheRules(rules: readonly HostHeaderRule[]): NonNullable<RouteTable['objectCache']> {
+  const out: NonNullable<RouteTable['objectCache']> = [];
+  for (const r of rules) {
+    let value: string | undefined;
+    for (const [name, v] of r.headers) if (name === 'cache-control') value = v;
+    if (value !== undefined) out.push([r.match, r.flags ?? 'iu', value]);
+  }
+  return out;
 }
