@@ -14,7 +14,8 @@ export interface ObjpackEvent {
     | 'caches-deleted'
     | 'mirror'
     | 'prefetch'
-    | 'delta';
+    | 'delta'
+    | 'warm';
   url: string;
   code?: string;
   /**
@@ -23,6 +24,7 @@ export interface ObjpackEvent {
   ms?: number;
   /** For `object-served`: when the object's last byte arrived, ms since the epoch (`performance.timeOrigin` based). */
   at?: number;
+  /** Free-form detail; for `warm`, how many objects the warm page preloads. */
   detail?: string;
 }
 

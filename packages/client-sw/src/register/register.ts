@@ -4,7 +4,8 @@
  * later; on hover, touch, press or keyboard focus), at most MAX_HINTS of each kind per view, so
  * their packages arrive before the click; never before the page's load event. No dependencies; does nothing where
  * service workers are missing. Options are data attributes on the script tag: `data-sw`, `data-scope`,
- * `data-prefetch="off"`, `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links).
+ * `data-prefetch="off"`, `data-speculation="prefetch|prerender"` (also emit Speculation Rules for same-origin links),
+ * `data-warm="off"` (no warm page after a first visit, see worker/warm.ts).
  * The worker defaults to `objpack-sw.js` beside this script, with the script's directory as its scope: a site built
  * for `/repo/` loads `/repo/objpack-register.js`, which registers `/repo/objpack-sw.js` for `/repo/`.
  */
@@ -54,6 +55,9 @@ const MAX_HINTS = 24;
   // Budgets are per view: a client-side router (Next's <Link>, VitePress, Docusaurus) shows many pages in
   // one document, and a lifetime budget spent on the first view left every later one without hints.
   const sent = new Set<string>([location.pathname]);
+  // A page loaded without the worker (a first visit) asks for the warm page once its hints are in: the next
+  // page then takes this one's shared objects from the memory cache instead of asking the worker for each.
+  let warm = !navigator.serviceWorker.controller && data.warm !== 'off';
   let view = location.pathname;
   const spent = { viewport: 0, intent: 0 };
   /** Viewport links seen before the worker controls the page (a first visit): hinted once it does. */
@@ -115,8 +119,34 @@ const MAX_HINTS = 24;
       spent[kind]++;
       urls.push(a.pathname);
     }
-    if (urls.length > 0) worker.postMessage({ type: 'objpack:prefetch', urls });
+    if (urls.length === 0) return;
+    worker.postMessage({ type: 'objpack:prefetch', urls, ...(warm ? { warm: true } : {}) });
+    warm = false;
   };
+  navigator.serviceWorker.addEventListener('message', (e: MessageEvent<{ type?: string } | null>) => {
+    if (e.data?.type !== 'objpack:warm' || document.querySelector('iframe[data-objpack-warm]')) return;
+    idle(() => {
+      const frame = document.createElement('iframe');
+      frame.hidden = true;
+      frame.tabIndex = -1;
+      frame.title = 'objpack';
+      frame.setAttribute('aria-hidden', 'true');
+      frame.dataset.objpackWarm = '';
+      frame.src = `${scope}_objpack/warm?page=${encodeURIComponent(location.pathname)}`;
+      // What it loaded stays in the memory cache once the frame is gone.
+      const done = () => {
+        frame.remove();
+        removeEventListener('message', onWarmed);
+      };
+      const onWarmed = (m: MessageEvent<{ type?: string } | null>) => {
+        if (m.source === frame.contentWindow && m.data?.type === 'objpack:warmed') done();
+      };
+      addEventListener('message', onWarmed);
+      setTimeout(done, 10_000);
+      document.body.append(frame);
+    });
+  });
+  navigator.serviceWorker.startMessages?.();
 
   // Intent: the pointer on a link, a touch, a press, or keyboard focus (no pointer event precedes Enter).
   const onIntent = (e: Event) => {

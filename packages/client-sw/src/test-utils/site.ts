@@ -40,6 +40,8 @@ export interface SiteSpec {
   omitHtmlTypes?: boolean;
   /** Page URL path → the objects the route table tells the worker to announce (`preload`). */
   preload?: Record<string, PreloadEntry[]>;
+  /** The route table's `objectCache`: the host's `Cache-Control` rules for objects. */
+  objectCache?: RouteTable['objectCache'];
 }
 
 export interface BuiltSite {
@@ -108,6 +110,7 @@ export function buildSite(spec: SiteSpec): BuiltSite {
     ...(spec.cleanUrls ? { cleanUrls: true as const } : {}),
     ...(spec.bareDirUrls ? { bareDirUrls: true as const } : {}),
     ...(spec.redirects ? { redirects: spec.redirects } : {}),
+    ...(spec.objectCache ? { objectCache: spec.objectCache } : {}),
   };
   if (spec.preload) {
     const urls: PreloadEntry[] = [];
@@ -162,7 +165,7 @@ export function svg(color: string, padTo = 0): SiteFile {
 export function testSite(
   register: Buffer,
   v = 1,
-  extra: Partial<SiteSpec> & { prefetch?: boolean; more?: string; speculation?: string } = {},
+  extra: Partial<SiteSpec> & { prefetch?: boolean; more?: string; speculation?: string; warm?: 'off' } = {},
 ): SiteSpec {
   const page = (title: string, img: string, more = '') =>
     html(
@@ -170,7 +173,8 @@ export function testSite(
 <link rel="stylesheet" href="/assets/site.css"><script type="module" src="/assets/app.js"></script>
 <script src="/sw-register.js" data-sw="/sw-test.js" ` +
         (`data-prefetch="${extra.prefetch ? 'on' : 'off'}"` +
-          `${extra.speculation ? ` data-speculation="${extra.speculation}"` : ''}`) +
+          `${extra.speculation ? ` data-speculation="${extra.speculation}"` : ''}` +
+          `${extra.warm ? ` data-warm="${extra.warm}"` : ''}`) +
         ` defer></script></head>
 <body><h1>${title} v${v}</h1><img id="img" src="${img}" width="40" height="40"><div class="bg">bg</div>
 <p id="json"></p><p id="js"></p><a id="next" href="/about/">about</a> <a ` +
@@ -220,6 +224,8 @@ export function testSite(
       ...extra.shared,
     },
     partial: extra.partial,
+    ...(extra.preload ? { preload: extra.preload } : {}),
+    ...(extra.objectCache ? { objectCache: extra.objectCache } : {}),
   };
 }
 

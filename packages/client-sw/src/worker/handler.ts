@@ -1,6 +1,7 @@
 import type { PackageIndex, RouteTable } from '@objpack/format';
 import { resolveOptions, type ObjpackOptions, type ResolvedOptions } from '../options.js';
 import { Delta } from './delta.js';
+import { cacheControlOf } from './host-cache.js';
 import { PackageRun } from './package-run.js';
 import { carries, ofTable, type Binding, type BoundPackage } from './binding.js';
 import { clientGone, mayComeBack, pinOpenPages, saveRecord } from './client-records.js';
@@ -13,6 +14,7 @@ import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type ClientRecord, type HeldRecord } from './store.js';
 import { subresource } from './subresource.js';
+import { warmPage } from './warm.js';
 import type { PlanOptions, WorkerState } from './worker-state.js';
 
 const noop = () => {};
@@ -36,7 +38,7 @@ export class ObjpackWorker implements WorkerState {
   /** @internal Objects of other pages of a page's build (client-side routers). */
   readonly otherPages = new OtherPages();
   /** @internal */ readonly origin: string;
-  /** objpack's own directory in the scope (`/repo/_objpack/`): packages and the route table, never answered here. */
+  /** objpack's own directory in the scope (`/repo/_objpack/`): packages, the route table, the warm page (warm.ts). */
   private readonly ownDir: string;
   /** @internal Package path → its fetch and unpacking in progress. */
   readonly runs = new Map<string, PackageRun>();
@@ -48,10 +50,7 @@ export class ObjpackWorker implements WorkerState {
   private readonly saving = new Set<Promise<void>>();
   /** @internal `performance.now()` of the last request or HTML completion this worker saw (for the write gate). */
   lastActivity = 0;
-  /**
-   * @internal Page path → build during which objpack failed for it: that page goes to the network until a new
-   * build.
-   */
+  /** @internal Page path → build during which objpack failed for it: that page goes to the network until a new one. */
   readonly bypass = new Map<string, string>();
   /** @internal Page path → build whose HTML entry's headers differ from an early response's: answered the usual way. */
   readonly late = new Map<string, string>();
@@ -88,8 +87,10 @@ export class ObjpackWorker implements WorkerState {
     const req = event.request;
     if (!answerable(req, this.origin)) return false;
     const url = new URL(req.url);
+    const warm = req.mode === 'navigate' && url.pathname === `${this.ownDir}warm`;
+    if (warm) event.respondWith(warmPage(this, event, url));
     // Only the worker's own site: another one on the origin (above the base, or beside it) is none of its business.
-    if (!url.pathname.startsWith(this.options.scopePath) || url.pathname.startsWith(this.ownDir)) return false;
+    if (warm || !url.pathname.startsWith(this.options.scopePath) || url.pathname.startsWith(this.ownDir)) return warm;
     if (url.pathname === this.options.registerPath && req.mode !== 'navigate') {
       event.respondWith(this.registerScript(event));
       return true;
@@ -162,11 +163,11 @@ export class ObjpackWorker implements WorkerState {
     };
     return Promise.all([
       bind(route.page, this.store.buildName(table.buildId), () =>
-        this.startRun(route.page, 'page', buildCache, ahead, table.buildId, route.build),
+        this.startRun(route.page, 'page', buildCache, { ahead, table }, table.buildId, route.build),
       ),
       ...shared.map((path) => {
         const cacheName = this.store.sharedName(path);
-        return bind(path, cacheName, () => this.startRun(path, 'shared', () => cacheName, ahead));
+        return bind(path, cacheName, () => this.startRun(path, 'shared', () => cacheName, { ahead, table }));
       }),
     ]);
   }
@@ -175,7 +176,7 @@ export class ObjpackWorker implements WorkerState {
     path: string,
     kind: 'page' | 'shared',
     cacheFor: (i: PackageIndex) => string,
-    ahead: boolean,
+    { ahead, table }: { ahead: boolean; table: RouteTable },
     buildId = '',
     packageBuild = buildId,
   ): PackageRun {
@@ -195,6 +196,7 @@ export class ObjpackWorker implements WorkerState {
       quiet: (deadline) => this.quiet(deadline),
       retired: this.store.retired,
       admit: (bytes) => this.prefetches.admit(run, bytes),
+      cacheControl: cacheControlOf(table),
     });
     this.runs.set(path, run);
     // Counted before its response can arrive: the budget check runs on the response's headers.
@@ -298,8 +300,7 @@ export class ObjpackWorker implements WorkerState {
       await this.routes.refresh().catch(noop);
     }
     await this.cleanup();
-    const table = this.routes.table;
-    if (table) await this.delta.refresh(table.buildId).catch(noop);
+    if (this.routes.table) await this.delta.refresh(this.routes.table.buildId).catch(noop);
   }
 
   /** Resolves once no package is in flight: every one unpacked and stored, or given up (tests, benchmarks). */

@@ -30,19 +30,21 @@ export function activate(w: WorkerState, event: ExtendableEvent): void {
 }
 
 /**
- * Messages from the register snippet: `objpack:prefetch` with the URLs of likely next pages,
- * `objpack:frozen` from a page going into the back/forward cache.
+ * Messages from the register snippet: `objpack:prefetch` with the URLs of likely next pages (`warm`: answer
+ * `objpack:warm` once they are in), `objpack:frozen` from a page going into the back/forward cache.
  */
 export function message(w: WorkerState, event: ExtendableMessageEvent): void {
-  const data = event.data as { type?: string; urls?: unknown } | null;
+  const data = event.data as { type?: string; urls?: unknown; warm?: unknown } | null;
   const source = event.source as Client | null;
   if (data?.type === 'objpack:frozen' && source?.id) event.waitUntil(freeze(w, source.id, source.url).catch(noop));
   if (data?.type === 'objpack:prefetch' && Array.isArray(data.urls)) {
-    event.waitUntil(
-      prefetch(
-        w,
-        data.urls.filter((u): u is string => typeof u === 'string'),
-      ),
+    const done = prefetch(
+      w,
+      data.urls.filter((u): u is string => typeof u === 'string'),
     );
+    // A page the worker took over after it loaded (a first visit) loads the warm page (warm.ts) once what
+    // was fetched ahead is in: the shared packages it preloads from.
+    const warm = data.warm === true && source ? done.then(() => source.postMessage({ type: 'objpack:warm' })) : done;
+    event.waitUntil(warm.catch(noop));
   }
 }

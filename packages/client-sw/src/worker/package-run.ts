@@ -11,6 +11,7 @@ import type { Claim, HavePlan } from './delta.js';
 import { fillFromHeld, mergeDelta } from './delta-merge.js';
 import { fetchPackage } from './fetch-package.js';
 import { htmlEntry } from './html-entry.js';
+import { withHostCaching } from './host-cache.js';
 import { verify, verifyNow, warmHash } from './object-digest.js';
 import { objectResponse } from './object-response.js';
 import type { RunSpec } from './run-spec.js';
@@ -213,7 +214,7 @@ export class PackageRun {
           const index = plan ? this.merge(received, plan) : received;
           fresh = true;
           spec.options.onEvent({ type: 'package-index', url: spec.path, detail: String(index.entries.length) });
-          for (const e of index.entries) this.slots.set(e.name, new Slot(e));
+          for (const e of index.entries) this.slots.set(e.name, new Slot(withHostCaching(e, spec.cacheControl)));
           for (const name of this.borrowed) this.slots.get(name)!.borrowed = true;
           const html = spec.kind === 'page' ? htmlEntry(index) : undefined;
           if (html) this.slots.get(html.name)!.urgent = true;

@@ -49,6 +49,12 @@ export class Prefetches {
     return this.done.get(path)?.cacheName === cacheName;
   }
 
+  /** The completed prefetch of `path` for `cacheName`, left in memory for a navigation to take. */
+  peek(path: string, cacheName: string): PackageRun | undefined {
+    const run = this.done.get(path);
+    return run?.cacheName === cacheName ? run : undefined;
+  }
+
   /**
    * The completed prefetch of `path` whose objects go to `cacheName` (the navigation's build), taken out of
    * memory for the navigation that binds it; undefined when none or of another build.

@@ -1,6 +1,7 @@
 import type { PackageIndex } from '@objpack/format';
 import type { ResolvedOptions } from '../options.js';
 import type { HavePlan } from './delta.js';
+import type { CacheControlOf } from './host-cache.js';
 import type { HeldRecord, Store } from './store.js';
 
 /** What a package run (package-run.ts) is told when it starts: the package, where its objects go, and its hooks. */
@@ -22,6 +23,8 @@ export interface RunSpec {
   quiet?: (deadline: number) => Promise<void>;
   /** A newer worker has taken over: this one must not write (it would recreate caches the new one deleted). */
   retired?: () => boolean;
+  /** The host's `Cache-Control` for the objects, from the route table of the build the run was planned for. */
+  cacheControl?: CacheControlOf;
   /** Whether the package may be fetched, once its length is known (0 when unknown): a prefetch's byte budget. */
   admit?: (bytes: number) => boolean;
 }

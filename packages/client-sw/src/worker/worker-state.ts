@@ -4,6 +4,7 @@ import type { Binding } from './binding.js';
 import type { Delta } from './delta.js';
 import type { OtherPages } from './other-pages.js';
 import type { PackageRun } from './package-run.js';
+import type { Prefetches } from './prefetches.js';
 import type { Route, Routes } from './routes.js';
 import type { Store } from './store.js';
 
@@ -33,6 +34,8 @@ export interface WorkerState {
   readonly otherPages: OtherPages;
   /** Package path → its fetch and unpacking in progress. */
   readonly runs: Map<string, PackageRun>;
+  /** Packages fetched ahead: budgeted, cancelled by navigations that do not need them. */
+  readonly prefetches: Prefetches;
   /** Client id → the build and packages that page was served from. */
   readonly bindings: Map<string, Binding>;
   /** `performance.now()` of the last request or HTML completion the worker saw (for the write gate). */

@@ -1,0 +1,109 @@
+import type { PreloadEntry, RouteTable } from '@objpack/format';
+import { errorCode } from '../errors.js';
+import type { Binding, BoundPackage } from './binding.js';
+import { cacheControlOf, reusable } from './host-cache.js';
+import { preloadsFor } from './preload-link.js';
+import { lookupRoute } from './routes.js';
+import type { WorkerState } from './worker-state.js';
+
+/** Longest the warm page waits for the index of a shared package on its way (ms). */
+const INDEX_WAIT_MS = 3000;
+
+/**
+ * Elements per announced kind that fetch as the page's own would, and use what they fetch: Chromium drops an
+ * unused preload from its memory cache when the frame goes. Fonts load through `FontFace` (warmScript).
+ */
+const TAG: Record<string, (href: string, mode: string) => string> = {
+  style: (h, m) => `<link rel="stylesheet"${m} href="${h}">`,
+  image: (h, m) => `<img${m} src="${h}" alt="">`,
+  module: (h, m) => `<link rel="modulepreload"${m} href="${h}">`,
+};
+
+/**
+ * The warm page (`<scope>_objpack/warm?page=<path>`), which the registration snippet loads in a hidden
+ * frame once the worker controls a page it did not answer (a first visit). Chromium's memory cache keeps
+ * a controlled page's responses apart from those of a page without a worker, so the next page would ask
+ * the worker for every object the first one already has; the frame, controlled from its start, preloads
+ * the first page's objects that its shared packages carry and its host lets a browser reuse, from the
+ * worker's memory or Cache Storage, never the network. The next page takes them from the memory cache.
+ */
+export async function warmPage(w: WorkerState, event: FetchEvent, url: URL): Promise<Response> {
+  let links: string[] = [warmScript([])];
+  let count = 0;
+  try {
+    const table = await w.routes.current();
+    const route = table && lookupRoute(table, url.searchParams.get('page') ?? '');
+    if (table && route) {
+      const packages = await Promise.all(route.shared.map((path) => boundShared(w, path)));
+      const binding: Binding = { buildId: table.buildId, packages, createdAt: Date.now(), seen: true };
+      w.bindings.set(event.resultingClientId, binding);
+      const { elements, fonts } = warmList(table, route.key, packages);
+      links = [...elements, warmScript(fonts)];
+      count = elements.length + fonts.length;
+    }
+  } catch (err) {
+    w.options.onEvent({ type: 'fallback', url: url.pathname, code: errorCode(err) });
+  }
+  w.options.onEvent({ type: 'warm', url: url.searchParams.get('page') ?? '', detail: String(count) });
+  const body = `<!doctype html><meta charset="utf-8"><title>objpack</title>\n${links.join('\n')}\n`;
+  return new Response(body, {
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+/** A shared package as held or on its way, without fetching it: the warm page never costs a byte. */
+async function boundShared(w: WorkerState, path: string): Promise<BoundPackage> {
+  const cacheName = w.store.sharedName(path);
+  const run = w.runs.get(path) ?? w.prefetches.peek(path, cacheName);
+  if (run) {
+    const wait = new Promise((r) => setTimeout(r, INDEX_WAIT_MS));
+    await Promise.race([run.index.catch(() => undefined), wait]);
+    return { path, cacheName, run };
+  }
+  const record = await w.store.held(cacheName, path);
+  return { path, cacheName, names: new Set(record?.objects.map((o) => o.name) ?? []) };
+}
+
+/** The page's announced objects that `packages` carry and its host lets a browser reuse: elements, and fonts. */
+function warmList(
+  table: RouteTable,
+  page: string,
+  packages: readonly BoundPackage[],
+): { elements: string[]; fonts: string[] } {
+  const cacheControl = cacheControlOf(table);
+  const elements: string[] = [];
+  const fonts: string[] = [];
+  if (!cacheControl) return { elements, fonts };
+  const carried = (name: string) =>
+    packages.some((p) => (p.run?.indexed ? p.run.slots.has(name) : (p.names?.has(name) ?? false)));
+  for (const entry of preloadsFor(table, page)) {
+    const [name, kind] = entry;
+    if (!carried(name) || !reusable(cacheControl(name))) continue;
+    if (kind === 'font') fonts.push(name);
+    else if (kind in TAG) elements.push(element(entry));
+  }
+  return { elements, fonts };
+}
+
+/**
+ * Loads `fonts` as a page's `@font-face` would (CORS, the frame's credentials); once they and the frame's
+ * elements are in, tells the registration snippet that the frame may go. The URLs are same-origin
+ * printable-ASCII paths (preloadsFor).
+ */
+function warmScript(fonts: readonly string[]): string {
+  const css = fonts.map((u) => `url("${u.replace(/["\\]/g, (c) => `\\${c}`)}")`);
+  const list = JSON.stringify(css).replace(/</g, '\\u003c');
+  return (
+    `<script>Promise.all([new Promise((r) => addEventListener('load', r)), ` +
+    `Promise.allSettled(${list}.map((u, i) => new FontFace('objpack-warm-' + i, u).load()))])` +
+    `.then(() => parent.postMessage({ type: 'objpack:warmed' }, location.origin));</script>`
+  );
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+function element([url, kind, cors]: PreloadEntry): string {
+  const mode =
+    cors === 'use-credentials' ? ' crossorigin="use-credentials"' : cors === 'anonymous' ? ' crossorigin' : '';
+  return TAG[kind]!(escapeAttr(url), mode);
+}
