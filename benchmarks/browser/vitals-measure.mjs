@@ -92,6 +92,11 @@ export async function measureVisit(browser, { origin, scenario, first, measured,
       else await page.evaluate(pageIdle);
       if (objpack && dwellMs === undefined) {
         await page.evaluate(askWorker, 'bench:settled');
+        // The warm page the snippet loads once the hinted packages are in (client-sw worker/warm.ts) is part
+        // of the idle state a reader leaves: a frame still loading it is not idle.
+        await page.waitForFunction(() => !document.querySelector('iframe[data-objpack-warm]'), undefined, {
+          timeout: 10_000,
+        });
         prefetched = (await page.evaluate(askWorker, 'bench:events'))
           .filter((e) => e.type === 'prefetch')
           .map((e) => e.url);

@@ -81,6 +81,9 @@ export function renderVitals(result) {
       'first: a fresh context (empty cache, no worker, cold TLS connection)',
     '- nginx-h2: the site as built by its generator on nginx HTTP/2 + TLS; objpack-static: after objpack ' +
       'build, same nginx; objpack-serve: objpack serve over HTTP/2 + TLS with 103 Early Hints',
+    ...(result.baseline
+      ? [`- objpack-static-baseline: objpack-static with the worker of ${result.baseline} (today's snippet)`]
+      : []),
     ...(result.dwellMs !== undefined
       ? [
           `- session: the measured page opened ${result.dwellMs} ms after the first page's load event (prefetches ` +

@@ -5,8 +5,8 @@
  * fixtures/closure/gen-* (VitePress, Docusaurus). Each names the page a visit starts on (`first`) and the
  * page measured (`measured`).
  */
-import { cpSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { REPO } from '../lib/workspace.mjs';
 import { FIXTURES } from './fixtures.mjs';
 
@@ -32,6 +32,27 @@ function writeDeep(root) {
 <body><h1>Home</h1><div class="hero"></div><p><a href="/deep/">A realistic ` +
       `page</a></p><p>${'Home text. '.repeat(40)}</p><footer>end</footer></body></html>`,
   );
+}
+
+/**
+ * A `_headers` giving the site's files the caching the nginx peer gives them (nginx-tls.mjs startNginxSites):
+ * every file but pages may be reused for an hour. objpack serve applies it to the files, and the build hands it
+ * to the worker for the objects it answers, so every variant caches alike. A directory without pages gets one
+ * rule, any other file one of its own.
+ */
+function hostCaching(root) {
+  const files = readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => `/${relative(root, join(e.parentPath, e.name)).split(sep).join('/')}`);
+  const isPage = (f) => f.endsWith('.html');
+  const top = (f) => f.split('/')[1];
+  const withPages = new Set(files.filter((f) => isPage(f) && f.includes('/', 1)).map(top));
+  const rules = new Set();
+  for (const f of files) {
+    if (isPage(f) || f === '/_headers') continue;
+    rules.add(f.includes('/', 1) && !withPages.has(top(f)) ? `/${top(f)}/*` : f);
+  }
+  return [...rules].map((r) => `${r}\n  Cache-Control: public, max-age=3600\n`).join('');
 }
 
 /**
@@ -68,6 +89,7 @@ export async function prepareSites(dir, names, log) {
     mkdirSync(plain, { recursive: true });
     if (site.write) site.write(plain);
     else cpSync(join(REPO, 'fixtures/closure', site.fixture, 'site'), plain, { recursive: true });
+    writeFileSync(join(plain, '_headers'), hostCaching(plain));
     cpSync(plain, built, { recursive: true });
     const result = await build({ ...site.build, root: built, cache: false });
     renameSync(join(built, 'objpack-sw.js'), join(built, 'objpack-sw-real.js'));

@@ -13,13 +13,14 @@
  * per direction shared by all connections (DevTools throttling does not shape a worker's fetches).
  * Variants run interleaved, in a shuffled order every round. Writes results/NAME.json and .md.
  */
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startProxyProcess } from '../lib/proxy-process.mjs';
 import { REPO, TMP } from '../lib/workspace.mjs';
+import { baselineWorker } from './baseline-worker.mjs';
 import { engineBinary, ENGINES, launchEngine } from './engines.mjs';
 import { certificate, startNginxSites } from './nginx-tls.mjs';
 import { startServeProcess } from './serve-child.mjs';
@@ -27,7 +28,14 @@ import { measureVisit } from './vitals-measure.mjs';
 import { renderVitals, summarizeCells } from './vitals-report.mjs';
 import { prepareSites, SITES } from './vitals-sites.mjs';
 
-const VARIANTS = ['nginx-h2', 'objpack-static', 'objpack-serve', 'serve-plain', 'objpack-serve-baseline'];
+const VARIANTS = [
+  'nginx-h2',
+  'objpack-static',
+  'objpack-serve',
+  'serve-plain',
+  'objpack-serve-baseline',
+  'objpack-static-baseline',
+];
 /** Variants without objpack: the site as its generator wrote it. */
 const PLAIN = new Set(['nginx-h2', 'serve-plain']);
 const SCENARIOS = ['session', 'first'];
@@ -42,6 +50,8 @@ const HELP =
                     (no worker), the same host and caching as objpack-serve
   --serve-baseline DIR  another checkout (built) whose objpack serve runs as objpack-serve-baseline on the
                     same built site: the A/B of a server change in one run
+  --baseline REV    the worker of another commit (git rev) as objpack-static-baseline: the built site with
+                    that worker (and today's snippet), on the same nginx: the A/B of a worker change
   --runs N          samples per cell, interleaved (default 15)
   --dwell MS        session: open the measured page MS after the first page's load (the worker in control),
                     instead of once the page is idle and every package is stored: prefetches still in flight
@@ -69,6 +79,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     dwell: { type: 'string' },
     'serve-baseline': { type: 'string' },
+    baseline: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -82,10 +93,19 @@ const scenarios = list(values.scenarios, SCENARIOS);
 const sites = list(values.sites, Object.keys(SITES));
 const variants = list(
   values.variants,
-  VARIANTS.filter((v) => (values['serve-baseline'] || v !== 'objpack-serve-baseline') && v !== 'serve-plain'),
+  VARIANTS.filter(
+    (v) =>
+      (values['serve-baseline'] || v !== 'objpack-serve-baseline') &&
+      (values.baseline || v !== 'objpack-static-baseline') &&
+      v !== 'serve-plain',
+  ),
 );
 if (variants.includes('objpack-serve-baseline') && !values['serve-baseline']) {
   log('objpack-serve-baseline needs --serve-baseline DIR');
+  process.exit(2);
+}
+if (variants.includes('objpack-static-baseline') && !values.baseline) {
+  log('objpack-static-baseline needs --baseline REV');
   process.exit(2);
 }
 const rtts = list(values.rtt, ['0', '20', '100']).map(Number);
@@ -120,7 +140,21 @@ for (const p of [nginx, engineBinary(engine) ?? engine]) {
 const dir = join(TMP, 'vitals');
 await rm(dir, { recursive: true, force: true });
 const prepared = await prepareSites(join(dir, 'sites'), sites, log);
-const roots = sites.flatMap((s) => [prepared[s].plain, prepared[s].built]);
+/** Site → its built root with the --baseline worker (objpack-static-baseline). */
+const baselineRoots = {};
+if (variants.includes('objpack-static-baseline')) {
+  const worker = await baselineWorker(values.baseline, dir, log);
+  for (const s of sites) {
+    baselineRoots[s] = `${prepared[s].built}-baseline`;
+    cpSync(prepared[s].built, baselineRoots[s], { recursive: true });
+    writeFileSync(join(baselineRoots[s], 'objpack-sw-real.js'), worker);
+  }
+}
+const roots = sites.flatMap((s) => [
+  prepared[s].plain,
+  prepared[s].built,
+  ...(baselineRoots[s] ? [baselineRoots[s]] : []),
+]);
 await mkdir(join(dir, 'tls'), { recursive: true });
 // One certificate for every server, accepted by its key's hash (see certificate()): the HTTP cache works.
 const tls = certificate(join(dir, 'tls'));
@@ -145,7 +179,15 @@ const upstream = (site, variant) =>
       ? baselineProcs[site].port
       : variant === 'serve-plain'
         ? plainProcs[site].port
-        : nginxSites.ports[roots.indexOf(variant === 'nginx-h2' ? prepared[site].plain : prepared[site].built)];
+        : nginxSites.ports[
+            roots.indexOf(
+              variant === 'nginx-h2'
+                ? prepared[site].plain
+                : variant === 'objpack-static-baseline'
+                  ? baselineRoots[site]
+                  : prepared[site].built,
+            )
+          ];
 const browser = await launchEngine(engine, { spki: tls.spki });
 
 /**
@@ -221,6 +263,7 @@ const result = {
   runsPerCell: runs,
   dwellMs,
   serveBaseline: values['serve-baseline'],
+  baseline: values.baseline,
   seconds: Math.round((Date.now() - t0) / 1000),
   loads,
   sites: Object.fromEntries(

@@ -146,7 +146,6 @@ const MAX_HINTS = 24;
       document.body.append(frame);
     });
   });
-  navigator.serviceWorker.startMessages?.();
 
   // Intent: the pointer on a link, a touch, a press, or keyboard focus (no pointer event precedes Enter).
   const onIntent = (e: Event) => {
