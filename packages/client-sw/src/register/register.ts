@@ -143,7 +143,7 @@ const MAX_HINTS = 24;
       };
       addEventListener('message', onWarmed);
       setTimeout(done, 10_000);
-      document.body.append(frame);
+      (document.body ?? document.documentElement).append(frame);
     });
   });
 
