@@ -1,6 +1,6 @@
 import type { PreloadEntry, RouteTable } from '@objpack/format';
 import { errorCode } from '../errors.js';
-import type { Binding, BoundPackage } from './binding.js';
+import { carries, type Binding, type BoundPackage } from './binding.js';
 import { cacheControlOf, reusable } from './host-cache.js';
 import { preloadsFor } from './preload-link.js';
 import { lookupRoute } from './routes.js';
@@ -74,8 +74,7 @@ function warmList(
   const elements: string[] = [];
   const fonts: string[] = [];
   if (!cacheControl) return { elements, fonts };
-  const carried = (name: string) =>
-    packages.some((p) => (p.run?.indexed ? p.run.slots.has(name) : (p.names?.has(name) ?? false)));
+  const carried = (name: string) => packages.some((p) => carries(p, name) === true);
   for (const entry of preloadsFor(table, page)) {
     const [name, kind] = entry;
     if (!carried(name) || !reusable(cacheControl(name))) continue;
