@@ -1,4 +1,4 @@
-import type { ObjectEntry, RouteTable } from '@objpack/format';
+import { isHeaderValue, type ObjectEntry, type RouteTable } from '@objpack/format';
 
 /** An object name's host `Cache-Control`, or undefined when no rule gives it one. */
 export type CacheControlOf = (name: string) => string | undefined;
@@ -8,16 +8,17 @@ const compiled = new WeakMap<RouteTable, CacheControlOf | undefined>();
 /**
  * The host's `Cache-Control` for objects of `table`'s build (RouteTable.objectCache), as objpack serve
  * applies the same rules to the files: tested on the path as requested and percent-decoded, a later match
- * winning. Undefined when the table has no such rule. A rule that does not compile, or whose flags would make
- * `test()` stateful, is skipped: the table is a file from the network.
+ * winning. Undefined when the table has no such rule. A rule that does not compile, whose value is no header
+ * value (format's isHeaderValue) or whose flags would make `test()` stateful is skipped: the table is a file
+ * from the network.
  */
 export function cacheControlOf(table: RouteTable): CacheControlOf | undefined {
   if (compiled.has(table)) return compiled.get(table);
   const rules: Array<[RegExp, string]> = [];
   for (const r of Array.isArray(table.objectCache) ? table.objectCache : []) {
     const [match, flags, value] = Array.isArray(r) ? r : [];
-    if (typeof match !== 'string' || typeof flags !== 'string' || typeof value !== 'string') continue;
-    if (!/^[imsu]*$/.test(flags) || /[\r\n\0]/.test(value)) continue;
+    if (typeof match !== 'string' || typeof flags !== 'string' || !isHeaderValue(value)) continue;
+    if (!/^[imsu]*$/.test(flags)) continue;
     try {
       rules.push([new RegExp(match, flags), value]);
     } catch {
