@@ -254,7 +254,7 @@ export async function assemblePage(
           add(
             pageSink,
             ref.k === 'script' ? 'sync' : ref.k === 'script-defer' ? 'early' : 'rest',
-            dep,
+            { ...dep, classic: true },
             'script',
             ref.k === 'script',
             pageUrl,

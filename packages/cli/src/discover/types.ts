@@ -50,6 +50,11 @@ export interface ClosureItem {
    * preload): its request is CORS, so a `Link` preload of it must say so or the browser fetches twice.
    */
   cors?: PreloadCors;
+  /**
+   * A classic script the HTML names (`<script src>` without `type=module`): announced `as=script`, never as
+   * a module, whose request would be in another mode.
+   */
+  classic?: true;
 }
 
 /** A page and the objects it needs, in package order. */

@@ -39,7 +39,7 @@ describe('routes.json preload lists', () => {
     },
   );
 
-  test('leaves out what a first load may skip and classic entry scripts; caps CSS and content images', async () => {
+  test('leaves out what a first load may skip; lists classic defer scripts; caps CSS and content images', async () => {
     const many = Array.from({ length: MAX_CSS_IMAGES + 3 }, (_, i) => `.i${i}{background:url(/img/b${i}.svg)}`).join(
       '',
     );
@@ -49,7 +49,7 @@ describe('routes.json preload lists', () => {
         `<!doctype html><html><head><link rel="stylesheet" href="/a.css"><link rel="stylesheet" ` +
         `href="/print.css" media="print">
 <script src="/sync.js"></script><script defer src="/defer.js"></script><script type="module" ` +
-        `src="/m.js"></script></head>
+        `src="/m.js"></script><script type="module" src="/solo.js"></script></head>
 <body><img src="/img/lazy.svg" loading="lazy"><img srcset="/img/s1.svg 1x, /img/s2.svg 2x" src="/img/s1.svg"><video ` +
         `src="/v.mp4"></video>${content}</body></html>`,
       'a.css': many,
@@ -61,6 +61,7 @@ describe('routes.json preload lists', () => {
       'm.js': "import '/dep.js';\ndocument.addEventListener('click', () => import('/lazy.js'));\n",
       'dep.js': 'export {};',
       'lazy.js': 'export {};',
+      'solo.js': 'export {};',
       'v.mp4': 'video',
       ...Object.fromEntries(
         [
@@ -73,16 +74,21 @@ describe('routes.json preload lists', () => {
         ].map((n) => [`img/${n}.svg`, '<svg xmlns="http://www.w3.org/2000/svg"/>']),
       ),
     });
-    await build({ root, workerAssets: await fakeWorkerAssets() });
+    const result = await build({ root, workerAssets: await fakeWorkerAssets() });
     const hints = hintsOf(await readRoutes(root), '/');
-    // The module script (it imports) is announced as a module; the classic defer script is found in the HTML.
+    // The module script that imports is announced as a module, one without imports not at all (never as a
+    // classic script: that preload's mode would not match); the classic defer script as a script, for the warm
+    // page, but not to a host (the HTML names it).
     expect(hints.filter(([, as]) => as !== 'image')).toEqual([
       ['/a.css', 'style'],
       ['/sync.js', 'script'],
+      ['/defer.js', 'script'],
       ['/m.js', 'module'],
       ['/dep.js', 'module'],
       ['/objpack-register.js', 'script'],
     ]);
+    expect(result.manifest.pages['/']!.earlyHints?.map(([u]) => u)).not.toContain('/defer.js');
+    expect(result.manifest.pages['/']!.earlyHints?.map(([u]) => u)).toContain('/sync.js');
     const images = hints.filter(([, as]) => as === 'image').map(([u]) => u);
     expect(images.filter((u) => u.startsWith('/img/b'))).toEqual(
       Array.from({ length: MAX_CSS_IMAGES }, (_, i) => `/img/b${i}.svg`),

@@ -23,6 +23,9 @@ export const MAX_CONTENT_IMAGES = 16;
  *   in the HTML, but the HTML arrives with the package, one round trip after the early answer; announced
  *   there, their requests already wait in the worker when their bytes arrive (−5 to −13 ms page-complete
  *   on the benchmark's deep page at 100 ms RTT, `benchmarks/browser/README.md`).
+ * - the classic scripts the HTML names with `defer` or `async`: found with the HTML like the entry modules,
+ *   and listed so that the worker's warm page (client-sw worker/warm.ts) can put them in the memory cache
+ *   for the next page, as a browser without a worker keeps the first page's;
  * Never an object a first load may legitimately skip (`conditional`: srcset candidates, lazy images, media,
  * dynamic imports, media-query sheets), nor one the build left out (`kept` false).
  *
@@ -41,18 +44,18 @@ export function preloadHints(items: readonly ClosureItem[], kept: (item: Closure
  * into Early Hints). The browser then fetches the page's whole render path at once instead of one level
  * per round trip: render-blocking CSS, its `@import`s and fonts, synchronous scripts, every static import
  * of the page's modules (`modulepreload`, in the importer's CORS mode) and the images of render-blocking
- * CSS. Not the page's own images and entry modules: the preload scanner finds them in the HTML as soon as
- * it arrives, which from a static host is with the hints, and a high-priority preload of every image
- * would compete with the CSS on a slow link.
+ * CSS. Not the page's own images, entry modules and deferred scripts: the preload scanner finds them in the
+ * HTML as soon as it arrives, which from a static host is with the hints, and a high-priority preload of
+ * every image would compete with the CSS on a slow link.
  */
 export function earlyHints(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): PreloadEntry[] {
   return classify(items, kept)
-    .filter(([, why]) => why !== 'content-image' && why !== 'entry-module')
+    .filter(([, why]) => why !== 'content-image' && why !== 'entry-module' && why !== 'classic-script')
     .map(([e]) => e);
 }
 
 /** Why an object is announced: see {@link preloadHints}. */
-type Why = 'critical' | 'import' | 'css-image' | 'content-image' | 'entry-module';
+type Why = 'critical' | 'import' | 'css-image' | 'content-image' | 'entry-module' | 'classic-script';
 
 /** The announced objects in package order, each with why (the two lists above differ by it). */
 function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): Array<[PreloadEntry, Why]> {
@@ -84,7 +87,9 @@ function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => bo
     } else if (item.as === 'image' && from?.as === 'document' && contentImages < MAX_CONTENT_IMAGES) {
       contentImages++;
       out.push([entry(item.url, 'image', item.cors), 'content-image']);
-    } else if (item.as === 'script' && from?.as === 'document' && importers.has(item.url))
+    } else if (item.as === 'script' && from?.as === 'document' && item.classic)
+      out.push([entry(item.url, 'script', item.cors), 'classic-script']);
+    else if (item.as === 'script' && from?.as === 'document' && importers.has(item.url))
       out.push([entry(item.url, 'module', item.cors), 'entry-module']);
   }
   return out;

@@ -229,6 +229,31 @@ export function testSite(
   };
 }
 
+/**
+ * `testSite` with a classic `defer` script on both pages, in a shared package of its own and announced as
+ * a script beside `preload`'s entries: it pushes the path of the document it runs in onto `top.ran`.
+ */
+export function classicScriptSite(
+  register: Buffer,
+  preload: Record<string, PreloadEntry[]>,
+  objectCache: Array<[string, string, string]>,
+): SiteSpec {
+  const legacy: PreloadEntry = ['/assets/legacy.js', 'script'];
+  const body = '(top.ran = top.ran || []).push(location.pathname);';
+  return testSite(register, 1, {
+    prefetch: true,
+    preload: Object.fromEntries(Object.entries(preload).map(([page, list]) => [page, [...list, legacy]])),
+    objectCache,
+    more: '<script defer src="/assets/legacy.js"></script>',
+    files: { '/assets/legacy.js': { type: 'text/javascript', body: Buffer.from(body) } },
+    pages: {
+      '/': { objects: ['/img/home.svg'], shared: ['common', 'legacy'] },
+      '/about/': { objects: ['/img/about.svg'], shared: ['common', 'legacy'] },
+    },
+    shared: { legacy: ['/assets/legacy.js'] },
+  });
+}
+
 /** Byte offset of an object's body inside a package file (for cutting or corrupting it in tests). */
 export function bodyOffset(pkg: Buffer, name: string): { start: number; size: number; headerBytes: number } {
   let index: PackageIndex | undefined;

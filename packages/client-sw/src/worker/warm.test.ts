@@ -2,7 +2,7 @@ import type { PreloadEntry } from '@objpack/format';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM, pageDone, serveSite, swEvents, swFetches } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
-import { testSite } from '../test-utils/site.js';
+import { classicScriptSite, testSite } from '../test-utils/site.js';
 
 /** What the build announces for both pages of the test site: its shared CSS, modules and CSS image. */
 const shared: PreloadEntry[] = [
@@ -60,6 +60,31 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: the warm page after a fi
     // Its own image and the data the script fetches go through the worker; what the warm page loaded does not.
     expect(asked).toContain('/img/about.svg');
     for (const [url] of shared) expect(asked).not.toContain(url);
+  });
+
+  it("loads the first page's classic scripts without running them; the next page takes them from memory", async () => {
+    serveSite(suite.server, suite.b, classicScriptSite(suite.b.register, preload, objectCache));
+    const page = await suite.context.newPage();
+    await page.goto(`${suite.server.origin}/`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
+    await expect
+      .poll(async () => (await swEvents(page)).find((e) => e.type === 'warm')?.detail, { timeout: 15_000 })
+      .toBe(String(shared.length + 1));
+    await page.waitForFunction(() => !document.querySelector('iframe[data-objpack-warm]'), undefined, {
+      timeout: 15_000,
+    });
+    // The warm frame fetched it from the worker (the page itself, without a worker, did not ask it) and went
+    // without running it.
+    expect((await swFetches(page)).map((f) => f.url)).toContain('/assets/legacy.js');
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => (window as unknown as { ran?: string[] }).ran)).toEqual(['/']);
+    await page.click('#next');
+    await page.waitForURL(`${suite.server.origin}/about/`);
+    await pageDone(page);
+    expect(await page.evaluate(() => (window as unknown as { ran?: string[] }).ran)).toEqual(['/about/']);
+    const asked = (await swFetches(page)).map((f) => f.url);
+    expect(asked).toContain('/img/about.svg');
+    expect(asked).not.toContain('/assets/legacy.js');
   });
 
   it('preloads nothing when the host gives objects no freshness: the next page asks the worker as before', async () => {
