@@ -292,7 +292,7 @@ export async function assemblePage(
           add(
             pageSink,
             as === 'font' ? 'fonts' : as === 'image' ? 'images' : as === 'script' ? 'early' : 'rest',
-            dep,
+            as === 'script' ? { ...dep, classic: true } : dep,
             as,
             false,
             pageUrl,

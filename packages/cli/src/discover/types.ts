@@ -51,8 +51,8 @@ export interface ClosureItem {
    */
   cors?: PreloadCors;
   /**
-   * A classic script the HTML names (`<script src>` without `type=module`): announced `as=script`, never as
-   * a module, whose request would be in another mode.
+   * A classic script the HTML names (`<script src>` without `type=module`, `<link rel=preload as=script>`):
+   * announced `as=script`, never as a module, whose request would be in another mode.
    */
   classic?: true;
 }

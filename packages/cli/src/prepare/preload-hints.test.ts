@@ -4,7 +4,7 @@ import type { PreloadEntry, RouteTable } from '@objpack/format';
 import { describe, expect, test } from 'vitest';
 import { build } from '../build.js';
 import { DEEP, fakeWorkerAssets, makeSite } from '../test-utils/site.js';
-import { MAX_CONTENT_IMAGES, MAX_CSS_IMAGES } from './preload-hints.js';
+import { MAX_CONTENT_IMAGES, MAX_CSS_IMAGES, preloadHints } from './preload-hints.js';
 
 const readRoutes = async (root: string) =>
   JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
@@ -76,15 +76,15 @@ describe('routes.json preload lists', () => {
     });
     const result = await build({ root, workerAssets: await fakeWorkerAssets() });
     const hints = hintsOf(await readRoutes(root), '/');
-    // The module script that imports is announced as a module, one without imports not at all (never as a
-    // classic script: that preload's mode would not match); the classic defer script as a script, for the warm
-    // page, but not to a host (the HTML names it).
+    // Module scripts are announced as modules, with imports or without; the classic defer script as a script
+    // (for the warm page), but not to a host (the HTML names it).
     expect(hints.filter(([, as]) => as !== 'image')).toEqual([
       ['/a.css', 'style'],
       ['/sync.js', 'script'],
       ['/defer.js', 'script'],
       ['/m.js', 'module'],
       ['/dep.js', 'module'],
+      ['/solo.js', 'module'],
       ['/objpack-register.js', 'script'],
     ]);
     expect(result.manifest.pages['/']!.earlyHints?.map(([u]) => u)).not.toContain('/defer.js');
@@ -97,6 +97,14 @@ describe('routes.json preload lists', () => {
     expect(images.filter((u) => !u.startsWith('/img/b'))).toEqual(
       Array.from({ length: MAX_CONTENT_IMAGES }, (_, i) => `/img/c${i}.svg`),
     );
+  });
+
+  test('a script only a trace found is not announced: its mode is unknown', () => {
+    const page = { url: '/', path: '/index.html', as: 'document', critical: true, from: '/' } as const;
+    const chunk = { url: '/chunk.js', path: '/chunk.js', as: 'script', critical: false, from: '/' } as const;
+    expect(preloadHints([page, { ...chunk, traced: true }], () => true)).toEqual([]);
+    expect(preloadHints([page, chunk], () => true)).toEqual([['/chunk.js', 'module']]);
+    expect(preloadHints([page, { ...chunk, classic: true }], () => true)).toEqual([['/chunk.js', 'script']]);
   });
 
   test('pages share one entry per URL in the table', async () => {

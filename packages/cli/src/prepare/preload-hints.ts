@@ -14,13 +14,13 @@ export const MAX_CONTENT_IMAGES = 16;
  * The objects the service worker announces with `Link` preloads when it answers the page (routes.json
  * `preload`), in package order: the objects the browser would find only after parsing what names them.
  * - render-blocking CSS with its `@import`s, fonts of that CSS and synchronous scripts (`critical`);
- * - static imports of module scripts (`module`): always fetched once their importer runs; the entry module
- *   is in the HTML, where the browser finds it at once (and a defer script there looks the same);
+ * - static imports of module scripts (`module`): always fetched once their importer runs;
  * - images of render-blocking CSS, up to {@link MAX_CSS_IMAGES}: their bytes are in the package anyway, but
  *   a selector the page does not match leaves the preload unused (a console warning, no network);
- * - the page's own images that are not lazy, up to {@link MAX_CONTENT_IMAGES}, and its module scripts that
- *   import others (so they are modules: `modulepreload` is right for them): the browser would find them
- *   in the HTML, but the HTML arrives with the package, one round trip after the early answer; announced
+ * - the page's own images that are not lazy, up to {@link MAX_CONTENT_IMAGES}, and its module scripts and
+ *   `modulepreload` links (classic scripts are told apart: `modulepreload` is right only for modules): the
+ *   browser would find them in the HTML, but the HTML arrives with the package, one round trip after the
+ *   early answer, and the preload scanner reaches them only after what the header announced; announced
  *   there, their requests already wait in the worker when their bytes arrive (−5 to −13 ms page-complete
  *   on the benchmark's deep page at 100 ms RTT, `benchmarks/browser/README.md`).
  * - the classic scripts the HTML names with `defer` or `async`: found with the HTML like the entry modules,
@@ -73,8 +73,6 @@ function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => bo
   const out: Array<[PreloadEntry, Why]> = [];
   let cssImages = 0;
   let contentImages = 0;
-  // Scripts something imports from: modules (a classic script has no static imports in the closure).
-  const importers = new Set(items.filter((i) => i.as === 'script').map((i) => i.from));
   for (const item of items) {
     if (item.conditional !== undefined || item.as === 'document' || !kept(item)) continue;
     const from = byUrl.get(item.from);
@@ -89,7 +87,8 @@ function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => bo
       out.push([entry(item.url, 'image', item.cors), 'content-image']);
     } else if (item.as === 'script' && from?.as === 'document' && item.classic)
       out.push([entry(item.url, 'script', item.cors), 'classic-script']);
-    else if (item.as === 'script' && from?.as === 'document' && importers.has(item.url))
+    // A traced script's mode is unknown: a webpack chunk is a classic script the runtime inserts.
+    else if (item.as === 'script' && from?.as === 'document' && !item.traced)
       out.push([entry(item.url, 'module', item.cors), 'entry-module']);
   }
   return out;
