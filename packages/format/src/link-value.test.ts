@@ -32,6 +32,7 @@ describe('preloadLinkEntry', () => {
       '/a b.css',
       '/a\tb.css',
       '//cdn.example/a.css',
+      '/\\cdn.example/a.css',
       'https://x/a.css',
       'a.css',
       '',

@@ -23,10 +23,11 @@ const LINK = new Map<PreloadHint, string>([
 const ALWAYS_CORS = new Set<PreloadHint>(['font', 'fetch']);
 
 /**
- * A URL path a `Link` header can carry as it is: same-origin (`/`, not `//`), printable ASCII. Anything
- * else (non-ASCII, NUL, spaces) would make `Headers.append` throw or announce another URL than the page's.
+ * A URL path a `Link` header can carry as it is: same-origin (`/`, not `//` nor `/\`, which a URL parser
+ * reads as `//`), printable ASCII. Anything else (non-ASCII, NUL, spaces) would make `Headers.append` throw
+ * or announce another URL than the page's.
  */
-const SAFE_PATH = /^\/(?!\/)[\x21-\x7e]*$/;
+const SAFE_PATH = /^\/(?![/\\])[\x21-\x7e]*$/;
 
 // `<`, `>` and `"` would end the target or a quoted value; the rest stays as the page requests it.
 const escapeTarget = (url: string) => url.replace(/[<>"]/g, (c) => encodeURIComponent(c));

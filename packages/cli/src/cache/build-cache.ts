@@ -18,7 +18,7 @@ export const STALE_FILE = `${PACKAGE_DIR}/.cache-updates.json`;
  * 3: v8-serialised (was JSON). 4: page URLs keep `[` `]` (site-origin.ts encodePath), and cached closures
  * carry their page's URL. 5: object URLs escape `|` `^` as Chromium does (resolve-url.ts). 6: one spelling
  * per object URL (`%5Bx%5D.png` as /[x].png). 7: object URLs as the page spells them again (preloads must match).
- * 8: closure items say whether a script is classic (announced as `script`, not `module`).
+ * 8: closure items say how a script is requested (`ClosureItem.script`): a preload must be in that mode.
  */
 const CACHE_VERSION = 8;
 

@@ -133,7 +133,10 @@ export async function assemblePage(
   async function visitModule(sink: Sink, dep: Dep, bucket: Bucket, from: string, cond?: string): Promise<void> {
     if (isCss(dep.file)) return visitSheet(sink, dep, bucket, false, from, cond); // CSS module script
     const first = firstVisit(sink, dep, bucket);
-    if (first.item) add(sink, bucket, dep, isJavaScript(dep.file) ? 'script' : 'fetch', false, from, cond);
+    if (first.item) {
+      const js = isJavaScript(dep.file);
+      add(sink, bucket, js ? { ...dep, script: 'module' } : dep, js ? 'script' : 'fetch', false, from, cond);
+    }
     if (first.expand && isJavaScript(dep.file)) await expand(sink, 'module', dep, bucket, false, cond);
   }
 
@@ -254,7 +257,7 @@ export async function assemblePage(
           add(
             pageSink,
             ref.k === 'script' ? 'sync' : ref.k === 'script-defer' ? 'early' : 'rest',
-            { ...dep, classic: true },
+            { ...dep, script: 'classic' },
             'script',
             ref.k === 'script',
             pageUrl,
@@ -292,7 +295,8 @@ export async function assemblePage(
           add(
             pageSink,
             as === 'font' ? 'fonts' : as === 'image' ? 'images' : as === 'script' ? 'early' : 'rest',
-            as === 'script' ? { ...dep, classic: true } : dep,
+            // `as=script` preloads a classic script's request (a module's is `modulepreload`).
+            ref.as === 'script' ? { ...dep, script: 'classic' } : dep,
             as,
             false,
             pageUrl,

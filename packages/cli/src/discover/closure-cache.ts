@@ -9,9 +9,9 @@ import type { ClosureItem, Diagnostic, DiscoverCache, PageClosure, PreloadAs } f
 
 /**
  * [url, path ('' = decoded url), as, critical, from ('' = the page), line (-1 = none), conditional, traced, cors ('' =
- * none), classic]
+ * none), script ('c' classic, 'm' module, '' = not known)]
  */
-type ItemRow = [string, string, PreloadAs, 0 | 1, string, number, string, 0 | 1, PreloadCors | '', 0 | 1];
+type ItemRow = [string, string, PreloadAs, 0 | 1, string, number, string, 0 | 1, PreloadCors | '', 'c' | 'm' | ''];
 
 export interface CachedClosure {
   /** Indexes into the build's item table. */
@@ -76,7 +76,7 @@ export class ItemTable {
   private materialize(i: number, pageUrl: string): ClosureItem | undefined {
     const row = this.rows[i];
     if (!row) return undefined;
-    const [url, path, as, critical, from, line, conditional, traced, cors, classic] = row;
+    const [url, path, as, critical, from, line, conditional, traced, cors, script] = row;
     const item: ClosureItem = {
       url,
       path: path || (decodePath(url.split('?')[0] ?? url) ?? url),
@@ -88,7 +88,7 @@ export class ItemTable {
     if (conditional) item.conditional = conditional;
     if (traced) item.traced = true;
     if (cors) item.cors = cors;
-    if (classic) item.classic = true;
+    if (script) item.script = script === 'c' ? 'classic' : 'module';
     if (from) this.shared[i] = Object.freeze(item);
     return item;
   }
@@ -110,7 +110,7 @@ export class ItemTable {
       item.conditional ?? '',
       item.traced ? 1 : 0,
       item.cors ?? '',
-      item.classic ? 1 : 0,
+      item.script === 'classic' ? 'c' : item.script === 'module' ? 'm' : '',
     ];
     const sig = row.join('\u0000');
     if (!this.index) this.index = new Map(this.rows.map((r, i) => [r.join('\u0000'), i]));

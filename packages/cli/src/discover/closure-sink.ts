@@ -29,7 +29,7 @@ export interface Sink {
 
 /** What an item is made of: a dependency's URL, path and line, and a font's range and style. */
 export type AddedDep = Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors' | 'range' | 'family' | 'slanted'> & {
-  classic?: boolean;
+  script?: ClosureItem['script'];
 };
 /** Adds the item for `dep` to the sink's bucket, with its font's range and style on the side. */
 export function add(
@@ -43,7 +43,7 @@ export function add(
 ) {
   const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from, line: dep.line };
   if (dep.cors !== undefined) item.cors = dep.cors;
-  if (dep.classic) item.classic = true;
+  if (dep.script) item.script = dep.script;
   const c = cond ?? dep.cond;
   if (c !== undefined) item.conditional = c;
   if (dep.range) fontRanges.set(item, dep.range);

@@ -51,10 +51,11 @@ export interface ClosureItem {
    */
   cors?: PreloadCors;
   /**
-   * A classic script the HTML names (`<script src>` without `type=module`, `<link rel=preload as=script>`):
-   * announced `as=script`, never as a module, whose request would be in another mode.
+   * How a script is requested, where the reference says: `classic` (`<script src>` without `type=module`,
+   * `<link rel=preload as=script>`) or `module` (module scripts, `modulepreload`, imports). A preload of it
+   * must be in that mode or the browser fetches twice; one not known (a trace found it) is not announced.
    */
-  classic?: true;
+  script?: 'classic' | 'module';
 }
 
 /** A page and the objects it needs, in package order. */

@@ -49,7 +49,8 @@ describe('routes.json preload lists', () => {
         `<!doctype html><html><head><link rel="stylesheet" href="/a.css"><link rel="stylesheet" ` +
         `href="/print.css" media="print">
 <script src="/sync.js"></script><script defer src="/defer.js"></script><script type="module" ` +
-        `src="/m.js"></script><script type="module" src="/solo.js"></script></head>
+        `src="/m.js"></script><script type="module" src="/solo.js"></script><link rel="preload" href="/nope.js">` +
+        `<object data="/obj.js"></object></head>
 <body><img src="/img/lazy.svg" loading="lazy"><img srcset="/img/s1.svg 1x, /img/s2.svg 2x" src="/img/s1.svg"><video ` +
         `src="/v.mp4"></video>${content}</body></html>`,
       'a.css': many,
@@ -62,6 +63,9 @@ describe('routes.json preload lists', () => {
       'dep.js': 'export {};',
       'lazy.js': 'export {};',
       'solo.js': 'export {};',
+      // A preload without `as` (the browser fetches nothing) and an object: no script's mode, not announced.
+      'nope.js': 'var n = 1;',
+      'obj.js': 'var o = 1;',
       'v.mp4': 'video',
       ...Object.fromEntries(
         [
@@ -99,12 +103,12 @@ describe('routes.json preload lists', () => {
     );
   });
 
-  test('a script only a trace found is not announced: its mode is unknown', () => {
+  test("a script is announced in its element's mode; one whose mode is not known (traced) is not", () => {
     const page = { url: '/', path: '/index.html', as: 'document', critical: true, from: '/' } as const;
     const chunk = { url: '/chunk.js', path: '/chunk.js', as: 'script', critical: false, from: '/' } as const;
     expect(preloadHints([page, { ...chunk, traced: true }], () => true)).toEqual([]);
-    expect(preloadHints([page, chunk], () => true)).toEqual([['/chunk.js', 'module']]);
-    expect(preloadHints([page, { ...chunk, classic: true }], () => true)).toEqual([['/chunk.js', 'script']]);
+    expect(preloadHints([page, { ...chunk, script: 'module' }], () => true)).toEqual([['/chunk.js', 'module']]);
+    expect(preloadHints([page, { ...chunk, script: 'classic' }], () => true)).toEqual([['/chunk.js', 'script']]);
   });
 
   test('pages share one entry per URL in the table', async () => {

@@ -18,14 +18,14 @@ export const MAX_CONTENT_IMAGES = 16;
  * - images of render-blocking CSS, up to {@link MAX_CSS_IMAGES}: their bytes are in the package anyway, but
  *   a selector the page does not match leaves the preload unused (a console warning, no network);
  * - the page's own images that are not lazy, up to {@link MAX_CONTENT_IMAGES}, and its module scripts and
- *   `modulepreload` links (classic scripts are told apart: `modulepreload` is right only for modules): the
+ *   `modulepreload` links (`modulepreload` is right only for modules: ClosureItem `script`): the
  *   browser would find them in the HTML, but the HTML arrives with the package, one round trip after the
  *   early answer, and the preload scanner reaches them only after what the header announced; announced
  *   there, their requests already wait in the worker when their bytes arrive (−5 to −13 ms page-complete
  *   on the benchmark's deep page at 100 ms RTT, `benchmarks/browser/README.md`).
- * - the classic scripts the HTML names with `defer` or `async`: found with the HTML like the entry modules,
- *   and listed so that the worker's warm page (client-sw worker/warm.ts) can put them in the memory cache
- *   for the next page, as a browser without a worker keeps the first page's;
+ * - the classic scripts the HTML names with `defer` or `async` or preloads `as=script`: found with the HTML
+ *   like the entry modules, and listed so that the worker's warm page (client-sw worker/warm.ts) can put
+ *   them in the memory cache for the next page, as a browser without a worker keeps the first page's.
  * Never an object a first load may legitimately skip (`conditional`: srcset candidates, lazy images, media,
  * dynamic imports, media-query sheets), nor one the build left out (`kept` false).
  *
@@ -85,10 +85,9 @@ function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => bo
     } else if (item.as === 'image' && from?.as === 'document' && contentImages < MAX_CONTENT_IMAGES) {
       contentImages++;
       out.push([entry(item.url, 'image', item.cors), 'content-image']);
-    } else if (item.as === 'script' && from?.as === 'document' && item.classic)
+    } else if (item.as === 'script' && from?.as === 'document' && item.script === 'classic')
       out.push([entry(item.url, 'script', item.cors), 'classic-script']);
-    // A traced script's mode is unknown: a webpack chunk is a classic script the runtime inserts.
-    else if (item.as === 'script' && from?.as === 'document' && !item.traced)
+    else if (item.as === 'script' && from?.as === 'document' && item.script === 'module')
       out.push([entry(item.url, 'module', item.cors), 'entry-module']);
   }
   return out;
