@@ -133,11 +133,10 @@ export async function assemblePage(
   async function visitModule(sink: Sink, dep: Dep, bucket: Bucket, from: string, cond?: string): Promise<void> {
     if (isCss(dep.file)) return visitSheet(sink, dep, bucket, false, from, cond); // CSS module script
     const first = firstVisit(sink, dep, bucket);
-    if (first.item) {
-      const js = isJavaScript(dep.file);
+    const js = isJavaScript(dep.file);
+    if (first.item)
       add(sink, bucket, js ? { ...dep, script: 'module' } : dep, js ? 'script' : 'fetch', false, from, cond);
-    }
-    if (first.expand && isJavaScript(dep.file)) await expand(sink, 'module', dep, bucket, false, cond);
+    if (first.expand && js) await expand(sink, 'module', dep, bucket, false, cond);
   }
 
   async function useModule(

@@ -17,7 +17,7 @@ const TAG: Record<string, (href: string, mode: string) => string> = {
 };
 
 /** Whether the warm page loads objects of this announced kind (as an element, or a font as `FontFace`). */
-export const warmable = (kind: string): boolean => kind === 'font' || kind in TAG;
+export const warmable = (kind: string): boolean => kind === 'font' || Object.hasOwn(TAG, kind);
 
 /**
  * The warm page's HTML for `entries` (same-origin printable-ASCII paths, preloadsFor). Without classic
@@ -30,7 +30,7 @@ export const warmable = (kind: string): boolean => kind === 'font' || kind in TA
  */
 export function warmDocument(entries: readonly PreloadEntry[]): { html: string; endless: boolean } {
   const fonts = entries.filter(([, kind]) => kind === 'font').map(([url]) => url);
-  const loaded = entries.filter(([, kind]) => kind !== 'font' && kind in TAG);
+  const loaded = entries.filter(([, kind]) => kind !== 'font' && warmable(kind));
   const endless = loaded.some(([, kind]) => kind === 'script');
   const script = warmScript(fonts, endless ? loaded.map(([url]) => url) : undefined);
   const elements = loaded.map(element);
