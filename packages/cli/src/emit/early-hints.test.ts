@@ -115,6 +115,25 @@ describe.skipIf(!chromium)('first visit: 103 Early Hints and Link of the whole r
     },
   );
 
+  it('Chromium asks for the registration script at high priority, not held back behind the CSS', async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      const priorities = new Map<string, string>();
+      cdp.on('Network.requestWillBeSent', (e) =>
+        priorities.set(new URL(e.request.url).pathname, e.request.initialPriority),
+      );
+      await page.goto(`${server.url}/deep/`, { waitUntil: 'load' });
+      // A deferred script is otherwise 'Low', which Chromium delays while render-blocking stylesheets load.
+      expect(priorities.get('/objpack-register.js')).toBe('High');
+      expect(priorities.get('/deep/css/site.css')).toBe('VeryHigh');
+    } finally {
+      await context.close();
+    }
+  });
+
   it(
     '_headers carries the same list for hosts that turn ' + 'Link into Early Hints (Netlify, Cloudflare Pages)',
     async () => {

@@ -1,6 +1,6 @@
 /**
- * `objpack-register.js`: loaded by every page with `<script src="/objpack-register.js" defer>`. Registers
- * the worker and hints likely next pages to it (links in the viewport once idle, also those a script adds
+ * `objpack-register.js`: loaded by every page with `<script src="/objpack-register.js" defer fetchpriority="high">`.
+ * Registers the worker and hints likely next pages to it (links in the viewport once idle, also those a script adds
  * later; on hover, touch, press or keyboard focus), at most MAX_HINTS of each kind per view, so
  * their packages arrive before the click; never before the page's load event. No dependencies; does nothing where
  * service workers are missing. Options are data attributes on the script tag: `data-sw`, `data-scope`,

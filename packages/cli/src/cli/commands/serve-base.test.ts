@@ -69,7 +69,7 @@ describe.skipIf(!built)('objpack serve --base', () => {
       await edit(text);
       const got = await served(cli, text);
       expect(got.location).toMatch(/^\/repo\/_objpack\/pages\/about\/index\.html\.[0-9a-f]+\.objp$/);
-      expect(got.html).toContain('<script src="/repo/objpack-register.js" defer></script>');
+      expect(got.html).toContain('<script src="/repo/objpack-register.js" defer fetchpriority="high"></script>');
       expect((await get(new URL('/about/', cli.url).href)).status).toBe(404);
       cli.child.kill('SIGTERM');
       expect((await cli.exit).code).toBe(0);
