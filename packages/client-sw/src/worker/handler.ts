@@ -10,6 +10,7 @@ import { navigate } from './navigation.js';
 import { OtherPages } from './other-pages.js';
 import { prefetch } from './prefetch.js';
 import { Prefetches } from './prefetches.js';
+import { RegisterCopy } from './register-copy.js';
 import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type ClientRecord, type HeldRecord } from './store.js';
@@ -58,8 +59,8 @@ export class ObjpackWorker implements WorkerState {
   readonly networkOnce = new Set<string>();
   /** @internal Until this `Date.now()`, navigations are not answered early: a package was just unreachable. */
   earlyOffUntil = 0;
-  /** The registration snippet's bytes and headers, once read (see registerScript). */
-  private registerCopy: { body: ArrayBuffer; headers: Array<[string, string]> } | undefined;
+  /** The worker's copy of the registration snippet. */
+  private readonly register: RegisterCopy;
 
   constructor(
     /** @internal */ readonly scope: ServiceWorkerGlobalScope,
@@ -69,6 +70,7 @@ export class ObjpackWorker implements WorkerState {
     this.options = resolveOptions(options, this.origin, scope.registration?.scope);
     this.ownDir = `${this.options.scopePath}_objpack/`;
     this.store = new Store(this.options.cachePrefix, this.origin, () => this.retired());
+    this.register = new RegisterCopy(this.store, this.options.registerPath, (r) => this.network(r));
     this.routes = new Routes(
       this.store,
       this.options,
@@ -92,7 +94,7 @@ export class ObjpackWorker implements WorkerState {
     // Only the worker's own site: another one on the origin (above the base, or beside it) is none of its business.
     if (warm || !url.pathname.startsWith(this.options.scopePath) || url.pathname.startsWith(this.ownDir)) return warm;
     if (url.pathname === this.options.registerPath && req.mode !== 'navigate') {
-      event.respondWith(this.registerScript(event));
+      event.respondWith(this.register.answer(event));
       return true;
     }
     if (req.mode === 'navigate') {
@@ -231,43 +233,12 @@ export class ObjpackWorker implements WorkerState {
     });
   }
 
-  /** Fetches the registration snippet past the HTTP cache into the meta cache (see `registerUrl`). */
-  async keepRegisterScript(): Promise<void> {
-    if (!this.options.registerPath) return;
-    const res = await fetch(this.store.key(this.options.registerPath), {
-      cache: 'no-cache',
-      credentials: 'same-origin',
-    });
-    if (res.status !== 200) return;
-    await this.rememberRegister(res.clone());
-    await this.store.putMeta(this.store.key(this.options.registerPath), res);
+  keepRegisterScript(): Promise<void> {
+    return this.register.keep();
   }
 
-  /**
-   * The registration snippet from the worker's copy: in memory while the worker runs (a Cache Storage read
-   * is a round trip to the browser process, which came last on every page of the browser benchmark), else
-   * from the meta cache; the network (and a new copy) when it has none.
-   */
-  private async registerScript(event: FetchEvent): Promise<Response> {
-    if (this.registerCopy) return new Response(this.registerCopy.body, { headers: this.registerCopy.headers });
-    const key = this.store.key(this.options.registerPath);
-    const held = await caches.match(key, { cacheName: this.store.metaName }).catch(() => undefined);
-    if (held) {
-      event.waitUntil(this.rememberRegister(held.clone()).catch(noop));
-      return held;
-    }
-    const res = await this.network(event.request);
-    if (res.status === 200) {
-      const copy = res.clone();
-      event.waitUntil(Promise.all([this.rememberRegister(res.clone()), this.store.putMeta(key, copy)]).catch(noop));
-    }
-    return res;
-  }
-
-  private async rememberRegister(res: Response): Promise<void> {
-    const headers: Array<[string, string]> = [];
-    res.headers.forEach((value, name) => headers.push([name, value]));
-    this.registerCopy = { body: await res.arrayBuffer(), headers };
+  holdsRegisterScript(): Promise<boolean> {
+    return this.register.held();
   }
 
   /** @internal */
@@ -376,7 +347,7 @@ export class ObjpackWorker implements WorkerState {
     this.late.clear();
     this.networkOnce.clear();
     this.earlyOffUntil = 0;
-    this.registerCopy = undefined;
+    this.register.forget();
     this.routes.reset();
     this.delta.reset();
     this.otherPages.reset();

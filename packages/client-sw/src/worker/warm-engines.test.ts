@@ -6,18 +6,25 @@ import { warmDocument } from './warm-document.js';
 
 /** A `_headers` rule that lets a browser reuse the site's assets for ten minutes. */
 const objectCache: Array<[string, string, string]> = [['^/assets/', 'iu', 'public, max-age=600']];
+/** The worker knows the test site's snippet as a build's worker knows `objpack-register.js`. */
+const worker = { options: { registerUrl: '/sw-register.js' } };
 
 describeEngines('the warm page', (engine) => {
   const suite = useEngineSuite(engine);
 
-  it("fetches the first page's classic scripts and never runs them", async () => {
-    serveSite(suite.server, suite.b, classicScriptSite(suite.b.register, { '/': [], '/about/': [] }, objectCache));
+  it("fetches the first page's classic scripts and the snippet, and never runs them", async () => {
+    serveSite(
+      suite.server,
+      suite.b,
+      classicScriptSite(suite.b.register, { '/': [], '/about/': [] }, objectCache),
+      worker,
+    );
     const page = await suite.context.newPage();
     await page.goto(`${suite.server.origin}/`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
     await expect
       .poll(async () => (await swEvents(page)).find((e) => e.type === 'warm')?.detail, { timeout: 15_000 })
-      .toBe('1');
+      .toBe('2');
     // Well before the snippet's own 10 s limit: the page said it was done.
     await page.waitForFunction(() => !document.querySelector('iframe[data-objpack-warm]'), undefined, {
       timeout: 4_000,

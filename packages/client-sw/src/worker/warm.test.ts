@@ -15,6 +15,8 @@ const shared: PreloadEntry[] = [
 const preload = { '/': shared, '/about/': [...shared, ['/img/about.svg', 'image'] as PreloadEntry] };
 /** A `_headers` rule that lets a browser reuse the site's assets for ten minutes. */
 const objectCache: Array<[string, string, string]> = [['^/assets/', 'iu', 'public, max-age=600']];
+/** The worker knows the test site's snippet as a build's worker knows `objpack-register.js`. */
+const worker = { options: { registerUrl: '/sw-register.js' } };
 
 describe.skipIf(!CHROMIUM)('service worker in Chromium: the warm page after a first visit', () => {
   const suite = useChromiumSuite();
@@ -38,13 +40,13 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: the warm page after a fi
   };
 
   it("takes the first page's shared objects into the next page from the memory cache, not the worker", async () => {
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true, preload, objectCache }));
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true, preload, objectCache }), worker);
     const page = await suite.context.newPage();
     await page.goto(`${suite.server.origin}/`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
     await expect
       .poll(async () => (await swEvents(page)).find((e) => e.type === 'warm')?.detail, { timeout: 15_000 })
-      .toBe(String(shared.length));
+      .toBe(String(shared.length + 1));
     await page.waitForFunction(() => !document.querySelector('iframe[data-objpack-warm]'), undefined, {
       timeout: 15_000,
     });
@@ -57,19 +59,20 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: the warm page after a fi
     await pageDone(page);
     expect(await page.locator('#js').textContent()).toBe('module v1');
     const asked = (await swFetches(page)).map((f) => f.url);
-    // Its own image and the data the script fetches go through the worker; what the warm page loaded does not.
+    // Its own image and the data the script fetches go through the worker; what the warm page loaded does not,
+    // the registration snippet included (the worker answers it with a few minutes of reuse).
     expect(asked).toContain('/img/about.svg');
-    for (const [url] of shared) expect(asked).not.toContain(url);
+    for (const url of ['/sw-register.js', ...shared.map(([u]) => u)]) expect(asked).not.toContain(url);
   });
 
   it("loads the first page's classic scripts without running them; the next page takes them from memory", async () => {
-    serveSite(suite.server, suite.b, classicScriptSite(suite.b.register, preload, objectCache));
+    serveSite(suite.server, suite.b, classicScriptSite(suite.b.register, preload, objectCache), worker);
     const page = await suite.context.newPage();
     await page.goto(`${suite.server.origin}/`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
     await expect
       .poll(async () => (await swEvents(page)).find((e) => e.type === 'warm')?.detail, { timeout: 15_000 })
-      .toBe(String(shared.length + 1));
+      .toBe(String(shared.length + 2));
     // Well before the snippet's own 10 s limit: the page said it was done.
     await page.waitForFunction(() => !document.querySelector('iframe[data-objpack-warm]'), undefined, {
       timeout: 4_000,
@@ -90,7 +93,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: the warm page after a fi
   });
 
   it('preloads nothing when the host gives objects no freshness: the next page asks the worker as before', async () => {
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true, preload }));
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true, preload }), worker);
     const page = await firstVisit(true);
     const warm = (await swEvents(page)).find((e) => e.type === 'warm');
     expect(warm?.detail ?? '0').toBe('0');
@@ -98,7 +101,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: the warm page after a fi
     await page.waitForURL(`${suite.server.origin}/about/`);
     await pageDone(page);
     const asked = (await swFetches(page)).map((f) => f.url);
-    expect(asked).toEqual(expect.arrayContaining(['/assets/site.css', '/assets/app.js', '/img/about.svg']));
+    expect(asked).toEqual(
+      expect.arrayContaining(['/assets/site.css', '/assets/app.js', '/img/about.svg', '/sw-register.js']),
+    );
   });
 
   it('loads no warm page with data-warm="off", nor on a page the worker answered', async () => {
@@ -106,12 +111,13 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: the warm page after a fi
       suite.server,
       suite.b,
       testSite(suite.b.register, 1, { prefetch: true, preload, objectCache, warm: 'off' }),
+      worker,
     );
     const page = await firstVisit(false);
     await page.waitForTimeout(1500);
     expect((await swEvents(page)).filter((e) => e.type === 'warm')).toEqual([]);
     suite.server.take();
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true, preload, objectCache }));
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { prefetch: true, preload, objectCache }), worker);
     await page.goto(`${suite.server.origin}/about/`);
     await pageDone(page);
     await page.waitForTimeout(1500);

@@ -15,8 +15,9 @@ const INDEX_WAIT_MS = 3000;
  * frame once the worker controls a page it did not answer (a first visit). Chromium's memory cache keeps
  * a controlled page's responses apart from those of a page without a worker, so the next page would ask
  * the worker for every object the first one already has; the frame, controlled from its start, preloads
- * the first page's objects that its shared packages carry and its host lets a browser reuse, from the
- * worker's memory or Cache Storage, never the network. The next page takes them from the memory cache.
+ * the first page's objects that its shared packages carry and its host lets a browser reuse, and the
+ * registration snippet, from the worker's memory or Cache Storage, never the network. The next page takes
+ * them from the memory cache.
  */
 export async function warmPage(w: WorkerState, event: FetchEvent, url: URL): Promise<Response> {
   let entries: PreloadEntry[] = [];
@@ -28,6 +29,8 @@ export async function warmPage(w: WorkerState, event: FetchEvent, url: URL): Pro
       const binding: Binding = { buildId: table.buildId, packages, createdAt: Date.now(), seen: true };
       w.bindings.set(event.resultingClientId, binding);
       entries = warmList(table, route.key, packages);
+      // The snippet rides along when the frame loads anyway: alone it is not worth a frame.
+      if (entries.length > 0 && (await w.holdsRegisterScript())) entries.push([w.options.registerPath, 'script']);
     }
   } catch (err) {
     w.options.onEvent({ type: 'fallback', url: url.pathname, code: errorCode(err) });

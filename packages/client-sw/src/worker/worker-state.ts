@@ -62,4 +62,6 @@ export interface WorkerState {
   remember(clientId: string, binding: Binding): Promise<void>;
   /** Fetches the registration snippet past the HTTP cache into the meta cache. */
   keepRegisterScript(): Promise<void>;
+  /** Whether the worker holds the registration snippet (in memory or the meta cache), to answer it offline. */
+  holdsRegisterScript(): Promise<boolean>;
 }
