@@ -2,7 +2,7 @@
  * vitals.mjs's summaries: medians and IQRs per cell, ratios to the nginx HTTP/2 peer of the same cell, and
  * the markdown tables of results/NAME.md.
  */
-import { median, quantile, round } from '../lib/stats.mjs';
+import { median, quantile, ratioInterval, round } from '../lib/stats.mjs';
 
 const METRICS = ['lcp', 'fcp', 'dcl', 'load', 'complete'];
 
@@ -17,11 +17,24 @@ const summarize = (xs) => {
   };
 };
 
+/** The metrics whose ratio to nginx-h2 the tables give, each with a bootstrap interval. */
+const RATIOS = ['lcp', 'complete'];
+
 /**
  * One row per cell: each metric's median and IQR, objects, how often the page was controlled, the usual last object
- * and the usual LCP element.
+ * and the usual LCP element; the samples of LCP and page-complete, and the 95% bootstrap interval of their ratio to
+ * the nginx-h2 cell of the same scenario, site, RTT and bandwidth (`ratioInterval`, benchmarks/lib/stats.mjs).
  */
 export function summarizeCells(cells) {
+  const peer = (c) =>
+    cells.find(
+      (p) =>
+        p.variant === 'nginx-h2' &&
+        p.scenario === c.scenario &&
+        p.site === c.site &&
+        p.rtt === c.rtt &&
+        p.mbps === c.mbps,
+    );
   const usual = (samples, key) => {
     const seen = new Map();
     for (const s of samples) seen.set(s[key] ?? '', (seen.get(s[key] ?? '') ?? 0) + 1);
@@ -44,6 +57,19 @@ export function summarizeCells(cells) {
       prefetchedMeasured: c.samples.filter((s) => s.prefetchedMeasured).length,
       last: usual(c.samples, 'last'),
       lcpWhat: usual(c.samples, 'lcpWhat'),
+      samples: Object.fromEntries(RATIOS.map((m) => [m, c.samples.map((s) => round(s[m]))])),
+      interval: Object.fromEntries(
+        RATIOS.map((m) => {
+          const p = peer(c);
+          const iv =
+            p &&
+            ratioInterval(
+              c.samples.map((s) => s[m]),
+              p.samples.map((s) => s[m]),
+            );
+          return [m, iv?.map(round)];
+        }),
+      ),
     };
   });
 }
@@ -66,6 +92,13 @@ export function ratio(rows, row, metric) {
 const loadText = (l) =>
   `RTT ${l.rtt}${l.mbps ? `/${l.mbps} Mbit/s` : ''}: ${l.loadavg[0]} → ${l.endLoadavg?.[0] ?? '?'}`;
 const cellText = (s) => (s ? `${s.median} (${s.iqr})` : '–');
+/** A ratio with its interval: `1.1 (0.96–1.24)`; the peer's own row has none. */
+const ratioText = (rows, r, metric) => {
+  const x = ratio(rows, r, metric);
+  if (x === undefined) return '–';
+  const iv = r.variant === 'nginx-h2' ? undefined : r.interval?.[metric];
+  return iv ? `${x} (${iv[0]}–${iv[1]})` : `${x}`;
+};
 
 /** The results page: one table per scenario, a row per site/RTT/bandwidth/variant. */
 export function renderVitals(result) {
@@ -74,7 +107,8 @@ export function renderVitals(result) {
     `# Browser vitals (${result.date.slice(0, 16)}, ${result.runsPerCell} runs/cell, ${result.browser}, ` +
       `${result.machine})`,
     '',
-    '- median ms from navigation start (IQR = q3 − q1); ratios are medians over the nginx-h2 median of the same cell',
+    '- median ms from navigation start (IQR = q3 − q1); ratios are medians over the nginx-h2 median of the same ' +
+      'cell, with their 95% bootstrap interval (sampling alone; runs on a busy machine differ by more)',
     '- page-complete = last same-origin responseEnd among what the page requested before its load event',
     '- session: the first page loaded unmeasured in the same context (nginx-h2 keeps what it fetched in the ' +
       "HTTP cache; objpack's worker installs and fetches what the snippet hints), then the measured page; " +
@@ -104,8 +138,8 @@ export function renderVitals(result) {
     for (const r of rows.filter((x) => x.scenario === scenario)) {
       lines.push(
         `| ${r.site} | ${r.rtt} | ${r.mbps || '∞'} | ${r.variant} | ` +
-          `${METRICS.map((m) => cellText(r[m])).join(' | ')} | ${ratio(rows, r, 'lcp') ?? '–'} | ` +
-          `${ratio(rows, r, 'complete') ?? '–'} | ${r.objects} | ${r.controlled}/${r.n} | ` +
+          `${METRICS.map((m) => cellText(r[m])).join(' | ')} | ${ratioText(rows, r, 'lcp')} | ` +
+          `${ratioText(rows, r, 'complete')} | ${r.objects} | ${r.controlled}/${r.n} | ` +
           `${r.prefetchedMeasured}/${r.n} | ${r.last} | ${r.lcpWhat ?? '–'} |`,
       );
     }
