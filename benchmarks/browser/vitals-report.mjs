@@ -20,21 +20,23 @@ const summarize = (xs) => {
 /** The metrics whose ratio to nginx-h2 the tables give, each with a bootstrap interval. */
 const RATIOS = ['lcp', 'complete'];
 
+/** The nginx-h2 cell or row of the same scenario, site, RTT and bandwidth as `x`. */
+const peerOf = (list, x) =>
+  list.find(
+    (p) =>
+      p.variant === 'nginx-h2' &&
+      p.scenario === x.scenario &&
+      p.site === x.site &&
+      p.rtt === x.rtt &&
+      p.mbps === x.mbps,
+  );
+
 /**
  * One row per cell: each metric's median and IQR, objects, how often the page was controlled, the usual last object
  * and the usual LCP element; the samples of LCP and page-complete, and the 95% bootstrap interval of their ratio to
  * the nginx-h2 cell of the same scenario, site, RTT and bandwidth (`ratioInterval`, benchmarks/lib/stats.mjs).
  */
 export function summarizeCells(cells) {
-  const peer = (c) =>
-    cells.find(
-      (p) =>
-        p.variant === 'nginx-h2' &&
-        p.scenario === c.scenario &&
-        p.site === c.site &&
-        p.rtt === c.rtt &&
-        p.mbps === c.mbps,
-    );
   const usual = (samples, key) => {
     const seen = new Map();
     for (const s of samples) seen.set(s[key] ?? '', (seen.get(s[key] ?? '') ?? 0) + 1);
@@ -60,7 +62,7 @@ export function summarizeCells(cells) {
       samples: Object.fromEntries(RATIOS.map((m) => [m, c.samples.map((s) => round(s[m]))])),
       interval: Object.fromEntries(
         RATIOS.map((m) => {
-          const p = peer(c);
+          const p = peerOf(cells, c);
           const iv =
             p &&
             ratioInterval(
@@ -76,14 +78,7 @@ export function summarizeCells(cells) {
 
 /** Median of `metric` in `row` over the same cell's nginx-h2 median. */
 export function ratio(rows, row, metric) {
-  const peer = rows.find(
-    (r) =>
-      r.variant === 'nginx-h2' &&
-      r.scenario === row.scenario &&
-      r.site === row.site &&
-      r.rtt === row.rtt &&
-      r.mbps === row.mbps,
-  );
+  const peer = peerOf(rows, row);
   const a = row[metric]?.median,
     b = peer?.[metric]?.median;
   return a !== undefined && b ? round(a / b) : undefined;
