@@ -22,7 +22,7 @@ const noop = () => {};
 
 /** Quiet time before Cache Storage writes start: longer than the gaps between a loading page's requests. */
 const QUIET_MS = 150;
-/** Longest a stale route table's check after a navigation waits for the page to stop asking (ms). */
+/** Longest the housekeeping after a navigation (table check, clean-up, delta) waits for a quiet page (ms). */
 const MAX_REFRESH_DELAY_MS = 2000;
 /** A binding lives at least this long: a navigation's client is not listed by matchAll() until it commits. */
 const BINDING_GRACE_MS = 60_000;
@@ -264,12 +264,11 @@ export class ObjpackWorker implements WorkerState {
 
   /** @internal */
   async afterNavigation(): Promise<void> {
-    if (this.routes.stale()) {
-      // Once the page stops asking: a large site's table (1.8 MB for 10,000 pages) holds this thread for
-      // 100 ms and more while it is read and parsed, and the page's requests would wait behind that.
-      await this.quiet(performance.now() + MAX_REFRESH_DELAY_MS);
-      await this.routes.refresh().catch(noop);
-    }
+    // Once the page stops asking: the page's requests would wait on this thread behind the housekeeping (a
+    // large site's table, 1.8 MB for 10,000 pages, holds it for 100 ms and more while it is read and parsed;
+    // the clean-up reads every saved page record; the delta listing is a fetch and a parse).
+    await this.quiet(performance.now() + MAX_REFRESH_DELAY_MS);
+    if (this.routes.stale()) await this.routes.refresh().catch(noop);
     await this.cleanup();
     if (this.routes.table) await this.delta.refresh(this.routes.table.buildId).catch(noop);
   }
