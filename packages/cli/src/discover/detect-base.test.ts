@@ -76,7 +76,7 @@ describe('a build with no base given', () => {
     expect(r.diagnostics.filter((d) => d.code === 'OBJPACK_W_MISSING_REF')).toEqual([]);
     expect(r.summary.warnings).toBe(0);
     expect(readFileSync(path.join(root, 'index.html'), 'utf8')).toContain(
-      '<script src="/repo/objpack-register.js" defer>',
+      '<script src="/repo/objpack-register.js" defer fetchpriority="high">',
     );
     const atRoot = await build({ root, base: '/', workerAssets });
     expect(atRoot.manifest.base).toBeUndefined();

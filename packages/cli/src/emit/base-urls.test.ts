@@ -68,9 +68,9 @@ describe.each(['/', '/repo/', '/a/b/', '/caf%C3%A9/'])('a build under %s', (base
 
   it('injects the registration tag for the base, once, and writes the worker files beside the pages', () => {
     for (const page of ['index.html', 'about/index.html', 'blog.html']) {
-      const tags = [...read(page).matchAll(/<script src="([^"]*objpack-register\.js)" defer><\/script>/g)].map(
-        (m) => m[1],
-      );
+      const tags = [
+        ...read(page).matchAll(/<script src="([^"]*objpack-register\.js)" defer fetchpriority="high"><\/script>/g),
+      ].map((m) => m[1]);
       expect(tags, page).toEqual([`${base}objpack-register.js`]);
     }
     expect(read('objpack-sw.js')).toBe('/* worker */');
@@ -161,7 +161,9 @@ describe.each(['/', '/repo/', '/a/b/', '/caf%C3%A9/'])('a build under %s', (base
     const r = await build(options);
     expect(r.patched).toBe(true);
     await verifyOutput(root);
-    const tags = [...read('blog.html').matchAll(/<script src="([^"]*objpack-register\.js)" defer>/g)].map((m) => m[1]);
+    const tags = [
+      ...read('blog.html').matchAll(/<script src="([^"]*objpack-register\.js)" defer fetchpriority="high">/g),
+    ].map((m) => m[1]);
     expect(tags).toEqual([`${base}objpack-register.js`]);
     const m = json<BuildManifest>('objpack-manifest.json');
     const index = await inspectPackage(path.join(root, m.packages[m.pages[`${base}blog.html`]!.package]!.file));

@@ -156,7 +156,7 @@ export async function preparePages(
     }
     ctx.progress({ phase: 'hash', done: ++done, total });
     const preload = preloadHints(page.items, (item) => packed.has(item));
-    // The registration snippet every page loads (`defer`, low priority): the worker answers it from its own
+    // The registration snippet every page loads (`defer`): the worker answers it from its own
     // copy, and announced it leaves with the preloads instead of after the HTML (benchmarks/browser README).
     // With --no-inject the page loads whatever the user chose, or nothing: not announced.
     if (ctx.inject) preload.push([registerPath(ctx.base), 'script']);

@@ -30,7 +30,9 @@ export async function warmPage(w: WorkerState, event: FetchEvent, url: URL): Pro
       w.bindings.set(event.resultingClientId, binding);
       entries = warmList(table, route.key, packages);
       // The snippet rides along when the frame loads anyway: alone it is not worth a frame.
-      if (entries.length > 0 && (await w.holdsRegisterScript())) entries.push([w.options.registerPath, 'script']);
+      const snippet = w.options.registerPath;
+      if (entries.length > 0 && !entries.some(([u]) => u === snippet) && (await w.holdsRegisterScript()))
+        entries.push([snippet, 'script']);
     }
   } catch (err) {
     w.options.onEvent({ type: 'fallback', url: url.pathname, code: errorCode(err) });
