@@ -8,7 +8,7 @@ const noop = () => {};
  * minutes of reuse let the next page take it from the memory cache, where the warm page (warm.ts) puts it,
  * instead of asking the worker, which answers it after everything else the page asked for.
  */
-export const REGISTER_REUSE = 'max-age=300';
+const REGISTER_REUSE = 'max-age=300';
 
 /** A copy's headers: the host's, but {@link REGISTER_REUSE} for its `Cache-Control`. */
 function copyHeaders(res: Response): Array<[string, string]> {
