@@ -59,8 +59,8 @@ export class ObjpackWorker implements WorkerState {
   readonly networkOnce = new Set<string>();
   /** @internal Until this `Date.now()`, navigations are not answered early: a package was just unreachable. */
   earlyOffUntil = 0;
-  /** The worker's copy of the registration snippet. */
-  private readonly register: RegisterCopy;
+  /** @internal The worker's copy of the registration snippet. */
+  readonly register: RegisterCopy;
 
   constructor(
     /** @internal */ readonly scope: ServiceWorkerGlobalScope,
@@ -231,14 +231,6 @@ export class ObjpackWorker implements WorkerState {
       };
       check();
     });
-  }
-
-  keepRegisterScript(): Promise<void> {
-    return this.register.keep();
-  }
-
-  holdsRegisterScript(): Promise<boolean> {
-    return this.register.held();
   }
 
   /** @internal */

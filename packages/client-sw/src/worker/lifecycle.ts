@@ -11,7 +11,7 @@ const noop = () => {};
  */
 export function install(w: WorkerState, event: ExtendableEvent): void {
   event.waitUntil(
-    Promise.all([w.routes.refresh().catch(noop), w.keepRegisterScript().catch(noop)]).then(() => w.scope.skipWaiting()),
+    Promise.all([w.routes.refresh().catch(noop), w.register.keep().catch(noop)]).then(() => w.scope.skipWaiting()),
   );
 }
 

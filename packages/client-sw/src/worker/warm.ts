@@ -30,8 +30,8 @@ export async function warmPage(w: WorkerState, event: FetchEvent, url: URL): Pro
       w.bindings.set(event.resultingClientId, binding);
       entries = warmList(table, route.key, packages);
       // The snippet rides along when the frame loads anyway: alone it is not worth a frame.
-      const snippet = w.options.registerPath;
-      if (entries.length > 0 && !entries.some(([u]) => u === snippet) && (await w.holdsRegisterScript()))
+      const snippet = w.register.path;
+      if (entries.length > 0 && !entries.some(([u]) => u === snippet) && (await w.register.held()))
         entries.push([snippet, 'script']);
     }
   } catch (err) {

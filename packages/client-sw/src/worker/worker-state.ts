@@ -5,6 +5,7 @@ import type { Delta } from './delta.js';
 import type { OtherPages } from './other-pages.js';
 import type { PackageRun } from './package-run.js';
 import type { Prefetches } from './prefetches.js';
+import type { RegisterCopy } from './register-copy.js';
 import type { Route, Routes } from './routes.js';
 import type { Store } from './store.js';
 
@@ -30,6 +31,8 @@ export interface WorkerState {
   readonly store: Store;
   readonly routes: Routes;
   readonly delta: Delta;
+  /** The worker's copy of the registration snippet. */
+  readonly register: RegisterCopy;
   /** Objects of other pages of a page's build (client-side routers). */
   readonly otherPages: OtherPages;
   /** Package path → its fetch and unpacking in progress. */
@@ -60,8 +63,4 @@ export interface WorkerState {
   afterNavigation(): Promise<void>;
   /** Saves where a page's objects come from, once the worker is quiet. */
   remember(clientId: string, binding: Binding): Promise<void>;
-  /** Fetches the registration snippet past the HTTP cache into the meta cache. */
-  keepRegisterScript(): Promise<void>;
-  /** Whether the worker holds the registration snippet (in memory or the meta cache), to answer it offline. */
-  holdsRegisterScript(): Promise<boolean>;
 }
