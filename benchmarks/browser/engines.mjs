@@ -39,8 +39,10 @@ const firefoxPage = (page) => ({
 
 /**
  * Launches `engine`. `spki`: base64 SHA-256 of the servers' public key (Chromium trusts it by that).
+ * `newProfileContext` (Chromium only): a context on a profile directory that outlives it.
  * @returns {Promise<{ version(): string, newContext(o: { viewport: { width: number, height: number } }):
- *   Promise<{ newPage(): Promise<any>, close(): Promise<void> }>, close(): Promise<void> }>}
+ *   Promise<{ newPage(): Promise<any>, close(): Promise<void> }>, close(): Promise<void>,
+ *   newProfileContext?: (o: { viewport: { width: number, height: number }, dir: string }) => Promise<any> }>}
  */
 export async function launchEngine(engine, { spki }) {
   if (engine === 'chromium') {
@@ -51,6 +53,14 @@ export async function launchEngine(engine, { spki }) {
     return {
       version: () => `chromium ${browser.version()}`,
       newContext: ({ viewport }) => browser.newContext({ viewport }),
+      // A browser of its own on a profile directory: closing it and opening the same directory again is a
+      // reader who quit the browser and comes back (worker stopped, memory cache gone, disk caches kept).
+      newProfileContext: ({ viewport, dir }) =>
+        chromium.launchPersistentContext(dir, {
+          executablePath: BIN.chromium,
+          args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`],
+          viewport,
+        }),
       close: () => browser.close(),
     };
   }

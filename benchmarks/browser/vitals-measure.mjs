@@ -4,9 +4,11 @@
  * connection): a `first` visit loads the measured page straight away; a `session` first loads the site's
  * first page unmeasured (nginx's peer keeps what it fetched in the HTTP cache; objpack's worker installs,
  * takes control and fetches what the snippet hints), waits until the page is idle and the worker has
- * stored every package in flight, then loads the measured page. Only engine-neutral web APIs are used
- * (no DevTools protocol), so the same code runs in every browser of engines.mjs.
+ * stored every package in flight, then loads the measured page; a `return` visit does the same with the
+ * browser quit and started again in between (Chromium only). Only engine-neutral web APIs are used in
+ * pages (no DevTools protocol), so the same code runs in every browser of engines.mjs.
  */
+import { rm } from 'node:fs/promises';
 
 /**
  * Runs in the page after load: LCP, FCP, DOMContentLoaded, load, page-complete (navigation start → the last
@@ -74,40 +76,81 @@ const askWorker = (what) =>
   });
 
 /**
- * @param {Awaited<ReturnType<typeof import('./engines.mjs').launchEngine>>} browser
- * @param {{ origin: string, scenario: 'session' | 'first', first: string, measured: string, objpack: boolean, dwellMs?:
- * number }} o `dwellMs`: in a session, go on this long after the first page's load event instead of waiting until the
- *   page is idle and the worker has stored every package (a reader who clicks while prefetches are in flight)
+ * The unmeasured first page of a visit: loaded, then left idle with every hinted package stored (or, with
+ * `dwellMs`, left that long after its load event). Returns the URLs the worker prefetched.
  */
-export async function measureVisit(browser, { origin, scenario, first, measured, objpack, dwellMs }) {
+async function visitFirst(page, { origin, first, objpack, dwellMs }) {
+  await page.goto(`${origin}${first}`, { waitUntil: 'load', timeout: 60_000 });
+  if (objpack)
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+  if (dwellMs !== undefined) {
+    await page.waitForTimeout(dwellMs);
+    return [];
+  }
+  await page.evaluate(pageIdle);
+  if (!objpack) return [];
+  await page.evaluate(askWorker, 'bench:settled');
+  // The warm page the snippet loads once the hinted packages are in (client-sw worker/warm.ts) is part of
+  // the idle state a reader leaves: a frame still loading it is not idle.
+  await page.waitForFunction(() => !document.querySelector('iframe[data-objpack-warm]'), undefined, {
+    timeout: 10_000,
+  });
+  return (await page.evaluate(askWorker, 'bench:events')).filter((e) => e.type === 'prefetch').map((e) => e.url);
+}
+
+/** Loads the measured page and reads its vitals. */
+async function visitMeasured(page, { origin, measured }, prefetched) {
+  await page.goto(`${origin}${measured}`, { waitUntil: 'load', timeout: 60_000 });
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  const vitals = await page.evaluate(pageVitals);
+  const controlled = await page.evaluate(() => navigator.serviceWorker?.controller != null);
+  const norm = (p) => p.replace(/(index)?\.html$|\/$/, '');
+  return { ...vitals, controlled, prefetchedMeasured: prefetched.some((u) => norm(u) === norm(measured)) };
+}
+
+/**
+ * A `return` visit: the first page in a browser on a new profile directory, the browser quit, then the
+ * measured page in a new browser on the same directory (the worker stopped, the memory cache gone; the
+ * HTTP disk cache, Cache Storage and the registration kept), as a reader who comes back another day.
+ */
+async function measureReturn(browser, o, profileDir) {
+  if (!browser.newProfileContext) throw new Error('the return scenario needs Chromium (profile directories)');
+  await rm(profileDir, { recursive: true, force: true });
+  const viewport = { width: 1280, height: 800 };
+  try {
+    let context = await browser.newProfileContext({ viewport, dir: profileDir });
+    let prefetched;
+    try {
+      prefetched = await visitFirst(context.pages()[0] ?? (await context.newPage()), o);
+    } finally {
+      await context.close();
+    }
+    context = await browser.newProfileContext({ viewport, dir: profileDir });
+    try {
+      return await visitMeasured(context.pages()[0] ?? (await context.newPage()), o, prefetched);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await rm(profileDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * @param {Awaited<ReturnType<typeof import('./engines.mjs').launchEngine>>} browser
+ * @param {{ origin: string, scenario: 'session' | 'first' | 'return', first: string, measured: string,
+ *   objpack: boolean, dwellMs?: number, profileDir?: string }} o `dwellMs`: in a session, go on this long after
+ *   the first page's load event instead of waiting until the page is idle and the worker has stored every
+ *   package (a reader who clicks while prefetches are in flight); `profileDir`: where a `return` visit keeps
+ *   its profile
+ */
+export async function measureVisit(browser, o) {
+  if (o.scenario === 'return') return measureReturn(browser, o, o.profileDir);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
-    let prefetched = [];
-    if (scenario === 'session') {
-      await page.goto(`${origin}${first}`, { waitUntil: 'load', timeout: 60_000 });
-      if (objpack)
-        await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
-      if (dwellMs !== undefined) await page.waitForTimeout(dwellMs);
-      else await page.evaluate(pageIdle);
-      if (objpack && dwellMs === undefined) {
-        await page.evaluate(askWorker, 'bench:settled');
-        // The warm page the snippet loads once the hinted packages are in (client-sw worker/warm.ts) is part
-        // of the idle state a reader leaves: a frame still loading it is not idle.
-        await page.waitForFunction(() => !document.querySelector('iframe[data-objpack-warm]'), undefined, {
-          timeout: 10_000,
-        });
-        prefetched = (await page.evaluate(askWorker, 'bench:events'))
-          .filter((e) => e.type === 'prefetch')
-          .map((e) => e.url);
-      }
-    }
-    await page.goto(`${origin}${measured}`, { waitUntil: 'load', timeout: 60_000 });
-    await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    const vitals = await page.evaluate(pageVitals);
-    const controlled = await page.evaluate(() => navigator.serviceWorker?.controller != null);
-    const norm = (p) => p.replace(/(index)?\.html$|\/$/, '');
-    return { ...vitals, controlled, prefetchedMeasured: prefetched.some((u) => norm(u) === norm(measured)) };
+    const prefetched = o.scenario === 'session' ? await visitFirst(page, o) : [];
+    return await visitMeasured(page, o, prefetched);
   } finally {
     await context.close();
   }

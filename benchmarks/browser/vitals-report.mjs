@@ -107,7 +107,9 @@ export function renderVitals(result) {
     '- page-complete = last same-origin responseEnd among what the page requested before its load event',
     '- session: the first page loaded unmeasured in the same context (nginx-h2 keeps what it fetched in the ' +
       "HTTP cache; objpack's worker installs and fetches what the snippet hints), then the measured page; " +
-      'first: a fresh context (empty cache, no worker, cold TLS connection)',
+      'first: a fresh context (empty cache, no worker, cold TLS connection); return: as session, with the ' +
+      'browser quit and started again on the same profile before the measured page (worker stopped, memory ' +
+      'cache gone, HTTP disk cache and Cache Storage kept, cold TLS connection)',
     '- nginx-h2: the site as built by its generator on nginx HTTP/2 + TLS; objpack-static: after objpack ' +
       'build, same nginx; objpack-serve: objpack serve over HTTP/2 + TLS with 103 Early Hints',
     ...(result.baseline

@@ -4,10 +4,11 @@
  *   [--bandwidth 0,10] [--variants nginx-h2,objpack-static,objpack-serve] [--runs 15] [--out NAME]
  *
  * What a reader sees, beside nginx HTTP/2 over TLS in the same run: LCP, FCP, DOMContentLoaded, load and
- * page-complete of a page in two scenarios (vitals-measure.mjs): the second page of a visit (`session`)
- * and a first visit with a fresh profile (`first`). Sites (vitals-sites.mjs): the synthetic depth-3 page
- * and real generator output, each served as it is (nginx-h2) and after `objpack build` (objpack-static:
- * the same nginx, no server support; objpack-serve: `objpack serve` over HTTP/2 with 103 Early Hints).
+ * page-complete of a page in three scenarios (vitals-measure.mjs): the second page of a visit (`session`),
+ * a first visit with a fresh profile (`first`) and the second page after the browser restarted (`return`).
+ * Sites (vitals-sites.mjs): the synthetic depth-3 page and real generator output, each served as it is
+ * (nginx-h2) and after `objpack build` (objpack-static: the same nginx, no server support; objpack-serve:
+ * `objpack serve` over HTTP/2 with 103 Early Hints).
  * Every server is behind its own userspace delay proxy (benchmarks/lib/delay-proxy.mjs, own process) with
  * the RTT, 2 RTTs of TLS handshake per new connection and, with --bandwidth, one link of that many Mbit/s
  * per direction shared by all connections (DevTools throttling does not shape a worker's fetches).
@@ -38,10 +39,11 @@ const VARIANTS = [
 ];
 /** Variants without objpack: the site as its generator wrote it. */
 const PLAIN = new Set(['nginx-h2', 'serve-plain']);
-const SCENARIOS = ['session', 'first'];
+const SCENARIOS = ['session', 'first', 'return'];
 const HELP =
   `Usage: node benchmarks/browser/vitals.mjs [options]
-  --scenarios LIST  ${SCENARIOS.join(',')} (default both): second page of a visit / first visit, fresh profile
+  --scenarios LIST  ${SCENARIOS.join(',')} (default session,first): second page of a visit / first visit,
+                    fresh profile / the second page after the browser was quit and started again (Chromium)
   --sites LIST      ${Object.keys(SITES).join(',')} (default all)
   --rtt LIST        round-trip times in ms (default 0,20,100)
   --bandwidth LIST  Mbit/s per direction, one link all connections share; 0 = unlimited (default 0)
@@ -89,7 +91,7 @@ if (values.help) {
 }
 const log = (m) => process.stderr.write(`${m}\n`);
 const list = (v, all) => (v ?? all.join(',')).split(',').filter(Boolean);
-const scenarios = list(values.scenarios, SCENARIOS);
+const scenarios = list(values.scenarios, ['session', 'first']);
 const sites = list(values.sites, Object.keys(SITES));
 const variants = list(
   values.variants,
@@ -226,6 +228,7 @@ try {
                       origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`,
                       scenario,
                       dwellMs,
+                      profileDir: join(dir, 'profile'),
                       first: prepared[s].first,
                       measured: prepared[s].measured,
                       objpack: !PLAIN.has(variant),
