@@ -5,7 +5,7 @@
  * fixtures/closure/gen-* (VitePress, Docusaurus). Each names the page a visit starts on (`first`) and the
  * page measured (`measured`).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { REPO } from '../lib/workspace.mjs';
 import { FIXTURES } from './fixtures.mjs';
@@ -56,18 +56,25 @@ function hostCaching(root) {
 }
 
 /**
- * The bench worker: the built `objpack-sw.js` (moved to `objpack-sw-real.js`) with an event hook that
- * records what it served and a message that answers once every package in flight is stored; otherwise
- * the shipped worker with the options `objpack build` gives it.
+ * The bench worker: the built `objpack-sw.js` with an event hook that records what it served and a message
+ * that answers once every package in flight is stored, put before it in the same file (one script, as the
+ * build writes it: a second one would be read and run at every worker start); otherwise the shipped worker
+ * with the options `objpack build` gives it.
  */
-const BENCH_WORKER = `self.__events = [];
+const BENCH_PRELUDE = `self.__events = [];
 self.objpackOptions = { onEvent: (e) => { self.__events.push({ type: e.type, url: e.url, t: Date.now() }); } };
 self.addEventListener('message', (e) => {
   if (e.data === 'bench:settled') e.waitUntil(self.objpack.settled().then(() => e.ports[0].postMessage(true)));
   if (e.data === 'bench:events') e.ports[0].postMessage(self.__events.splice(0));
 });
-importScripts('/objpack-sw-real.js');
 `;
+
+/** `worker` (a bundle's source) as the bench worker; its `"use strict"` directive stays first. */
+export function benchWorker(worker) {
+  const text = String(worker);
+  const directive = /^"use strict";/.exec(text)?.[0] ?? '';
+  return `${directive}${BENCH_PRELUDE}${text.slice(directive.length)}`;
+}
 
 /**
  * Writes every named site under `dir` and builds its copy with the workspace's built CLI (`pnpm build`).
@@ -92,8 +99,7 @@ export async function prepareSites(dir, names, log) {
     writeFileSync(join(plain, '_headers'), hostCaching(plain));
     cpSync(plain, built, { recursive: true });
     const result = await build({ ...site.build, root: built, cache: false });
-    renameSync(join(built, 'objpack-sw.js'), join(built, 'objpack-sw-real.js'));
-    writeFileSync(join(built, 'objpack-sw.js'), BENCH_WORKER);
+    writeFileSync(join(built, 'objpack-sw.js'), benchWorker(readFileSync(join(built, 'objpack-sw.js'))));
     // What a first navigation to the measured page downloads with objpack: its page package and shared ones.
     const mp = result.manifest.pages[site.measured];
     const packageBytes = mp

@@ -27,7 +27,7 @@ import { certificate, startNginxSites } from './nginx-tls.mjs';
 import { startServeProcess } from './serve-child.mjs';
 import { measureVisit } from './vitals-measure.mjs';
 import { renderVitals, summarizeCells } from './vitals-report.mjs';
-import { prepareSites, SITES } from './vitals-sites.mjs';
+import { benchWorker, prepareSites, SITES } from './vitals-sites.mjs';
 
 const VARIANTS = [
   'nginx-h2',
@@ -149,7 +149,7 @@ if (variants.includes('objpack-static-baseline')) {
   for (const s of sites) {
     baselineRoots[s] = `${prepared[s].built}-baseline`;
     cpSync(prepared[s].built, baselineRoots[s], { recursive: true });
-    writeFileSync(join(baselineRoots[s], 'objpack-sw-real.js'), worker);
+    writeFileSync(join(baselineRoots[s], 'objpack-sw.js'), benchWorker(worker));
   }
 }
 const roots = sites.flatMap((s) => [
