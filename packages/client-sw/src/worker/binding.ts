@@ -25,6 +25,8 @@ export interface BoundPackage {
   run?: PackageRun;
   /** Object names of a held package (from its record), so requests for other URLs skip the worker. */
   names?: ReadonlySet<string>;
+  /** The HTML entry's name, from a held page package's record (the navigation reads it from there). */
+  html?: string;
 }
 
 /**

@@ -159,8 +159,10 @@ export class ObjpackWorker implements WorkerState {
       const record = await this.store.held(cacheName, path);
       // Another navigation may have started it while we looked.
       p.run = this.runs.get(path);
-      if (record && !p.run) p.names = namesOf(record);
-      else p.run ??= start();
+      if (record && !p.run) {
+        p.names = namesOf(record);
+        p.html = record.html;
+      } else p.run ??= start();
       return p;
     };
     return Promise.all([

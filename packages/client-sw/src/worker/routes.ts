@@ -44,11 +44,14 @@ export class Routes {
     private readonly beforeAdopt: (outgoing: RouteTable | undefined) => Promise<void> = async () => {},
   ) {}
 
-  /** The current table from memory or the meta cache; no network. */
-  current(): Promise<RouteTable | undefined> {
+  /**
+   * The current table from memory or the meta cache; no network. `stored`: the meta cache's answer for
+   * the table, when the caller already asked for it.
+   */
+  current(stored?: Promise<Response | undefined>): Promise<RouteTable | undefined> {
     if (this.table) return Promise.resolve(this.table);
     this.loading ??= (async () => {
-      const res = await caches.match(this.options.routesUrl, { cacheName: this.store.metaName });
+      const res = await (stored ?? this.readStored());
       if (res && !this.table) this.table = parseTable(await res.json());
       return this.table;
     })().finally(() => (this.loading = undefined));
@@ -62,7 +65,15 @@ export class Routes {
    */
   async forPath(pathname: string): Promise<RouteTable | undefined> {
     if (this.table) return this.table;
-    return (await this.readShard(pathname).catch(() => undefined)) ?? this.current();
+    // Asked for with the shard core, not after it: a small site has no shards, and its table's response
+    // (read only when there is no core) is then one Cache Storage round trip sooner.
+    const stored = this.readStored();
+    stored.catch(() => undefined);
+    return (await this.readShard(pathname).catch(() => undefined)) ?? this.current(stored);
+  }
+
+  private readStored(): Promise<Response | undefined> {
+    return caches.match(this.options.routesUrl, { cacheName: this.store.metaName });
   }
 
   private async readShard(pathname: string): Promise<RouteTable | undefined> {
