@@ -2,7 +2,7 @@ import { parse } from 'parse5';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import { describe, expect, test } from 'vitest';
 import { htmlContentType } from '../discover/html-charset.js';
-import { finalHtml, injectRegister, REGISTER_TAG } from './inject.js';
+import { finalHtml, injectRegister, REGISTER_TAG, registerTag } from './inject.js';
 
 describe('injectRegister', () => {
   test('goes at the end of <head>, ignoring a </head> inside comments and scripts', () => {
@@ -22,6 +22,16 @@ describe('injectRegister', () => {
     const once = injectRegister('<html><head></head><body></body></html>')!;
     expect(injectRegister(once)).toBeUndefined();
     expect(injectRegister('<html><body><script src="/objpack-register.js"></script></body></html>')).toBeUndefined();
+  });
+  test("a rebuild brings an earlier version's tag up to date, in place; the site's own tag stays", () => {
+    const earlier = '<html><head><title>t</title><script src="/objpack-register.js" defer></script></head></html>';
+    const old = '<script src="/objpack-register.js" defer></script>';
+    expect(injectRegister(earlier)).toBe(earlier.replace(old, REGISTER_TAG));
+    expect(injectRegister(injectRegister(earlier)!)).toBeUndefined();
+    const base = '<head><script src="/a$&amp;b/objpack-register.js" defer></script></head>';
+    expect(injectRegister(base, '/a$&b/')).toBe(`<head>${registerTag('/a$&b/')}</head>`);
+    const own = '<head><script src="/objpack-register.js" async></script></head>';
+    expect(injectRegister(own)).toBeUndefined();
   });
   test('a <template> in the head is inert content, never the place; foreign content opens the body', () => {
     const head =

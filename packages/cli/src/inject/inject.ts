@@ -24,24 +24,32 @@ export const workerPath = (base = '/'): string => `${base}${WORKER_PATH.slice(1)
  * The tag the build injects under `base`. The snippet registers the worker beside it, with its directory as
  * the scope, so the tag needs no attribute for that. A base is percent-encoded but may keep `&`, escaped here.
  */
-export const registerTag = (base = '/'): string =>
-  base === '/'
-    ? REGISTER_TAG
-    : `<script src="${registerPath(base).replace(/&/g, '&amp;')}" ${REGISTER_ATTRS}></script>`;
+export const registerTag = (base = '/'): string => tagWith(base, REGISTER_ATTRS);
+
+const tagWith = (base: string, attrs: string): string =>
+  `<script src="${registerPath(base).replace(/&/g, '&amp;')}" ${attrs}></script>`;
+
+/** How earlier versions wrote the tag: a rebuild of their output brings it up to date. */
+const EARLIER_ATTRS = ['defer'];
 
 /**
  * Returns the HTML with the registration `<script>` added where the head ends: before `</head>`, or where
  * the body begins when the head's end is implicit (the first tag that is not head content, `</body>`,
  * `</html>`), or at the end; `undefined` when the page already loads the script, so rebuilding never
- * injects twice. The scan uses parse5's tokenizer, switched as the tree builder switches it (`<title>`,
- * `<script>`, `<style>`, `<noscript>`…), so a `</head>` inside a comment, a script or a string never fools
+ * injects twice (a tag as an earlier version wrote it becomes today's; any other is the site's own). The
+ * scan uses parse5's tokenizer, switched as the tree builder switches it (`<title>`, `<script>`, `<style>`,
+ * `<noscript>`…), so a `</head>` inside a comment, a script or a string never fools
  * it; tags inside a `<template>` are its inert content, never the place (a script there would not run);
  * and it stops as soon as the place is found.
  */
 export function injectRegister(html: string, base = '/'): string | undefined {
+  const tag = registerTag(base);
+  if (html.includes(tag)) return undefined;
+  for (const earlier of EARLIER_ATTRS.map((attrs) => tagWith(base, attrs)))
+    if (html.includes(earlier)) return html.replace(earlier, () => tag);
   if (html.includes(registerPath(base))) return undefined;
   const at = headEnd(html);
-  return `${html.slice(0, at)}${registerTag(base)}${html.slice(at)}`;
+  return `${html.slice(0, at)}${tag}${html.slice(at)}`;
 }
 
 /** Offset where the head ends (see injectRegister). */
