@@ -81,7 +81,7 @@ async function serveRoute(
     if (current && w.options.preload) announcePreloads(headers, table, route.key);
     html = new Response(body, { status: 200, headers });
   } else {
-    // plan() read the held record: a restarted worker's first answer waits on one Cache Storage read less.
+    // The record plan() read names the HTML entry: a restarted worker's first answer reads it only once.
     const cached = page.html ? await w.store.match([page.cacheName], page.html) : undefined;
     if (!cached) throw new ObjpackSwError(SwErrorCode.OBJECT_ABSENT, route.page);
     // A cached Response's headers are immutable: copy them to announce the preloads.
