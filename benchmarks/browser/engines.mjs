@@ -39,7 +39,7 @@ const firefoxPage = (page) => ({
 
 /**
  * Launches `engine`. `spki`: base64 SHA-256 of the servers' public key (Chromium trusts it by that).
- * `newProfileContext` (Chromium only): a context on a profile directory that outlives it.
+ * `newProfileContext` (Chromium, Firefox): a context on a profile directory that outlives it.
  * @returns {Promise<{ version(): string, newContext(o: { viewport: { width: number, height: number } }):
  *   Promise<{ newPage(): Promise<any>, close(): Promise<void> }>, close(): Promise<void>,
  *   newProfileContext?: (o: { viewport: { width: number, height: number }, dir: string }) => Promise<any> }>}
@@ -74,6 +74,25 @@ export async function launchEngine(engine, { spki }) {
   const version = await browser.version();
   return {
     version: () => version,
+    // As Chromium's: a browser of its own on a profile directory, which its next launch finds as it was left.
+    async newProfileContext({ viewport, dir }) {
+      const own = await puppeteer.launch({
+        browser: 'firefox',
+        executablePath: BIN.firefox,
+        headless: true,
+        acceptInsecureCerts: true,
+        userDataDir: dir,
+      });
+      return {
+        pages: () => [],
+        async newPage() {
+          const page = (await own.pages())[0] ?? (await own.newPage());
+          await page.setViewport(viewport);
+          return firefoxPage(page);
+        },
+        close: () => own.close(),
+      };
+    },
     async newContext({ viewport }) {
       const context = await browser.createBrowserContext();
       return {

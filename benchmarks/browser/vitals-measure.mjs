@@ -5,7 +5,7 @@
  * first page unmeasured (nginx's peer keeps what it fetched in the HTTP cache; objpack's worker installs,
  * takes control and fetches what the snippet hints), waits until the page is idle and the worker has
  * stored every package in flight, then loads the measured page; a `return` visit does the same with the
- * browser quit and started again in between (Chromium only). Only engine-neutral web APIs are used in
+ * browser quit and started again in between (Chromium, Firefox). Only engine-neutral web APIs are used in
  * pages (no DevTools protocol), so the same code runs in every browser of engines.mjs.
  */
 import { rm } from 'node:fs/promises';
@@ -114,7 +114,7 @@ async function visitMeasured(page, { origin, measured }, prefetched) {
  * HTTP disk cache, Cache Storage and the registration kept), as a reader who comes back another day.
  */
 async function measureReturn(browser, o, profileDir) {
-  if (!browser.newProfileContext) throw new Error('the return scenario needs Chromium (profile directories)');
+  if (!browser.newProfileContext) throw new Error('the return scenario needs a profile directory (Chromium, Firefox)');
   await rm(profileDir, { recursive: true, force: true });
   const viewport = { width: 1280, height: 800 };
   try {

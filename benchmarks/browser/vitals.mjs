@@ -43,7 +43,7 @@ const SCENARIOS = ['session', 'first', 'return'];
 const HELP =
   `Usage: node benchmarks/browser/vitals.mjs [options]
   --scenarios LIST  ${SCENARIOS.join(',')} (default session,first): second page of a visit / first visit,
-                    fresh profile / the second page after the browser was quit and started again (Chromium)
+                    fresh profile / the second page after the browser was quit and started again (not WebKit)
   --sites LIST      ${Object.keys(SITES).join(',')} (default all)
   --rtt LIST        round-trip times in ms (default 0,20,100)
   --bandwidth LIST  Mbit/s per direction, one link all connections share; 0 = unlimited (default 0)
@@ -129,6 +129,10 @@ for (const [what, got, all] of [
 }
 if (!ENGINES.includes(engine)) {
   log(`unknown browser ${engine} (${ENGINES.join(', ')})`);
+  process.exit(2);
+}
+if (scenarios.includes('return') && engine === 'webkit') {
+  log('the return scenario needs a profile directory the browser keeps: Chromium or Firefox, not WebKit');
   process.exit(2);
 }
 const nginx = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
