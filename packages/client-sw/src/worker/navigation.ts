@@ -86,8 +86,10 @@ async function serveRoute(
     if (!cached) throw new ObjpackSwError(SwErrorCode.OBJECT_ABSENT, route.page);
     // A cached Response's headers are immutable: copy them to announce the preloads.
     const headers = new Headers(cached.headers);
+    // Scripts only while a package still streams: then the preload has the request waiting for its bytes.
+    const scripts = packages.some((p) => p.run);
     html =
-      w.options.preload && announcePreloads(headers, table, route.key)
+      w.options.preload && announcePreloads(headers, table, route.key, { scripts })
         ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers })
         : cached;
   }
