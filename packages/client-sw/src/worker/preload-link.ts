@@ -49,10 +49,11 @@ export function preloadHeader(hints: readonly PreloadEntry[]): string | undefine
  * parsing what names them, one worker round trip per level. Returns whether a header was added. Never
  * throws: a preload is an optimisation, and a bad table entry must not break the navigation.
  *
- * `scripts: false` leaves classic and module scripts out, for a page answered from Cache Storage: each of
- * its objects is a local read away, so a preload saves the page little, and WebKit paints a page that
- * preloads its scripts ~30 ms later (it fetches and prepares them before the first paint;
- * benchmarks/browser/README.md). Stylesheets, fonts and images stay: they decide the first paint.
+ * `scripts: false` leaves classic and module scripts out, for a page whose packages are all held or whole
+ * in memory (binding.ts `local`): each object is a local read away, so a preload saves the page little,
+ * and WebKit paints a page that preloads its scripts ~30 ms later (benchmarks/browser/README.md). While a
+ * package streams, a script's preload has its request waiting for the bytes. Stylesheets, fonts and
+ * images stay: they decide the first paint.
  */
 export function announcePreloads(
   headers: Headers,
