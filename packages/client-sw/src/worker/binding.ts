@@ -29,9 +29,6 @@ export interface BoundPackage {
   html?: string;
 }
 
-/** Every package is held or whole in memory: whatever the page asks for is a local read away. */
-export const local = (packages: readonly BoundPackage[]): boolean => packages.every((p) => !p.run || p.run.whole);
-
 /**
  * Whether a page package's index belongs to `table`'s build: it names that build, or the earlier build the
  * table says wrote the (unchanged) package. Any other id means a deploy newer than the table.

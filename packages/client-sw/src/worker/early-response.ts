@@ -1,6 +1,6 @@
 import { UTF8_HTML, type RouteTable } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
-import { local, type Binding, type BoundPackage } from './binding.js';
+import type { Binding, BoundPackage } from './binding.js';
 import { recover, transient } from './html-recovery.js';
 import { bind, bindPage, htmlSlot } from './page-binding.js';
 import { announcePreloads } from './preload-link.js';
@@ -57,7 +57,7 @@ export function earlyRoute(
   // The page's own headers (CSP, COOP/COEP…) as the table lists them; the package's entry must agree.
   for (const [name, value] of route.htmlHeaders ?? []) headers.append(name, value);
   // Preloads of the table's build; after a deploy the page may not use them all (a wasted request, no harm).
-  if (w.options.preload) announcePreloads(headers, table, route.key, { scripts: !local(packages) });
+  if (w.options.preload) announcePreloads(headers, table, route.key);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let html: Slot | undefined;
   let cancelled = false;

@@ -1,6 +1,6 @@
 import type { RouteTable } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
-import { local, type BoundPackage } from './binding.js';
+import type { BoundPackage } from './binding.js';
 import { earlyAllowed, earlyRoute } from './early-response.js';
 import { recover, transient } from './html-recovery.js';
 import { objectHeaders } from './object-response.js';
@@ -78,7 +78,7 @@ async function serveRoute(
     // The page starts asking for its objects once its HTML is in: count that as activity for the write gate.
     void slot.done.then(() => (w.lastActivity = performance.now()), noop);
     const headers = objectHeaders(slot.entry, buildId);
-    if (current && w.options.preload) announcePreloads(headers, table, route.key, { scripts: !local(packages) });
+    if (current && w.options.preload) announcePreloads(headers, table, route.key);
     html = new Response(body, { status: 200, headers });
   } else {
     // The record plan() read names the HTML entry: a restarted worker's first answer reads it only once.
@@ -87,7 +87,7 @@ async function serveRoute(
     // A cached Response's headers are immutable: copy them to announce the preloads.
     const headers = new Headers(cached.headers);
     html =
-      w.options.preload && announcePreloads(headers, table, route.key, { scripts: !local(packages) })
+      w.options.preload && announcePreloads(headers, table, route.key)
         ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers })
         : cached;
   }

@@ -68,11 +68,6 @@ export class PackageRun {
     return this.spec.path;
   }
 
-  /** Every object's bytes are in and verified (a finished prefetch): each is a memory read away. */
-  get whole(): boolean {
-    return this.indexed && [...this.slots.values()].every((s) => s.state === 'done');
-  }
-
   abort(): void {
     this.ctrl.abort();
   }

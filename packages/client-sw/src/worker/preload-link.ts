@@ -48,22 +48,10 @@ export function preloadHeader(hints: readonly PreloadEntry[]): string | undefine
  * none, and without it the browser finds fonts, `@import`s, CSS images and imported modules only after
  * parsing what names them, one worker round trip per level. Returns whether a header was added. Never
  * throws: a preload is an optimisation, and a bad table entry must not break the navigation.
- *
- * `scripts: false` leaves classic and module scripts out, for a page whose packages are all held or whole
- * in memory (binding.ts `local`): each object is a local read away, so a preload saves the page little,
- * and WebKit paints a page that preloads its scripts ~30 ms later (benchmarks/browser/README.md). While a
- * package streams, a script's preload has its request waiting for the bytes. Stylesheets, fonts and
- * images stay: they decide the first paint.
  */
-export function announcePreloads(
-  headers: Headers,
-  table: RouteTable,
-  page: string,
-  { scripts = true }: { scripts?: boolean } = {},
-): boolean {
+export function announcePreloads(headers: Headers, table: RouteTable, page: string): boolean {
   try {
-    const hints = preloadsFor(table, page).filter((h) => scripts || (h[1] !== 'script' && h[1] !== 'module'));
-    const value = preloadHeader(hints);
+    const value = preloadHeader(preloadsFor(table, page));
     if (value) headers.append('link', value);
     return value !== undefined;
   } catch {
