@@ -46,43 +46,29 @@ const firefoxPage = (page) => ({
  */
 export async function launchEngine(engine, { spki }) {
   if (engine === 'chromium') {
-    const browser = await chromium.launch({
+    const launch = {
       executablePath: BIN.chromium,
       args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`],
-    });
+    };
+    const browser = await chromium.launch(launch);
     return {
       version: () => `chromium ${browser.version()}`,
       newContext: ({ viewport }) => browser.newContext({ viewport }),
       // A browser of its own on a profile directory: closing it and opening the same directory again is a
       // reader who quit the browser and comes back (worker stopped, memory cache gone, disk caches kept).
-      newProfileContext: ({ viewport, dir }) =>
-        chromium.launchPersistentContext(dir, {
-          executablePath: BIN.chromium,
-          args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spki}`],
-          viewport,
-        }),
+      newProfileContext: ({ viewport, dir }) => chromium.launchPersistentContext(dir, { ...launch, viewport }),
       close: () => browser.close(),
     };
   }
   if (engine === 'webkit') return launchWebKit();
-  const browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: BIN.firefox,
-    headless: true,
-    acceptInsecureCerts: true,
-  });
+  const launch = { browser: 'firefox', executablePath: BIN.firefox, headless: true, acceptInsecureCerts: true };
+  const browser = await puppeteer.launch(launch);
   const version = await browser.version();
   return {
     version: () => version,
     // As Chromium's: a browser of its own on a profile directory, which its next launch finds as it was left.
     async newProfileContext({ viewport, dir }) {
-      const own = await puppeteer.launch({
-        browser: 'firefox',
-        executablePath: BIN.firefox,
-        headless: true,
-        acceptInsecureCerts: true,
-        userDataDir: dir,
-      });
+      const own = await puppeteer.launch({ ...launch, userDataDir: dir });
       return {
         pages: () => [],
         async newPage() {
