@@ -39,10 +39,12 @@ const firefoxPage = (page) => ({
 
 /**
  * Launches `engine`. `spki`: base64 SHA-256 of the servers' public key (Chromium trusts it by that).
- * `newProfileContext` (Chromium, Firefox): a context on a profile directory that outlives it.
+ * `newProfileContext` (Chromium, Firefox): a context on a profile directory that outlives it; `stopWorkers`
+ * (Chromium): stops the service workers of a page's context.
  * @returns {Promise<{ version(): string, newContext(o: { viewport: { width: number, height: number } }):
  *   Promise<{ newPage(): Promise<any>, close(): Promise<void> }>, close(): Promise<void>,
- *   newProfileContext?: (o: { viewport: { width: number, height: number }, dir: string }) => Promise<any> }>}
+ *   newProfileContext?: (o: { viewport: { width: number, height: number }, dir: string }) => Promise<any>,
+ *   stopWorkers?: (page: any, expect: boolean) => Promise<void> }>}
  */
 export async function launchEngine(engine, { spki }) {
   if (engine === 'chromium') {
@@ -57,6 +59,7 @@ export async function launchEngine(engine, { spki }) {
       // A browser of its own on a profile directory: closing it and opening the same directory again is a
       // reader who quit the browser and comes back (worker stopped, memory cache gone, disk caches kept).
       newProfileContext: ({ viewport, dir }) => chromium.launchPersistentContext(dir, { ...launch, viewport }),
+      stopWorkers: (page, expect) => stopChromiumWorkers(page, expect),
       close: () => browser.close(),
     };
   }
@@ -92,6 +95,32 @@ export async function launchEngine(engine, { spki }) {
     },
     close: () => browser.close(),
   };
+}
+
+/**
+ * Stops every service worker of the page's context, as Chromium does on its own after 30 s without events.
+ * With `expect`, resolves once a worker was reported and every one is stopped (the next request a worker
+ * handles starts it again); without, the context has none and the same calls are made.
+ */
+async function stopChromiumWorkers(page, expect) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    /** Version id → running status, as the protocol reports them (after enable, asynchronously). */
+    const status = new Map();
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      for (const v of versions) status.set(v.versionId, v.runningStatus);
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    const end = Date.now() + 10_000;
+    while (expect && (status.size === 0 || [...status.values()].some((s) => s !== 'stopped'))) {
+      if (Date.now() > end) throw new Error(`service workers not stopped after 10 s: ${[...status.values()]}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await cdp.send('ServiceWorker.disable');
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** A WebDriver session as a page: `goto` waits for the load event (the default page load strategy). */

@@ -5,8 +5,10 @@
  * first page unmeasured (nginx's peer keeps what it fetched in the HTTP cache; objpack's worker installs,
  * takes control and fetches what the snippet hints), waits until the page is idle and the worker has
  * stored every package in flight, then loads the measured page; a `return` visit does the same with the
- * browser quit and started again in between (Chromium, Firefox). Only engine-neutral web APIs are used in
- * pages (no DevTools protocol), so the same code runs in every browser of engines.mjs.
+ * browser quit and started again in between (Chromium, Firefox); an `idle` one with the worker stopped in
+ * between (Chromium stops a worker after 30 s without events: a reader who stays on the first page). Only
+ * engine-neutral web APIs are used in pages (no DevTools protocol), so the same code runs in every browser of
+ * engines.mjs; stopping the worker is the engine's (engines.mjs `stopWorkers`).
  */
 import { rm } from 'node:fs/promises';
 
@@ -138,7 +140,7 @@ async function measureReturn(browser, o, profileDir) {
 
 /**
  * @param {Awaited<ReturnType<typeof import('./engines.mjs').launchEngine>>} browser
- * @param {{ origin: string, scenario: 'session' | 'first' | 'return', first: string, measured: string,
+ * @param {{ origin: string, scenario: 'session' | 'first' | 'return' | 'idle', first: string, measured: string,
  *   objpack: boolean, dwellMs?: number, profileDir?: string }} o `dwellMs`: in a session, go on this long after
  *   the first page's load event instead of waiting until the page is idle and the worker has stored every
  *   package (a reader who clicks while prefetches are in flight); `profileDir`: where a `return` visit keeps
@@ -149,7 +151,9 @@ export async function measureVisit(browser, o) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
-    const prefetched = o.scenario === 'session' ? await visitFirst(page, o) : [];
+    const prefetched = o.scenario === 'first' ? [] : await visitFirst(page, o);
+    // Every variant: the plain site has no worker to stop, and makes the same calls.
+    if (o.scenario === 'idle') await browser.stopWorkers(page, o.objpack);
     return await visitMeasured(page, o, prefetched);
   } finally {
     await context.close();

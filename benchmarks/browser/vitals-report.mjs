@@ -109,7 +109,9 @@ export function renderVitals(result) {
       "HTTP cache; objpack's worker installs and fetches what the snippet hints), then the measured page; " +
       'first: a fresh context (empty cache, no worker, cold TLS connection); return: as session, with the ' +
       'browser quit and started again on the same profile before the measured page (worker stopped, memory ' +
-      'cache gone, HTTP disk cache and Cache Storage kept, cold TLS connection)',
+      'cache gone, HTTP disk cache and Cache Storage kept, cold TLS connection); idle: as session, with the ' +
+      'worker stopped before the measured page (as Chromium stops it after 30 s without events; caches and ' +
+      'connections kept)',
     '- nginx-h2: the site as built by its generator on nginx HTTP/2 + TLS; objpack-static: after objpack ' +
       'build, same nginx; objpack-serve: objpack serve over HTTP/2 + TLS with 103 Early Hints',
     ...(result.baseline

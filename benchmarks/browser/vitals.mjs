@@ -5,7 +5,8 @@
  *
  * What a reader sees, beside nginx HTTP/2 over TLS in the same run: LCP, FCP, DOMContentLoaded, load and
  * page-complete of a page in three scenarios (vitals-measure.mjs): the second page of a visit (`session`),
- * a first visit with a fresh profile (`first`) and the second page after the browser restarted (`return`).
+ * a first visit with a fresh profile (`first`), the second page after the browser restarted (`return`) and
+ * the second page with the worker stopped by the browser in between (`idle`).
  * Sites (vitals-sites.mjs): the synthetic depth-3 page and real generator output, each served as it is
  * (nginx-h2) and after `objpack build` (objpack-static: the same nginx, no server support; objpack-serve:
  * `objpack serve` over HTTP/2 with 103 Early Hints).
@@ -39,11 +40,13 @@ const VARIANTS = [
 ];
 /** Variants without objpack: the site as its generator wrote it. */
 const PLAIN = new Set(['nginx-h2', 'serve-plain']);
-const SCENARIOS = ['session', 'first', 'return'];
+const SCENARIOS = ['session', 'first', 'return', 'idle'];
 const HELP =
   `Usage: node benchmarks/browser/vitals.mjs [options]
   --scenarios LIST  ${SCENARIOS.join(',')} (default session,first): second page of a visit / first visit,
-                    fresh profile / the second page after the browser was quit and started again (not WebKit)
+                    fresh profile / the second page after the browser was quit and started again (not WebKit) /
+                    the second page with the worker stopped in between, as after a reader's 30 s on the first
+                    page (Chromium)
   --sites LIST      ${Object.keys(SITES).join(',')} (default all)
   --rtt LIST        round-trip times in ms (default 0,20,100)
   --bandwidth LIST  Mbit/s per direction, one link all connections share; 0 = unlimited (default 0)
@@ -133,6 +136,10 @@ if (!ENGINES.includes(engine)) {
 }
 if (scenarios.includes('return') && engine === 'webkit') {
   log('the return scenario needs a profile directory the browser keeps: Chromium or Firefox, not WebKit');
+  process.exit(2);
+}
+if (scenarios.includes('idle') && engine !== 'chromium') {
+  log('the idle scenario stops workers through the DevTools protocol: Chromium only');
   process.exit(2);
 }
 const nginx = process.env.OBJPACK_NGINX ?? '/usr/sbin/nginx';
