@@ -73,6 +73,14 @@ export interface ObjpackOptions {
    */
   earlyResponse?: boolean;
   /**
+   * Where the browser has static routing (Chromium's `InstallEvent.addRoutes`), let it answer navigations
+   * to held pages while the worker is stopped, from a copy of their HTML in Cache Storage, without starting
+   * the worker (default true in `objpack-sw.js`, false in `createObjpackHandler`). Pages without a copy then
+   * go to the network, not to any fetch handler: a host worker with navigation routes of its own keeps this
+   * off.
+   */
+  stoppedRoute?: boolean;
+  /**
    * Give up on a package that sends no headers, or less than 16 KiB of body, in this long (ms, default
    * 10 s): its page and the objects not yet arrived go to the network. A host that accepts the connection
    * and then stalls or trickles would otherwise leave an early-answered page blank. 0 or `Infinity`
@@ -103,6 +111,7 @@ export interface ResolvedOptions {
   delta: boolean;
   preload: boolean;
   earlyResponse: boolean;
+  stoppedRoute: boolean;
   packageStallMs: number;
   /** Pathname of the registration snippet, or '' (off). */
   registerPath: string;
@@ -132,6 +141,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string, scope?: s
     delta: o.delta ?? true,
     preload: o.preload ?? true,
     earlyResponse: o.earlyResponse ?? true,
+    stoppedRoute: o.stoppedRoute ?? true,
     // setTimeout takes at most 2^31−1 ms (beyond, browsers fire at once): 0, Infinity or more means no watchdog.
     packageStallMs: stallMs(o.packageStallMs),
     registerPath: o.registerUrl === '' ? '' : new URL(o.registerUrl ?? `${scopePath}${REGISTER_FILE}`, origin).pathname,

@@ -300,6 +300,17 @@ export async function cacheNames(page: EnginePage): Promise<string[]> {
   return page.evaluate(() => caches.keys());
 }
 
+/** The builds of the page copies a stopped worker's navigations are answered from (worker/stopped-route.ts). */
+export async function copiedBuilds(page: EnginePage, cacheName = 'objpack-v1-pages'): Promise<string[]> {
+  return page.evaluate(async (name) => {
+    const cache = await caches.open(name);
+    const builds = await Promise.all(
+      (await cache.keys()).map(async (k) => (await cache.match(k))?.headers.get('x-objpack-build') ?? ''),
+    );
+    return [...new Set(builds)].sort();
+  }, cacheName);
+}
+
 export async function cacheContents(page: EnginePage): Promise<Record<string, string[]>> {
   return page.evaluate(async () => {
     const out: Record<string, string[]> = {};

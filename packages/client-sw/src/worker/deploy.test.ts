@@ -4,6 +4,7 @@ import {
   cacheContents,
   cacheNames,
   cleanup,
+  copiedBuilds,
   installWorker,
   pageDone,
   reference,
@@ -75,11 +76,16 @@ describeEngines('v1 → v2 deploys', (engine) => {
     await pageDone(tab2);
     await expect.poll(async () => (await cacheNames(tab2)).filter((n) => n.includes('build-1')).length).toBe(0);
     const caches = await cacheContents(tab2);
+    // Static routing (Chromium only) adds the pages cache (stopped-route.ts).
+    const routed = engine === 'chromium';
     expect(Object.keys(caches).sort()).toEqual([
       'objpack-v1-build-build-2',
       'objpack-v1-meta',
+      ...(routed ? ['objpack-v1-pages'] : []),
       `objpack-v1-shared-${v2site.sharedPackage.common}`,
     ]);
+    // The copies a stopped worker's navigations are answered from: build 2's only.
+    if (routed) expect(await copiedBuilds(tab2)).toEqual(['build-2']);
     expect(caches['objpack-v1-build-build-2']).not.toContain('/img/old.svg');
     expect(await readState(tab2)).toEqual(['About v2', 'module v2', 'data v2']);
   });

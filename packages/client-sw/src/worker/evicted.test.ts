@@ -47,8 +47,9 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: Cache Storage evicted', 
     await page.goto(`${suite.server.origin}/`);
     await pageDone(page);
     const requests = suite.server.take();
-    // The shared package may come from the HTTP cache (immutable); Chromium itself sends a stopped worker's
-    // navigation to the network as well ('/'), whose answer the worker's response wins over.
+    // The shared package may come from the HTTP cache (immutable). The page itself ('/') comes from the
+    // network: with the pages cache gone too, the browser's static route (stopped-route.ts) sends a stopped
+    // worker's navigation there; the worker then recovers the table and the packages for the page's objects.
     const allowed = ['/', '/_objpack/routes.json', site.pagePackage['/']!, site.sharedPackage.common!];
     expect(requests.filter((r) => !allowed.includes(r))).toEqual([]);
     expect(requests.filter((r) => r === '/_objpack/routes.json' || r === site.pagePackage['/'])).toHaveLength(2);

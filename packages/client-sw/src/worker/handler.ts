@@ -15,6 +15,7 @@ import { answerable, clearSiteData, objectName } from './requests.js';
 import { lookupRoute, Routes, type Route } from './routes.js';
 import { Store, type ClientRecord, type HeldRecord } from './store.js';
 import { subresource } from './subresource.js';
+import { addStoppedRoutes, clearStoppedPages, keepStoppedPage } from './stopped-route.js';
 import { warmPage } from './warm.js';
 import type { PlanOptions, WorkerState } from './worker-state.js';
 
@@ -76,6 +77,7 @@ export class ObjpackWorker implements WorkerState {
       this.options,
       () => this.cleanup(),
       (outgoing) => pinOpenPages(this, outgoing),
+      () => clearStoppedPages(this),
     );
     this.delta = new Delta(this.store, this.options);
     this.prefetches = new Prefetches(this.options.prefetchBytes, (run) => {
@@ -121,6 +123,7 @@ export class ObjpackWorker implements WorkerState {
 
   handleInstall(event: ExtendableEvent): void {
     install(this, event);
+    addStoppedRoutes(this, event, this.ownDir);
   }
 
   handleActivate(event: ExtendableEvent): void {
@@ -196,6 +199,9 @@ export class ObjpackWorker implements WorkerState {
       onHeld: (cacheName, record) => {
         this.delta.add(cacheName, record, path);
         this.otherPages.add(cacheName, record, path);
+        const now = this.routes.table;
+        if (kind === 'page' && record.html && now && cacheName === this.store.buildName(now.buildId))
+          this.keepCopy(keepStoppedPage(this, now, path, cacheName, record.html));
       },
       quiet: (deadline) => this.quiet(deadline),
       retired: this.store.retired,
@@ -209,6 +215,13 @@ export class ObjpackWorker implements WorkerState {
       if (this.runs.get(path) === run) this.runs.delete(path);
     });
     return run;
+  }
+
+  /** @internal Tracks a page copy's write (stopped-route.ts) until it is done, as {@link settled} waits. */
+  keepCopy(copy: Promise<void>): Promise<void> {
+    const tracked = copy.catch(noop).finally(() => this.saving.delete(tracked));
+    this.saving.add(tracked);
+    return tracked;
   }
 
   /** This worker was replaced by a newer version (its state is `redundant`). */
@@ -358,5 +371,9 @@ export class ObjpackWorker implements WorkerState {
 export function createObjpackHandler(
   options: ObjpackOptions & { scope?: ServiceWorkerGlobalScope } = {},
 ): ObjpackWorker {
-  return new ObjpackWorker(options.scope ?? (self as unknown as ServiceWorkerGlobalScope), options);
+  // Static routes would send a host worker's own navigations to the network while it is stopped.
+  return new ObjpackWorker(options.scope ?? (self as unknown as ServiceWorkerGlobalScope), {
+    stoppedRoute: false,
+    ...options,
+  });
 }

@@ -46,5 +46,8 @@ export function message(w: WorkerState, event: ExtendableMessageEvent): void {
     // was fetched ahead is in: the shared packages it preloads from.
     const warm = data.warm === true && source ? done.then(() => source.postMessage({ type: 'objpack:warm' })) : done;
     event.waitUntil(warm.catch(noop));
+    // A page the browser answered while the worker was stopped (stopped-route.ts) had no navigation here:
+    // the table check and clean-up that follow one run now.
+    if (source?.id && !w.bindings.has(source.id)) event.waitUntil(w.afterNavigation().catch(noop));
   }
 }

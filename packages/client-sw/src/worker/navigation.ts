@@ -7,6 +7,7 @@ import { objectHeaders } from './object-response.js';
 import { bind, bindPage, htmlSlot } from './page-binding.js';
 import { announcePreloads } from './preload-link.js';
 import { lookupRoute, type Route } from './routes.js';
+import { keepStoppedPage } from './stopped-route.js';
 import type { WorkerState } from './worker-state.js';
 
 const noop = () => {};
@@ -90,6 +91,9 @@ async function serveRoute(
       w.options.preload && announcePreloads(headers, table, route.key)
         ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers })
         : cached;
+    // The next time this page opens with the worker stopped, the browser answers it (stopped-route.ts).
+    if (page.cacheName === w.store.buildName(table.buildId) && url.search === '')
+      event.waitUntil(w.keepCopy(keepStoppedPage(w, table, route.page, page.cacheName, page.html!, url.pathname)));
   }
   bind(w, event, { buildId: bound.buildId, packages: bound.packages, createdAt: Date.now() });
   return html;

@@ -42,7 +42,12 @@ export class Routes {
     private readonly onAdopt: (table: RouteTable) => Promise<void>,
     /** Called before a table for a new build is stored or used, with the one it replaces. */
     private readonly beforeAdopt: (outgoing: RouteTable | undefined) => Promise<void> = async () => {},
+    /** Called before another table (a new build, or the same one mapping URLs otherwise) is stored. */
+    private readonly beforeStore: () => Promise<void> = async () => {},
   ) {}
+
+  /** A fetched table is replacing the current one: from before it is stored until it is the current one. */
+  replacing = false;
 
   /**
    * The current table from memory or the meta cache; no network. `stored`: the meta cache's answer for
@@ -158,17 +163,23 @@ export class Routes {
     // The build id hashes the packages only: a rebuild that just changed how the host maps URLs (clean
     // URLs, redirects) keeps it.
     if (sameBuild && sameUrlMapping(this.table!, table)) return this.table;
-    // Open pages that depend on the current table are pinned to its build first (client-records.ts).
-    if (!sameBuild) await this.beforeAdopt(this.table).catch(noop);
-    // Persisting is best effort (a full disk must not stop the worker from knowing the site).
-    await this.persist(text, table).catch(noop);
-    if (sameBuild) {
-      // Same packages, same caches: only how URLs map to pages changed.
+    this.replacing = true;
+    try {
+      // Open pages that depend on the current table are pinned to its build first (client-records.ts).
+      if (!sameBuild) await this.beforeAdopt(this.table).catch(noop);
+      await this.beforeStore().catch(noop);
+      // Persisting is best effort (a full disk must not stop the worker from knowing the site).
+      await this.persist(text, table).catch(noop);
+      if (sameBuild) {
+        // Same packages, same caches: only how URLs map to pages changed.
+        this.table = table;
+        return table;
+      }
+      this.previousBuildId = this.table?.buildId;
       this.table = table;
-      return table;
+    } finally {
+      this.replacing = false;
     }
-    this.previousBuildId = this.table?.buildId;
-    this.table = table;
     this.options.onEvent({ type: 'routes-updated', url: this.options.routesUrl, detail: table.buildId });
     await this.onAdopt(table);
     return table;

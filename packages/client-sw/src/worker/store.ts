@@ -40,6 +40,10 @@ export class Store {
   get metaName(): string {
     return `${this.prefix}-meta`;
   }
+  /** Copies of held pages' HTML the browser answers stopped-worker navigations from (stopped-route.ts). */
+  get pagesName(): string {
+    return `${this.prefix}-pages`;
+  }
   buildName(buildId: string): string {
     return `${this.prefix}-build-${buildId}`;
   }
@@ -133,7 +137,7 @@ export class Store {
   async prune(keep: ReadonlySet<string>): Promise<string[]> {
     const gone: string[] = [];
     for (const name of await caches.keys()) {
-      if (this.owns(name) && name !== this.metaName && !keep.has(name)) {
+      if (this.owns(name) && name !== this.metaName && name !== this.pagesName && !keep.has(name)) {
         await caches.delete(name);
         gone.push(name);
       }

@@ -5,6 +5,7 @@ import { objectResponse } from './object-response.js';
 import { partialResponse } from './partial.js';
 import { objectName } from './requests.js';
 import { lookupRoute } from './routes.js';
+import { openedFromCopy, routesStopped } from './stopped-route.js';
 import type { ClientRecord } from './store.js';
 import type { WorkerState } from './worker-state.js';
 
@@ -12,7 +13,7 @@ import type { WorkerState } from './worker-state.js';
 export async function subresource(w: WorkerState, event: FetchEvent): Promise<Response> {
   const name = objectName(event.request.url);
   try {
-    const binding = w.bindings.get(event.clientId) ?? (await deriveBinding(w, event.clientId));
+    const binding = w.bindings.get(event.clientId) ?? (await derived(w, event));
     if (binding) binding.seen = true;
     if (binding?.ready) await binding.ready;
     const res =
@@ -59,11 +60,28 @@ async function fromBinding(w: WorkerState, binding: Binding, name: string, url: 
   return undefined;
 }
 
+/** Bindings being derived, by worker and client: a page's first requests arrive together, and share one. */
+const deriving = new WeakMap<WorkerState, Map<string, Promise<Binding | undefined>>>();
+
+function derived(w: WorkerState, event: FetchEvent): Promise<Binding | undefined> {
+  let ongoing = deriving.get(w);
+  if (!ongoing) deriving.set(w, (ongoing = new Map()));
+  let p = ongoing.get(event.clientId);
+  if (!p) {
+    const map = ongoing;
+    p = deriveBinding(w, event).finally(() => map.delete(event.clientId));
+    map.set(event.clientId, p);
+  }
+  return p;
+}
+
 /**
  * After a worker restart the bindings are gone: the page's saved record says where its objects come from;
- * without one (answered by an older worker, or never saved), the page's URL in the current table does.
+ * without one (answered by an older worker, never saved, or by the browser from the pages cache), the page's
+ * URL in the current table does. With static routes, a page not from the pages cache is the network's.
  */
-async function deriveBinding(w: WorkerState, clientId: string): Promise<Binding | undefined> {
+async function deriveBinding(w: WorkerState, event: FetchEvent): Promise<Binding | undefined> {
+  const { clientId } = event;
   if (!clientId) return undefined;
   const saved = await w.store.client(clientId).catch(() => undefined);
   if (saved) {
@@ -72,11 +90,47 @@ async function deriveBinding(w: WorkerState, clientId: string): Promise<Binding 
     return binding.packages.length > 0 ? binding : undefined;
   }
   const [client, table] = await Promise.all([w.scope.clients.get(clientId), w.routes.current()]);
-  if (!client || !table) return undefined;
+  if (!client) return undefined;
+  if (routesStopped(w)) {
+    if (!(table && (await openedFromCopy(w, table, client.url)))) return fromNetworkPage(w, event, client.url, table);
+    // The browser answered the navigation from its copy: the table check that follows a navigation runs now.
+    event.waitUntil(w.afterNavigation().catch(() => {}));
+  }
+  if (!table) return undefined;
   // Right while the table is the one the page was answered from: before it moves, the binding is saved
   // (client-records.ts pinOpenPages).
   const binding = tableBinding(w, table, client.url);
   w.bindings.set(clientId, binding);
+  return binding.packages.length > 0 ? binding : undefined;
+}
+
+/**
+ * A page this worker did not answer and has no record of, which the browser did not take from the pages cache:
+ * the network's, while the worker was stopped (stopped-route.ts), or a first visit's taken over after its load.
+ * Its HTML is the host's current build, so its objects come by a table checked within `routesMaxAgeMs` (one
+ * request when older), held packages first. With no table at all (Cache Storage evicted), one request for the
+ * table and the page's packages, as a navigation recovers, rather than each object through this worker.
+ */
+async function fromNetworkPage(
+  w: WorkerState,
+  event: FetchEvent,
+  url: string,
+  table: RouteTable | undefined,
+): Promise<Binding | undefined> {
+  let binding: Binding = { buildId: '', packages: [], createdAt: Date.now(), seen: true };
+  if (!table) {
+    const recovered = await w.routes.recover(w.options.packageStallMs);
+    if (recovered) event.waitUntil(recovered.stored);
+    const route = recovered && lookupRoute(recovered.table, new URL(url).pathname);
+    if (route) {
+      binding = { ...binding, buildId: recovered.table.buildId, packages: await w.plan(recovered.table, route) };
+    }
+  } else {
+    const fresh = w.routes.stale() ? ((await w.routes.refresh().catch(() => undefined)) ?? table) : table;
+    binding = { ...tableBinding(w, fresh, url), seen: true };
+  }
+  w.bindings.set(event.clientId, binding);
+  event.waitUntil(w.remember(event.clientId, binding));
   return binding.packages.length > 0 ? binding : undefined;
 }
 

@@ -61,6 +61,8 @@ export interface WorkerState {
   offlineCopy(...pathnames: string[]): Promise<Response | undefined>;
   /** Follow-up work after a navigation: table refresh, clean-up, delta listing. */
   afterNavigation(): Promise<void>;
+  /** Tracks a page copy's write (stopped-route.ts) until it is done. */
+  keepCopy(copy: Promise<void>): Promise<void>;
   /** Saves where a page's objects come from, once the worker is quiet. */
   remember(clientId: string, binding: Binding): Promise<void>;
 }

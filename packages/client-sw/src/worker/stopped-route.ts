@@ -1,0 +1,133 @@
+import type { RouteTable } from '@objpack/format';
+import { announcePreloads } from './preload-link.js';
+import { lookupRoute } from './routes.js';
+import type { WorkerState } from './worker-state.js';
+
+const noop = () => {};
+
+/** Longest a page's copy waits for the worker to be quiet (ms): it is a Cache Storage write like the rest. */
+const MAX_COPY_DELAY_MS = 10_000;
+
+/**
+ * Navigations while the worker is stopped. Chromium stops a worker after 30 s without events, so a reader who
+ * stays on a page opens the next one with the worker stopped, and a stopped worker's first answer comes
+ * 30–40 ms after the browser starts it. Where the browser has static routing (`InstallEvent.addRoutes`), the
+ * worker leaves those navigations to the browser, which answers them from the pages cache without starting
+ * it: a copy of each held page's HTML, as the worker answers it, under the URLs readers open.
+ *
+ * A page not in the pages cache goes to the network (the router does not fall back to the fetch handler),
+ * and so do its objects (subresource.ts): its HTML may be a newer deploy's. Every entry belongs to the build
+ * of the table the worker holds: the cache is emptied before another table is stored (Routes
+ * `beforeStore`), and a copy is written only while no other table is being adopted.
+ */
+export const staticRouting = (): boolean => {
+  const install = (globalThis as { InstallEvent?: { prototype: object } }).InstallEvent;
+  return install !== undefined && 'addRoutes' in install.prototype;
+};
+
+/** Whether this worker leaves navigations to the pages cache while it is stopped. */
+export const routesStopped = (w: WorkerState): boolean => w.options.stoppedRoute && staticRouting();
+
+interface RouterRule {
+  condition: Record<string, unknown>;
+  source: string | { cacheName: string };
+}
+
+/** Characters with a meaning in a URLPattern pathname. */
+const patternText = (s: string): string => s.replace(/[\\:*?()+{}]/g, '\\$&');
+
+/** The install's static routes: objpack's own files to the worker, stopped-worker navigations to the pages cache. */
+export function stoppedRoutes(w: WorkerState, ownDir: string): RouterRule[] {
+  return [
+    // The warm page is a navigation only the worker answers; nothing of objpack's own is a page.
+    { condition: { urlPattern: { pathname: `${patternText(ownDir)}*` } }, source: 'fetch-event' },
+    {
+      condition: {
+        requestMode: 'navigate',
+        runningStatus: 'not-running',
+        // A query string is part of a cache key: such URLs are never copies, and go to the worker.
+        urlPattern: { pathname: `${patternText(w.options.scopePath)}*`, search: '' },
+      },
+      source: { cacheName: w.store.pagesName },
+    },
+  ];
+}
+
+/** Registers the routes during install; a browser that refuses them answers every navigation through the worker. */
+export function addStoppedRoutes(w: WorkerState, event: ExtendableEvent, ownDir: string): void {
+  if (!routesStopped(w)) return;
+  const add = (event as ExtendableEvent & { addRoutes?: (rules: RouterRule[]) => Promise<void> }).addRoutes;
+  if (typeof add !== 'function') return;
+  event.waitUntil(
+    add.call(event, stoppedRoutes(w, ownDir)).catch((err: unknown) => {
+      w.options.onEvent({ type: 'fallback', url: w.store.pagesName, detail: String(err) });
+    }),
+  );
+}
+
+/** Empties the pages cache (before another table is stored). */
+export async function clearStoppedPages(w: WorkerState): Promise<void> {
+  if (!staticRouting()) return;
+  await caches.delete(w.store.pagesName);
+}
+
+/**
+ * The URLs a reader may open for the page at table key `key`: the key, its directory or `index.html` spelling
+ * and, with clean URLs, the bare path; each only where the table maps it to the same page.
+ */
+export function pageUrls(table: RouteTable, key: string, opened?: string): string[] {
+  const spellings = [key];
+  if (key.endsWith('/index.html')) spellings.push(key.slice(0, -'index.html'.length));
+  if (key.endsWith('/')) spellings.push(`${key}index.html`);
+  else if (key.endsWith('.html')) spellings.push(key.slice(0, -'.html'.length));
+  if (opened !== undefined) spellings.push(opened);
+  return [...new Set(spellings)].filter((p) => lookupRoute(table, p)?.key === key);
+}
+
+/**
+ * Copies a held page's HTML into the pages cache under the URLs that open it (`opened`: the one a navigation
+ * used), once the worker is quiet; nothing when the table moved meanwhile or the copy is there already.
+ */
+export async function keepStoppedPage(
+  w: WorkerState,
+  table: RouteTable,
+  pagePackage: string,
+  cacheName: string,
+  html: string,
+  opened?: string,
+): Promise<void> {
+  if (!routesStopped(w) || w.store.retired()) return;
+  const keys = Object.keys(table.pages).filter((k) => table.packages[table.pages[k]?.[0] ?? -1] === pagePackage);
+  const urls = keys.flatMap((k) => pageUrls(table, k, opened).map((u) => ({ key: k, url: w.store.key(u) })));
+  if (urls.length === 0) return;
+  const have = await Promise.all(urls.map((u) => caches.match(u.url, { cacheName: w.store.pagesName })));
+  const missing = urls.filter((_, i) => !have[i]);
+  if (missing.length === 0) return;
+  await w.quiet(performance.now() + MAX_COPY_DELAY_MS);
+  const cached = await w.store.match([cacheName], html);
+  if (!cached) return;
+  const body = await cached.arrayBuffer();
+  const cache = await caches.open(w.store.pagesName);
+  for (const { key, url } of missing) {
+    const headers = new Headers(cached.headers);
+    // A package kept from an earlier build names that build; its copy here is the table's.
+    headers.set('x-objpack-build', table.buildId);
+    if (w.options.preload) announcePreloads(headers, table, key);
+    // Checked right before each write: a table being adopted empties this cache, and nothing of the old
+    // build may land in it after that. (A restarted worker may hold only a shard of the stored table.)
+    const now = w.routes.table;
+    if ((now && now !== table) || w.routes.replacing || w.store.retired()) return;
+    await cache.put(url, new Response(body, { status: cached.status, statusText: cached.statusText, headers }));
+  }
+}
+
+/**
+ * For a page this worker did not answer and has no record of: whether the browser answered it from the pages
+ * cache for `table`'s build (its objects are then that build's); otherwise it came from the network.
+ */
+export async function openedFromCopy(w: WorkerState, table: RouteTable, url: string): Promise<boolean> {
+  const u = new URL(url);
+  u.hash = '';
+  const res = await caches.match(u.href, { cacheName: w.store.pagesName }).catch(noop);
+  return res?.headers.get('x-objpack-build') === table.buildId;
+}
