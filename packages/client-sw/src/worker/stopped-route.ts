@@ -97,13 +97,15 @@ export async function keepStoppedPage(
   opened?: string,
 ): Promise<void> {
   if (!routesStopped(w) || w.store.retired()) return;
+  // Even the look-up waits (a large table's keys are many): a held page's navigation asks for this, and its
+  // own requests come first.
+  await w.quiet(performance.now() + MAX_COPY_DELAY_MS);
   const keys = Object.keys(table.pages).filter((k) => table.packages[table.pages[k]?.[0] ?? -1] === pagePackage);
   const urls = keys.flatMap((k) => pageUrls(table, k, opened).map((u) => ({ key: k, url: w.store.key(u) })));
   if (urls.length === 0) return;
   const have = await Promise.all(urls.map((u) => caches.match(u.url, { cacheName: w.store.pagesName })));
   const missing = urls.filter((_, i) => !have[i]);
   if (missing.length === 0) return;
-  await w.quiet(performance.now() + MAX_COPY_DELAY_MS);
   const cached = await w.store.match([cacheName], html);
   if (!cached) return;
   const body = await cached.arrayBuffer();
