@@ -13,9 +13,8 @@ import {
 } from '../test-utils/browser.js';
 import { useChromiumSuite } from '../test-utils/chromium-suite.js';
 import { deployCfg, readState } from '../test-utils/deploy-site.js';
-import { testSite, type PreloadEntry } from '../test-utils/site.js';
-import { pageUrls, stoppedRoutes } from './stopped-route.js';
-import type { WorkerState } from './worker-state.js';
+import { testSite, type SiteSpec } from '../test-utils/site.js';
+import { pageUrls, stoppedRoutes } from './stopped-route-rules.js';
 
 /**
  * Chromium stops a worker after 30 s without events: the reader's next page opens with it stopped. The
@@ -26,7 +25,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations while the wo
   const suite = useChromiumSuite();
 
   it('a held page opens from its copy: nothing asked of the server, rendered as without objpack', async () => {
-    const preload = { '/about/': [['/assets/base.css', 'style']] as PreloadEntry[] };
+    const preload: SiteSpec['preload'] = { '/about/': [['/assets/base.css', 'style']] };
     serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { preload }));
     const ref = await reference(suite.browser, `${suite.server.origin}/about/`);
     const page = await installWorker(suite.context, suite.server);
@@ -117,8 +116,7 @@ describe('the static routes for a stopped worker', () => {
   });
 
   it("routes only query-less navigations in the worker's scope to the pages cache, its own files to itself", () => {
-    const w = { options: { scopePath: '/my (site)/' }, store: { pagesName: 'objpack-x-pages' } } as WorkerState;
-    const [own, pages] = stoppedRoutes(w, '/my (site)/_objpack/');
+    const [own, pages] = stoppedRoutes('/my (site)/', '/my (site)/_objpack/', 'objpack-x-pages');
     expect(own).toEqual({
       condition: { urlPattern: { pathname: '/my \\(site\\)/_objpack/*' } },
       source: 'fetch-event',

@@ -1,6 +1,6 @@
 import type { RouteTable } from '@objpack/format';
 import { announcePreloads } from './preload-link.js';
-import { lookupRoute } from './routes.js';
+import { pageUrls, stoppedRoutes, type RouterRule } from './stopped-route-rules.js';
 import type { WorkerState } from './worker-state.js';
 
 const noop = () => {};
@@ -15,10 +15,10 @@ const MAX_COPY_DELAY_MS = 10_000;
  * worker leaves those navigations to the browser, which answers them from the pages cache without starting
  * it: a copy of each held page's HTML, as the worker answers it, under the URLs readers open.
  *
- * A page not in the pages cache goes to the network (the router does not fall back to the fetch handler),
- * and so do its objects (subresource.ts): its HTML may be a newer deploy's. Every entry belongs to the build
- * of the table the worker holds: the cache is emptied before another table is stored (Routes
- * `beforeStore`), and a copy is written only while no other table is being adopted.
+ * A page not in the pages cache goes to the network (the router does not fall back to the fetch handler).
+ * Its HTML may be a newer deploy's, so its objects come by a table checked now (subresource.ts). Every entry
+ * belongs to the build of the table the worker holds: the cache is emptied before another table is stored
+ * (Routes `beforeStore`), and a copy is written only while no other table is being adopted.
  */
 export const staticRouting = (): boolean => {
   const install = (globalThis as { InstallEvent?: { prototype: object } }).InstallEvent;
@@ -28,38 +28,13 @@ export const staticRouting = (): boolean => {
 /** Whether this worker leaves navigations to the pages cache while it is stopped. */
 export const routesStopped = (w: WorkerState): boolean => w.options.stoppedRoute && staticRouting();
 
-interface RouterRule {
-  condition: Record<string, unknown>;
-  source: string | { cacheName: string };
-}
-
-/** Characters with a meaning in a URLPattern pathname. */
-const patternText = (s: string): string => s.replace(/[\\:*?()+{}]/g, '\\$&');
-
-/** The install's static routes: objpack's own files to the worker, stopped-worker navigations to the pages cache. */
-export function stoppedRoutes(w: WorkerState, ownDir: string): RouterRule[] {
-  return [
-    // The warm page is a navigation only the worker answers; nothing of objpack's own is a page.
-    { condition: { urlPattern: { pathname: `${patternText(ownDir)}*` } }, source: 'fetch-event' },
-    {
-      condition: {
-        requestMode: 'navigate',
-        runningStatus: 'not-running',
-        // A query string is part of a cache key: such URLs are never copies, and go to the worker.
-        urlPattern: { pathname: `${patternText(w.options.scopePath)}*`, search: '' },
-      },
-      source: { cacheName: w.store.pagesName },
-    },
-  ];
-}
-
 /** Registers the routes during install; a browser that refuses them answers every navigation through the worker. */
 export function addStoppedRoutes(w: WorkerState, event: ExtendableEvent, ownDir: string): void {
   if (!routesStopped(w)) return;
   const add = (event as ExtendableEvent & { addRoutes?: (rules: RouterRule[]) => Promise<void> }).addRoutes;
   if (typeof add !== 'function') return;
   event.waitUntil(
-    add.call(event, stoppedRoutes(w, ownDir)).catch((err: unknown) => {
+    add.call(event, stoppedRoutes(w.options.scopePath, ownDir, w.store.pagesName)).catch((err: unknown) => {
       w.options.onEvent({ type: 'fallback', url: w.store.pagesName, detail: String(err) });
     }),
   );
@@ -69,19 +44,6 @@ export function addStoppedRoutes(w: WorkerState, event: ExtendableEvent, ownDir:
 export async function clearStoppedPages(w: WorkerState): Promise<void> {
   if (!staticRouting()) return;
   await caches.delete(w.store.pagesName);
-}
-
-/**
- * The URLs a reader may open for the page at table key `key`: the key, its directory or `index.html` spelling
- * and, with clean URLs, the bare path; each only where the table maps it to the same page.
- */
-export function pageUrls(table: RouteTable, key: string, opened?: string): string[] {
-  const spellings = [key];
-  if (key.endsWith('/index.html')) spellings.push(key.slice(0, -'index.html'.length));
-  if (key.endsWith('/')) spellings.push(`${key}index.html`);
-  else if (key.endsWith('.html')) spellings.push(key.slice(0, -'.html'.length));
-  if (opened !== undefined) spellings.push(opened);
-  return [...new Set(spellings)].filter((p) => lookupRoute(table, p)?.key === key);
 }
 
 /**
