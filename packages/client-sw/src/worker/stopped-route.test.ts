@@ -24,16 +24,22 @@ import { pageUrls, stoppedRoutes } from './stopped-route-rules.js';
 describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations while the worker is stopped', () => {
   const suite = useChromiumSuite();
 
-  it('a held page opens from its copy: nothing asked of the server, rendered as without objpack', async () => {
-    const preload: SiteSpec['preload'] = { '/about/': [['/assets/base.css', 'style']] };
-    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { preload }));
-    const ref = await reference(suite.browser, `${suite.server.origin}/about/`);
+  /** Installs the worker and opens /about/ through it; resolves once the page's copy is written. */
+  const openAbout = async () => {
     const page = await installWorker(suite.context, suite.server);
     await page.goto(`${suite.server.origin}/about/`);
     await pageDone(page);
     await expect
       .poll(async () => (await cacheContents(page))['objpack-v1-pages'] ?? [], { timeout: 5_000 })
       .toContain('/about/');
+    return page;
+  };
+
+  it('a held page opens from its copy: nothing asked of the server, rendered as without objpack', async () => {
+    const preload: SiteSpec['preload'] = { '/about/': [['/assets/base.css', 'style']] };
+    serveSite(suite.server, suite.b, testSite(suite.b.register, 1, { preload }));
+    const ref = await reference(suite.browser, `${suite.server.origin}/about/`);
+    const page = await openAbout();
     expect(await copiedBuilds(page)).toEqual(['build-1']);
     // The copy carries the worker's own answer's preloads.
     const link = await page.evaluate(async () =>
@@ -57,12 +63,7 @@ describe.skipIf(!CHROMIUM)('service worker in Chromium: navigations while the wo
 
   it('after a deploy the copies go: the page comes from the network, and its objects from the new build', async () => {
     serveSite(suite.server, suite.b, testSite(suite.b.register, 1), deployCfg);
-    const page = await installWorker(suite.context, suite.server);
-    await page.goto(`${suite.server.origin}/about/`);
-    await pageDone(page);
-    await expect
-      .poll(async () => (await cacheContents(page))['objpack-v1-pages'] ?? [], { timeout: 5_000 })
-      .toContain('/about/');
+    const page = await openAbout();
 
     serveSite(suite.server, suite.b, testSite(suite.b.register, 2), deployCfg);
     // The running worker answers build 1 at once and moves its table to build 2 behind it.
