@@ -1,6 +1,7 @@
 import { isScopeCache } from '../cache-scope.js';
 import { freeze } from './client-records.js';
 import { prefetch } from './prefetch.js';
+import { afterCopiedPage } from './stopped-route.js';
 import type { WorkerState } from './worker-state.js';
 
 const noop = () => {};
@@ -46,8 +47,6 @@ export function message(w: WorkerState, event: ExtendableMessageEvent): void {
     // was fetched ahead is in: the shared packages it preloads from.
     const warm = data.warm === true && source ? done.then(() => source.postMessage({ type: 'objpack:warm' })) : done;
     event.waitUntil(warm.catch(noop));
-    // A page the browser answered while the worker was stopped (stopped-route.ts) had no navigation here:
-    // the table check and clean-up that follow one run now.
-    if (source?.id && !w.bindings.has(source.id)) event.waitUntil(w.afterNavigation().catch(noop));
+    if (source?.id && !w.bindings.has(source.id)) event.waitUntil(afterCopiedPage(w, source.url).catch(noop));
   }
 }

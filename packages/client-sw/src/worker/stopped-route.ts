@@ -95,3 +95,13 @@ export async function openedFromCopy(w: WorkerState, table: RouteTable, url: str
   const res = await caches.match(u.href, { cacheName: w.store.pagesName }).catch(noop);
   return res?.headers.get('x-objpack-build') === table.buildId;
 }
+
+/**
+ * A page the browser answered from its copy had no navigation in the worker: the table check and clean-up
+ * that follow one run when it first speaks to the worker (its prefetch hints), if none of its requests did.
+ */
+export async function afterCopiedPage(w: WorkerState, url: string): Promise<void> {
+  if (!routesStopped(w)) return;
+  const table = await w.routes.current();
+  if (table && (await openedFromCopy(w, table, url))) await w.afterNavigation();
+}
