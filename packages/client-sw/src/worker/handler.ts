@@ -200,7 +200,7 @@ export class ObjpackWorker implements WorkerState {
         this.delta.add(cacheName, record, path);
         this.otherPages.add(cacheName, record, path);
         const now = this.routes.table;
-        if (kind === 'page' && record.html && now && cacheName === this.store.buildName(now.buildId))
+        if (kind === 'page' && record.html && now)
           this.keepCopy(keepStoppedPage(this, now, path, cacheName, record.html));
       },
       quiet: (deadline) => this.quiet(deadline),

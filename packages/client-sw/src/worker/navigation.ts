@@ -92,7 +92,7 @@ async function serveRoute(
         ? new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers })
         : cached;
     // The next time this page opens with the worker stopped, the browser answers it (stopped-route.ts).
-    if (page.cacheName === w.store.buildName(table.buildId) && url.search === '')
+    if (url.search === '')
       event.waitUntil(w.keepCopy(keepStoppedPage(w, table, route.page, page.cacheName, page.html!, url.pathname)));
   }
   bind(w, event, { buildId: bound.buildId, packages: bound.packages, createdAt: Date.now() });

@@ -48,7 +48,8 @@ export async function clearStoppedPages(w: WorkerState): Promise<void> {
 
 /**
  * Copies a held page's HTML into the pages cache under the URLs that open it (`opened`: the one a navigation
- * used), once the worker is quiet; nothing when the table moved meanwhile or the copy is there already.
+ * used), once the worker is quiet; nothing for a page held in another build's cache than `table`'s, when the
+ * table moved meanwhile, or when the copy is there already.
  */
 export async function keepStoppedPage(
   w: WorkerState,
@@ -58,7 +59,7 @@ export async function keepStoppedPage(
   html: string,
   opened?: string,
 ): Promise<void> {
-  if (!routesStopped(w) || w.store.retired()) return;
+  if (!routesStopped(w) || w.store.retired() || cacheName !== w.store.buildName(table.buildId)) return;
   // Even the look-up waits (a large table's keys are many): a held page's navigation asks for this, and its
   // own requests come first.
   await w.quiet(performance.now() + MAX_COPY_DELAY_MS);
