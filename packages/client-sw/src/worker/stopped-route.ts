@@ -87,14 +87,14 @@ export async function keepStoppedPage(
 }
 
 /**
- * For a page this worker did not answer and has no record of: whether the browser answered it from the pages
- * cache for `table`'s build (its objects are then that build's); otherwise it came from the network.
+ * For a page this worker did not answer and has no record of: the build of the pages-cache copy the browser
+ * answered it from (its objects are then that build's, when it is the table's); undefined when it has none.
  */
-export async function openedFromCopy(w: WorkerState, table: RouteTable, url: string): Promise<boolean> {
+export async function copyBuild(w: WorkerState, url: string): Promise<string | undefined> {
   const u = new URL(url);
   u.hash = '';
   const res = await caches.match(u.href, { cacheName: w.store.pagesName }).catch(noop);
-  return res?.headers.get('x-objpack-build') === table.buildId;
+  return res?.headers.get('x-objpack-build') ?? undefined;
 }
 
 /**
@@ -104,5 +104,5 @@ export async function openedFromCopy(w: WorkerState, table: RouteTable, url: str
 export async function afterCopiedPage(w: WorkerState, url: string): Promise<void> {
   if (!routesStopped(w)) return;
   const table = await w.routes.current();
-  if (table && (await openedFromCopy(w, table, url))) await w.afterNavigation();
+  if (table && (await copyBuild(w, url)) === table.buildId) await w.afterNavigation();
 }

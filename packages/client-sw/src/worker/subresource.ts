@@ -5,9 +5,11 @@ import { objectResponse } from './object-response.js';
 import { partialResponse } from './partial.js';
 import { objectName } from './requests.js';
 import { lookupRoute } from './routes.js';
-import { openedFromCopy, routesStopped } from './stopped-route.js';
+import { copyBuild, routesStopped } from './stopped-route.js';
 import type { ClientRecord } from './store.js';
 import type { WorkerState } from './worker-state.js';
+
+const noop = () => {};
 
 /** Answers a page's request for an object from the packages the page was served from, else the network. */
 export async function subresource(w: WorkerState, event: FetchEvent): Promise<Response> {
@@ -79,27 +81,45 @@ function derived(w: WorkerState, event: FetchEvent): Promise<Binding | undefined
  * After a worker restart the bindings are gone: the page's saved record says where its objects come from;
  * without one (answered by an older worker, never saved, or by the browser from the pages cache), the page's
  * URL in the current table does. With static routes, a page not from the pages cache is the network's.
+ *
+ * A restarted worker's first answers wait on this: the record, the client, the table (or the shard holding
+ * the page) and the page's copy are asked for together, not one Cache Storage round trip after another.
  */
 async function deriveBinding(w: WorkerState, event: FetchEvent): Promise<Binding | undefined> {
   const { clientId } = event;
   if (!clientId) return undefined;
-  const saved = await w.store.client(clientId).catch(() => undefined);
+  const savedAsked = w.store.client(clientId).catch(() => undefined);
+  const clientAsked = w.scope.clients.get(clientId);
+  const tableAsked = clientAsked.then((c) => (c ? w.routes.forPath(new URL(c.url).pathname) : undefined));
+  const copyAsked = clientAsked.then((c) => (c && routesStopped(w) ? copyBuild(w, c.url) : undefined));
+  // Unused when the page has a record; its failures are the awaits' below.
+  tableAsked.catch(noop);
+  copyAsked.catch(noop);
+  const saved = await savedAsked;
   if (saved) {
     const binding = recordBinding(w, saved);
     w.bindings.set(clientId, binding);
     return binding.packages.length > 0 ? binding : undefined;
   }
-  const [client, table] = await Promise.all([w.scope.clients.get(clientId), w.routes.current()]);
+  const [client, table] = await Promise.all([clientAsked, tableAsked]);
   if (!client) return undefined;
-  if (routesStopped(w)) {
-    if (!(table && (await openedFromCopy(w, table, client.url)))) return fromNetworkPage(w, event, client.url, table);
-    // The browser answered the navigation from its copy: the table check that follows a navigation runs now.
-    event.waitUntil(w.afterNavigation().catch(() => {}));
-  }
-  if (!table) return undefined;
+  if (!routesStopped(w)) return table && bindByTable(w, clientId, tableBinding(w, table, client.url));
+  if (!(table && (await copyAsked) === table.buildId)) return fromNetworkPage(w, event, client.url, table);
+  // The browser answered the navigation from its copy: the table check that follows a navigation runs now.
+  event.waitUntil(w.afterNavigation().catch(noop));
+  // Planned as a navigation is: the held packages' records name their objects, so requests for objects no
+  // package carries go to the network without a Cache Storage look-up per package, and a package gone since
+  // the copy was written comes whole. The copy is of this table's build, so the binding stays right if the
+  // table moves meanwhile.
+  const route = lookupRoute(table, new URL(client.url).pathname);
+  if (!route) return undefined;
+  const packages = await w.plan(table, route);
+  return bindByTable(w, clientId, { buildId: table.buildId, packages, createdAt: Date.now() });
+}
+
+function bindByTable(w: WorkerState, clientId: string, binding: Binding): Binding | undefined {
   // Right while the table is the one the page was answered from: before it moves, the binding is saved
   // (client-records.ts pinOpenPages).
-  const binding = tableBinding(w, table, client.url);
   w.bindings.set(clientId, binding);
   return binding.packages.length > 0 ? binding : undefined;
 }
