@@ -36,6 +36,9 @@ describeEngines('failures fall back to the network', (engine) => {
     // A failure inside the HTML reloads the tab once; the first navigation may be cut short by that.
     await page.goto(`${suite.server.origin}${path}`).catch(() => {});
     await pageDone(page);
+    // A broken image counts as complete: named here rather than left to the screenshot's pixel difference.
+    const broken = () => [...document.images].filter((i) => i.naturalWidth === 0).map((i) => i.src);
+    expect(await page.evaluate(broken)).toEqual([]);
     const got = await snapshot(page);
     expect(got.dom).toBe(ref.dom);
     expect(got.shot.equals(ref.shot)).toBe(true);
