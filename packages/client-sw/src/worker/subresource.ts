@@ -1,6 +1,6 @@
 import type { RouteTable } from '@objpack/format';
 import { errorCode } from '../errors.js';
-import type { Binding } from './binding.js';
+import { ofTable, type Binding } from './binding.js';
 import { objectResponse } from './object-response.js';
 import { partialResponse } from './partial.js';
 import { objectName } from './requests.js';
@@ -80,46 +80,62 @@ function derived(w: WorkerState, event: FetchEvent): Promise<Binding | undefined
 /**
  * After a worker restart the bindings are gone: the page's saved record says where its objects come from;
  * without one (answered by an older worker, never saved, or by the browser from the pages cache), the page's
- * URL in the current table does. With static routes, a page not from the pages cache is the network's.
+ * URL in the current table (or the shard holding it) does. With static routes, a page not from the pages
+ * cache is the network's.
  *
- * A restarted worker's first answers wait on this: the record, the client, the table (or the shard holding
- * the page) and the page's copy are asked for together, not one Cache Storage round trip after another.
+ * A restarted worker's first answers wait on this, so it reads in two rounds rather than one after another:
+ * the record with the client, then (without a record) the table with the page's copy.
  */
 async function deriveBinding(w: WorkerState, event: FetchEvent): Promise<Binding | undefined> {
   const { clientId } = event;
   if (!clientId) return undefined;
-  const savedAsked = w.store.client(clientId).catch(() => undefined);
   const clientAsked = w.scope.clients.get(clientId);
-  const tableAsked = clientAsked.then((c) => (c ? w.routes.forPath(new URL(c.url).pathname) : undefined));
-  const copyAsked = clientAsked.then((c) => (c && routesStopped(w) ? copyBuild(w, c.url) : undefined));
-  // Unused when the page has a record; its failures are the awaits' below.
-  tableAsked.catch(noop);
-  copyAsked.catch(noop);
-  const saved = await savedAsked;
+  // Nothing is lost if the record is there: the client is one message, not a read.
+  clientAsked.catch(noop);
+  const saved = await w.store.client(clientId).catch(() => undefined);
   if (saved) {
     const binding = recordBinding(w, saved);
     w.bindings.set(clientId, binding);
     return binding.packages.length > 0 ? binding : undefined;
   }
-  const [client, table] = await Promise.all([clientAsked, tableAsked]);
+  const client = await clientAsked;
   if (!client) return undefined;
+  const [table, copy] = await Promise.all([
+    w.routes.forPath(new URL(client.url).pathname),
+    routesStopped(w) ? copyBuild(w, client.url) : undefined,
+  ]);
   if (!routesStopped(w)) return table && bindByTable(w, clientId, tableBinding(w, table, client.url));
-  if (!(table && (await copyAsked) === table.buildId)) return fromNetworkPage(w, event, client.url, table);
+  if (!(table && copy === table.buildId)) return fromNetworkPage(w, event, client.url, table);
   // The browser answered the navigation from its copy: the table check that follows a navigation runs now.
   event.waitUntil(w.afterNavigation().catch(noop));
-  // Planned as a navigation is: the held packages' records name their objects, so requests for objects no
-  // package carries go to the network without a Cache Storage look-up per package, and a package gone since
-  // the copy was written comes whole. The copy is of this table's build, so the binding stays right if the
-  // table moves meanwhile.
-  const route = lookupRoute(table, new URL(client.url).pathname);
-  if (!route) return undefined;
-  const packages = await w.plan(table, route);
-  return bindByTable(w, clientId, { buildId: table.buildId, packages, createdAt: Date.now() });
+  const packages = await copiedPackages(w, table, client.url).catch(() => undefined);
+  return bindByTable(w, clientId, packages ?? tableBinding(w, table, client.url));
 }
 
+/**
+ * A copied page's packages, planned as a navigation plans them: the held packages' records name their
+ * objects, so requests for objects no package carries go to the network without a Cache Storage look-up per
+ * package, and a package gone since the copy was written comes whole. A page package fetched now is whatever
+ * the host serves: it answers only while it is still the copy's build (the copy is `table`'s).
+ */
+async function copiedPackages(w: WorkerState, table: RouteTable, url: string): Promise<Binding | undefined> {
+  const route = lookupRoute(table, new URL(url).pathname);
+  if (!route) return undefined;
+  const packages = await w.plan(table, route);
+  const own = packages[0];
+  if (own?.run) {
+    const index = await own.run.index.catch(() => undefined);
+    if (!index || !ofTable(table, route, index)) packages[0] = { ...own, run: undefined };
+  }
+  return { buildId: table.buildId, packages, createdAt: Date.now() };
+}
+
+/**
+ * Sets a binding derived by a table (empty when the table has no such page). One by `tableBinding` is set
+ * right when the table is read: before the table moves, open pages' bindings are saved (client-records.ts
+ * pinOpenPages). A copied page's is of the copy's build, whenever it is set.
+ */
 function bindByTable(w: WorkerState, clientId: string, binding: Binding): Binding | undefined {
-  // Right while the table is the one the page was answered from: before it moves, the binding is saved
-  // (client-records.ts pinOpenPages).
   w.bindings.set(clientId, binding);
   return binding.packages.length > 0 ? binding : undefined;
 }
