@@ -13,6 +13,7 @@ import { WarningCode, warn } from '../diagnostics/warnings.js';
 import type { HtmlRef } from './html-ref.js';
 import type { PageExtract } from './page-extract.js';
 import { reportRef } from './report-ref.js';
+import { addRouteChunks } from './route-chunks.js';
 import { pageUrlPath } from './site-origin.js';
 import type { ClosureItem, Diagnostic, PageClosure, SiteFile } from './types.js';
 import { mergeBuckets } from './merge-buckets.js';
@@ -41,6 +42,7 @@ export async function assemblePage(
   const { iframes, links, cleanLinks, bareDirLinks } = pageLinks;
   const prefetch: string[] = [];
   let importMap: Record<string, string> = {};
+  const classicScripts: Dep[] = []; // in document order: a webpack runtime and route table may be among them
 
   const pageSink: Sink = { buckets, visited, cross, shared: false };
 
@@ -252,6 +254,7 @@ export async function assemblePage(
       case 'script-defer':
       case 'script-async': {
         const dep = local(ref.v, ref);
+        if (dep) classicScripts.push(dep);
         if (dep)
           add(
             pageSink,
@@ -362,6 +365,8 @@ export async function assemblePage(
       default:
     }
   }
+
+  await addRouteChunks(ctx, pageSink, classicScripts, pageUrl, docUrl);
 
   const chars = await pageChars(ctx, extract, buckets, (item) => fontRange(item) !== undefined);
   const styles = new Map<string, FaceStyle>();

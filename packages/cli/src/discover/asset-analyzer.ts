@@ -3,13 +3,15 @@
  * hash across builds) and resolves its references relative to its own URL. Warnings about a shared
  * stylesheet are reported once, not once per page that uses it.
  */
+import { extractClassic } from './classic-extract.js';
+import type { ClassicExtract } from './classic-extract.js';
 import { extractCss } from './css-extract.js';
 import type { CssExtract } from './css-extract.js';
 import { WarningCode, warn } from '../diagnostics/warnings.js';
 import { extractJs } from './js-extract.js';
 import type { JsExtract } from './js-extract.js';
 import { EXTRACT_VERSION } from './page-extract.js';
-import type { AssetResult } from '../pool/pool-jobs.js';
+import type { AssetKind, AssetResult } from '../pool/pool-jobs.js';
 import { contentHash, decodeCss, readFailure, readSiteFile } from './read-site-file.js';
 import { reportRef } from './report-ref.js';
 import { statKey as statKeyOf } from './stat-key.js';
@@ -72,6 +74,7 @@ export function isCss(file: SiteFile): boolean {
 export class AssetAnalyzer {
   private readonly sheets = new Map<string, Promise<SheetInfo>>();
   private readonly modules = new Map<string, Promise<ModuleInfo>>();
+  private readonly classics = new Map<string, Promise<ClassicExtract>>();
   /** Paths that could not be read: left out of every closure. */
   readonly gone = new Set<string>();
 
@@ -83,12 +86,14 @@ export class AssetAnalyzer {
     private readonly resolver: UrlResolver,
     private readonly diagnostics: Diagnostic[],
     private readonly cache: DiscoverCache | undefined,
-    private readonly remote?: (file: string, as: 'css' | 'js', hash: boolean) => Promise<AssetResult>,
+    private readonly remote?: (file: string, as: AssetKind, hash: boolean) => Promise<AssetResult>,
   ) {}
 
-  /** Whether this build parsed the file as a stylesheet or a module (classic scripts are never parsed). */
-  parsedAs(path: string): 'sheet' | 'module' | undefined {
-    return this.sheets.has(path) ? 'sheet' : this.modules.has(path) ? 'module' : undefined;
+  /** Whether this build parsed the file as a stylesheet, a module or a classic script. */
+  parsedAs(path: string): 'sheet' | 'module' | 'classic' | undefined {
+    if (this.sheets.has(path)) return 'sheet';
+    if (this.modules.has(path)) return 'module';
+    return this.classics.has(path) ? 'classic' : undefined;
   }
 
   sheet(file: SiteFile): Promise<SheetInfo> {
@@ -103,8 +108,15 @@ export class AssetAnalyzer {
     return p;
   }
 
+  /** What a classic script says about webpack's chunk loading (classic-extract.ts). */
+  classic(file: SiteFile): Promise<ClassicExtract> {
+    let p = this.classics.get(file.path);
+    if (!p) this.classics.set(file.path, (p = this.parsed(file, 'classic', extractClassic).then((c) => c ?? {})));
+    return p;
+  }
+
   /** Reads and parses a file through the cache; undefined if it could not be read. */
-  private async parsed<T>(file: SiteFile, kind: 'css' | 'js', parse: (text: string) => T): Promise<T | undefined> {
+  private async parsed<T>(file: SiteFile, kind: AssetKind, parse: (text: string) => T): Promise<T | undefined> {
     const statKey = statKeyOf(file.rel, file);
     const known = this.cache?.get(statKey);
     if (typeof known === 'string') {

@@ -19,7 +19,7 @@ export interface CachedClosure {
   page: Omit<PageClosure, 'items'>;
   /** Positions (in `items`) of the stylesheets and modules the closure went through. */
   deps: number[];
-  /** How each dep was parsed: 's' sheet, 'm' module. */
+  /** How each dep was parsed: 's' sheet, 'm' module, 'c' classic script. */
   depKinds: string;
   /** Hash of the deps' sizes and modification times when the closure was built. */
   depsSig: string;

@@ -28,7 +28,9 @@ export interface Sink {
 }
 
 /** What an item is made of: a dependency's URL, path and line, and a font's range and style. */
-export type AddedDep = Pick<Dep, 'url' | 'path' | 'line' | 'cond' | 'cors' | 'range' | 'family' | 'slanted'> & {
+export type AddedDep = Pick<Dep, 'url' | 'path' | 'cond' | 'cors' | 'range' | 'family' | 'slanted'> & {
+  /** None for an object a script computes the URL of (route-chunks.ts). */
+  line?: number;
   script?: ClosureItem['script'];
 };
 /** Adds the item for `dep` to the sink's bucket, with its font's range and style on the side. */
@@ -41,7 +43,8 @@ export function add(
   from: string,
   cond?: string,
 ) {
-  const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from, line: dep.line };
+  const item: ClosureItem = { url: dep.url, path: dep.path, as, critical, from };
+  if (dep.line !== undefined) item.line = dep.line;
   if (dep.cors !== undefined) item.cors = dep.cors;
   if (dep.script) item.script = dep.script;
   const c = cond ?? dep.cond;

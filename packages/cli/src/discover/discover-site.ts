@@ -137,7 +137,10 @@ export async function discoverWith(
     graph.extracts?.set(page.rel, extract);
     // Re-read (from the parse cache) every stylesheet and module, so their own warnings are reported as in a full
     // build.
-    for (const [k, f] of deps.entries()) await (hit.depKinds[k] === 's' ? analyzer.sheet(f) : analyzer.module(f));
+    for (const [k, f] of deps.entries()) {
+      const kind = hit.depKinds[k];
+      await (kind === 's' ? analyzer.sheet(f) : kind === 'c' ? analyzer.classic(f) : analyzer.module(f));
+    }
     for (const d of hit.diagnostics) {
       const key =
         d.code === WarningCode.BARE_SPECIFIER
@@ -199,7 +202,7 @@ export async function discoverWith(
               if (!kind || !f) return;
               deps.push(position);
               depFiles.push(f);
-              depKinds += kind === 'sheet' ? 's' : 'm';
+              depKinds += kind === 'sheet' ? 's' : kind === 'classic' ? 'c' : 'm';
             });
             cache.set(
               closureKey(filesKey, page, parsed.hash),

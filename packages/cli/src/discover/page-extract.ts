@@ -11,9 +11,9 @@ import type { JsExtract } from './js-extract.js';
 /**
  * Bump when extraction changes, so cached results from an older objpack are not reused. It keys cached
  * closures too: 6 = closures record `cleanLinks`, 7 = and `bareDirLinks`, 8 = fonts come from the last
- * valid `src` (font-src.ts), 9 = tiers (tiers.ts).
+ * valid `src` (font-src.ts), 9 = tiers (tiers.ts), 10 = Docusaurus route chunks (route-chunks.ts).
  */
-export const EXTRACT_VERSION = 9;
+export const EXTRACT_VERSION = 10;
 
 export interface PageExtract extends HtmlExtract {
   /** Parsed inline CSS/JS, by index into `refs`. */

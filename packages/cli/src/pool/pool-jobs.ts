@@ -4,6 +4,8 @@
  * has no worker threads.
  */
 import { readFileSync } from 'node:fs';
+import { extractClassic } from '../discover/classic-extract.js';
+import type { ClassicExtract } from '../discover/classic-extract.js';
 import { extractCss } from '../discover/css-extract.js';
 import type { CssExtract } from '../discover/css-extract.js';
 import { digestFile } from '../discover/file-digest.js';
@@ -29,7 +31,7 @@ export type PageJob =
       /** The base path whose registration tag `inject` adds. */
       base?: string;
     }
-  | { id: number; kind: 'asset'; file: string; as: 'css' | 'js'; hash: boolean }
+  | { id: number; kind: 'asset'; file: string; as: AssetKind; hash: boolean }
   | {
       id: number;
       kind: 'digest';
@@ -39,12 +41,15 @@ export type PageJob =
     }
   | { id: number; kind: 'write'; job: WriteJob };
 
+/** A stylesheet, a module, or a classic script (read for a webpack runtime or route table). */
+export type AssetKind = 'css' | 'js' | 'classic';
+
 export type PageResult =
   | { id: number; hash: string; extract: PageExtract; final?: PageFinal; error?: undefined }
   | { id: number; error: { code?: string; message: string } };
 
 export type AssetResult =
-  | { id: number; hash: string; extract: CssExtract | JsExtract; error?: undefined }
+  | { id: number; hash: string; extract: CssExtract | JsExtract | ClassicExtract; error?: undefined }
   | { id: number; error: { code?: string; message: string } };
 
 export type DigestResult =
@@ -80,7 +85,12 @@ export async function runHere(job: PageJob): Promise<AnyResult> {
       return {
         id,
         hash: job.hash ? contentHash(bytes) : '',
-        extract: job.as === 'css' ? extractCss(decodeCss(bytes)) : extractJs(bytes.toString('utf8')),
+        extract:
+          job.as === 'css'
+            ? extractCss(decodeCss(bytes))
+            : job.as === 'js'
+              ? extractJs(bytes.toString('utf8'))
+              : extractClassic(bytes.toString('utf8')),
       };
     }
     const r: PageResult = {

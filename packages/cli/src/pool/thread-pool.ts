@@ -14,7 +14,7 @@ import { jsReady } from '../discover/js-extract.js';
 import { finishJob, fromWriteFailure } from '../emit/write-job.js';
 import type { WriteDone, WriteJob } from '../emit/write-job.js';
 import { runHere } from './pool-jobs.js';
-import type { AnyResult, AssetResult, DigestResult, PageJob, PageResult, WriteResult } from './pool-jobs.js';
+import type { AnyResult, AssetKind, AssetResult, DigestResult, PageJob, PageResult, WriteResult } from './pool-jobs.js';
 
 /** Pages parsed on the calling thread before worker threads are started. */
 const IN_PROCESS_FIRST = 48;
@@ -127,8 +127,8 @@ export class ThreadPool {
     return this.submit(job, this.pages) as Promise<PageResult>;
   }
 
-  /** Reads and parses a stylesheet or a module (`hash`: with its content hash); it goes before pages. */
-  asset(file: string, as: 'css' | 'js', hash: boolean): Promise<AssetResult> {
+  /** Reads and parses a stylesheet, a module or a classic script (`hash`: with its content hash); before pages. */
+  asset(file: string, as: AssetKind, hash: boolean): Promise<AssetResult> {
     const job: PageJob = { id: this.nextId++, kind: 'asset', file, as, hash };
     return this.submit(job, this.assets) as Promise<AssetResult>;
   }

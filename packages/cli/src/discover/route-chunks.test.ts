@@ -1,0 +1,165 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'acorn';
+import { describe, expect, it } from 'vitest';
+import { discoverSite, pageClosure } from './discover-site.js';
+import { readRoutes, routeChunkIds } from './docusaurus-routes.js';
+import { tempSite } from '../test-utils/temp-site.js';
+import type { DiscoverCache } from './types.js';
+import { chunkFile, readRuntime } from './webpack-runtime.js';
+
+const ast = (code: string) => parse(code, { ecmaVersion: 'latest', sourceType: 'script' });
+
+describe('readRuntime', () => {
+  it("evaluates webpack's minified chunk file names: a name map with the id as fallback, a hash map", () => {
+    const runtime = readRuntime(
+      ast(`(()=>{var r={};r.u=e=>"assets/js/"+({48:"a94703ab",76:"common"}[e]||e)+"."+
+        {48:"0e13",76:"f07b",130:"0e36"}[e]+".js",r.p="/repo/"})()`),
+    );
+    expect(runtime?.publicPath).toBe('/repo/');
+    expect(chunkFile(runtime!, '48')).toBe('assets/js/a94703ab.0e13.js');
+    expect(chunkFile(runtime!, '130')).toBe('assets/js/130.0e36.js');
+    // The entry's own chunk is in no map: the runtime never loads it by URL.
+    expect(chunkFile(runtime!, '869')).toBeUndefined();
+  });
+
+  it('reads a function with a block body and template literals (unminified webpack, Rspack)', () => {
+    const runtime = readRuntime(
+      ast(`__webpack_require__.u = function (chunkId) {
+          return \`static/js/async/\${chunkId}.\${{"1": "ab"}[chunkId]}.js\`;
+        };
+        __webpack_require__.p = "https://cdn.example/";`),
+    );
+    expect(runtime?.publicPath).toBe('https://cdn.example/');
+    expect(chunkFile(runtime!, '1')).toBe('static/js/async/1.ab.js');
+  });
+
+  it('reads no runtime when the public path is computed or the name function does more than look up', () => {
+    expect(readRuntime(ast(`r.u=e=>e+".js";r.p=document.currentScript.src`))).toBeUndefined();
+    expect(readRuntime(ast(`r.u=e=>f(e)+".js";r.p="/"`))).toBeUndefined();
+    expect(readRuntime(ast(`r.u=e=>e+".js";s.p="/"`))).toBeUndefined(); // not the same object
+  });
+});
+
+/** A minified Docusaurus main bundle's three parts: registry, route chunk names, routes; and the 404 loader. */
+const MAIN = `(()=>{
+  var reg={a1:[()=>Promise.all([n.e(1),n.e(9)]).then(()=>n(5)),"@theme/Layout",5],
+    b2:[()=>n.e(2).then(()=>n(6)),"@site/docs/a.md",6],
+    c3:[()=>n.e(3).then(()=>n(7)),"@site/docs/b.md",7],
+    d4:[()=>n.e(4).then(()=>n(8)),"@site/src/pages/guide.md",8]};
+  var names=JSON.parse('{"/docs-aaa":{"__comp":"a1"},"/docs/a-bbb":{"__comp":"a1","content":"b2"},\
+"/docs/b-ccc":{"__comp":"a1","items":[{"content":"c3"}]},"/guide-ddd":{"__comp":"d4"}}');
+  function f(e,t){if("*"===e)return L({loader:()=>n.e(404).then(()=>n(1))});return C(names[e+"-"+t])}
+  var routes=[{path:"/guide",component:f("/guide","ddd"),exact:!0},
+    {path:"/docs",component:f("/docs","aaa"),routes:[
+      {path:"/docs/a",component:f("/docs/a","bbb"),exact:!0},
+      {path:"/docs/b",component:f("/docs/b","ccc"),exact:!0}]},
+    {path:"*",component:f("*")}];
+})()`;
+
+describe('Docusaurus route table', () => {
+  const table = readRoutes(ast(MAIN))!;
+
+  it('reads the routes, their chunk names (nested ones too) and the registry', () => {
+    expect(table.routes.map((r) => r.path)).toEqual(['/guide', '/docs', '*']);
+    expect(table.routes[1]?.routes?.map((r) => r.key)).toEqual(['/docs/a-bbb', '/docs/b-ccc']);
+    expect(table.chunkNames['/docs/b-ccc']).toEqual(['a1', 'c3']);
+    expect(table.registry.a1).toEqual(['1', '9']);
+    expect(table.notFound).toEqual(['404']);
+  });
+
+  it("matches as react-router does: a parent's prefix, exact children, an optional slash, any case", () => {
+    expect(routeChunkIds(table, '/docs/a/')).toEqual(['1', '9', '2']);
+    expect(routeChunkIds(table, '/DOCS/b')).toEqual(['1', '9', '3']);
+    // A parent route matches its prefix even when no child does; the catch-all is not reached then.
+    expect(routeChunkIds(table, '/docs/c')).toEqual(['1', '9']);
+    expect(routeChunkIds(table, '/docsx')).toEqual(['404']);
+    expect(routeChunkIds(table, '/guide/extra')).toEqual(['404']);
+  });
+});
+
+const t = tempSite('objpack-route-chunks-');
+
+/** A Docusaurus-like site: runtime and main as deferred classic scripts, chunk files under /js/. */
+function writeSite(main = MAIN, publicPath = '/') {
+  const page = (title: string) =>
+    `<!doctype html><title>${title}</title><script src="/js/runtime.js" defer></script>` +
+    `<script src="/js/main.js" defer></script><p>${title}</p>`;
+  t.write('docs/a/index.html', page('a'));
+  t.write('docs/b/index.html', page('b'));
+  t.write('guide.html', page('guide'));
+  t.write('404.html', page('404'));
+  t.write(
+    'js/runtime.js',
+    `(()=>{var r={};r.u=e=>"js/"+({1:"layout",2:"docs-a",3:"docs-b",4:"guide"}[e]||e)+".js",` +
+      `r.p=${JSON.stringify(publicPath)}})()`,
+  );
+  t.write('js/main.js', main);
+  for (const f of ['layout', 'docs-a', 'docs-b', 'guide', '9', '404']) t.write(`js/${f}.js`, `/* ${f} */`);
+}
+
+describe('route chunks in closures', () => {
+  const chunks = (g: Awaited<ReturnType<typeof discoverSite>>, page: string) =>
+    pageClosure(g, page)!.items.filter((i) => i.from === '/js/main.js');
+
+  it('puts the chunks a page loads into its critical tier, after its own objects, as classic scripts', async () => {
+    writeSite();
+    const g = await discoverSite(t.site);
+    const a = pageClosure(g, '/docs/a/')!;
+    expect(a.items.map((i) => i.url)).toEqual([
+      '/docs/a/',
+      '/js/runtime.js',
+      '/js/main.js',
+      '/js/layout.js',
+      '/js/9.js',
+      '/js/docs-a.js',
+    ]);
+    expect(chunks(g, '/docs/a/')[0]).toEqual({
+      url: '/js/layout.js',
+      path: '/js/layout.js',
+      as: 'script',
+      critical: false,
+      from: '/js/main.js',
+      script: 'classic',
+    });
+    expect(chunks(g, '/404.html').map((i) => i.url)).toEqual(['/js/404.js']);
+    expect(g.diagnostics).toEqual([]);
+  });
+
+  it('matches a page written as guide.html at the clean URL a host serves it at', async () => {
+    writeSite();
+    const g = await discoverSite(t.site);
+    expect(chunks(g, '/guide.html').map((i) => i.url)).toEqual(['/js/guide.js']);
+  });
+
+  it('leaves out a chunk whose file is missing, and names the host of chunks on another origin', async () => {
+    writeSite();
+    rmSync(path.join(t.site, 'js/docs-b.js'));
+    const g = await discoverSite(t.site);
+    expect(chunks(g, '/docs/b/').map((i) => i.url)).toEqual(['/js/layout.js', '/js/9.js']);
+
+    writeSite(MAIN, 'https://cdn.example/site/');
+    const cdn = await discoverSite(t.site);
+    expect(chunks(cdn, '/docs/a/')).toEqual([]);
+    expect(pageClosure(cdn, '/docs/a/')!.crossOrigin).toEqual(['cdn.example']);
+  });
+
+  it('reads nothing from classic scripts that are not a webpack runtime and route table', async () => {
+    writeSite(MAIN.replace('var routes=', 'var notRoutes=0,x=').replace(/component:f\(/g, 'c:f('));
+    const g = await discoverSite(t.site);
+    expect(chunks(g, '/docs/a/')).toEqual([]);
+  });
+
+  it('rebuilds a cached closure when the route table changes', async () => {
+    const map = new Map<string, unknown>();
+    const cache: DiscoverCache = { get: (k) => map.get(k), set: (k, v) => void map.set(k, v) };
+    writeSite();
+    expect(chunks(await discoverSite(t.site, { cache }), '/guide.html').map((i) => i.url)).toEqual(['/js/guide.js']);
+    // Only the bundle changes: the pages' own cache entries stay valid.
+    t.write('js/main.js', MAIN.replace('n.e(4).then', 'Promise.all([n.e(2),n.e(4)]).then'));
+    expect(chunks(await discoverSite(t.site, { cache }), '/guide.html').map((i) => i.url)).toEqual([
+      '/js/docs-a.js',
+      '/js/guide.js',
+    ]);
+  });
+});
