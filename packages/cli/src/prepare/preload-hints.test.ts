@@ -4,7 +4,7 @@ import type { PreloadEntry, RouteTable } from '@objpack/format';
 import { describe, expect, test } from 'vitest';
 import { build } from '../build.js';
 import { DEEP, fakeWorkerAssets, makeSite } from '../test-utils/site.js';
-import { MAX_CONTENT_IMAGES, MAX_CSS_IMAGES, preloadHints } from './preload-hints.js';
+import { earlyHints, MAX_CONTENT_IMAGES, MAX_CSS_IMAGES, preloadHints } from './preload-hints.js';
 
 const readRoutes = async (root: string) =>
   JSON.parse(await readFile(path.join(root, '_objpack/routes.json'), 'utf8')) as RouteTable;
@@ -109,6 +109,32 @@ describe('routes.json preload lists', () => {
     expect(preloadHints([page, { ...chunk, traced: true }], () => true)).toEqual([]);
     expect(preloadHints([page, { ...chunk, script: 'module' }], () => true)).toEqual([['/chunk.js', 'module']]);
     expect(preloadHints([page, { ...chunk, script: 'classic' }], () => true)).toEqual([['/chunk.js', 'script']]);
+  });
+
+  test("a route chunk a classic script loads is announced as a script, not as a module's import", () => {
+    const page = { url: '/', path: '/index.html', as: 'document', critical: true, from: '/' } as const;
+    const main = {
+      url: '/main.js',
+      path: '/main.js',
+      as: 'script',
+      critical: false,
+      from: '/',
+      script: 'classic',
+    } as const;
+    const chunk = {
+      url: '/1.js',
+      path: '/1.js',
+      as: 'script',
+      critical: false,
+      from: '/main.js',
+      script: 'classic',
+    } as const;
+    expect(preloadHints([page, main, chunk], () => true)).toEqual([
+      ['/main.js', 'script'],
+      ['/1.js', 'script'],
+    ]);
+    // A first visit announces it too (the deferred script itself the preload scanner finds in the HTML).
+    expect(earlyHints([page, main, chunk], () => true)).toEqual([['/1.js', 'script']]);
   });
 
   test('pages share one entry per URL in the table', async () => {

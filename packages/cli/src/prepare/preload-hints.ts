@@ -15,6 +15,9 @@ export const MAX_CONTENT_IMAGES = 16;
  * `preload`), in package order: the objects the browser would find only after parsing what names them.
  * - render-blocking CSS with its `@import`s, fonts of that CSS and synchronous scripts (`critical`);
  * - static imports of module scripts (`module`): always fetched once their importer runs;
+ * - the route chunks a webpack runtime loads with `<script>` elements (discover/route-chunks.ts: classic
+ *   scripts named by a script, `as=script`, which the runtime's elements use): fetched once the main bundle
+ *   runs, two levels below the HTML;
  * - images of render-blocking CSS, up to {@link MAX_CSS_IMAGES}: their bytes are in the package anyway, but
  *   a selector the page does not match leaves the preload unused (a console warning, no network);
  * - the page's own images that are not lazy, up to {@link MAX_CONTENT_IMAGES}, and its module scripts and
@@ -44,9 +47,10 @@ export function preloadHints(items: readonly ClosureItem[], kept: (item: Closure
  * into Early Hints). The browser then fetches the page's whole render path at once instead of one level
  * per round trip: render-blocking CSS, its `@import`s and fonts, synchronous scripts, every static import
  * of the page's modules (`modulepreload`, in the importer's CORS mode) and the images of render-blocking
- * CSS. Not the page's own images, entry modules and deferred scripts: the preload scanner finds them in the
- * HTML as soon as it arrives, which from a static host is with the hints, and a high-priority preload of
- * every image would compete with the CSS on a slow link.
+ * CSS, and the route chunks a webpack runtime loads (`as=script`, last in package order, so a header cut at
+ * its size limit drops them first). Not the page's own images, entry modules and deferred scripts: the
+ * preload scanner finds them in the HTML as soon as it arrives, which from a static host is with the hints,
+ * and a high-priority preload of every image would compete with the CSS on a slow link.
  */
 export function earlyHints(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): PreloadEntry[] {
   return classify(items, kept)
@@ -55,7 +59,7 @@ export function earlyHints(items: readonly ClosureItem[], kept: (item: ClosureIt
 }
 
 /** Why an object is announced: see {@link preloadHints}. */
-type Why = 'critical' | 'import' | 'css-image' | 'content-image' | 'entry-module' | 'classic-script';
+type Why = 'critical' | 'import' | 'route-chunk' | 'css-image' | 'content-image' | 'entry-module' | 'classic-script';
 
 /** The announced objects in package order, each with why (the two lists above differ by it). */
 function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): Array<[PreloadEntry, Why]> {
@@ -77,6 +81,8 @@ function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => bo
     if (item.conditional !== undefined || item.as === 'document' || !kept(item)) continue;
     const from = byUrl.get(item.from);
     if (item.critical) out.push([entry(item.url, item.as, item.cors), 'critical']);
+    else if (item.as === 'script' && item.script === 'classic' && from?.as === 'script')
+      out.push([entry(item.url, 'script', item.cors), 'route-chunk']);
     else if (item.as === 'script' && from?.as === 'script' && from.conditional === undefined)
       out.push([entry(item.url, 'module', moduleCors(item)), 'import']);
     else if (item.as === 'image' && from?.as === 'style' && from.critical && cssImages < MAX_CSS_IMAGES) {
