@@ -117,6 +117,9 @@ export function renderVitals(result) {
     ...(result.baseline
       ? [`- objpack-static-baseline: objpack-static with the worker of ${result.baseline} (today's snippet)`]
       : []),
+    ...(result.buildBaseline
+      ? [`- objpack-static-build-baseline: the site built by the objpack of ${result.buildBaseline}, same nginx`]
+      : []),
     ...(result.dwellMs !== undefined
       ? [
           `- session: the measured page opened ${result.dwellMs} ms after the first page's load event (prefetches ` +

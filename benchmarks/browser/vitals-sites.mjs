@@ -85,9 +85,6 @@ export function benchWorker(worker) {
  * number }>>}
  */
 export async function prepareSites(dir, names, log) {
-  const cliDist = join(REPO, 'packages/cli/dist/build.js');
-  if (!existsSync(cliDist)) throw new Error('packages/cli/dist missing: run pnpm build first');
-  const { build } = await import(cliDist);
   const out = {};
   for (const name of names) {
     const site = SITES[name];
@@ -97,9 +94,7 @@ export async function prepareSites(dir, names, log) {
     if (site.write) site.write(plain);
     else cpSync(join(REPO, 'fixtures/closure', site.fixture, 'site'), plain, { recursive: true });
     writeFileSync(join(plain, '_headers'), hostCaching(plain));
-    cpSync(plain, built, { recursive: true });
-    const result = await build({ ...site.build, root: built, cache: false });
-    writeFileSync(join(built, 'objpack-sw.js'), benchWorker(readFileSync(join(built, 'objpack-sw.js'))));
+    const result = await buildCopy(REPO, name, plain, built);
     // What a first navigation to the measured page downloads with objpack: its page package and shared ones.
     const mp = result.manifest.pages[site.measured];
     const packageBytes = mp
@@ -112,4 +107,22 @@ export async function prepareSites(dir, names, log) {
     out[name] = { plain, built, first: site.first, measured: site.measured, packageBytes };
   }
   return out;
+}
+
+/**
+ * Copies `plain` to `dest` and builds it with the objpack of the checkout at `repo` (built: `pnpm build`), with
+ * the site's build options and the bench worker; returns the build's result.
+ * @param {string} repo
+ * @param {string} name a key of SITES
+ * @param {string} plain
+ * @param {string} dest
+ */
+export async function buildCopy(repo, name, plain, dest) {
+  const cliDist = join(repo, 'packages/cli/dist/build.js');
+  if (!existsSync(cliDist)) throw new Error(`${repo}/packages/cli/dist missing: run pnpm build there first`);
+  const { build } = await import(cliDist);
+  cpSync(plain, dest, { recursive: true });
+  const result = await build({ ...SITES[name].build, root: dest, cache: false });
+  writeFileSync(join(dest, 'objpack-sw.js'), benchWorker(readFileSync(join(dest, 'objpack-sw.js'))));
+  return result;
 }

@@ -15,10 +15,11 @@
  * per direction shared by all connections (DevTools throttling does not shape a worker's fetches).
  * Variants run interleaved, in a shuffled order every round. Writes results/NAME.json and .md.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startProxyProcess } from '../lib/proxy-process.mjs';
 import { REPO, TMP } from '../lib/workspace.mjs';
@@ -28,7 +29,7 @@ import { certificate, startNginxSites } from './nginx-tls.mjs';
 import { startServeProcess } from './serve-child.mjs';
 import { measureVisit } from './vitals-measure.mjs';
 import { renderVitals, summarizeCells } from './vitals-report.mjs';
-import { benchWorker, prepareSites, SITES } from './vitals-sites.mjs';
+import { benchWorker, buildCopy, prepareSites, SITES } from './vitals-sites.mjs';
 
 const VARIANTS = [
   'nginx-h2',
@@ -37,6 +38,7 @@ const VARIANTS = [
   'serve-plain',
   'objpack-serve-baseline',
   'objpack-static-baseline',
+  'objpack-static-build-baseline',
 ];
 /** Variants without objpack: the site as its generator wrote it. */
 const PLAIN = new Set(['nginx-h2', 'serve-plain']);
@@ -57,6 +59,8 @@ const HELP =
                     same built site: the A/B of a server change in one run
   --baseline REV    the worker of another commit (git rev) as objpack-static-baseline: the built site with
                     that worker (and today's snippet), on the same nginx: the A/B of a worker change
+  --build-baseline DIR  another checkout (built) whose objpack build writes the site for
+                    objpack-static-build-baseline, on the same nginx: the A/B of a build change
   --runs N          samples per cell, interleaved (default 15)
   --dwell MS        session: open the measured page MS after the first page's load (the worker in control),
                     instead of once the page is idle and every package is stored: prefetches still in flight
@@ -85,6 +89,7 @@ const { values } = parseArgs({
     dwell: { type: 'string' },
     'serve-baseline': { type: 'string' },
     baseline: { type: 'string' },
+    'build-baseline': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -102,6 +107,7 @@ const variants = list(
     (v) =>
       (values['serve-baseline'] || v !== 'objpack-serve-baseline') &&
       (values.baseline || v !== 'objpack-static-baseline') &&
+      (values['build-baseline'] || v !== 'objpack-static-build-baseline') &&
       v !== 'serve-plain',
   ),
 );
@@ -111,6 +117,10 @@ if (variants.includes('objpack-serve-baseline') && !values['serve-baseline']) {
 }
 if (variants.includes('objpack-static-baseline') && !values.baseline) {
   log('objpack-static-baseline needs --baseline REV');
+  process.exit(2);
+}
+if (variants.includes('objpack-static-build-baseline') && !values['build-baseline']) {
+  log('objpack-static-build-baseline needs --build-baseline DIR');
   process.exit(2);
 }
 const rtts = list(values.rtt, ['0', '20', '100']).map(Number);
@@ -163,10 +173,20 @@ if (variants.includes('objpack-static-baseline')) {
     writeFileSync(join(baselineRoots[s], 'objpack-sw.js'), benchWorker(worker));
   }
 }
+/** Site → its root built by the --build-baseline checkout (objpack-static-build-baseline). */
+const buildBaselineRoots = {};
+if (variants.includes('objpack-static-build-baseline')) {
+  for (const s of sites) {
+    buildBaselineRoots[s] = `${prepared[s].built}-build-baseline`;
+    await buildCopy(resolve(values['build-baseline']), s, prepared[s].plain, buildBaselineRoots[s]);
+    log(`${s}: built with ${values['build-baseline']}`);
+  }
+}
 const roots = sites.flatMap((s) => [
   prepared[s].plain,
   prepared[s].built,
   ...(baselineRoots[s] ? [baselineRoots[s]] : []),
+  ...(buildBaselineRoots[s] ? [buildBaselineRoots[s]] : []),
 ]);
 await mkdir(join(dir, 'tls'), { recursive: true });
 // One certificate for every server, accepted by its key's hash (see certificate()): the HTTP cache works.
@@ -198,7 +218,9 @@ const upstream = (site, variant) =>
                 ? prepared[site].plain
                 : variant === 'objpack-static-baseline'
                   ? baselineRoots[site]
-                  : prepared[site].built,
+                  : variant === 'objpack-static-build-baseline'
+                    ? buildBaselineRoots[site]
+                    : prepared[site].built,
             )
           ];
 const browser = await launchEngine(engine, { spki: tls.spki });
@@ -278,6 +300,7 @@ const result = {
   dwellMs,
   serveBaseline: values['serve-baseline'],
   baseline: values.baseline,
+  buildBaseline: values['build-baseline'] && describeCheckout(resolve(values['build-baseline'])),
   seconds: Math.round((Date.now() - t0) / 1000),
   loads,
   sites: Object.fromEntries(
@@ -303,3 +326,12 @@ await writeFile(join(resultsDir, `${out}.json`), `${JSON.stringify(result, null,
 const md = renderVitals(result);
 await writeFile(join(resultsDir, `${out}.md`), md);
 process.stdout.write(md);
+
+/** `DIR (rev)`: which commit a --build-baseline checkout is at, for the report. */
+function describeCheckout(dir) {
+  try {
+    return `${dir} (${execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()})`;
+  } catch {
+    return dir;
+  }
+}
