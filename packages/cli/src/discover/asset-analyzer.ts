@@ -108,15 +108,26 @@ export class AssetAnalyzer {
     return p;
   }
 
-  /** What a classic script says about webpack's chunk loading (classic-extract.ts). */
+  /**
+   * What a classic script says about webpack's chunk loading (classic-extract.ts). Optional reading: one that
+   * cannot be read says nothing here and stays in its pages' closures, for the build to report.
+   */
   classic(file: SiteFile): Promise<ClassicExtract> {
     let p = this.classics.get(file.path);
-    if (!p) this.classics.set(file.path, (p = this.parsed(file, 'classic', extractClassic).then((c) => c ?? {})));
+    if (!p) this.classics.set(file.path, (p = this.parsed(file, 'classic', extractClassic, true).then((c) => c ?? {})));
     return p;
   }
 
-  /** Reads and parses a file through the cache; undefined if it could not be read. */
-  private async parsed<T>(file: SiteFile, kind: AssetKind, parse: (text: string) => T): Promise<T | undefined> {
+  /**
+   * Reads and parses a file through the cache; undefined if it could not be read, which (unless `optional`) is
+   * reported and leaves the file out of every closure.
+   */
+  private async parsed<T>(
+    file: SiteFile,
+    kind: AssetKind,
+    parse: (text: string) => T,
+    optional = false,
+  ): Promise<T | undefined> {
     const statKey = statKeyOf(file.rel, file);
     const known = this.cache?.get(statKey);
     if (typeof known === 'string') {
@@ -125,6 +136,7 @@ export class AssetAnalyzer {
     }
     if (this.remote && !this.cache?.warm) {
       const r = await this.remote(file.file, kind, this.cache !== undefined);
+      if (r.error && optional) return undefined;
       if (r.error) {
         this.diagnostics.push(
           readFailure(
@@ -142,6 +154,7 @@ export class AssetAnalyzer {
       return r.extract as T;
     }
     const bytes = await readSiteFile(file);
+    if (!(bytes instanceof Uint8Array) && optional) return undefined;
     if (!(bytes instanceof Uint8Array)) {
       this.diagnostics.push(bytes);
       this.gone.add(file.path);

@@ -63,12 +63,10 @@ export function readRoutes(ast: Node): DocusaurusRoutes | undefined {
         routeArrays.push(n);
     },
     IfStatement(node) {
-      const n = node as unknown as AnyNode;
-      if (isStarTest(n.test as AnyNode)) notFound.push(...chunkIds(n.consequent as AnyNode));
+      notFound.push(...notFoundIds(node as unknown as AnyNode));
     },
     ConditionalExpression(node) {
-      const n = node as unknown as AnyNode;
-      if (isStarTest(n.test as AnyNode)) notFound.push(...chunkIds(n.consequent as AnyNode));
+      notFound.push(...notFoundIds(node as unknown as AnyNode));
     },
   });
   // The top-level array is the one no route holds as its `routes`.
@@ -103,11 +101,12 @@ export function routeChunkIds(table: DocusaurusRoutes, pathname: string): string
   return [...new Set(ids)];
 }
 
-/** Whether the page at `pathname` is matched only by the catch-all `*` route (Docusaurus's 404). */
-export function onlyCatchAll(table: DocusaurusRoutes, pathname: string): boolean {
+/** Whether `pathname` takes an exact route of the table (a page's own), not only a parent's or `*`. */
+export function matchesPage(table: DocusaurusRoutes, pathname: string): boolean {
   const branch: RouteNode[] = [];
   matchRoutes(table.routes, pathname, branch);
-  return branch.every((r) => r.key === undefined);
+  const leaf = branch[branch.length - 1];
+  return leaf?.exact === true && leaf.key !== undefined;
 }
 
 /** react-router-config's `matchRoutes`: at each level the first route that matches, then its children. */
@@ -159,11 +158,11 @@ function chunkNamesOf(call: AnyNode): Record<string, string[]> | undefined {
 
 /** The same table as an object literal (a build that does not turn large literals into `JSON.parse`). */
 function chunkNamesOfObject(node: AnyNode): Record<string, string[]> | undefined {
-  const props = node.properties as AnyNode[];
-  const first = props[0];
-  if (!first || first.type !== 'Property') return undefined;
-  const value = literalValue(first.value as AnyNode);
-  if (!value || typeof value !== 'object' || !('__comp' in value)) return undefined;
+  const first = (node.properties as AnyNode[])[0];
+  const value = first?.type === 'Property' ? (first.value as AnyNode) : undefined;
+  // Only the first entry's own keys are looked at here: converting every object's first value would be
+  // quadratic in a bundle's nested data.
+  if (value?.type !== 'ObjectExpression' || !propertyOf(value, '__comp')) return undefined;
   return chunkNamesFrom(literalValue(node));
 }
 
@@ -247,7 +246,24 @@ function chunkIds(node: AnyNode): string[] {
   return ids;
 }
 
-/** `"*" === path` (ComponentCreator's branch for the catch-all route). */
+/**
+ * The chunk ids of ComponentCreator's branch for the catch-all route: `if ("*" === path) return Loadable({…,
+ * modules: ["@theme/NotFound"]})`. A `"*"` test elsewhere in the bundle (vendor code) names no NotFound module.
+ */
+function notFoundIds(branch: AnyNode): string[] {
+  if (!isStarTest(branch.test as AnyNode)) return [];
+  const consequent = branch.consequent as AnyNode;
+  let names = false;
+  simple(consequent, {
+    Literal(node) {
+      const v = (node as unknown as AnyNode).value;
+      if (typeof v === 'string' && v.startsWith('@theme/NotFound')) names = true;
+    },
+  });
+  return names ? chunkIds(consequent) : [];
+}
+
+/** `"*" === path`. */
 function isStarTest(test: AnyNode): boolean {
   if (test.type !== 'BinaryExpression' || (test.operator !== '===' && test.operator !== '==')) return false;
   const star = (n: AnyNode) => n.type === 'Literal' && n.value === '*';

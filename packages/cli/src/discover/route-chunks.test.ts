@@ -3,12 +3,21 @@ import path from 'node:path';
 import { parse } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import { discoverSite, pageClosure } from './discover-site.js';
+import { extractClassic } from './classic-extract.js';
 import { readRoutes, routeChunkIds } from './docusaurus-routes.js';
 import { tempSite } from '../test-utils/temp-site.js';
 import type { DiscoverCache } from './types.js';
 import { chunkFile, readRuntime } from './webpack-runtime.js';
 
 const ast = (code: string) => parse(code, { ecmaVersion: 'latest', sourceType: 'script' });
+
+describe('extractClassic', () => {
+  it('says nothing of a script too deep to walk, and never throws', () => {
+    const deep = `r.u=e=>e+".js";r.p="/";var x=${Array.from({ length: 4000 }, () => '"a"').join('+')};`;
+    expect(extractClassic(deep)).toEqual({}); // acorn parses it; a walk of 4,000 nested + runs out of stack
+    expect(extractClassic('r.u=e=>e+".js";r.p="/"; this is not javascript')).toEqual({});
+  });
+});
 
 describe('readRuntime', () => {
   it("evaluates webpack's minified chunk file names: a name map with the id as fallback, a hash map", () => {
@@ -34,6 +43,19 @@ describe('readRuntime', () => {
     expect(chunkFile(runtime!, '1')).toBe('static/js/async/1.ab.js');
   });
 
+  it("reads Rspack's form (Docusaurus Faster): parenthesized maps, the name map's fallback", () => {
+    const runtime = readRuntime(
+      ast(`d.u=e=>"assets/js/"+(({106:"17896441",5:"common"})[e]||e)+"."+({106:"32f6",5:"729d",62:"857f"})[e]+".js",
+        d.p="/"`),
+    );
+    expect(['106', '5', '62', '1'].map((id) => chunkFile(runtime!, id))).toEqual([
+      'assets/js/17896441.32f6.js',
+      'assets/js/common.729d.js',
+      'assets/js/62.857f.js',
+      undefined,
+    ]);
+  });
+
   it('reads no runtime when the public path is computed or the name function does more than look up', () => {
     expect(readRuntime(ast(`r.u=e=>e+".js";r.p=document.currentScript.src`))).toBeUndefined();
     expect(readRuntime(ast(`r.u=e=>f(e)+".js";r.p="/"`))).toBeUndefined();
@@ -49,7 +71,8 @@ const MAIN = `(()=>{
     d4:[()=>n.e(4).then(()=>n(8)),"@site/src/pages/guide.md",8]};
   var names=JSON.parse('{"/docs-aaa":{"__comp":"a1"},"/docs/a-bbb":{"__comp":"a1","content":"b2"},\
 "/docs/b-ccc":{"__comp":"a1","items":[{"content":"c3"}]},"/guide-ddd":{"__comp":"d4"}}');
-  function f(e,t){if("*"===e)return L({loader:()=>n.e(404).then(()=>n(1))});return C(names[e+"-"+t])}
+  function f(e,t){if("*"===e)return L({loader:()=>n.e(404).then(()=>n(1)),modules:["@theme/NotFound"]});
+    return C(names[e+"-"+t])}
   var routes=[{path:"/guide",component:f("/guide","ddd"),exact:!0},
     {path:"/docs",component:f("/docs","aaa"),routes:[
       {path:"/docs/a",component:f("/docs/a","bbb"),exact:!0},
@@ -59,6 +82,13 @@ const MAIN = `(()=>{
 
 describe('Docusaurus route table', () => {
   const table = readRoutes(ast(MAIN))!;
+
+  it('takes the catch-all\'s chunks from ComponentCreator\'s NotFound branch only, not another `"*"` test', () => {
+    const vendor = 'function g(a){return "*"===a?n.e(77):null}var routes=';
+    expect(readRoutes(ast(MAIN.replace('var routes=', vendor)))?.notFound).toEqual(['404']);
+    const unnamed = MAIN.replace(',modules:["@theme/NotFound"]', '');
+    expect(readRoutes(ast(unnamed.replace('var routes=', vendor)))?.notFound).toEqual([]);
+  });
 
   it('reads the routes, their chunk names (nested ones too) and the registry', () => {
     expect(table.routes.map((r) => r.path)).toEqual(['/guide', '/docs', '*']);
@@ -126,10 +156,43 @@ describe('route chunks in closures', () => {
     expect(g.diagnostics).toEqual([]);
   });
 
-  it('matches a page written as guide.html at the clean URL a host serves it at', async () => {
+  it('matches a page written as guide.html at the clean URL a host serves it at, also under a parent', async () => {
     writeSite();
+    t.write(
+      'docs/b.html',
+      '<!doctype html><script src="/js/runtime.js" defer></script><script src="/js/main.js" defer></script>',
+    );
     const g = await discoverSite(t.site);
     expect(chunks(g, '/guide.html').map((i) => i.url)).toEqual(['/js/guide.js']);
+    expect(chunks(g, '/docs/b.html').map((i) => i.url)).toEqual(['/js/layout.js', '/js/9.js', '/js/docs-b.js']);
+  });
+
+  it('takes the routes of the decoded path as well, as Docusaurus does', async () => {
+    writeSite(
+      MAIN.replace('/guide-ddd', '/café-ddd').replace(
+        '{path:"/guide",component:f("/guide"',
+        '{path:"/café",component:f("/café"',
+      ),
+    );
+    t.write(
+      'café/index.html',
+      '<!doctype html><script src="/js/runtime.js" defer></script><script src="/js/main.js" defer></script>',
+    );
+    const g = await discoverSite(t.site);
+    // The encoded path takes `*`, the decoded one the page's route: Docusaurus preloads both.
+    expect(chunks(g, '/caf%C3%A9/').map((i) => i.url)).toEqual(['/js/404.js', '/js/guide.js']);
+  });
+
+  it("uses the runtime whose chunk files the site has, not a third-party bundle's before it", async () => {
+    writeSite();
+    t.write('js/widget.js', '(()=>{var w={};w.u=e=>"widget/"+e+".js",w.p="/"})()');
+    t.write(
+      'docs/a/index.html',
+      '<!doctype html><script src="/js/widget.js" defer></script>' +
+        '<script src="/js/runtime.js" defer></script><script src="/js/main.js" defer></script>',
+    );
+    const g = await discoverSite(t.site);
+    expect(chunks(g, '/docs/a/').map((i) => i.url)).toEqual(['/js/layout.js', '/js/9.js', '/js/docs-a.js']);
   });
 
   it('leaves out a chunk whose file is missing, and names the host of chunks on another origin', async () => {

@@ -47,7 +47,8 @@ export function readRuntime(ast: Node): WebpackRuntime | undefined {
       if (object.type !== 'Identifier' || property.type !== 'Identifier') return;
       const owner = object.name as string;
       const right = n.right as AnyNode;
-      if (property.name === 'p' && right.type === 'Literal' && typeof right.value === 'string')
+      // The first of each, as for `u`: minified code reuses short names for other objects later.
+      if (property.name === 'p' && right.type === 'Literal' && typeof right.value === 'string' && !paths.has(owner))
         paths.set(owner, right.value);
       if (property.name === 'u' && !names.has(owner)) {
         const expr = nameFunction(right);
