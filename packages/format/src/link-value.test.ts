@@ -9,6 +9,7 @@ describe('preloadLinkEntry', () => {
     expect(preloadLinkEntry('/f.woff2', 'font')).toBe('</f.woff2>; rel=preload; as=font; crossorigin');
     expect(preloadLinkEntry('/d.json', 'fetch')).toBe('</d.json>; rel=preload; as=fetch; crossorigin');
     expect(preloadLinkEntry('/m.js', 'module')).toBe('</m.js>; rel=modulepreload');
+    expect(preloadLinkEntry('/1.js', 'chunk')).toBe('</1.js>; rel=preload; as=script; fetchpriority=low');
   });
   it("carries the element's crossorigin state", () => {
     expect(preloadLinkEntry('/a.css', 'style', 'anonymous')).toBe('</a.css>; rel=preload; as=style; crossorigin');

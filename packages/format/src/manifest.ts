@@ -288,8 +288,12 @@ export interface RouteTable {
   redirects?: Array<[match: string, flags: string] | [match: string, flags: string, scope: RedirectScope]>;
 }
 
-/** How a page requests a preloaded object: a `Link: rel=preload` destination, or `module` (`rel=modulepreload`). */
-export type PreloadHint = PreloadAs | 'module';
+/**
+ * How a page requests a preloaded object: a `Link: rel=preload` destination, `module` (`rel=modulepreload`), or
+ * `chunk`: a classic script another script inserts (webpack's route chunks), which the browser fetches at low
+ * priority (`rel=preload; as=script; fetchpriority=low`).
+ */
+export type PreloadHint = PreloadAs | 'module' | 'chunk';
 
 /**
  * The CORS mode of the element that requests an object (its `crossorigin` attribute): `anonymous` for

@@ -111,7 +111,7 @@ describe('routes.json preload lists', () => {
     expect(preloadHints([page, { ...chunk, script: 'classic' }], () => true)).toEqual([['/chunk.js', 'script']]);
   });
 
-  test("a route chunk a classic script loads is announced as a script, not as a module's import", () => {
+  test("a route chunk a classic script loads is announced as a low-priority script, not a module's import", () => {
     const page = { url: '/', path: '/index.html', as: 'document', critical: true, from: '/' } as const;
     const main = {
       url: '/main.js',
@@ -131,10 +131,11 @@ describe('routes.json preload lists', () => {
     } as const;
     expect(preloadHints([page, main, chunk], () => true)).toEqual([
       ['/main.js', 'script'],
-      ['/1.js', 'script'],
+      ['/1.js', 'chunk'],
     ]);
-    // A first visit announces it too (the deferred script itself the preload scanner finds in the HTML).
-    expect(earlyHints([page, main, chunk], () => true)).toEqual([['/1.js', 'script']]);
+    // Not on a first visit, where it would compete with what the first paint needs (and the deferred
+    // script itself the preload scanner finds in the HTML).
+    expect(earlyHints([page, main, chunk], () => true)).toEqual([]);
   });
 
   test('pages share one entry per URL in the table', async () => {

@@ -16,8 +16,8 @@ export const MAX_CONTENT_IMAGES = 16;
  * - render-blocking CSS with its `@import`s, fonts of that CSS and synchronous scripts (`critical`);
  * - static imports of module scripts (`module`): always fetched once their importer runs;
  * - the route chunks a webpack runtime loads with `<script>` elements (discover/route-chunks.ts: classic
- *   scripts named by a script, `as=script`, which the runtime's elements use): fetched once the main bundle
- *   runs, two levels below the HTML;
+ *   scripts named by a script; `chunk`: `as=script`, the mode of the runtime's elements, at low priority):
+ *   fetched once the main bundle runs, two levels below the HTML;
  * - images of render-blocking CSS, up to {@link MAX_CSS_IMAGES}: their bytes are in the package anyway, but
  *   a selector the page does not match leaves the preload unused (a console warning, no network);
  * - the page's own images that are not lazy, up to {@link MAX_CONTENT_IMAGES}, and its module scripts and
@@ -47,14 +47,18 @@ export function preloadHints(items: readonly ClosureItem[], kept: (item: Closure
  * into Early Hints). The browser then fetches the page's whole render path at once instead of one level
  * per round trip: render-blocking CSS, its `@import`s and fonts, synchronous scripts, every static import
  * of the page's modules (`modulepreload`, in the importer's CORS mode) and the images of render-blocking
- * CSS, and the route chunks a webpack runtime loads (`as=script`, last in package order, so a header cut at
- * its size limit drops them first). Not the page's own images, entry modules and deferred scripts: the
- * preload scanner finds them in the HTML as soon as it arrives, which from a static host is with the hints,
- * and a high-priority preload of every image would compete with the CSS on a slow link.
+ * CSS. Not the page's own images, entry modules and deferred scripts: the preload scanner finds them in the
+ * HTML as soon as it arrives, which from a static host is with the hints, and a high-priority preload of
+ * every image would compete with the CSS on a slow link. Not the route chunks a webpack runtime loads
+ * either: announced on a cold connection, even at low priority, they made a Docusaurus page's first paint
+ * 20–30 ms later (benchmarks/browser/README.md); the page asks for them once its main bundle runs.
  */
 export function earlyHints(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): PreloadEntry[] {
   return classify(items, kept)
-    .filter(([, why]) => why !== 'content-image' && why !== 'entry-module' && why !== 'classic-script')
+    .filter(
+      ([, why]) =>
+        why !== 'content-image' && why !== 'entry-module' && why !== 'classic-script' && why !== 'route-chunk',
+    )
     .map(([e]) => e);
 }
 
@@ -82,7 +86,7 @@ function classify(items: readonly ClosureItem[], kept: (item: ClosureItem) => bo
     const from = byUrl.get(item.from);
     if (item.critical) out.push([entry(item.url, item.as, item.cors), 'critical']);
     else if (item.as === 'script' && item.script === 'classic' && from?.as === 'script')
-      out.push([entry(item.url, 'script', item.cors), 'route-chunk']);
+      out.push([entry(item.url, 'chunk', item.cors), 'route-chunk']);
     else if (item.as === 'script' && from?.as === 'script' && from.conditional === undefined)
       out.push([entry(item.url, 'module', moduleCors(item)), 'import']);
     else if (item.as === 'image' && from?.as === 'style' && from.critical && cssImages < MAX_CSS_IMAGES) {

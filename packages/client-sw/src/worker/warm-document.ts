@@ -14,6 +14,7 @@ const TAG: Record<string, (href: string, mode: string) => string> = {
   image: (h, m) => `<img${m} src="${h}" alt="">`,
   module: (h, m) => `<link rel="modulepreload"${m} href="${h}">`,
   script: (h, m) => `<script defer${m} src="${h}"></script>`,
+  chunk: (h, m) => `<script defer${m} src="${h}"></script>`,
 };
 
 /** Whether the warm page loads objects of this announced kind (as an element, or a font as `FontFace`). */
@@ -31,7 +32,7 @@ export const warmable = (kind: string): boolean => kind === 'font' || Object.has
 export function warmDocument(entries: readonly PreloadEntry[]): { html: string; endless: boolean } {
   const fonts = entries.filter(([, kind]) => kind === 'font').map(([url]) => url);
   const loaded = entries.filter(([, kind]) => kind !== 'font' && warmable(kind));
-  const endless = loaded.some(([, kind]) => kind === 'script');
+  const endless = loaded.some(([, kind]) => kind === 'script' || kind === 'chunk');
   const script = warmScript(fonts, endless ? loaded.map(([url]) => url) : undefined);
   const elements = loaded.map(element);
   // With classic scripts the script goes first: it must be listening before any of them is parsed.
