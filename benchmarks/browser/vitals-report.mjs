@@ -118,7 +118,10 @@ export function renderVitals(result) {
       ? [`- objpack-static-baseline: objpack-static with the worker of ${result.baseline} (today's snippet)`]
       : []),
     ...(result.buildBaseline
-      ? [`- objpack-static-build-baseline: the site built by the objpack of ${result.buildBaseline}, same nginx`]
+      ? [
+          `- objpack-static-build-baseline, objpack-serve-build-baseline: the site built by the objpack of ` +
+            `${result.buildBaseline}, on the same nginx, or today's objpack serve`,
+        ]
       : []),
     ...(result.dwellMs !== undefined
       ? [

@@ -39,6 +39,7 @@ const VARIANTS = [
   'objpack-serve-baseline',
   'objpack-static-baseline',
   'objpack-static-build-baseline',
+  'objpack-serve-build-baseline',
 ];
 /** Variants without objpack: the site as its generator wrote it. */
 const PLAIN = new Set(['nginx-h2', 'serve-plain']);
@@ -60,7 +61,8 @@ const HELP =
   --baseline REV    the worker of another commit (git rev) as objpack-static-baseline: the built site with
                     that worker (and today's snippet), on the same nginx: the A/B of a worker change
   --build-baseline DIR  another checkout (built) whose objpack build writes the site for
-                    objpack-static-build-baseline, on the same nginx: the A/B of a build change
+                    objpack-static-build-baseline (on the same nginx) and objpack-serve-build-baseline (today's
+                    objpack serve): the A/B of a build change
   --runs N          samples per cell, interleaved (default 15)
   --dwell MS        session: open the measured page MS after the first page's load (the worker in control),
                     instead of once the page is idle and every package is stored: prefetches still in flight
@@ -107,7 +109,7 @@ const variants = list(
     (v) =>
       (values['serve-baseline'] || v !== 'objpack-serve-baseline') &&
       (values.baseline || v !== 'objpack-static-baseline') &&
-      (values['build-baseline'] || v !== 'objpack-static-build-baseline') &&
+      (values['build-baseline'] || !v.endsWith('-build-baseline')) &&
       v !== 'serve-plain',
   ),
 );
@@ -119,8 +121,8 @@ if (variants.includes('objpack-static-baseline') && !values.baseline) {
   log('objpack-static-baseline needs --baseline REV');
   process.exit(2);
 }
-if (variants.includes('objpack-static-build-baseline') && !values['build-baseline']) {
-  log('objpack-static-build-baseline needs --build-baseline DIR');
+if (variants.some((v) => v.endsWith('-build-baseline')) && !values['build-baseline']) {
+  log(`${variants.find((v) => v.endsWith('-build-baseline'))} needs --build-baseline DIR`);
   process.exit(2);
 }
 const rtts = list(values.rtt, ['0', '20', '100']).map(Number);
@@ -175,7 +177,7 @@ if (variants.includes('objpack-static-baseline')) {
 }
 /** Site → its root built by the --build-baseline checkout (objpack-static-build-baseline). */
 const buildBaselineRoots = {};
-if (variants.includes('objpack-static-build-baseline')) {
+if (variants.some((v) => v.endsWith('-build-baseline'))) {
   for (const s of sites) {
     buildBaselineRoots[s] = `${prepared[s].built}-build-baseline`;
     await buildCopy(resolve(values['build-baseline']), s, prepared[s].plain, buildBaselineRoots[s]);
@@ -196,6 +198,8 @@ const nginxSites = await startNginxSites({ nginx, dir: join(dir, 'nginx'), roots
 const serveProcs = {};
 /** The same with another checkout's server (--serve-baseline). */
 const baselineProcs = {};
+/** Today's objpack serve of the root another checkout built (--build-baseline). */
+const buildBaselineProcs = {};
 /** objpack serve of the plain root (serve-plain). */
 const plainProcs = {};
 for (const s of sites) {
@@ -204,6 +208,8 @@ for (const s of sites) {
   if (variants.includes('objpack-serve-baseline'))
     baselineProcs[s] = await startServeProcess(o, values['serve-baseline']);
   if (variants.includes('serve-plain')) plainProcs[s] = await startServeProcess({ ...o, root: prepared[s].plain });
+  if (variants.includes('objpack-serve-build-baseline'))
+    buildBaselineProcs[s] = await startServeProcess({ ...o, root: buildBaselineRoots[s] });
 }
 const upstream = (site, variant) =>
   variant === 'objpack-serve'
@@ -212,17 +218,19 @@ const upstream = (site, variant) =>
       ? baselineProcs[site].port
       : variant === 'serve-plain'
         ? plainProcs[site].port
-        : nginxSites.ports[
-            roots.indexOf(
-              variant === 'nginx-h2'
-                ? prepared[site].plain
-                : variant === 'objpack-static-baseline'
-                  ? baselineRoots[site]
-                  : variant === 'objpack-static-build-baseline'
-                    ? buildBaselineRoots[site]
-                    : prepared[site].built,
-            )
-          ];
+        : variant === 'objpack-serve-build-baseline'
+          ? buildBaselineProcs[site].port
+          : nginxSites.ports[
+              roots.indexOf(
+                variant === 'nginx-h2'
+                  ? prepared[site].plain
+                  : variant === 'objpack-static-baseline'
+                    ? baselineRoots[site]
+                    : variant === 'objpack-static-build-baseline'
+                      ? buildBaselineRoots[site]
+                      : prepared[site].built,
+              )
+            ];
 const browser = await launchEngine(engine, { spki: tls.spki });
 
 /**
@@ -288,7 +296,9 @@ try {
 } finally {
   await browser.close();
   await nginxSites.close();
-  await Promise.all([serveProcs, baselineProcs, plainProcs].flatMap((m) => Object.values(m)).map((p) => p.close()));
+  await Promise.all(
+    [serveProcs, baselineProcs, plainProcs, buildBaselineProcs].flatMap((m) => Object.values(m)).map((p) => p.close()),
+  );
 }
 
 const result = {
