@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSite } from './discover/discover-site.js';
 import { chromiumPath } from './discover/trace-pages.js';
 import type { CountingProxy } from './test-utils/counting-proxy.js';
-import { startRealChain, type RealChain } from './test-utils/real-chain.js';
+import { installWorker, startRealChain, type RealChain } from './test-utils/real-chain.js';
 
 const DOCUSAURUS = fileURLToPath(new URL('../../../fixtures/closure/gen-docusaurus/site', import.meta.url));
 const PAGE = '/docs/intro/';
@@ -67,10 +67,7 @@ describe.skipIf(!chromium)("real Docusaurus output: the route chunks webpack's r
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(`${proxy.origin}/`);
-      await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
-      await proxy.quiet(500);
-      proxy.take();
+      await installWorker(page, proxy);
       const response = await page.goto(`${proxy.origin}${PAGE}`, { waitUntil: 'load' });
       await page.waitForFunction(HYDRATED);
       await proxy.quiet(500);

@@ -14,7 +14,7 @@ import type { BuildResult } from './build.js';
 import type { RunningSite } from './discover/static-server.js';
 import { chromiumPath } from './discover/trace-pages.js';
 import type { CountingProxy } from './test-utils/counting-proxy.js';
-import { startRealChain, type RealChain } from './test-utils/real-chain.js';
+import { installWorker, startRealChain, type RealChain } from './test-utils/real-chain.js';
 
 /** objpack's own files that may still travel (the worker's update check, the delta feature's manifest). */
 const OWN = new Set(['/objpack-sw.js', '/objpack-manifest.json']);
@@ -62,10 +62,7 @@ describe.skipIf(!chromium).each(['gen-nextjs', 'gen-nextjs-webpack'])(
         const reference = await browser.newContext();
         try {
           const page = await context.newPage();
-          await page.goto(`${proxy.origin}/`);
-          await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
-          await proxy.quiet(500);
-          proxy.take();
+          await installWorker(page, proxy);
           const fromNetwork: string[] = [];
           const fromWorker: string[] = [];
           page.on('response', (r) => {

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { serve, type ObjpackServer } from '@objpack/serve';
 import { build, type BuildOptions, type BuildResult } from '../build.js';
 import { discoverSite } from '../discover/discover-site.js';
@@ -47,4 +47,15 @@ export async function startRealChain(site: string, options: Omit<BuildOptions, '
     await close();
     throw err;
   }
+}
+
+/**
+ * Opens the site's first page, which the build's snippet makes install the worker, waits until the worker
+ * controls it, and forgets the requests of that first visit: what the proxy sees next is the next page's.
+ */
+export async function installWorker(page: Page, proxy: CountingProxy): Promise<void> {
+  await page.goto(`${proxy.origin}/`);
+  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+  await proxy.quiet(500);
+  proxy.take();
 }
