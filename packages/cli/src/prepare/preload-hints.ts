@@ -50,17 +50,17 @@ export function preloadHints(items: readonly ClosureItem[], kept: (item: Closure
  * CSS. Not the page's own images, entry modules and deferred scripts: the preload scanner finds them in the
  * HTML as soon as it arrives, which from a static host is with the hints, and a high-priority preload of
  * every image would compete with the CSS on a slow link. Not the route chunks a webpack runtime loads
- * either: announced on a cold connection, even at low priority, they made a Docusaurus page's first paint
- * 20–30 ms later (benchmarks/browser/README.md); the page asks for them once its main bundle runs.
+ * either: announced on a cold connection, even at low priority, they delay a Docusaurus page's first paint
+ * (benchmarks/browser/README.md); the page asks for them once its main bundle runs.
  */
 export function earlyHints(items: readonly ClosureItem[], kept: (item: ClosureItem) => boolean): PreloadEntry[] {
   return classify(items, kept)
-    .filter(
-      ([, why]) =>
-        why !== 'content-image' && why !== 'entry-module' && why !== 'classic-script' && why !== 'route-chunk',
-    )
+    .filter(([, why]) => !LEFT_TO_THE_PAGE.has(why))
     .map(([e]) => e);
 }
+
+/** What a first visit's hints leave out (see {@link earlyHints}). */
+const LEFT_TO_THE_PAGE = new Set<Why>(['content-image', 'entry-module', 'classic-script', 'route-chunk']);
 
 /** Why an object is announced: see {@link preloadHints}. */
 type Why = 'critical' | 'import' | 'route-chunk' | 'css-image' | 'content-image' | 'entry-module' | 'classic-script';
