@@ -119,18 +119,28 @@ function matchRoutes(routes: RouteNode[], pathname: string, branch: RouteNode[])
   }
 }
 
+/**
+ * Each route's compiled path, once per build: every page walks the same table, and compiling every route for
+ * every page would be quadratic in the site's size. `null`: the path does not compile.
+ */
+const compiled = new WeakMap<RouteNode, RegExp | null>();
+
 /** react-router 5's `matchPath`, which compiles paths with path-to-regexp 1 as this does. */
 function matchPath(route: RouteNode, pathname: string): boolean {
-  try {
-    const re = pathToRegexp(route.path, [], {
-      end: route.exact === true,
-      strict: route.strict === true,
-      sensitive: route.sensitive === true,
-    });
-    return re.test(pathname);
-  } catch {
-    return false;
+  let re = compiled.get(route);
+  if (re === undefined) {
+    try {
+      re = pathToRegexp(route.path, [], {
+        end: route.exact === true,
+        strict: route.strict === true,
+        sensitive: route.sensitive === true,
+      });
+    } catch {
+      re = null;
+    }
+    compiled.set(route, re);
   }
+  return re !== null && re.test(pathname);
 }
 
 /** `JSON.parse('{"/docs-06e":{"__comp":"5e95c892",…}}')`, as production builds write routesChunkNames. */
