@@ -60,11 +60,14 @@ describe('extractHtml', () => {
   );
 
   it('applies the first <base href> to the references after it', () => {
-    const r = extractHtml('<img src="before.png"><base href="/a/"><base href="/b/"><img src="after.png">').refs;
-    expect(r.map((x) => [x.v, x.base])).toEqual([
+    const x = extractHtml('<img src="before.png"><base href="/a/"><base href="/b/"><img src="after.png">');
+    expect(x.refs.map((r) => [r.v, r.base])).toEqual([
       ['before.png', undefined],
       ['after.png', '/a/'],
     ]);
+    // The document's base, for what its scripts resolve; none in a template.
+    expect(x.base).toBe('/a/');
+    expect(extractHtml('<template><base href="/t/"></template><img src="a.png">').base).toBeUndefined();
   });
 
   it('reads SVG href and xlink:href (href wins), and leaves SVG for HTML at breakout tags', () => {

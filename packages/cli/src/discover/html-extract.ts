@@ -188,7 +188,7 @@ export function extractHtml(source: string, { exact = false }: { exact?: boolean
       case $.BASE: {
         const href = attr(token, 'href');
         // only the first <base href> counts
-        if (href !== undefined && base === undefined && templateDepth === 0) base = href;
+        if (href !== undefined && base === undefined && templateDepth === 0) base = out.base = href;
         break;
       }
       case $.LINK:

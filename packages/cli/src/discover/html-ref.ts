@@ -63,6 +63,8 @@ export interface HtmlExtract {
   refs: HtmlRef[];
   parseErrors: number;
   firstError?: { code: string; line: number; column: number };
+  /** The document's `<base href>` (its first, outside templates), as written: scripts resolve URLs against it. */
+  base?: string;
   /** Non-ASCII characters anywhere in the page (character references decoded), for choosing font subsets. */
   chars?: string;
   /**

@@ -13,7 +13,7 @@ import type { JsExtract } from './js-extract.js';
  * closures too: 6 = closures record `cleanLinks`, 7 = and `bareDirLinks`, 8 = fonts come from the last
  * valid `src` (font-src.ts), 9 = tiers (tiers.ts), 10 = Docusaurus route chunks (route-chunks.ts).
  */
-export const EXTRACT_VERSION = 10;
+export const EXTRACT_VERSION = 11;
 
 export interface PageExtract extends HtmlExtract {
   /** Parsed inline CSS/JS, by index into `refs`. */

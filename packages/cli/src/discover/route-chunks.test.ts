@@ -183,6 +183,18 @@ describe('route chunks in closures', () => {
     expect(chunks(g, '/caf%C3%A9/').map((i) => i.url)).toEqual(['/js/404.js', '/js/guide.js']);
   });
 
+  it("resolves a relative public path against the document's <base href>, as the browser sets `src`", async () => {
+    writeSite(MAIN, '');
+    const head = (base: string) =>
+      `<!doctype html>${base}<script src="/js/runtime.js" defer></script><script src="/js/main.js" defer></script>`;
+    t.write('docs/a/index.html', head('<base href="/">'));
+    // Without a base the chunks are under the page's directory, where the site has none: left out, as 404s.
+    t.write('docs/b/index.html', head(''));
+    const g = await discoverSite(t.site);
+    expect(chunks(g, '/docs/a/').map((i) => i.url)).toEqual(['/js/layout.js', '/js/9.js', '/js/docs-a.js']);
+    expect(chunks(g, '/docs/b/')).toEqual([]);
+  });
+
   it("uses the runtime whose chunk files the site has, not a third-party bundle's before it", async () => {
     writeSite();
     t.write('js/widget.js', '(()=>{var w={};w.u=e=>"widget/"+e+".js",w.p="/"})()');

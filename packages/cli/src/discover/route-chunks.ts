@@ -24,24 +24,24 @@ export async function addRouteChunks(
   sink: Sink,
   scripts: readonly Dep[],
   pageUrl: string,
-  docUrl: URL,
+  baseUrl: URL,
 ): Promise<void> {
-  for (const chunk of await routeChunks(ctx, scripts, pageUrl, docUrl, sink.cross))
+  for (const chunk of await routeChunks(ctx, scripts, pageUrl, baseUrl, sink.cross))
     add(sink, 'rest', { ...chunk, script: 'classic' }, 'script', false, chunk.from);
 }
 
 /**
  * The page's route chunks; none unless one of `scripts` (the page's classic scripts, in document order) is
  * a webpack runtime and one holds a Docusaurus route table; of several runtimes, the one whose chunk files
- * the site has. Cross-origin chunks (a CDN public path) add their host to `cross`; a chunk whose file is
- * missing is left out: the page's own scripts name it, so the browser asks and gets the same 404 without
- * objpack.
+ * the site has. A relative public path resolves against `baseUrl`, the document's base URL. Cross-origin
+ * chunks (a CDN public path) add their host to `cross`; a chunk whose file is missing is left out: the page's
+ * own scripts name it, so the browser asks and gets the same 404 without objpack.
  */
 async function routeChunks(
   ctx: AssembleContext,
   scripts: readonly Dep[],
   pageUrl: string,
-  docUrl: URL,
+  baseUrl: URL,
   cross: Set<string>,
 ): Promise<RouteChunk[]> {
   if (scripts.length === 0) return [];
@@ -61,7 +61,7 @@ async function routeChunks(
     for (const id of ids) {
       const file = chunkFile(runtime, id);
       if (file === undefined) continue; // a chunk the runtime never loads by URL (the entry's own)
-      const r = ctx.resolver.resolve(runtime.publicPath + file, docUrl);
+      const r = ctx.resolver.resolve(runtime.publicPath + file, baseUrl);
       if (r.kind === 'local') found.local.push({ url: r.url, path: r.path, file: r.file, from });
       else if (r.kind === 'cross') found.cross.push(r.host);
     }
