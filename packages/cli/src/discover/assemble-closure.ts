@@ -366,7 +366,6 @@ export async function assemblePage(
     }
   }
 
-  // Webpack puts a relative public path in front of chunk names and sets them as `src`: the document's base.
   await addRouteChunks(ctx, pageSink, classicScripts, pageUrl, resolver.baseFor(docUrl, extract.base));
 
   const chars = await pageChars(ctx, extract, buckets, (item) => fontRange(item) !== undefined);
