@@ -22,6 +22,8 @@ function borrowedEntry(claim: Claim, index: number): ObjectEntry {
 
 /** Headers of a held copy that are the object's own (ours are recomputed for the new build). */
 const OWN_HEADERS = new Set(['content-type', 'content-length', 'x-objpack-digest', 'x-objpack-build']);
+/** How the host sent a held copy's bytes, not what they are: a shared script may be the host's copy (code-cache.ts). */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'transfer-encoding']);
 
 /**
  * The whole package's index from a delta's, in the plan's order: the objects the delta left out come from
@@ -63,7 +65,7 @@ export async function fillFromHeld(
     if (!res) throw new ObjpackSwError(SwErrorCode.DELTA, claim.heldAs);
     const headers: Array<[string, string]> = [];
     res.headers.forEach((value, name) => {
-      if (!OWN_HEADERS.has(name)) headers.push([name, value]);
+      if (!OWN_HEADERS.has(name) && !TRANSFER_HEADERS.has(name)) headers.push([name, value]);
     });
     const bytes = new Uint8Array(await res.arrayBuffer());
     slot.entry = { ...slot.entry, headers, size: bytes.length, totalSize: bytes.length };

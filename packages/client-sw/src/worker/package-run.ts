@@ -7,6 +7,7 @@ import {
   type PackageIndex,
 } from '@objpack/format';
 import { errorCode, ObjpackSwError, SwErrorCode } from '../errors.js';
+import { httpCachedScript } from './code-cache.js';
 import type { Claim, HavePlan } from './delta.js';
 import { fillFromHeld, mergeDelta } from './delta-merge.js';
 import { fetchPackage } from './fetch-package.js';
@@ -176,8 +177,9 @@ export class PackageRun {
         try {
           cache ??= await caches.open(this.cacheName);
           // Made only now: a Response copies its bytes, work that would make the page's requests wait while
-          // the package is still coming in.
-          await cache.put(key, objectResponse(entry, bytes, buildId));
+          // the package is still coming in. A shared script the HTTP cache holds goes in as that copy.
+          const host = spec.kind === 'shared' ? await httpCachedScript(key, entry, bytes) : undefined;
+          await cache.put(key, host ?? objectResponse(entry, bytes, buildId));
           record.objects.push({ name: entry.name, digest: digestToSri(entry.digest) });
           spec.options.onEvent({ type: 'object-cached', url: entry.name });
         } catch (err) {
