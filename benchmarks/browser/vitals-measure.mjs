@@ -113,7 +113,9 @@ async function visitMeasured(page, { origin, measured }, prefetched) {
 /**
  * A `return` visit: the first page in a browser on a new profile directory, the browser quit, then the
  * measured page in a new browser on the same directory (the worker stopped, the memory cache gone; the
- * HTTP disk cache, Cache Storage and the registration kept), as a reader who comes back another day.
+ * HTTP disk cache, Cache Storage and the registration kept), as a reader who comes back another day. With
+ * `visits` above 2, the reader came back to the measured page `visits − 2` times before, each in a browser
+ * started again (Chromium's V8 code cache serves a script from its third load on).
  */
 async function measureReturn(browser, o, profileDir) {
   if (!browser.newProfileContext) throw new Error('the return scenario needs a profile directory (Chromium, Firefox)');
@@ -126,6 +128,16 @@ async function measureReturn(browser, o, profileDir) {
       prefetched = await visitFirst(context.pages()[0] ?? (await context.newPage()), o);
     } finally {
       await context.close();
+    }
+    for (let visit = 3; visit <= (o.visits ?? 2); visit++) {
+      context = await browser.newProfileContext({ viewport, dir: profileDir });
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(`${o.origin}${o.measured}`, { waitUntil: 'load', timeout: 60_000 });
+        await page.evaluate(pageIdle);
+      } finally {
+        await context.close();
+      }
     }
     context = await browser.newProfileContext({ viewport, dir: profileDir });
     try {
@@ -141,10 +153,10 @@ async function measureReturn(browser, o, profileDir) {
 /**
  * @param {Awaited<ReturnType<typeof import('./engines.mjs').launchEngine>>} browser
  * @param {{ origin: string, scenario: 'session' | 'first' | 'return' | 'idle', first: string, measured: string,
- *   objpack: boolean, dwellMs?: number, profileDir?: string }} o `dwellMs`: in a session, go on this long after
- *   the first page's load event instead of waiting until the page is idle and the worker has stored every
- *   package (a reader who clicks while prefetches are in flight); `profileDir`: where a `return` visit keeps
- *   its profile
+ *   objpack: boolean, dwellMs?: number, profileDir?: string, visits?: number }} o `dwellMs`: in a session, go on
+ *   this long after the first page's load event instead of waiting until the page is idle and the worker has
+ *   stored every package (a reader who clicks while prefetches are in flight); `profileDir`: where a `return`
+ *   visit keeps its profile; `visits`: which visit of the reader's a `return` measures (default 2)
  */
 export async function measureVisit(browser, o) {
   if (o.scenario === 'return') return measureReturn(browser, o, o.profileDir);

@@ -129,6 +129,12 @@ export function renderVitals(result) {
             `may be in flight)`,
         ]
       : []),
+    ...((result.visits ?? 2) > 2 && rows.some((r) => r.scenario === 'return')
+      ? [
+          `- return: the measured page is the reader's visit ${result.visits}: the ${result.visits - 2} before it ` +
+            `opened the same page, each in a browser started again on the profile`,
+        ]
+      : []),
     `- load average per condition: ${result.loads.map(loadText).join('; ')}`,
     '',
   ];

@@ -66,6 +66,8 @@ const HELP =
   --runs N          samples per cell, interleaved (default 15)
   --dwell MS        session: open the measured page MS after the first page's load (the worker in control),
                     instead of once the page is idle and every package is stored: prefetches still in flight
+  --visits N        return: measure the reader's Nth visit (default 2); the visits between the first page and it
+                    open the measured page, each in a browser started again (V8 code caches count from the third)
   --browser NAME    chromium (default), firefox (firefox-esr over WebDriver BiDi) or webkit (MiniBrowser)
   --out NAME        results/NAME.json and .md (default browser-vitals)
 Needs the built packages (pnpm build), nginx and the browser (node scripts/system-tools.mjs installs them).
@@ -89,6 +91,7 @@ const { values } = parseArgs({
     browser: { type: 'string' },
     out: { type: 'string' },
     dwell: { type: 'string' },
+    visits: { type: 'string' },
     'serve-baseline': { type: 'string' },
     baseline: { type: 'string' },
     'build-baseline': { type: 'string' },
@@ -131,6 +134,11 @@ const runs = Number(values.runs ?? 15);
 const engine = values.browser ?? 'chromium';
 const out = values.out ?? 'browser-vitals';
 const dwellMs = values.dwell === undefined ? undefined : Number(values.dwell);
+const visits = Number(values.visits ?? 2);
+if (!Number.isInteger(visits) || visits < 2) {
+  log('--visits must be an integer of at least 2');
+  process.exit(2);
+}
 for (const [what, got, all] of [
   ['scenario', scenarios, SCENARIOS],
   ['site', sites, Object.keys(SITES)],
@@ -269,6 +277,7 @@ try {
                       origin: `https://127.0.0.1:${proxies[`${s}|${variant}`].port}`,
                       scenario,
                       dwellMs,
+                      visits,
                       profileDir: join(dir, 'profile'),
                       first: prepared[s].first,
                       measured: prepared[s].measured,
@@ -308,6 +317,7 @@ const result = {
   browser: browser.version(),
   runsPerCell: runs,
   dwellMs,
+  visits,
   serveBaseline: values['serve-baseline'],
   baseline: values.baseline,
   buildBaseline: values['build-baseline'] && describeCheckout(resolve(values['build-baseline'])),
