@@ -1,6 +1,55 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cachePrefixFor, isScopeCache } from './cache-scope.js';
+import { chromium, webkit } from './engine.js';
 import { resolveOptions } from './options.js';
+
+/** Worker navigators as each engine has them (Chromium's with its brands). */
+const NAVIGATORS = {
+  chromium: {
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+    userAgentData: { brands: [{ brand: 'Chromium' }, { brand: 'Not?A_Brand' }] },
+  },
+  webkitgtk: {
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15',
+  },
+  safari: {
+    userAgent:
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) ' +
+      'Version/18.0 Safari/605.1.15',
+  },
+  firefox: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0' },
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the engine, from the worker navigator', () => {
+  it('tells Chromium by its brands and WebKit by an AppleWebKit user agent without them', () => {
+    const seen = Object.entries(NAVIGATORS).map(([name, n]) => {
+      vi.stubGlobal('navigator', n);
+      return [name, chromium(), webkit()];
+    });
+    expect(seen).toEqual([
+      ['chromium', true, false],
+      ['webkitgtk', false, true],
+      ['safari', false, true],
+      ['firefox', false, false],
+    ]);
+    vi.stubGlobal('navigator', undefined);
+    expect([chromium(), webkit()]).toEqual([false, false]);
+  });
+
+  it('preload: on by default, off in WebKit (its first paint waits for what the header announces) unless set', () => {
+    const preload = (n: object, o = {}) => {
+      vi.stubGlobal('navigator', n);
+      return resolveOptions(o, 'https://x.test').preload;
+    };
+    expect(preload(NAVIGATORS.chromium)).toBe(true);
+    expect(preload(NAVIGATORS.firefox)).toBe(true);
+    expect(preload(NAVIGATORS.webkitgtk)).toBe(false);
+    expect(preload(NAVIGATORS.webkitgtk, { preload: true })).toBe(true);
+    expect(preload(NAVIGATORS.chromium, { preload: false })).toBe(false);
+  });
+});
 
 describe('resolveOptions', () => {
   it('packageStallMs: 10 s by default; 0, Infinity or beyond setTimeout range switch the watchdog off', () => {

@@ -1,4 +1,5 @@
 import { cachePrefixFor } from './cache-scope.js';
+import { webkit } from './engine.js';
 
 /** Something the worker did or gave up on; for logging, tests and the benchmark's per-object cost. */
 export interface ObjpackEvent {
@@ -60,8 +61,9 @@ export interface ObjpackOptions {
   delta?: boolean;
   /**
    * Announce the page's critical objects (the route table's `preload` list) in a `Link` header on the
-   * navigation response (default true), so the browser asks for fonts, `@import`ed CSS, background images
-   * and imported modules at once; the worker answers them from the package stream.
+   * navigation response (default true, false in WebKit), so the browser asks for fonts, `@import`ed CSS,
+   * background images and imported modules at once; the worker answers them from the package stream. WebKit
+   * paints a page whose response announces objects only once they have loaded, so there it is off unless set.
    */
   preload?: boolean;
   /**
@@ -139,7 +141,7 @@ export function resolveOptions(o: ObjpackOptions = {}, origin: string, scope?: s
     maxPrefetch: o.maxPrefetch ?? 8,
     prefetchBytes: o.prefetchBytes ?? 2 * 1024 * 1024,
     delta: o.delta ?? true,
-    preload: o.preload ?? true,
+    preload: o.preload ?? !webkit(),
     earlyResponse: o.earlyResponse ?? true,
     stoppedRoute: o.stoppedRoute ?? true,
     // setTimeout takes at most 2^31−1 ms (beyond, browsers fire at once): 0, Infinity or more means no watchdog.

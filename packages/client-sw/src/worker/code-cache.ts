@@ -1,17 +1,11 @@
 import type { ObjectEntry } from '@objpack/format';
+import { chromium } from '../engine.js';
 
 /** Chromium keeps no code cache for scripts this short; a look-up would be wasted. */
 const MIN_SCRIPT_BYTES = 1024;
 
 const essence = (contentType: string | null): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 const SCRIPT = /^(?:text|application)\/(?:x-)?(?:java|ecma)script$/;
-
-/** Chromium's worker navigator names its brands; other engines' have no `userAgentData`. */
-function chromium(): boolean {
-  const data = (globalThis.navigator as { userAgentData?: { brands?: Array<{ brand: string }> } } | undefined)
-    ?.userAgentData;
-  return data?.brands?.some((b) => b.brand === 'Chromium') ?? false;
-}
 
 /**
  * The browser's HTTP-cache copy of a shared package's script, when it holds exactly these bytes, to store in
