@@ -121,30 +121,24 @@ async function measureReturn(browser, o, profileDir) {
   if (!browser.newProfileContext) throw new Error('the return scenario needs a profile directory (Chromium, Firefox)');
   await rm(profileDir, { recursive: true, force: true });
   const viewport = { width: 1280, height: 800 };
-  try {
-    let context = await browser.newProfileContext({ viewport, dir: profileDir });
-    let prefetched;
+  /** Runs `fn` on a page of a browser started on the profile, and quits that browser. */
+  const inBrowser = async (fn) => {
+    const context = await browser.newProfileContext({ viewport, dir: profileDir });
     try {
-      prefetched = await visitFirst(context.pages()[0] ?? (await context.newPage()), o);
+      return await fn(context.pages()[0] ?? (await context.newPage()));
     } finally {
       await context.close();
     }
+  };
+  try {
+    const prefetched = await inBrowser((page) => visitFirst(page, o));
     for (let visit = 3; visit <= (o.visits ?? 2); visit++) {
-      context = await browser.newProfileContext({ viewport, dir: profileDir });
-      try {
-        const page = context.pages()[0] ?? (await context.newPage());
+      await inBrowser(async (page) => {
         await page.goto(`${o.origin}${o.measured}`, { waitUntil: 'load', timeout: 60_000 });
         await page.evaluate(pageIdle);
-      } finally {
-        await context.close();
-      }
+      });
     }
-    context = await browser.newProfileContext({ viewport, dir: profileDir });
-    try {
-      return await visitMeasured(context.pages()[0] ?? (await context.newPage()), o, prefetched);
-    } finally {
-      await context.close();
-    }
+    return await inBrowser((page) => visitMeasured(page, o, prefetched));
   } finally {
     await rm(profileDir, { recursive: true, force: true });
   }
